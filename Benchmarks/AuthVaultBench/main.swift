@@ -1,0 +1,34 @@
+import AuthCrypto
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The benchmark harness behind `make bench`: release builds only, every figure beside a peer measured in the
+// same run. Usage: authvault-bench --authvault PATH [--rounds N]
+
+var authvaultPath = ""
+var rounds = 200
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--authvault": authvaultPath = arguments.next() ?? ""
+    case "--rounds": rounds = Int(arguments.next() ?? "") ?? rounds
+    default:
+        print("usage: authvault-bench --authvault PATH [--rounds N]")
+        exit(2)
+    }
+}
+guard !authvaultPath.isEmpty, access(authvaultPath, X_OK) == 0 else {
+    print("authvault-bench: give the release binary with --authvault PATH (make bench does)")
+    exit(2)
+}
+
+var rows: [Row] = []
+do {
+    rows.append(try StartupBenchmark.run(authvault: authvaultPath, rounds: rounds))
+    rows += try CryptoBenchmarks.run()
+} catch {
+    print("authvault-bench: \(error)")
+    exit(1)
+}
+Report.print(rows)

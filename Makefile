@@ -1,0 +1,36 @@
+# AuthVault: the README's commands. `make test` is what CI runs (.ci/run).
+SWIFT ?= swift
+PREFIX ?= /usr/local
+BUILD_FLAGS = -c release --static-swift-stdlib
+
+.PHONY: all build debug test bench deps-build deps-test clean
+
+all: build
+
+deps-build:
+	@Scripts/install-deps.sh build
+
+deps-test:
+	@Scripts/install-deps.sh test
+
+## Release build of the authvault binary (static Swift runtime: fast start-up).
+build: deps-build
+	$(SWIFT) build $(BUILD_FLAGS) --product authvault
+	@echo "Built $$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
+
+debug: deps-build
+	$(SWIFT) build
+
+## Every test: unit tests and the end-to-end tests against real peers.
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## The benchmark harness: release builds, peers measured side by side.
+bench: deps-test
+	$(SWIFT) build $(BUILD_FLAGS) --product authvault
+	$(SWIFT) build $(BUILD_FLAGS) --product authvault-bench
+	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault-bench" --authvault "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
+
+clean:
+	$(SWIFT) package clean

@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+// AuthVault: authentication and token vault for Amazon Cognito on Linux.
+// Depends only on the Swift toolchain and Debian's C libraries (see README "Architecture").
+import PackageDescription
+
+let package = Package(
+    name: "AuthVault",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "AuthCrypto", targets: ["AuthCrypto"]),
+        .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
+        .library(name: "TokenVerification", targets: ["TokenVerification"]),
+        .library(name: "CognitoAuth", targets: ["CognitoAuth"]),
+        .library(name: "TokenVault", targets: ["TokenVault"]),
+        .executable(name: "authvault", targets: ["authvault"]),
+    ],
+    targets: [
+        // System libraries, each with a small shim header for macros and varargs calls.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils", providers: [.apt(["libkeyutils-dev"])]),
+
+        // Primitives: hashes, MACs, KDFs, AEAD, random, big integers, RSA verification, encodings, secret bytes.
+        .target(name: "AuthCrypto", dependencies: ["COpenSSL"]),
+        // The one door to the network: a request/response protocol and its libcurl implementation.
+        .target(name: "HTTPTransport", dependencies: ["CCurl"]),
+        // Private files: atomic replace, 0600 files in 0700 directories, permission checks.
+        .target(name: "SecureFiles"),
+        // JWT decoding, RS256 verification by kid, Cognito claim checks, the JWKS cache.
+        .target(name: "TokenVerification", dependencies: ["AuthCrypto", "HTTPTransport"]),
+        // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
+        .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "HTTPTransport", "TokenVerification"]),
+        // Credential records and where they live: Secret Service, encrypted file, memory; the per-profile lock.
+        .target(name: "TokenVault", dependencies: ["AuthCrypto", "SecureFiles", "CSecret", "CKeyutils"]),
+        // The command line: argument parsing, commands, the profile configuration.
+        .target(name: "AuthVaultCLI", dependencies: ["SecureFiles"]),
+        .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
+
+        // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
+        .executableTarget(name: "authvault-bench", dependencies: ["AuthCrypto"], path: "Benchmarks/AuthVaultBench"),
+
+        // Shared test support: temporary directories, running processes, TLS fixtures made with the openssl CLI.
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Scripts"]),
+        .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto", "COpenSSL", "TestSupport"]),
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
+        .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "HTTPTransport", "TestSupport"]),
+        .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "TestSupport"]),
+        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "TestSupport"]),
+        .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
+        .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs what building and testing AuthVault needs, and only what is missing.
+# As root it runs apt-get and pip itself; otherwise it prints the exact commands to run and fails.
+#   Scripts/install-deps.sh build     the C libraries the package links
+#   Scripts/install-deps.sh test      plus the test peers (openssl CLI, python3 packages, ...)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+profile=${1:-test}
+apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutils-dev)
+# Test peers: the openssl CLI (TLS and RSA fixtures), util-linux's flock, the Secret Service (gnome-keyring on a
+# private D-Bus session, secret-tool, python3-dbus to lock a collection), keyutils (the session keyring).
+apt_test=(openssl ca-certificates python3 util-linux dbus dbus-bin gnome-keyring libsecret-tools python3-dbus keyutils)
+# moto's server is the Cognito emulator; pycognito is the independent SRP implementation the tests compare against.
+pip_test=("moto[cognitoidp]>=5,<6" flask flask-cors pycognito)
+
+apt_wanted=("${apt_build[@]}")
+[ "$profile" = test ] && apt_wanted+=("${apt_test[@]}")
+
+missing_apt=()
+for package in "${apt_wanted[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing_apt+=("$package")
+done
+
+missing_pip=()
+if [ "$profile" = test ] && [ ${#pip_test[@]} -gt 0 ]; then
+    for requirement in "${pip_test[@]}"; do
+        name=${requirement%%[<>=\[]*}
+        python3 -m pip show -q "$name" >/dev/null 2>&1 || missing_pip+=("$requirement")
+    done
+fi
+
+if [ ${#missing_apt[@]} -eq 0 ] && [ ${#missing_pip[@]} -eq 0 ]; then
+    exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "AuthVault needs packages that are not installed. Run:" >&2
+    [ ${#missing_apt[@]} -gt 0 ] && echo "  sudo apt-get update && sudo apt-get install -y ${missing_apt[*]}" >&2
+    [ ${#missing_pip[@]} -gt 0 ] && echo "  python3 -m pip install ${missing_pip[*]}" >&2
+    exit 1
+fi
+
+if [ ${#missing_apt[@]} -gt 0 ]; then
+    echo "Installing Debian packages: ${missing_apt[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing_apt[@]}" >/dev/null
+fi
+if [ ${#missing_pip[@]} -gt 0 ]; then
+    echo "Installing Python packages: ${missing_pip[*]}"
+    python3 -m pip install -q --disable-pip-version-check "${missing_pip[@]}"
+fi

@@ -1,0 +1,12 @@
+import FoundationEssentials
+
+/// Comparisons whose running time does not depend on where the inputs differ (MACs, tags, tokens, `state`).
+public enum ConstantTime {
+    /// True when both hold the same bytes. Different lengths return false at once: lengths are not secret.
+    public static func equals(_ a: some DataProtocol, _ b: some DataProtocol) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withContiguousBytes { left in
+            b.withContiguousBytes { right in OpenSSLMemory.equals(left, right) }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+/// Options every command accepts, before or after the command name.
+enum GlobalOption {
+    static let profile = OptionSpec.value("profile", short: "p", placeholder: "name",
+                                          help: "The profile to use (default: $AUTHVAULT_PROFILE, else 'default').")
+    static let config = OptionSpec.value("config", placeholder: "path",
+                                         help: "The configuration file (default: $AUTHVAULT_CONFIG, else $XDG_CONFIG_HOME/authvault/config.json).")
+    static let help = OptionSpec.flag("help", short: "h", help: "Show help for this command.")
+    static let version = OptionSpec.flag("version", help: "Show the version.")
+
+    static let all = [profile, config, help, version]
+}
+
+/// What the command line asks for.
+enum Invocation {
+    case run(any CLICommand.Type, ParsedArguments, path: [String])
+    case help(CommandNode, path: [String])
+    case version
+}
+
+/// Parses `argv` against the command tree. Written for this project: options are looked up in the declarations of
+/// the command being run plus the global ones, so every option and its help text live in one place.
+struct ArgumentParser {
+    let root: CommandNode
+
+    func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var node = root
+        var path = [root.name]
+        var parsed = ParsedArguments()
+        var wantsHelp = false
+        var index = 0
+        var onlyPositionals = false
+
+        func currentOptions() -> [OptionSpec] {
+            if case .command(let type) = node { return GlobalOption.all + type.spec.options }
+            return GlobalOption.all
+        }
+        func usage(_ message: String) -> UsageError {
+            UsageError(message, commandPath: path.joined(separator: " "))
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                if case .group(_, _, let children) = node, !onlyPositionals {
+                    guard let child = children.first(where: { $0.name == argument }) else {
+                        throw usage("Unknown command '\(argument)'.")
+                    }
+                    node = child
+                    path.append(child.name)
+                    continue
+                }
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+
+            let (name, inlineValue) = Self.split(argument)
+            let options = currentOptions()
+            let option: OptionSpec?
+            if argument.hasPrefix("--") {
+                option = options.first { $0.long == name }
+            } else if name.count == 1 {
+                option = options.first { $0.short == name.first }
+            } else {
+                option = nil
+            }
+            guard let option else {
+                throw usage("Unknown option '\(argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument)'.")
+            }
+            if option.takesValue {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else if index < arguments.count {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    throw usage("Option '--\(option.long)' needs a value.")
+                }
+                parsed.values[option.long, default: []].append(value)
+            } else {
+                if inlineValue != nil { throw usage("Option '--\(option.long)' takes no value.") }
+                parsed.flags.insert(option.long)
+            }
+            if option == GlobalOption.help { wantsHelp = true }
+        }
+
+        if wantsHelp { return .help(node, path: path) }
+        if parsed.flag(GlobalOption.version) { return .version }
+        guard case .command(let type) = node else {
+            if path.count == 1 { return .help(node, path: path) }
+            throw usage("'\(path.joined(separator: " "))' needs a subcommand.")
+        }
+        try Self.checkPositionals(parsed.positionals, of: type.spec, usage: usage)
+        return .run(type, parsed, path: path)
+    }
+
+    private static func split(_ argument: String) -> (name: Substring, value: String?) {
+        let trimmed = argument.drop { $0 == "-" }
+        guard let equals = trimmed.firstIndex(of: "=") else { return (trimmed, nil) }
+        return (trimmed[..<equals], String(trimmed[trimmed.index(after: equals)...]))
+    }
+
+    private static func checkPositionals(
+        _ positionals: [String], of spec: CommandSpec, usage: (String) -> UsageError
+    ) throws(UsageError) {
+        let required = spec.positionals.filter { !$0.isOptional }
+        if positionals.count < required.count {
+            throw usage("Missing argument <\(required[positionals.count].name)>.")
+        }
+        if positionals.count > spec.positionals.count && !spec.acceptsTrailingArguments {
+            throw usage("Unexpected argument '\(positionals[spec.positionals.count])'.")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// What a command is called, what it does, and what it accepts: the single source for parsing and for `--help`.
+public struct CommandSpec: Sendable {
+    public let name: String
+    public let abstract: String
+    public let discussion: String?
+    public let options: [OptionSpec]
+    public let positionals: [PositionalSpec]
+    /// Accepts any number of trailing positionals (for example a command to run after `--`).
+    public let acceptsTrailingArguments: Bool
+
+    public init(
+        name: String,
+        abstract: String,
+        discussion: String? = nil,
+        options: [OptionSpec] = [],
+        positionals: [PositionalSpec] = [],
+        acceptsTrailingArguments: Bool = false
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options
+        self.positionals = positionals
+        self.acceptsTrailingArguments = acceptsTrailingArguments
+    }
+}
+
+/// A command the user can run: its spec, how it is built from parsed arguments, and what it does.
+public protocol CLICommand: Sendable {
+    static var spec: CommandSpec { get }
+    init(arguments: ParsedArguments) throws(UsageError)
+    func run(in context: CommandContext) async throws(CLIError)
+}
+
+/// A node of the command tree: a runnable command, or a group such as `vault` whose children do the work.
+public indirect enum CommandNode: Sendable {
+    case command(any CLICommand.Type)
+    case group(name: String, abstract: String, children: [CommandNode])
+
+    var name: String {
+        switch self {
+        case .command(let type): return type.spec.name
+        case .group(let name, _, _): return name
+        }
+    }
+
+    var abstract: String {
+        switch self {
+        case .command(let type): return type.spec.abstract
+        case .group(_, let abstract, _): return abstract
+        }
+    }
+}

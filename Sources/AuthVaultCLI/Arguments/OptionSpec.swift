@@ -1,0 +1,54 @@
+/// One command-line option, declared beside the command that reads it.
+public struct OptionSpec: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// `--name`, present or not.
+        case flag
+        /// `--name VALUE` or `--name=VALUE`; the last one given wins.
+        case value(placeholder: String)
+        /// `--name VALUE`, repeatable; every value is kept in order.
+        case repeatable(placeholder: String)
+    }
+
+    public let long: String
+    public let short: Character?
+    public let kind: Kind
+    public let help: String
+
+    public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
+        OptionSpec(long: long, short: short, kind: .flag, help: help)
+    }
+
+    public static func value(_ long: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
+        OptionSpec(long: long, short: short, kind: .value(placeholder: placeholder), help: help)
+    }
+
+    public static func repeatable(_ long: String, placeholder: String, help: String) -> OptionSpec {
+        OptionSpec(long: long, short: nil, kind: .repeatable(placeholder: placeholder), help: help)
+    }
+
+    var takesValue: Bool {
+        if case .flag = kind { return false }
+        return true
+    }
+
+    /// How the option reads in a usage line or the option table: `--region <region>`.
+    var synopsis: String {
+        switch kind {
+        case .flag: return "--\(long)"
+        case .value(let placeholder), .repeatable(let placeholder): return "--\(long) <\(placeholder)>"
+        }
+    }
+}
+
+/// A positional argument of a command.
+public struct PositionalSpec: Sendable, Hashable {
+    public let name: String
+    public let help: String
+    public let isOptional: Bool
+
+    public init(_ name: String, help: String, isOptional: Bool = false) {
+        self.name = name
+        self.help = help
+        self.isOptional = isOptional
+    }
+}

@@ -1,0 +1,56 @@
+/// The `authvault` command line: the command tree, and running one invocation of it.
+public enum AuthVault {
+    public static let version = "0.1.0"
+
+    static let commands = CommandNode.group(
+        name: "authvault",
+        abstract: "Sign in to Amazon Cognito and keep the tokens safe, for you and the tools you use.",
+        children: [
+            .command(ConfigureCommand.self),
+            .command(ProfilesCommand.self),
+        ]
+    )
+
+    /// Runs one invocation and returns its exit status. Nothing here calls `exit`, so tests can run it in-process.
+    public static func run(
+        arguments: [String],
+        environment: [String: String],
+        standardOutput: any TextOutput = FileDescriptorOutput.standardOutput,
+        standardError: any TextOutput = FileDescriptorOutput.standardError
+    ) async -> ExitStatus {
+        let invocation: Invocation
+        do {
+            invocation = try ArgumentParser(root: commands).parse(arguments)
+        } catch {
+            standardError.line("Error: \(error.description)")
+            return .usage
+        }
+        switch invocation {
+        case .version:
+            standardOutput.line("authvault \(version)")
+            return .success
+        case .help(let node, let path):
+            standardOutput.write(HelpFormatter.render(node, path: path))
+            return .success
+        case .run(let type, let parsed, let path):
+            let context = CommandContext(environment: environment, standardOutput: standardOutput,
+                                         standardError: standardError, globalArguments: parsed)
+            do {
+                let command = try type.init(arguments: parsed)
+                try await command.run(in: context)
+                return .success
+            } catch let error as UsageError {
+                var error = error
+                error.commandPath = path.joined(separator: " ")
+                standardError.line("Error: \(error.description)")
+                return .usage
+            } catch let error as CLIError {
+                standardError.line("Error: \(error.message)")
+                return error.status
+            } catch {
+                standardError.line("Error: \(error)")
+                return .failure
+            }
+        }
+    }
+}

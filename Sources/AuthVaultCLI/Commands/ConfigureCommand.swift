@@ -1,0 +1,105 @@
+/// `authvault configure`: writes or updates one profile from flags.
+struct ConfigureCommand: CLICommand {
+    static let region = OptionSpec.value("region", placeholder: "region", help: "AWS region of the user pool (default: the pool id's prefix).")
+    static let userPoolId = OptionSpec.value("user-pool-id", placeholder: "id", help: "The user pool id, such as eu-west-1_AbC123xyz.")
+    static let clientId = OptionSpec.value("client-id", placeholder: "id", help: "The app client id.")
+    static let endpoint = OptionSpec.value("endpoint", placeholder: "url", help: "Cognito API URL override (emulators, VPC endpoints).")
+    static let issuer = OptionSpec.value("issuer", placeholder: "url", help: "Expected token issuer (default: derived from region and pool).")
+    static let jwksURL = OptionSpec.value("jwks-url", placeholder: "url", help: "Where to fetch signing keys (default: <issuer>/.well-known/jwks.json).")
+    static let hostedUI = OptionSpec.value("hosted-ui", placeholder: "url", help: "The Hosted UI base URL, such as https://PREFIX.auth.REGION.amazoncognito.com.")
+    static let redirectURI = OptionSpec.repeatable("redirect-uri", placeholder: "url", help: "A callback URL registered on the app client; replaces the list.")
+    static let scopes = OptionSpec.value("scopes", placeholder: "scopes", help: "OAuth scopes, space- or comma-separated (default: openid email profile).")
+    static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "Federated provider for browser sign-in (default: Google; '' for the Hosted UI page).")
+    static let vault = OptionSpec.value("vault", placeholder: "auto|secret-service|file", help: "Where tokens are kept (default: auto).")
+
+    static let spec = CommandSpec(
+        name: "configure",
+        abstract: "Create or update a profile.",
+        discussion: """
+        Only the options given are changed; an empty value ('') resets an option to its default.
+        A new profile needs at least --user-pool-id and --client-id. Secrets never go into the
+        configuration file.
+        """,
+        options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
+                  identityProvider, vault]
+    )
+
+    let arguments: ParsedArguments
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        let given = Self.spec.options.contains { arguments.flag($0) || !arguments.values($0).isEmpty }
+        guard given else { throw UsageError("Nothing to configure: give at least one option.", commandPath: "authvault configure") }
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        let name = context.profileName
+        let store = context.configStore
+        var created = false
+        do throws(ConfigError) {
+            try ProfileValidation.profileName(name)
+            try store.update { (file: inout ConfigFile) throws(ConfigError) in
+                created = file.profiles[name] == nil
+                var settings = file.profiles[name] ?? ProfileSettings()
+                try apply(to: &settings)
+                _ = try ResolvedProfile(name: name, settings: settings)
+                file.profiles[name] = settings
+            }
+        } catch {
+            throw CLIError(error.description, status: Self.status(of: error))
+        }
+        context.standardError.line("\(created ? "Created" : "Updated") profile '\(name)' in \(store.path).")
+    }
+
+    private func apply(to settings: inout ProfileSettings) throws(ConfigError) {
+        try set(&settings.region, Self.region, check: ProfileValidation.region)
+        try set(&settings.userPoolId, Self.userPoolId, check: ProfileValidation.userPoolId)
+        try set(&settings.clientId, Self.clientId, check: ProfileValidation.clientId)
+        try set(&settings.endpoint, Self.endpoint) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "endpoint") }
+        try set(&settings.issuer, Self.issuer) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "issuer") }
+        try set(&settings.jwksURL, Self.jwksURL) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "jwks-url") }
+        try set(&settings.hostedUI, Self.hostedUI) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "hosted-ui") }
+        if let provider = arguments.value(Self.identityProvider) {
+            settings.identityProvider = provider
+        }
+        let redirects = arguments.values(Self.redirectURI)
+        if !redirects.isEmpty {
+            let kept = redirects.filter { !$0.isEmpty }
+            for uri in kept { try ProfileValidation.redirectURI(uri) }
+            settings.redirectURIs = kept.isEmpty ? nil : kept
+        }
+        if let scopes = arguments.value(Self.scopes) {
+            let list = scopes.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+            settings.scopes = list.isEmpty ? nil : list
+        }
+        if let vault = arguments.value(Self.vault) {
+            if vault.isEmpty {
+                settings.vault = nil
+            } else if let choice = VaultChoice(rawValue: vault) {
+                settings.vault = choice
+            } else {
+                throw .invalidValue(option: "vault", value: vault, reason: "expected auto, secret-service or file")
+            }
+        }
+    }
+
+    /// Sets a field from its option when given: '' clears it, anything else is checked first.
+    private func set(
+        _ field: inout String?, _ option: OptionSpec, check: (String) throws(ConfigError) -> Void
+    ) throws(ConfigError) {
+        guard let value = arguments.value(option) else { return }
+        if value.isEmpty {
+            field = nil
+        } else {
+            try check(value)
+            field = value
+        }
+    }
+
+    private static func status(of error: ConfigError) -> ExitStatus {
+        switch error {
+        case .invalidValue, .incomplete: return .usage
+        default: return .failure
+        }
+    }
+}

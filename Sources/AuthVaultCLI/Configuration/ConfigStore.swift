@@ -1,0 +1,112 @@
+import FoundationEssentials
+import SecureFiles
+
+/// The configuration file's content: a format version and the profiles by name.
+public struct ConfigFile: Codable, Sendable, Equatable {
+    public static let currentVersion = 1
+
+    public var version: Int
+    public var profiles: [String: ProfileSettings]
+
+    public init(profiles: [String: ProfileSettings] = [:]) {
+        version = Self.currentVersion
+        self.profiles = profiles
+    }
+}
+
+/// Reads and writes the configuration file: mode 0600 in a 0700 directory, replaced atomically, and never written
+/// when it could not be read, so a failed command cannot destroy a file the user can still repair.
+public struct ConfigStore: Sendable {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The file's content; an empty configuration when the file does not exist yet.
+    public func load() throws(ConfigError) -> ConfigFile {
+        let bytes: [UInt8]?
+        do {
+            // Not a secret store, so a readable-by-others file is read; only the vault insists on 0600.
+            bytes = try SecureFile.read(path, requirePrivate: false)
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
+        }
+        guard let bytes else { return ConfigFile() }
+        let file: ConfigFile
+        do {
+            file = try JSONDecoder().decode(ConfigFile.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw .malformed(path: path, problem: Self.explain(error))
+        } catch {
+            throw .malformed(path: path, problem: "\(error)")
+        }
+        if file.version > ConfigFile.currentVersion {
+            throw .unsupportedVersion(path: path, version: file.version)
+        }
+        return file
+    }
+
+    public func save(_ file: ConfigFile) throws(ConfigError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        do {
+            data = try encoder.encode(file)
+        } catch {
+            throw .unwritable(path: path, reason: "\(error)")
+        }
+        do {
+            try PrivateDirectory.create(FilePath.parent(of: path))
+            try SecureFile.write(Array(data) + [0x0A], to: path)
+        } catch {
+            throw .unwritable(path: path, reason: error.description)
+        }
+    }
+
+    /// Reads, changes and writes back; nothing is written when reading or `change` fails.
+    public func update(_ change: (inout ConfigFile) throws(ConfigError) -> Void) throws(ConfigError) {
+        var file = try load()
+        try change(&file)
+        try save(file)
+    }
+
+    /// The named profile, resolved; a clear error when it is missing or incomplete.
+    public func profile(named name: String) throws(ConfigError) -> ResolvedProfile {
+        let file = try load()
+        guard let settings = file.profiles[name] else {
+            throw .noSuchProfile(name: name, path: path, known: file.profiles.keys.sorted())
+        }
+        return try ResolvedProfile(name: name, settings: settings)
+    }
+
+    /// A decoding error in words a person can act on: where in the file, and what was wrong.
+    private static func explain(_ error: DecodingError) -> String {
+        func location(_ path: [any CodingKey]) -> String {
+            let keys = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.isEmpty ? "the top level" : keys.joined(separator: ".")
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "at \(location(context.codingPath)): expected \(describe(type))"
+        case .valueNotFound(let type, let context):
+            return "at \(location(context.codingPath)): expected \(describe(type)), found null"
+        case .keyNotFound(let key, let context):
+            return "at \(location(context.codingPath)): missing key '\(key.stringValue)'"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "not valid JSON" }
+            return "at \(location(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type: return "a number"
+        case is [String].Type: return "a list of strings"
+        default: return "a value of type \(type)"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// Which vault backend holds a profile's credentials.
+public enum VaultChoice: String, Codable, Sendable, CaseIterable {
+    /// The Secret Service when it answers and is unlocked, else the encrypted file (said once, then recorded).
+    case auto
+    case secretService = "secret-service"
+    case file
+}
+
+/// A profile as written in the configuration file: only what the user set. Everything left out is derived from
+/// the region and the user pool id when the profile is used (see `ResolvedProfile`). Never holds a secret.
+public struct ProfileSettings: Codable, Sendable, Equatable {
+    public var region: String?
+    public var userPoolId: String?
+    public var clientId: String?
+    /// The Cognito API URL, for emulators and VPC endpoints.
+    public var endpoint: String?
+    /// The expected `iss` of tokens.
+    public var issuer: String?
+    /// Where the JWKS is fetched; separate from the issuer because emulators serve it locally.
+    public var jwksURL: String?
+    /// The Hosted UI (managed login) base URL.
+    public var hostedUI: String?
+    /// The callback URLs registered on the app client, tried in order.
+    public var redirectURIs: [String]?
+    public var scopes: [String]?
+    public var identityProvider: String?
+    public var vault: VaultChoice?
+
+    public init() {}
+}
+
+/// A profile with every default filled in, as the rest of the program uses it.
+public struct ResolvedProfile: Sendable, Equatable {
+    public let name: String
+    public let region: String
+    public let userPoolId: String
+    public let clientId: String
+    public let endpoint: String
+    public let issuer: String
+    public let jwksURL: String
+    public let hostedUI: String?
+    public let redirectURIs: [String]
+    public let scopes: [String]
+    public let identityProvider: String?
+    public let vault: VaultChoice
+
+    public static let defaultScopes = ["openid", "email", "profile"]
+    public static let defaultIdentityProvider = "Google"
+
+    /// Fills in what Cognito derives: the API endpoint and issuer from the region and pool id, the JWKS under the
+    /// issuer, the region from the pool id's prefix.
+    public init(name: String, settings: ProfileSettings) throws(ConfigError) {
+        guard let userPoolId = settings.userPoolId else { throw .incomplete(profile: name, missing: "--user-pool-id") }
+        guard let clientId = settings.clientId else { throw .incomplete(profile: name, missing: "--client-id") }
+        guard let region = settings.region ?? ProfileValidation.region(fromUserPoolId: userPoolId) else {
+            throw .incomplete(profile: name, missing: "--region")
+        }
+        self.name = name
+        self.region = region
+        self.userPoolId = userPoolId
+        self.clientId = clientId
+        endpoint = settings.endpoint ?? "https://cognito-idp.\(region).amazonaws.com/"
+        issuer = settings.issuer ?? "https://cognito-idp.\(region).amazonaws.com/\(userPoolId)"
+        jwksURL = settings.jwksURL ?? (issuer.hasSuffix("/") ? issuer : issuer + "/") + ".well-known/jwks.json"
+        hostedUI = settings.hostedUI
+        redirectURIs = settings.redirectURIs ?? []
+        scopes = settings.scopes ?? Self.defaultScopes
+        identityProvider = settings.identityProvider.map { $0.isEmpty ? nil : $0 } ?? Self.defaultIdentityProvider
+        vault = settings.vault ?? .auto
+    }
+}

@@ -1,0 +1,76 @@
+import FoundationEssentials
+
+/// Checks of what a user types into `authvault configure`, so a typo is caught when it is made, not at sign-in.
+enum ProfileValidation {
+    static func profileName(_ name: String) throws(ConfigError) {
+        let allowed = name.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+        guard !name.isEmpty, name.count <= 64, allowed, !name.hasPrefix(".") else {
+            throw .invalidValue(option: "profile", value: name,
+                                reason: "use 1 to 64 letters, digits, '-', '_' or '.', not starting with '.'")
+        }
+    }
+
+    /// `eu-west-1`, `us-gov-west-1`, `ap-southeast-2`: lowercase words joined by '-', ending in a number.
+    static func region(_ value: String) throws(ConfigError) {
+        let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+        let wordsOK = parts.dropLast().allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(isLowercaseLetter) }
+        guard parts.count >= 3, wordsOK, let last = parts.last, !last.isEmpty, last.utf8.allSatisfy(isDigit) else {
+            throw .invalidValue(option: "region", value: value, reason: "expected an AWS region such as eu-west-1")
+        }
+    }
+
+    /// `us-east-1_AbC123`: the region, an underscore, then letters and digits.
+    static func userPoolId(_ value: String) throws(ConfigError) {
+        let halves = value.split(separator: "_", omittingEmptySubsequences: false)
+        guard halves.count == 2, (try? region(String(halves[0]))) != nil,
+              !halves[1].isEmpty, halves[1].utf8.allSatisfy(isAlphanumeric) else {
+            throw .invalidValue(option: "user-pool-id", value: value,
+                                reason: "expected REGION_ID as shown in the Cognito console, such as eu-west-1_AbC123xyz")
+        }
+    }
+
+    static func region(fromUserPoolId poolId: String) -> String? {
+        guard let underscore = poolId.firstIndex(of: "_") else { return nil }
+        return String(poolId[..<underscore])
+    }
+
+    static func clientId(_ value: String) throws(ConfigError) {
+        guard !value.isEmpty, value.count <= 128, value.utf8.allSatisfy(isAlphanumeric) else {
+            throw .invalidValue(option: "client-id", value: value, reason: "expected the app client id: letters and digits")
+        }
+    }
+
+    /// A service URL: https, or plain http only to a loopback host (a local emulator).
+    static func serviceURL(_ value: String, option: String) throws(ConfigError) {
+        guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            throw .invalidValue(option: option, value: value, reason: "expected an absolute URL such as https://example.com/")
+        }
+        guard scheme == "https" || (scheme == "http" && isLoopback(host)) else {
+            throw .invalidValue(option: option, value: value,
+                                reason: "use https (plain http is accepted only for 127.0.0.1, [::1] and localhost)")
+        }
+    }
+
+    /// A registered callback for the loopback listener: http on a loopback host with an explicit port.
+    static func redirectURI(_ value: String) throws(ConfigError) {
+        guard let url = URL(string: value), url.scheme?.lowercased() == "http", let host = url.host, isLoopback(host) else {
+            throw .invalidValue(option: "redirect-uri", value: value,
+                                reason: "expected a loopback callback such as http://127.0.0.1:8400/callback, exactly as registered on the app client")
+        }
+        guard let port = url.port, (1...65535).contains(port) else {
+            throw .invalidValue(option: "redirect-uri", value: value, reason: "give the port explicitly, as registered")
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.filter { $0 != "[" && $0 != "]" }.lowercased()
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        isLowercaseLetter(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || isDigit(byte)
+    }
+
+    private static func isLowercaseLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+}

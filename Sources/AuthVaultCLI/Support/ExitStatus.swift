@@ -1,0 +1,38 @@
+/// The exit statuses scripts can rely on. Every command uses these and only these.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    case success = 0
+    /// Anything not covered below: a rejected request, a broken file, a refused operation.
+    case failure = 1
+    /// The command line is wrong: unknown command or option, a missing or malformed value.
+    case usage = 2
+    /// There is no usable session: sign in with `authvault login`.
+    case signInRequired = 3
+    /// The vault is locked or its passphrase is needed.
+    case vaultLocked = 4
+    /// Cognito or the identity provider could not be reached; nothing was changed.
+    case networkUnavailable = 5
+
+    var meaning: String {
+        switch self {
+        case .success: return "success"
+        case .failure: return "error"
+        case .usage: return "usage error (unknown command or option, bad value)"
+        case .signInRequired: return "sign-in required"
+        case .vaultLocked: return "vault locked"
+        case .networkUnavailable: return "network unavailable"
+        }
+    }
+}
+
+/// A command failed: what to tell the user and which exit status to end with.
+public struct CLIError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public let status: ExitStatus
+
+    public init(_ message: String, status: ExitStatus = .failure) {
+        self.message = message
+        self.status = status
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,23 @@
+/// One worker thread of the pool and the libcurl easy handle it owns. The handle is reset between requests
+/// but kept, so its connection cache (keep-alive), DNS cache and TLS sessions carry over.
+final class CurlWorker {
+    private let pool: CurlWorkerPool
+    private let handle: CurlEasyHandle
+
+    init?(pool: CurlWorkerPool) {
+        guard let handle = CurlEasyHandle() else { return nil }
+        self.pool = pool
+        self.handle = handle
+    }
+
+    /// The thread's body: transfers until the pool shuts down.
+    func run() {
+        while let job = pool.nextJob() {
+            let outcome = job.isCancelled
+                ? .failure(.cancelled)
+                : CurlTransfer(job: job, configuration: pool.configuration, handle: handle).perform()
+            pool.workerBecameIdle()
+            job.finish(outcome)
+        }
+    }
+}

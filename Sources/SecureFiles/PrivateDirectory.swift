@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Directories that hold the project's files: created with mode 0700, and refused when others can get in.
+public enum PrivateDirectory {
+    /// Creates `path` and any missing parents. Directories this call creates get mode 0700; the last component,
+    /// if it already existed, must not be group- or world-writable or readable (see `checkPrivate`).
+    public static func create(_ path: String) throws(FileSystemError) {
+        var isNew = false
+        try makeParents(of: path, created: &isNew)
+        if !isNew { try checkPrivate(path) }
+    }
+
+    /// Refuses a directory that other users can read, write or enter, or that another user owns.
+    public static func checkPrivate(_ path: String) throws(FileSystemError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .from(errno: errno, path: path, operation: "stat") }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path) }
+        if info.st_mode & 0o077 != 0 || info.st_uid != geteuid() {
+            throw .unsafePermissions(path: path, mode: info.st_mode, expected: 0o700)
+        }
+    }
+
+    private static func makeParents(of path: String, created: inout Bool) throws(FileSystemError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path) }
+            return
+        }
+        let parent = FilePath.parent(of: path)
+        if parent != path {
+            var ignored = false
+            try makeParents(of: parent, created: &ignored)
+        }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw .from(errno: errno, path: path, operation: "create directory")
+        }
+        created = true
+    }
+}
+
+/// Path arithmetic on plain strings (FoundationEssentials has no URL path helpers we want on the hot path).
+public enum FilePath {
+    public static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    public static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}

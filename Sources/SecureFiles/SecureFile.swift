@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading and writing the project's private files (mode 0600).
+///
+/// Writes are atomic replacements: a temporary file in the same directory, fsync, rename over the target, fsync the
+/// directory. A reader, or a writer killed at any point, sees the old content or the new, never a mix; a failed write
+/// leaves the old file as it was.
+public enum SecureFile {
+    /// The whole file, or `nil` when it does not exist. With `requirePrivate`, a file that other users can read or
+    /// write, or that another user owns, is refused rather than read.
+    public static func read(_ path: String, requirePrivate: Bool = true) throws(FileSystemError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw .from(errno: errno, path: path, operation: "open")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .from(errno: errno, path: path, operation: "stat") }
+        if requirePrivate && (info.st_mode & 0o077 != 0 || info.st_uid != geteuid()) {
+            throw .unsafePermissions(path: path, mode: info.st_mode, expected: 0o600)
+        }
+        var contents: [UInt8] = []
+        contents.reserveCapacity(Int(info.st_size))
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .from(errno: errno, path: path, operation: "read")
+            }
+            if count == 0 { break }
+            contents.append(contentsOf: chunk[0..<count])
+        }
+        return contents
+    }
+
+    /// Replaces `path` atomically with `contents`, mode 0600. The directory must exist.
+    public static func write(_ contents: some Collection<UInt8>, to path: String) throws(FileSystemError) {
+        let directory = FilePath.parent(of: path)
+        var template = Array("\(path).tmp.XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .from(errno: errno, path: directory, operation: "create a file in") }
+        let temporaryPath = String(cString: template)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var committed = false
+        defer {
+            if !committed { unlink(temporaryPath) }
+        }
+        do {
+            defer { close(fd) }
+            guard fchmod(fd, 0o600) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "chmod") }
+            try writeAll(fd: fd, contents: Array(contents), path: temporaryPath)
+            guard fsync(fd) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "fsync") }
+        }
+        guard rename(temporaryPath, path) == 0 else { throw .from(errno: errno, path: path, operation: "replace") }
+        committed = true
+        try syncDirectory(directory)
+    }
+
+    /// Removes `path`; a missing file is not an error. The directory is synced so the removal is durable.
+    public static func remove(_ path: String) throws(FileSystemError) {
+        if unlink(path) != 0 {
+            if errno == ENOENT { return }
+            throw .from(errno: errno, path: path, operation: "remove")
+        }
+        try syncDirectory(FilePath.parent(of: path))
+    }
+
+    private static func writeAll(fd: Int32, contents: [UInt8], path: String) throws(FileSystemError) {
+        var offset = 0
+        while offset < contents.count {
+            let written = contents.withUnsafeBytes { buffer in
+                Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .from(errno: errno, path: path, operation: "write")
+            }
+            offset += written
+        }
+    }
+
+    private static func syncDirectory(_ directory: String) throws(FileSystemError) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .from(errno: errno, path: directory, operation: "open directory") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw .from(errno: errno, path: directory, operation: "fsync directory") }
+    }
+}

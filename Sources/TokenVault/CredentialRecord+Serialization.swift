@@ -1,0 +1,68 @@
+import AuthCrypto
+import FoundationEssentials
+
+/// The record's wire form inside a vault: JSON with the secrets as strings. Only vault backends call this, and
+/// they encrypt the result (file) or hand it to the Secret Service.
+extension CredentialRecord {
+    private struct Stored: Codable {
+        var formatVersion: Int
+        var revision: UInt64
+        var profile: String
+        var accessToken: String?
+        var idToken: String?
+        var refreshToken: String?
+        var accessTokenExpiresAt: Double?
+        var idTokenExpiresAt: Double?
+        var identity: UserIdentity?
+        var origin: SessionOrigin?
+        var signedInAt: Double?
+        var lastRefreshAt: Double?
+        var clientSecret: String?
+    }
+
+    public func serialized() -> SecretBytes {
+        let stored = Stored(
+            formatVersion: formatVersion, revision: revision, profile: profile,
+            accessToken: accessToken.map(Self.text), idToken: idToken.map(Self.text),
+            refreshToken: refreshToken.map(Self.text), accessTokenExpiresAt: accessTokenExpiresAt,
+            idTokenExpiresAt: idTokenExpiresAt, identity: identity, origin: origin, signedInAt: signedInAt,
+            lastRefreshAt: lastRefreshAt, clientSecret: clientSecret.map(Self.text))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Encoding plain strings, numbers and optionals cannot fail.
+        var data = try! encoder.encode(stored)
+        defer { data.resetBytes(in: 0..<data.count) }
+        return SecretBytes(data)
+    }
+
+    public init(serialized bytes: SecretBytes) throws(VaultError) {
+        let stored: Stored
+        do {
+            stored = try bytes.withUnsafeBytes { buffer in
+                try JSONDecoder().decode(Stored.self, from: Data(buffer))
+            }
+        } catch {
+            throw .corrupted(location: "record", reason: "the decrypted record is not valid")
+        }
+        guard stored.formatVersion >= 1 && stored.formatVersion <= Self.currentFormatVersion else {
+            throw .unsupportedVersion(location: "record", version: stored.formatVersion)
+        }
+        self.init(profile: stored.profile)
+        formatVersion = Self.currentFormatVersion
+        revision = stored.revision
+        accessToken = stored.accessToken.map { SecretBytes(utf8: $0) }
+        idToken = stored.idToken.map { SecretBytes(utf8: $0) }
+        refreshToken = stored.refreshToken.map { SecretBytes(utf8: $0) }
+        accessTokenExpiresAt = stored.accessTokenExpiresAt
+        idTokenExpiresAt = stored.idTokenExpiresAt
+        identity = stored.identity
+        origin = stored.origin
+        signedInAt = stored.signedInAt
+        lastRefreshAt = stored.lastRefreshAt
+        clientSecret = stored.clientSecret.map { SecretBytes(utf8: $0) }
+    }
+
+    private static func text(_ secret: SecretBytes) -> String {
+        secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+}

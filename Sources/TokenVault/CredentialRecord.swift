@@ -1,0 +1,76 @@
+import AuthCrypto
+import FoundationEssentials
+
+/// Who a profile's session belongs to, as read from the verified ID token.
+public struct UserIdentity: Sendable, Equatable, Codable {
+    /// Cognito's user name (the internal id for alias sign-ins).
+    public var username: String
+    public var subject: String?
+    public var email: String?
+    /// Linked external identities (provider name and the user's id there), for federated sign-ins.
+    public var federated: [FederatedLink]
+
+    public struct FederatedLink: Sendable, Equatable, Codable {
+        public var provider: String
+        public var userId: String
+        public init(provider: String, userId: String) {
+            self.provider = provider
+            self.userId = userId
+        }
+    }
+
+    public init(username: String, subject: String? = nil, email: String? = nil, federated: [FederatedLink] = []) {
+        self.username = username
+        self.subject = subject
+        self.email = email
+        self.federated = federated
+    }
+
+    /// How a person recognises the account: the e-mail address when there is one.
+    public var displayName: String { email ?? username }
+}
+
+/// How the session was obtained, which decides how it is refreshed.
+public enum SessionOrigin: String, Sendable, Codable {
+    /// The user-pool API (SRP or password): refreshed with InitiateAuth / GetTokensFromRefreshToken.
+    case userPoolAPI = "user-pool-api"
+    /// The Hosted UI's authorization-code flow: refreshed at the OAuth token endpoint.
+    case browser
+}
+
+/// Everything the vault keeps for one profile. Secrets are `SecretBytes`: redacted in descriptions, zeroed on
+/// release. The format is versioned; a reader accepts every version up to `currentFormatVersion`.
+public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
+    public static let currentFormatVersion = 1
+
+    public var formatVersion: Int
+    /// Incremented on every save, so a process that waited for the profile lock can tell the record changed.
+    public var revision: UInt64
+    public var profile: String
+    public var accessToken: SecretBytes?
+    public var idToken: SecretBytes?
+    public var refreshToken: SecretBytes?
+    /// Unix seconds, from the tokens' `exp`.
+    public var accessTokenExpiresAt: Double?
+    public var idTokenExpiresAt: Double?
+    public var identity: UserIdentity?
+    public var origin: SessionOrigin?
+    public var signedInAt: Double?
+    public var lastRefreshAt: Double?
+    /// The app client's secret, for clients that have one (SECRET_HASH, HTTP Basic at the token endpoint).
+    public var clientSecret: SecretBytes?
+
+    public init(profile: String) {
+        formatVersion = Self.currentFormatVersion
+        revision = 0
+        self.profile = profile
+    }
+
+    /// True when the record holds a session (not only a client secret).
+    public var hasSession: Bool { refreshToken != nil || accessToken != nil }
+
+    public var description: String {
+        "CredentialRecord(profile: \(profile), revision: \(revision), session: \(hasSession), "
+            + "user: \(identity?.displayName ?? "-"), secrets redacted)"
+    }
+}

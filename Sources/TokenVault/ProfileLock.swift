@@ -1,0 +1,79 @@
+import SecureFiles
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Serializes work on one profile across processes: an exclusive `flock` on a lock file beside the vault, separate
+/// from the data so that readers of the data never wait on it. The store holds it across "read the vault, refresh,
+/// write the vault", and re-reads the vault after taking it, so a waiter sees what the holder wrote.
+///
+/// Waiting polls with a non-blocking `flock` and `Task.sleep`, so a waiter never blocks a thread of Swift's small
+/// cooperative pool.
+public struct ProfileLock: Sendable {
+    public let path: String
+    public let profile: String
+    public let timeout: Duration
+
+    /// - Parameter directory: where lock files live; created with mode 0700 if missing.
+    public init(directory: String, profile: String, timeout: Duration = .seconds(30)) {
+        path = FilePath.join(directory, "\(profile).lock")
+        self.profile = profile
+        self.timeout = timeout
+    }
+
+    public func withLock<T: Sendable, E: Error>(_ body: () async throws(E) -> T) async throws(ProfileLockError<E>) -> T {
+        let descriptor: Int32
+        do {
+            descriptor = try await acquire()
+        } catch {
+            throw .lock(error)
+        }
+        defer {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+        do {
+            return try await body()
+        } catch {
+            throw .body(error)
+        }
+    }
+
+    private func acquire() async throws(VaultError) -> Int32 {
+        do {
+            try PrivateDirectory.create(FilePath.parent(of: path))
+        } catch {
+            throw .io(error.description)
+        }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw .io("cannot open the lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        let deadline = ContinuousClock.now + timeout
+        var pause = Duration.milliseconds(1)
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                close(descriptor)
+                throw .io("cannot lock \(path): \(String(cString: strerror(errno)))")
+            }
+            guard ContinuousClock.now < deadline else {
+                close(descriptor)
+                throw .lockTimedOut(profile: profile, seconds: Double(timeout.components.seconds))
+            }
+            do {
+                try await Task.sleep(for: pause)
+            } catch {
+                close(descriptor)
+                throw .io("cancelled while waiting for the lock of profile '\(profile)'")
+            }
+            pause = min(pause * 2, .milliseconds(20))
+        }
+        return descriptor
+    }
+}
+
+/// Why `ProfileLock.withLock` failed: the lock itself, or the work done under it.
+public enum ProfileLockError<BodyError: Error>: Error {
+    case lock(VaultError)
+    case body(BodyError)
+}

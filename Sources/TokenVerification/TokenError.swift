@@ -1,0 +1,39 @@
+/// Why a token was not accepted. No case carries the token itself.
+public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
+    case malformed(String)
+    case unsupportedAlgorithm(String)
+    case unknownKey(kid: String)
+    case badSignature
+    case expired(at: Double)
+    case notYetValid(until: Double)
+    case wrongIssuer(expected: String, found: String)
+    case wrongAudience(expected: String)
+    case wrongClient(expected: String)
+    case wrongTokenUse(expected: String, found: String)
+    case nonceMismatch
+    case missingClaim(String)
+    /// The key set could not be fetched or read: retryable, and not the token's fault.
+    case keySetUnavailable(String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let reason): return "The token is malformed: \(reason)."
+        case .unsupportedAlgorithm(let alg): return "The token is signed with \(alg); only RS256 is accepted."
+        case .unknownKey(let kid): return "The token is signed by an unknown key (kid \(kid)): check the profile's issuer and JWKS URL."
+        case .badSignature: return "The token's signature does not verify: it was altered or not issued by this user pool."
+        case .expired(let at): return "The token expired at \(Self.format(at))."
+        case .notYetValid(let until): return "The token is not valid until \(Self.format(until)): check this machine's clock."
+        case .wrongIssuer(let expected, let found): return "The token was issued by \(found), not \(expected): check the profile's --issuer."
+        case .wrongAudience(let expected): return "The ID token is not for app client \(expected): check the profile's --client-id."
+        case .wrongClient(let expected): return "The access token is not for app client \(expected): check the profile's --client-id."
+        case .wrongTokenUse(let expected, let found): return "Expected an \(expected) token, got '\(found)'."
+        case .nonceMismatch: return "The ID token's nonce does not match this sign-in: sign in again."
+        case .missingClaim(let claim): return "The token has no '\(claim)' claim."
+        case .keySetUnavailable(let reason): return "The signing keys could not be fetched (\(reason)); try again."
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        "Unix time \(Int64(seconds))"
+    }
+}

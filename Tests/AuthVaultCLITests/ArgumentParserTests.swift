@@ -1,0 +1,52 @@
+import Testing
+@testable import AuthVaultCLI
+
+@Suite struct ArgumentParserTests {
+    let parser = ArgumentParser(root: AuthVault.commands)
+
+    @Test func optionsBeforeAndAfterTheCommandAndInlineValues() throws {
+        guard case .run(let type, let parsed, let path) = try parser.parse(["--profile", "work", "configure", "--region=eu-west-1", "--client-id", "abc"]) else {
+            Issue.record("expected a command"); return
+        }
+        #expect(type.spec.name == ConfigureCommand.spec.name)
+        #expect(path == ["authvault", "configure"])
+        #expect(parsed.value(GlobalOption.profile) == "work")
+        #expect(parsed.value(ConfigureCommand.region) == "eu-west-1")
+        #expect(parsed.value(ConfigureCommand.clientId) == "abc")
+    }
+
+    @Test func shortOptionAndRepeatableValuesKeepOrder() throws {
+        guard case .run(_, let parsed, _) = try parser.parse(["configure", "-p", "x", "--redirect-uri", "a", "--redirect-uri", "b"]) else {
+            Issue.record("expected a command"); return
+        }
+        #expect(parsed.value(GlobalOption.profile) == "x")
+        #expect(parsed.values(ConfigureCommand.redirectURI) == ["a", "b"])
+    }
+
+    @Test func helpAnywhereShowsTheDeepestCommand() throws {
+        guard case .help(let node, let path) = try parser.parse(["configure", "--region", "x", "--help"]) else {
+            Issue.record("expected help"); return
+        }
+        #expect(node.name == "configure")
+        #expect(path == ["authvault", "configure"])
+        guard case .help(_, let rootPath) = try parser.parse([]) else { Issue.record("expected help"); return }
+        #expect(rootPath == ["authvault"])
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "Unknown option '--bogus'."),
+        (["configure", "--bogus=1"], "Unknown option '--bogus'."),
+        (["frobnicate"], "Unknown command 'frobnicate'."),
+        (["configure", "--region"], "Option '--region' needs a value."),
+        (["profiles", "--json=yes"], "Option '--json' takes no value."),
+        (["profiles", "extra"], "Unexpected argument 'extra'."),
+    ])
+    func usageErrors(arguments: [String], message: String) {
+        #expect(throws: UsageError.self) { try parser.parse(arguments) }
+        do {
+            _ = try parser.parse(arguments)
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+}

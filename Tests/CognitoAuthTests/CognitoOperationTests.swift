@@ -1,0 +1,9 @@
+import Testing
+@testable import CognitoAuth
+
+@Suite struct CognitoOperationTests {
+    @Test func targetHeaderNamesTheService() {
+        #expect(CognitoOperation.initiateAuth.target == "AWSCognitoIdentityProviderService.InitiateAuth")
+        #expect(CognitoOperation.getTokensFromRefreshToken.target == "AWSCognitoIdentityProviderService.GetTokensFromRefreshToken")
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTransport
+import TestSupport
+import Testing
+
+extension HTTPTransportTests {
+    @Suite struct TLS {
+        @Test func privateCATrustedThroughCABundle() async throws {
+            let fixture = try TLSFixture()
+            let server = try await TestHTTPServer.start(tls: fixture)
+            let transport = CurlTransport(configuration: .init(caBundlePath: fixture.caCertificatePath))
+            let echo = try Echo(try await transport.send(HTTPRequest(method: "POST", url: server.url("/echo"), body: [1, 2, 3])))
+            #expect(echo.bodyBytes == [1, 2, 3])
+            let overLocalhost = try await transport.send(HTTPRequest(url: server.url("/status/200").replacingOccurrences(of: "127.0.0.1", with: "localhost")))
+            #expect(overLocalhost.status == 200)
+        }
+
+        @Test func privateCAWithoutCABundleIsATLSFailure() async throws {
+            let fixture = try TLSFixture()
+            let server = try await TestHTTPServer.start(tls: fixture)
+            let error = try #require(await sendError(CurlTransport(), HTTPRequest(url: server.url("/echo"))))
+            guard case .tlsFailure = error else { Issue.record("got \(error)"); return }
+            #expect(!error.isRetryable)
+            #expect(error.description.contains("--ca-bundle"))
+        }
+
+        @Test func certificateForAnotherHostIsATLSFailure() async throws {
+            let fixture = try TLSFixture(subjectAltNames: ["DNS:other.example"])
+            let server = try await TestHTTPServer.start(tls: fixture)
+            let transport = CurlTransport(configuration: .init(caBundlePath: fixture.caCertificatePath))
+            let error = try #require(await sendError(transport, HTTPRequest(url: server.url("/echo"))))
+            guard case .tlsFailure = error else { Issue.record("got \(error)"); return }
+        }
+
+        @Test func missingCABundleIsUnreadable() async throws {
+            let directory = try TemporaryDirectory()
+            let missing = directory.appending("absent.pem")
+            let transport = CurlTransport(configuration: .init(caBundlePath: missing))
+            let error = await sendError(transport, HTTPRequest(url: "https://127.0.0.1:1/"))
+            #expect(error == .caBundleUnreadable("\(missing): No such file or directory"))
+            #expect(error?.isRetryable == false)
+        }
+
+        @Test func caBundleWithoutCertificatesIsUnreadable() async throws {
+            let fixture = try TLSFixture()
+            let server = try await TestHTTPServer.start(tls: fixture)
+            let garbage = fixture.directory.appending("garbage.pem")
+            try "not a certificate\n".write(toFile: garbage, atomically: true, encoding: .utf8)
+            let transport = CurlTransport(configuration: .init(caBundlePath: garbage))
+            let error = try #require(await sendError(transport, HTTPRequest(url: server.url("/echo"))))
+            guard case .caBundleUnreadable = error else { Issue.record("got \(error)"); return }
+        }
+    }
+}

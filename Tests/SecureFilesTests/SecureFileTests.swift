@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import SecureFiles
+
+@Suite struct SecureFileTests {
+    @Test func writeCreatesPrivateFileAndReadsBack() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("data")
+        try SecureFile.write(Array("hello".utf8), to: path)
+        #expect(try SecureFile.read(path) == Array("hello".utf8))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func replaceLeavesNoTemporaryFiles() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("data")
+        for round in 0..<5 { try SecureFile.write(Array("round \(round)".utf8), to: path) }
+        #expect(try SecureFile.read(path) == Array("round 4".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["data"])
+    }
+
+    @Test func missingFileReadsAsNil() throws {
+        let directory = try TemporaryDirectory()
+        #expect(try SecureFile.read(directory.appending("absent")) == nil)
+    }
+
+    @Test func fileReadableByOthersIsRefusedUnlessAllowed() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("data")
+        try SecureFile.write(Array("x".utf8), to: path)
+        chmod(path, 0o644)
+        #expect(throws: FileSystemError.unsafePermissions(path: path, mode: 0o100644, expected: 0o600)) {
+            try SecureFile.read(path)
+        }
+        #expect(try SecureFile.read(path, requirePrivate: false) == Array("x".utf8))
+        let message = FileSystemError.unsafePermissions(path: path, mode: 0o100644, expected: 0o600).description
+        #expect(message.contains("chmod 0600"))
+    }
+
+    @Test func writeIntoMissingDirectoryFailsAndCreatesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("sub/data")
+        // The directory does not exist: the write must fail and create nothing.
+        #expect(throws: FileSystemError.self) { try SecureFile.write(Array("new".utf8), to: path) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func removeIsIdempotent() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending("data")
+        try SecureFile.write(Array("x".utf8), to: path)
+        try SecureFile.remove(path)
+        try SecureFile.remove(path)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func privateDirectoryIsCreatedWithMode0700AndCheckedWhenPresent() throws {
+        let directory = try TemporaryDirectory()
+        let nested = directory.appending("a/b/c")
+        try PrivateDirectory.create(nested)
+        for path in [directory.appending("a"), directory.appending("a/b"), nested] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        }
+        chmod(nested, 0o755)
+        #expect(throws: FileSystemError.self) { try PrivateDirectory.create(nested) }
+    }
+
+    @Test func pathArithmetic() {
+        #expect(FilePath.parent(of: "/a/b/c") == "/a/b")
+        #expect(FilePath.parent(of: "/a") == "/")
+        #expect(FilePath.parent(of: "a") == ".")
+        #expect(FilePath.join("/a/", "b") == "/a/b")
+        #expect(FilePath.join("/a", "b") == "/a/b")
+    }
+}

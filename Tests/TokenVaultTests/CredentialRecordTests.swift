@@ -1,0 +1,54 @@
+import AuthCrypto
+import Testing
+@testable import TokenVault
+
+@Suite struct CredentialRecordTests {
+    func sample() -> CredentialRecord {
+        var record = CredentialRecord(profile: "work")
+        record.revision = 7
+        record.accessToken = SecretBytes(utf8: "access-secret-value")
+        record.idToken = SecretBytes(utf8: "id-secret-value")
+        record.refreshToken = SecretBytes(utf8: "refresh-secret-value")
+        record.accessTokenExpiresAt = 1_800_000_000
+        record.idTokenExpiresAt = 1_800_000_001
+        record.identity = UserIdentity(username: "alice", subject: "sub-1", email: "alice@example.com",
+                                       federated: [.init(provider: "Google", userId: "123")])
+        record.origin = .browser
+        record.signedInAt = 1_700_000_000
+        record.lastRefreshAt = 1_700_000_100
+        record.clientSecret = SecretBytes(utf8: "client-secret-value")
+        return record
+    }
+
+    @Test func serializationRoundTrips() throws {
+        let record = sample()
+        #expect(try CredentialRecord(serialized: record.serialized()) == record)
+    }
+
+    @Test func descriptionNeverShowsSecrets() {
+        let text = "\(sample()) \(String(reflecting: sample()))"
+        for secret in ["access-secret-value", "id-secret-value", "refresh-secret-value", "client-secret-value"] {
+            #expect(!text.contains(secret))
+        }
+        #expect(text.contains("alice@example.com"))
+    }
+
+    @Test func unknownFormatVersionAndGarbageAreDistinctErrors() {
+        let future = SecretBytes(utf8: #"{"formatVersion": 99, "revision": 1, "profile": "p"}"#)
+        #expect(throws: VaultError.unsupportedVersion(location: "record", version: 99)) { try CredentialRecord(serialized: future) }
+        #expect(throws: VaultError.corrupted(location: "record", reason: "the decrypted record is not valid")) {
+            try CredentialRecord(serialized: SecretBytes(utf8: "{ nope"))
+        }
+    }
+
+    @Test func memoryVaultKeepsRecordsPerProfile() async throws {
+        let vault = MemoryVault()
+        try await vault.save(sample())
+        #expect(try await vault.load(profile: "work") == sample())
+        #expect(try await vault.load(profile: "other") == nil)
+        #expect(try await vault.profiles() == ["work"])
+        try await vault.delete(profile: "work")
+        try await vault.delete(profile: "work")
+        #expect(try await vault.load(profile: "work") == nil)
+    }
+}

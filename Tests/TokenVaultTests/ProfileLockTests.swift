@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+@testable import TokenVault
+
+@Suite struct ProfileLockTests {
+    @Test func holdersInOneProcessNeverOverlap() async throws {
+        let directory = try TemporaryDirectory()
+        let lock = ProfileLock(directory: directory.appending("locks"), profile: "work")
+        let inside = OverlapCounter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    try await lock.withLock { () async throws(CancellationError) in
+                        inside.enter()
+                        try? await Task.sleep(for: .milliseconds(5))
+                        inside.leave()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(inside.state.maximum == 1)
+        #expect(inside.state.entries == 10)
+    }
+
+    @Test func waitsForAnotherProcessAndTimesOutWithAClearError() async throws {
+        let directory = try TemporaryDirectory()
+        let locks = directory.appending("locks")
+        let lock = ProfileLock(directory: locks, profile: "work", timeout: .milliseconds(300))
+        try await lock.withLock { () async throws(CancellationError) in }   // creates the directory and the lock file
+
+        // util-linux flock(1) takes the same flock(2) lock from another process.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: try ProcessRunner.which("flock"))
+        holder.arguments = [lock.path, "sleep", "1.2"]
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        try await Task.sleep(for: .milliseconds(200))
+
+        let start = ContinuousClock.now
+        await #expect(throws: ProfileLockError<CancellationError>.self) {
+            try await lock.withLock { () async throws(CancellationError) in }
+        }
+        #expect(ContinuousClock.now - start >= .milliseconds(250))
+
+        let patient = ProfileLock(directory: locks, profile: "work", timeout: .seconds(5))
+        let waited = ContinuousClock.now
+        try await patient.withLock { () async throws(CancellationError) in }
+        #expect(ContinuousClock.now - waited >= .milliseconds(300))
+    }
+
+    @Test func lockTimeoutMessageNamesTheProfile() {
+        let message = VaultError.lockTimedOut(profile: "work", seconds: 30).description
+        #expect(message.contains("'work'"))
+    }
+
+    @Test func lockFileIsPrivateAndSeparateFromData() async throws {
+        let directory = try TemporaryDirectory()
+        let lock = ProfileLock(directory: directory.appending("locks"), profile: "p1")
+        try await lock.withLock { () async throws(CancellationError) in }
+        let attributes = try FileManager.default.attributesOfItem(atPath: lock.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(lock.path.hasSuffix("/locks/p1.lock"))
+    }
+}
+
+/// Counts how many holders are inside a critical section at once.
+final class OverlapCounter: Sendable {
+    private let counts = Mutex((current: 0, maximum: 0, entries: 0))
+    func enter() { counts.withLock { $0.current += 1; $0.maximum = max($0.maximum, $0.current); $0.entries += 1 } }
+    func leave() { counts.withLock { $0.current -= 1 } }
+    var state: (current: Int, maximum: Int, entries: Int) { counts.withLock { $0 } }
+}
