@@ -10,7 +10,7 @@ profile=${1:-test}
 apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutils-dev)
 # Test peers: the openssl CLI (TLS and RSA fixtures), util-linux's flock, the Secret Service (gnome-keyring on a
 # private D-Bus session, secret-tool, python3-dbus to lock a collection), keyutils (the session keyring).
-apt_test=(openssl ca-certificates python3 util-linux dbus dbus-bin gnome-keyring libsecret-tools python3-dbus keyutils)
+apt_test=(openssl ca-certificates python3 dbus dbus-bin gnome-keyring libsecret-tools python3-dbus keyutils)
 # moto's server is the Cognito emulator; pycognito is the independent SRP implementation the tests compare against.
 pip_test=("moto[cognitoidp]>=5,<6" flask flask-cors pycognito)
 

@@ -43,7 +43,7 @@ public enum SecureFile {
         var template = Array("\(path).tmp.XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .from(errno: errno, path: directory, operation: "create a file in") }
-        let temporaryPath = String(cString: template)
+        let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var committed = false
         defer {

@@ -31,13 +31,17 @@ import TestSupport
         let lock = ProfileLock(directory: locks, profile: "work", timeout: .milliseconds(300))
         try await lock.withLock { () async throws(CancellationError) in }   // creates the directory and the lock file
 
-        // util-linux flock(1) takes the same flock(2) lock from another process.
+        // Another process takes the same flock(2) lock: one python process, so SIGKILL releases it at once.
         let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: try ProcessRunner.which("flock"))
-        holder.arguments = [lock.path, "sleep", "1.2"]
+        holder.executableURL = URL(fileURLWithPath: try ProcessRunner.which("python3"))
+        holder.arguments = ["-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(30)", lock.path]
+        holder.standardInput = FileHandle.nullDevice
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
         try holder.run()
-        defer { holder.terminate(); holder.waitUntilExit() }
-        try await Task.sleep(for: .milliseconds(200))
+        // SIGKILL: children of the test runner inherit a signal mask that blocks SIGTERM.
+        defer { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() }
+        try await waitUntilHeldElsewhere(lock.path)
 
         let start = ContinuousClock.now
         await #expect(throws: ProfileLockError<CancellationError>.self) {
@@ -45,10 +49,26 @@ import TestSupport
         }
         #expect(ContinuousClock.now - start >= .milliseconds(250))
 
-        let patient = ProfileLock(directory: locks, profile: "work", timeout: .seconds(5))
+        // A patient waiter gets the lock as soon as the other process lets go.
+        let patient = ProfileLock(directory: locks, profile: "work", timeout: .seconds(20))
         let waited = ContinuousClock.now
-        try await patient.withLock { () async throws(CancellationError) in }
-        #expect(ContinuousClock.now - waited >= .milliseconds(300))
+        let waiter = Task { try await patient.withLock { () async throws(CancellationError) in ContinuousClock.now } }
+        try await Task.sleep(for: .milliseconds(300))
+        kill(holder.processIdentifier, SIGKILL)
+        let acquiredAt = try await waiter.value
+        #expect(acquiredAt - waited >= .milliseconds(300))
+    }
+
+    /// Polls until another process holds the lock on `path`.
+    private func waitUntilHeldElsewhere(_ path: String) async throws {
+        let descriptor = open(path, O_RDWR)
+        defer { close(descriptor) }
+        for _ in 0..<1000 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) != 0 { return }
+            flock(descriptor, LOCK_UN)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestFixtureError("the other process never took the lock")
     }
 
     @Test func lockTimeoutMessageNamesTheProfile() {
