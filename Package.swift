@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TokenVerification", targets: ["TokenVerification"]),
         .library(name: "CognitoAuth", targets: ["CognitoAuth"]),
         .library(name: "TokenVault", targets: ["TokenVault"]),
+        .library(name: "AuthStore", targets: ["AuthStore"]),
         .executable(name: "authvault", targets: ["authvault"]),
     ],
     targets: [
@@ -33,8 +34,10 @@ let package = Package(
         .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "HTTPTransport", "TokenVerification"]),
         // Credential records and where they live: Secret Service, encrypted file, memory; the per-profile lock.
         .target(name: "TokenVault", dependencies: ["AuthCrypto", "SecureFiles", "CSecret", "CKeyutils"]),
+        // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
+        .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
         // The command line: argument parsing, commands, the profile configuration.
-        .target(name: "AuthVaultCLI", dependencies: ["SecureFiles"]),
+        .target(name: "AuthVaultCLI", dependencies: ["AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
@@ -45,8 +48,11 @@ let package = Package(
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto", "COpenSSL", "TestSupport"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
         .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "HTTPTransport", "TestSupport"]),
-        .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "TestSupport"]),
-        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "TestSupport"]),
+        .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "TestSupport"]),
+        // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).
+        .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto"], path: "Tests/VaultProbe"),
+        .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
         .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "TestSupport"]),
     ],

@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 profile=${1:-test}
 apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutils-dev)
 # Test peers: the openssl CLI (TLS and RSA fixtures), util-linux's flock, the Secret Service (gnome-keyring on a
-# private D-Bus session, secret-tool, python3-dbus to lock a collection), keyutils (the session keyring).
-apt_test=(openssl ca-certificates python3 dbus dbus-bin gnome-keyring libsecret-tools python3-dbus keyutils)
+# private D-Bus session, secret-tool, python3-dbus to lock a collection, python3-cryptography to decrypt a vault
+# record independently), keyutils (the session keyring).
+apt_test=(openssl ca-certificates python3 dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils)
 # moto's server is the Cognito emulator; pycognito is the independent SRP implementation the tests compare against.
 pip_test=("moto[cognitoidp]>=5,<6" flask flask-cors pycognito)
 

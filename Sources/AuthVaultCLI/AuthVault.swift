@@ -8,6 +8,7 @@ public enum AuthVault {
         children: [
             .command(ConfigureCommand.self),
             .command(ProfilesCommand.self),
+            VaultCommands.group,
         ]
     )
 

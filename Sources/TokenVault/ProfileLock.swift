@@ -21,7 +21,11 @@ public struct ProfileLock: Sendable {
         self.timeout = timeout
     }
 
-    public func withLock<T: Sendable, E: Error>(_ body: () async throws(E) -> T) async throws(ProfileLockError<E>) -> T {
+    /// Runs `body` holding the lock, on the caller's actor.
+    public func withLock<T, E: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws(E) -> T
+    ) async throws(ProfileLockError<E>) -> T {
         let descriptor: Int32
         do {
             descriptor = try await acquire()

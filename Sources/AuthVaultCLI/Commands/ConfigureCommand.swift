@@ -11,6 +11,9 @@ struct ConfigureCommand: CLICommand {
     static let scopes = OptionSpec.value("scopes", placeholder: "scopes", help: "OAuth scopes, space- or comma-separated (default: openid email profile).")
     static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "Federated provider for browser sign-in (default: Google; '' for the Hosted UI page).")
     static let vault = OptionSpec.value("vault", placeholder: "auto|secret-service|file", help: "Where tokens are kept (default: auto).")
+    static let authFlow = OptionSpec.value("auth-flow", placeholder: "srp|password", help: "How password sign-in proves the password (default: srp).")
+    static let rotateRefreshTokens = OptionSpec.value("rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens (default: false).")
+    static let caBundle = OptionSpec.value("ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).")
 
     static let spec = CommandSpec(
         name: "configure",
@@ -21,7 +24,7 @@ struct ConfigureCommand: CLICommand {
         configuration file.
         """,
         options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
-                  identityProvider, vault]
+                  identityProvider, vault, authFlow, rotateRefreshTokens, caBundle]
     )
 
     let arguments: ParsedArguments
@@ -72,15 +75,17 @@ struct ConfigureCommand: CLICommand {
             let list = scopes.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
             settings.scopes = list.isEmpty ? nil : list
         }
-        if let vault = arguments.value(Self.vault) {
-            if vault.isEmpty {
-                settings.vault = nil
-            } else if let choice = VaultChoice(rawValue: vault) {
-                settings.vault = choice
-            } else {
-                throw .invalidValue(option: "vault", value: vault, reason: "expected auto, secret-service or file")
+        try set(&settings.caBundle, Self.caBundle, check: ProfileValidation.caBundle)
+        try choose(&settings.authFlow, Self.authFlow)
+        if let rotate = arguments.value(Self.rotateRefreshTokens) {
+            switch rotate {
+            case "": settings.rotateRefreshTokens = nil
+            case "true", "yes", "on": settings.rotateRefreshTokens = true
+            case "false", "no", "off": settings.rotateRefreshTokens = false
+            default: throw .invalidValue(option: "rotate-refresh-tokens", value: rotate, reason: "expected true or false")
             }
         }
+        try choose(&settings.vault, Self.vault)
     }
 
     /// Sets a field from its option when given: '' clears it, anything else is checked first.
@@ -93,6 +98,21 @@ struct ConfigureCommand: CLICommand {
         } else {
             try check(value)
             field = value
+        }
+    }
+
+    /// Sets an enumerated field from its option when given: '' clears it, anything else must be one of the cases.
+    private func choose<Choice: RawRepresentable & CaseIterable>(
+        _ field: inout Choice?, _ option: OptionSpec
+    ) throws(ConfigError) where Choice.RawValue == String {
+        guard let value = arguments.value(option) else { return }
+        if value.isEmpty {
+            field = nil
+        } else if let choice = Choice(rawValue: value) {
+            field = choice
+        } else {
+            let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalidValue(option: option.long, value: value, reason: "expected one of \(names)")
         }
     }
 

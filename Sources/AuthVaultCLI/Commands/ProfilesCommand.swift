@@ -39,37 +39,37 @@ struct ProfilesCommand: CLICommand {
     }
 
     private func printJSON(file: ConfigFile, names: [String], context: CommandContext) throws(CLIError) {
-        struct Entry: Encodable {
-            let name: String
-            let current: Bool
-            let region, userPoolId, clientId, endpoint, issuer, jwksURL: String?
-            let hostedUI: String?
-            let redirectURIs, scopes: [String]?
-            let identityProvider: String?
-            let vault: String?
-            let problem: String?
-        }
-        let entries = names.map { name -> Entry in
-            let settings = file.profiles[name]!
-            let current = name == context.profileName
-            do throws(ConfigError) {
-                let p = try ResolvedProfile(name: name, settings: settings)
-                return Entry(name: name, current: current, region: p.region, userPoolId: p.userPoolId, clientId: p.clientId,
-                             endpoint: p.endpoint, issuer: p.issuer, jwksURL: p.jwksURL, hostedUI: p.hostedUI,
-                             redirectURIs: p.redirectURIs, scopes: p.scopes, identityProvider: p.identityProvider,
-                             vault: p.vault.rawValue, problem: nil)
-            } catch {
-                return Entry(name: name, current: current, region: settings.region, userPoolId: settings.userPoolId,
-                             clientId: settings.clientId, endpoint: nil, issuer: nil, jwksURL: nil, hostedUI: settings.hostedUI,
-                             redirectURIs: settings.redirectURIs, scopes: settings.scopes,
-                             identityProvider: settings.identityProvider, vault: settings.vault?.rawValue,
-                             problem: error.description)
-            }
+        let entries = names.map { name in
+            ProfileEntry(name: name, current: name == context.profileName, settings: file.profiles[name]!)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(entries) else { throw CLIError("Could not encode the profile list.") }
         context.standardOutput.line(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// One profile in `profiles --json`: every setting with its default filled in, or what the user set and why the
+/// profile cannot be used yet.
+private struct ProfileEntry: Encodable {
+    let name: String
+    let current: Bool
+    let settings: ProfileSettings
+
+    private enum Keys: String, CodingKey { case name, current, problem }
+
+    func encode(to encoder: any Encoder) throws {
+        switch Result(catching: { () throws(ConfigError) in try ResolvedProfile(name: name, settings: settings) }) {
+        case .success(let resolved):
+            try resolved.encode(to: encoder)
+        case .failure(let problem):
+            try settings.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(problem.description, forKey: .problem)
+        }
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(current, forKey: .current)
     }
 }
 

@@ -6,6 +6,12 @@ public enum VaultChoice: String, Codable, Sendable, CaseIterable {
     case file
 }
 
+/// How a password sign-in proves the password.
+public enum AuthFlowChoice: String, Codable, Sendable, CaseIterable {
+    case srp
+    case password
+}
+
 /// A profile as written in the configuration file: only what the user set. Everything left out is derived from
 /// the region and the user pool id when the profile is used (see `ResolvedProfile`). Never holds a secret.
 public struct ProfileSettings: Codable, Sendable, Equatable {
@@ -25,12 +31,18 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     public var scopes: [String]?
     public var identityProvider: String?
     public var vault: VaultChoice?
+    /// `srp` (default) or `password` (USER_PASSWORD_AUTH, for users migrated by a Lambda trigger).
+    public var authFlow: AuthFlowChoice?
+    /// The app client rotates refresh tokens: refresh with GetTokensFromRefreshToken.
+    public var rotateRefreshTokens: Bool?
+    /// A PEM bundle of CAs to trust instead of the system's (a private CA, a TLS-inspecting proxy).
+    public var caBundle: String?
 
     public init() {}
 }
 
 /// A profile with every default filled in, as the rest of the program uses it.
-public struct ResolvedProfile: Sendable, Equatable {
+public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public let name: String
     public let region: String
     public let userPoolId: String
@@ -43,6 +55,9 @@ public struct ResolvedProfile: Sendable, Equatable {
     public let scopes: [String]
     public let identityProvider: String?
     public let vault: VaultChoice
+    public let authFlow: AuthFlowChoice
+    public let rotatesRefreshTokens: Bool
+    public let caBundle: String?
 
     public static let defaultScopes = ["openid", "email", "profile"]
     public static let defaultIdentityProvider = "Google"
@@ -67,5 +82,8 @@ public struct ResolvedProfile: Sendable, Equatable {
         scopes = settings.scopes ?? Self.defaultScopes
         identityProvider = settings.identityProvider.map { $0.isEmpty ? nil : $0 } ?? Self.defaultIdentityProvider
         vault = settings.vault ?? .auto
+        authFlow = settings.authFlow ?? .srp
+        rotatesRefreshTokens = settings.rotateRefreshTokens ?? false
+        caBundle = settings.caBundle
     }
 }

@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Checks of what a user types into `authvault configure`, so a typo is caught when it is made, not at sign-in.
 enum ProfileValidation {
@@ -59,6 +62,16 @@ enum ProfileValidation {
         }
         guard let port = url.port, (1...65535).contains(port) else {
             throw .invalidValue(option: "redirect-uri", value: value, reason: "give the port explicitly, as registered")
+        }
+    }
+
+    /// A CA bundle: an absolute path to a readable file (checked now, so a typo shows at configure time).
+    static func caBundle(_ value: String) throws(ConfigError) {
+        guard value.hasPrefix("/") else {
+            throw .invalidValue(option: "ca-bundle", value: value, reason: "give an absolute path")
+        }
+        guard access(value, R_OK) == 0 else {
+            throw .invalidValue(option: "ca-bundle", value: value, reason: "the file cannot be read")
         }
     }
 

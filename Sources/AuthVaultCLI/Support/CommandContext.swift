@@ -32,18 +32,30 @@ public struct CommandContext: Sendable {
     }
 
     var configStore: ConfigStore { ConfigStore(path: configPath) }
+
+    /// Where vault files, lock files and the backend choices live: `$XDG_DATA_HOME/authvault`.
+    public var dataDirectory: String { ConfigLocation.dataDirectory(environment: environment) }
+
+    /// Whether a person can be asked: a terminal on standard input and standard error.
+    public var isInteractive: Bool { prompter.isInteractive }
+
+    public var prompter: any SecretPrompter { Terminal() }
 }
 
 /// Where configuration lives by default, following the XDG base directory specification.
 enum ConfigLocation {
     static func defaultPath(environment: [String: String]) -> String {
-        let base: String
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else {
-            base = (environment["HOME"] ?? homeFromPasswordDatabase()) + "/.config"
-        }
-        return base + "/authvault/config.json"
+        base("XDG_CONFIG_HOME", fallback: ".config", environment: environment) + "/authvault/config.json"
+    }
+
+    static func dataDirectory(environment: [String: String]) -> String {
+        base("XDG_DATA_HOME", fallback: ".local/share", environment: environment) + "/authvault"
+    }
+
+    /// An XDG base directory: the variable when it holds an absolute path, else `$HOME/fallback`.
+    private static func base(_ variable: String, fallback: String, environment: [String: String]) -> String {
+        if let value = environment[variable], value.hasPrefix("/") { return value }
+        return (environment["HOME"] ?? homeFromPasswordDatabase()) + "/" + fallback
     }
 
     private static func homeFromPasswordDatabase() -> String {

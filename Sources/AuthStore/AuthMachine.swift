@@ -1,0 +1,98 @@
+import TokenVault
+
+/// What happened, as the store tells the machine.
+public enum AuthEvent: Sendable, Equatable {
+    case vaultLoaded(SessionSummary?)
+    case vaultFailed(VaultError)
+    case signInStarted
+    case challengeIssued(ChallengeSummary)
+    /// A session was verified and persisted (by sign-in, or adopted from another process).
+    case sessionEstablished(SessionSummary)
+    case refreshStarted
+    case refreshSucceeded(SessionSummary)
+    /// Network trouble, a timeout, a 5xx, throttling: the session stays.
+    case refreshFailedTransiently
+    case sessionEnded(SignInReason)
+    case signOutStarted(global: Bool)
+    case signOutFinished
+}
+
+/// What the store must do because of a transition.
+public enum AuthEffect: Sendable, Equatable {
+    /// Remove the tokens from the vault (keeping the client secret): every process sees the session is gone.
+    case clearStoredSession
+    /// Revoke the refresh token and, with `global`, sign out everywhere. Done after the local state is cleared.
+    case revokeRemotely(global: Bool)
+    /// Resume the callers waiting for a refresh to finish.
+    case resumeWaiters
+}
+
+/// The profile's state machine as one pure function, readable as a table:
+/// `state + event -> state + effects`. A pair not listed leaves the state as it is (`nil`): the store never
+/// reaches it, and tests check that it does not.
+public enum AuthMachine {
+    public struct Transition: Sendable, Equatable {
+        public let state: AuthState
+        public let effects: [AuthEffect]
+
+        init(_ state: AuthState, _ effects: [AuthEffect] = []) {
+            self.state = state
+            self.effects = effects
+        }
+    }
+
+    public static func transition(from state: AuthState, on event: AuthEvent) -> Transition? {
+        switch (state, event) {
+        // Bootstrap: the vault decides where we start; a vault we cannot read keeps whatever it holds.
+        case (.bootstrapping, .vaultLoaded(let session?)),
+             (.vaultUnavailable, .vaultLoaded(let session?)):
+            return Transition(.signedIn(session))
+        case (.bootstrapping, .vaultLoaded(nil)),
+             (.vaultUnavailable, .vaultLoaded(nil)):
+            return Transition(.signedOut)
+        case (.bootstrapping, .vaultFailed(let error)),
+             (.vaultUnavailable, .vaultFailed(let error)):
+            return Transition(.vaultUnavailable(error))
+
+        // Sign-in, from any state in which no other operation is running.
+        case (.signedOut, .signInStarted), (.signedIn, .signInStarted), (.needsSignIn, .signInStarted),
+             (.awaitingChallenge, .signInStarted):
+            return Transition(.signingIn)
+        case (.signingIn, .challengeIssued(let challenge)), (.awaitingChallenge, .challengeIssued(let challenge)):
+            return Transition(.awaitingChallenge(challenge))
+        // A sign-in that ends without a session goes back to what the vault holds.
+        case (.signingIn, .vaultLoaded(let session?)), (.awaitingChallenge, .vaultLoaded(let session?)):
+            return Transition(.signedIn(session))
+        case (.signingIn, .vaultLoaded(nil)), (.awaitingChallenge, .vaultLoaded(nil)):
+            return Transition(.signedOut)
+        case (.signingIn, .vaultFailed(let error)), (.awaitingChallenge, .vaultFailed(let error)):
+            return Transition(.vaultUnavailable(error))
+        case (.signingIn, .sessionEstablished(let session)), (.awaitingChallenge, .sessionEstablished(let session)),
+             (.signedOut, .sessionEstablished(let session)), (.needsSignIn, .sessionEstablished(let session)):
+            return Transition(.signedIn(session))
+
+        // Refresh: transient trouble keeps the session; only a rejection ends it.
+        case (.signedIn(let session), .refreshStarted):
+            return Transition(.refreshing(session))
+        case (.refreshing, .refreshSucceeded(let session)), (.refreshing, .sessionEstablished(let session)):
+            return Transition(.signedIn(session), [.resumeWaiters])
+        case (.refreshing(let session), .refreshFailedTransiently):
+            return Transition(.signedIn(session), [.resumeWaiters])
+        case (.refreshing, .sessionEnded(let reason)), (.signedIn, .sessionEnded(let reason)):
+            return Transition(.needsSignIn(reason), [.clearStoredSession, .resumeWaiters])
+        case (.refreshing, .vaultFailed(let error)):
+            return Transition(.vaultUnavailable(error), [.resumeWaiters])
+
+        // Sign-out: local state first, then the remote calls.
+        case (.signedIn, .signOutStarted(let global)), (.needsSignIn, .signOutStarted(let global)),
+             (.signedOut, .signOutStarted(let global)), (.awaitingChallenge, .signOutStarted(let global)),
+             (.vaultUnavailable, .signOutStarted(let global)):
+            return Transition(.signingOut, [.clearStoredSession, .revokeRemotely(global: global)])
+        case (.signingOut, .signOutFinished):
+            return Transition(.signedOut)
+
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import CognitoAuth
+import TokenVault
+
+/// Why the store could not give what was asked. Messages say what to do; none carries a secret.
+public enum AuthStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No usable session: sign in.
+    case signInRequired(SignInReason?)
+    case vault(VaultError)
+    /// The identity provider could not be reached and the current token is no longer usable.
+    case network(CognitoError)
+    /// Cognito refused the request (a wrong password, a wrong code, a bad parameter).
+    case rejected(CognitoError)
+    /// An answer was given with no challenge pending, or the pending one expired.
+    case noPendingChallenge
+    case challengeExpired
+    /// Another operation (a sign-in, a sign-out) is running on this profile in this process.
+    case busy(String)
+
+    public var description: String {
+        switch self {
+        case .signInRequired(let reason?):
+            return "Sign-in required: \(reason). Run 'authvault login'."
+        case .signInRequired(nil):
+            return "Not signed in. Run 'authvault login'."
+        case .vault(let error):
+            return error.description
+        case .network(let error):
+            return "Cannot reach Cognito (\(error)); the stored session is kept. Try again when the network is back."
+        case .rejected(let error):
+            return error.description
+        case .noPendingChallenge:
+            return "There is no sign-in waiting for an answer. Run 'authvault login' again."
+        case .challengeExpired:
+            return "The sign-in took too long and Cognito's session expired. Run 'authvault login' again."
+        case .busy(let operation):
+            return "Another \(operation) is in progress for this profile."
+        }
+    }
+}
+
+/// What a sign-in call led to: done, or a question to answer with `AuthStore.answer(_:)`.
+public enum SignInProgress: Sendable {
+    case signedIn(SessionSummary)
+    case challenge(AuthChallenge)
+}
+
+/// How a sign-out went. Local state is always cleared first; remote failures are reported, never "still signed in".
+public struct SignOutResult: Sendable, Equatable {
+    /// The refresh token was revoked (nil: there was none to revoke).
+    public var revoked: Bool?
+    /// GlobalSignOut succeeded (nil: not asked for, or no access token).
+    public var signedOutGlobally: Bool?
+    /// What failed remotely, in words.
+    public var remoteFailures: [String]
+
+    public var isComplete: Bool { remoteFailures.isEmpty }
+}

@@ -1,0 +1,148 @@
+import AuthCrypto
+import SecureFiles
+import TokenVault
+
+/// Builds the vault backends from the environment and the configuration, and decides which one holds a profile.
+struct VaultFactory {
+    let context: CommandContext
+    let profiles: [String: ProfileSettings]
+
+    init(context: CommandContext, configuration: ConfigFile) {
+        self.context = context
+        profiles = configuration.profiles
+    }
+
+    var registry: BackendRegistry { BackendRegistry(dataDirectory: context.dataDirectory) }
+
+    func lock(for profile: String) -> ProfileLock {
+        ProfileLock(directory: FilePath.join(context.dataDirectory, "locks"), profile: profile)
+    }
+
+    // MARK: Backends
+
+    func fileVault() throws(CLIError) -> EncryptedFileVault {
+        EncryptedFileVault(directory: context.dataDirectory, passphrase: passphraseSource(), keyCache: try keyCache())
+    }
+
+    func secretServiceVault() throws(CLIError) -> SecretServiceVault {
+        var bindings: [String: SecretServiceVault.ProfileBinding] = [:]
+        for (name, settings) in profiles {
+            guard let pool = settings.userPoolId, let client = settings.clientId else { continue }
+            bindings[name] = .init(userPoolId: pool, clientId: client)
+        }
+        return SecretServiceVault(bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: context.isInteractive)
+    }
+
+    func backend(_ kind: VaultBackendKind) throws(CLIError) -> any VaultBackend {
+        switch kind {
+        case .file: return try fileVault()
+        case .secretService: return try secretServiceVault()
+        case .memory: throw CLIError("The memory vault exists only inside a process; use --vault file or secret-service.", status: .usage)
+        }
+    }
+
+    /// The backend that holds `profile`: the configured one, or for `auto` the one recorded for it, or — the first
+    /// time — the Secret Service when it answers unlocked within the bound, else the encrypted file. A first
+    /// choice of the file is said on standard error, once, and recorded: never a silent change of backend.
+    func selectBackend(for profile: String) async throws(CLIError) -> (any VaultBackend, VaultBackendKind) {
+        switch profiles[profile]?.vault ?? .auto {
+        case .file: return (try fileVault(), .file)
+        case .secretService: return (try secretServiceVault(), .secretService)
+        case .auto: break
+        }
+        if let recorded = try registry.backend(of: profile) {
+            return (try backend(recorded), recorded)
+        }
+        let secretService = try secretServiceVault()
+        let status = await secretService.status()
+        let chosen: VaultBackendKind
+        if status.state == .available {
+            chosen = .secretService
+        } else {
+            chosen = .file
+            let fileVault = try fileVault()
+            context.standardError.line("No unlocked Secret Service (\(Self.describe(status.state))): profile '\(profile)' "
+                + "will keep its tokens in the encrypted file vault in \(fileVault.directory). "
+                + "'authvault vault migrate --to secret-service' moves them later.")
+        }
+        try registry.record(chosen, for: profile)
+        return (try backend(chosen), chosen)
+    }
+
+    /// The backend recorded or configured for a profile, without probing or recording anything (for `status`).
+    func knownBackend(for profile: String) throws(CLIError) -> VaultBackendKind? {
+        switch profiles[profile]?.vault ?? .auto {
+        case .file: return .file
+        case .secretService: return .secretService
+        case .auto: return try registry.backend(of: profile)
+        }
+    }
+
+    static func describe(_ state: VaultStatus.State) -> String {
+        switch state {
+        case .available: return "available"
+        case .locked: return "the collection is locked"
+        case .unavailable(let reason): return reason
+        case .timedOut: return "it did not answer in time"
+        }
+    }
+
+    // MARK: Passphrase and settings
+
+    /// `AUTHVAULT_VAULT_PASSPHRASE`, else the file named by `AUTHVAULT_VAULT_PASSPHRASE_FILE`, else a no-echo
+    /// prompt on the terminal (asked twice when the vault is created). Never a command-line argument.
+    func passphraseSource(
+        variable: String = "AUTHVAULT_VAULT_PASSPHRASE", prompt: String = "Vault passphrase"
+    ) -> PassphraseSource {
+        if let value = context.environment[variable], !value.isEmpty {
+            return .fixed(SecretBytes(utf8: value))
+        }
+        if let path = context.environment[variable + "_FILE"], !path.isEmpty {
+            return PassphraseSource { _ throws(VaultError) in try Self.readPassphraseFile(path, variable: variable + "_FILE") }
+        }
+        let prompter = context.prompter
+        guard prompter.isInteractive else {
+            return .unavailable("set \(variable) or \(variable)_FILE, or run the command in a terminal.")
+        }
+        return PassphraseSource { purpose throws(VaultError) in
+            let first = prompter.readSecret(prompt: purpose == .create ? "New \(prompt.lowercased()): " : "\(prompt): ")
+            guard let first else { throw .passphraseRequired("no passphrase was entered.") }
+            guard purpose == .create else { return first }
+            guard prompter.readSecret(prompt: "Repeat the \(prompt.lowercased()): ") == first else {
+                throw .passphraseRequired("the two passphrases differ; nothing was created.")
+            }
+            return first
+        }
+    }
+
+    /// The file's first line. It must be private to this user, like every secret file.
+    private static func readPassphraseFile(_ path: String, variable: String) throws(VaultError) -> SecretBytes {
+        let bytes: [UInt8]?
+        do {
+            bytes = try SecureFile.read(path)
+        } catch {
+            throw .passphraseRequired("\(variable) names \(path), which cannot be used: \(error)")
+        }
+        guard var bytes else { throw .passphraseRequired("\(variable) names \(path), which does not exist.") }
+        defer { bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+        return SecretBytes(line)
+    }
+
+    private func keyCache() throws(CLIError) -> DataKeyCache {
+        let seconds = try seconds(from: "AUTHVAULT_KEY_CACHE_TIMEOUT", default: 3600)
+        return seconds == 0 ? .disabled : .sessionKeyring(timeout: .seconds(seconds))
+    }
+
+    private func secretServiceTimeout() throws(CLIError) -> Duration {
+        .milliseconds(Int64(try seconds(from: "AUTHVAULT_SECRET_SERVICE_TIMEOUT", default: 3) * 1000))
+    }
+
+    private func seconds(from variable: String, default value: Double) throws(CLIError) -> Double {
+        guard let text = context.environment[variable], !text.isEmpty else { return value }
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+            throw CLIError("\(variable) must be a number of seconds, not '\(text)'.", status: .usage)
+        }
+        return seconds
+    }
+}

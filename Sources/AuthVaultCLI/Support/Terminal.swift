@@ -1,0 +1,126 @@
+import AuthCrypto
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The controlling terminal: whether there is one, and reading a secret from it without echo.
+///
+/// Secrets are read from `/dev/tty`, not standard input, so a prompt still works when stdin is a pipe, and a
+/// script that pipes data in is never mistaken for a person.
+public protocol SecretPrompter: Sendable {
+    /// Whether a person can answer a prompt (standard input and the controlling terminal are both a TTY).
+    var isInteractive: Bool { get }
+    /// Asks on the terminal with echo off; `nil` when there is no terminal or the person pressed Ctrl-D.
+    func readSecret(prompt: String) -> SecretBytes?
+    /// Asks on the terminal with echo on (a user name, an MFA choice).
+    func readLine(prompt: String) -> String?
+}
+
+public struct Terminal: SecretPrompter {
+    public init() {}
+
+    public var isInteractive: Bool { isatty(0) == 1 && isatty(2) == 1 }
+
+    public func readSecret(prompt: String) -> SecretBytes? {
+        withTerminal { descriptor in
+            write(descriptor, prompt)
+            var saved = termios()
+            let canHide = tcgetattr(descriptor, &saved) == 0
+            if canHide {
+                var quiet = saved
+                quiet.c_lflag &= ~tcflag_t(ECHO)
+                quiet.c_lflag |= tcflag_t(ECHONL)
+                EchoGuard.hide(descriptor: descriptor, saved: saved, quiet: quiet)
+            }
+            defer { if canHide { EchoGuard.restore() } }
+            return readBytes(descriptor).map { bytes in
+                defer { bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+                return SecretBytes(bytes.buffer[0..<bytes.count])
+            }
+        }
+    }
+
+    public func readLine(prompt: String) -> String? {
+        withTerminal { descriptor in
+            write(descriptor, prompt)
+            return readBytes(descriptor).map { String(decoding: $0.buffer[0..<$0.count], as: UTF8.self) }
+        }
+    }
+
+    private func withTerminal<T>(_ body: (Int32) -> T?) -> T? {
+        let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return body(descriptor)
+    }
+
+    private func write(_ descriptor: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// One line without its newline, in a buffer the caller wipes; `nil` on end of input before a newline.
+    private func readBytes(_ descriptor: Int32) -> LineBuffer? {
+        let line = LineBuffer()
+        var byte: UInt8 = 0
+        while true {
+            let count = Glibc.read(descriptor, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return line.count > 0 ? line : nil }
+            if byte == UInt8(ascii: "\n") { return line }
+            if byte != UInt8(ascii: "\r") { line.append(byte) }
+        }
+    }
+}
+
+/// A growable byte buffer that is zeroed before it is released or grown.
+final class LineBuffer {
+    private(set) var buffer = [UInt8](repeating: 0, count: 256)
+    private(set) var count = 0
+
+    func append(_ byte: UInt8) {
+        if count == buffer.count {
+            var larger = [UInt8](repeating: 0, count: buffer.count * 2)
+            larger.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: buffer, count: count) }
+            withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            buffer = larger
+        }
+        buffer[count] = byte
+        count += 1
+    }
+
+    func withUnsafeMutableBytes(_ body: (UnsafeMutableRawBufferPointer) -> Void) {
+        buffer.withUnsafeMutableBytes(body)
+    }
+
+    deinit {
+        withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    }
+}
+
+/// Turns echo back on if the process is interrupted while a secret prompt has it off.
+private enum EchoGuard {
+    nonisolated(unsafe) static var descriptor: Int32 = -1
+    nonisolated(unsafe) static var saved = termios()
+
+    static func hide(descriptor: Int32, saved: termios, quiet: termios) {
+        Self.descriptor = descriptor
+        Self.saved = saved
+        var quiet = quiet
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            Glibc.signal(signal) { received in
+                var saved = EchoGuard.saved
+                tcsetattr(EchoGuard.descriptor, TCSAFLUSH, &saved)
+                Glibc.signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+        tcsetattr(descriptor, TCSAFLUSH, &quiet)
+    }
+
+    static func restore() {
+        tcsetattr(descriptor, TCSAFLUSH, &saved)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { Glibc.signal(signal, SIG_DFL) }
+        descriptor = -1
+    }
+}

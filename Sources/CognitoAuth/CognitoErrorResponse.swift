@@ -1,0 +1,80 @@
+import FoundationEssentials
+import HTTPTransport
+
+/// Reads a non-2xx answer: Cognito's `{"__type": "...", "message": "..."}` (the type may carry a `prefix#`, and
+/// may instead come in the X-Amzn-ErrorType header as `Type:uri`), or anything else a proxy or server sends.
+enum CognitoErrorResponse {
+    /// - Parameter secrets: the secret values the request carried; they are blanked out of Cognito's message
+    ///   (emulators echo tokens and hashes in their messages).
+    static func error(for response: HTTPResponse, redacting secrets: [String]) -> CognitoError {
+        let body = try? JSONDecoder().decode(Body.self, from: Data(response.body))
+        let headerType = response.header("X-Amzn-ErrorType").map { String($0.prefix { $0 != ":" }) }
+        guard let rawType = body?.type ?? headerType, !rawType.isEmpty else {
+            if response.status == 429 { return .tooManyRequests(message: "") }
+            return response.status >= 500 ? .serverError(status: response.status) : .unexpectedStatus(response.status)
+        }
+        let type = rawType.split(separator: "#").last.map(String.init) ?? rawType
+        let message = redact(body?.message ?? "", secrets: secrets)
+        return error(type: type, status: response.status, message: message)
+    }
+
+    static func error(type: String, status: Int, message: String) -> CognitoError {
+        switch type {
+        case "NotAuthorizedException": .notAuthorized(message: message)
+        case "UserNotFoundException": .userNotFound(message: message)
+        case "UserNotConfirmedException": .userNotConfirmed(message: message)
+        case "PasswordResetRequiredException": .passwordResetRequired(message: message)
+        case "TooManyRequestsException": .tooManyRequests(message: message)
+        case "LimitExceededException": .limitExceeded(message: message)
+        case "InvalidParameterException": .invalidParameter(message: message)
+        case "InvalidPasswordException": .invalidPassword(message: message)
+        case "PasswordHistoryPolicyViolationException": .passwordHistoryPolicyViolation(message: message)
+        case "CodeMismatchException": .codeMismatch(message: message)
+        case "ExpiredCodeException": .expiredCode(message: message)
+        case "TooManyFailedAttemptsException": .tooManyFailedAttempts(message: message)
+        case "CodeDeliveryFailureException": .codeDeliveryFailure(message: message)
+        case "UsernameExistsException": .usernameExists(message: message)
+        case "AliasExistsException": .aliasExists(message: message)
+        case "ResourceNotFoundException": .resourceNotFound(message: message)
+        case "InvalidUserPoolConfigurationException": .invalidUserPoolConfiguration(message: message)
+        case "ForbiddenException": .forbidden(message: message)
+        case "RefreshTokenReuseException": .refreshTokenReuse(message: message)
+        case "UserLambdaValidationException": .userLambdaValidation(message: message)
+        case "UnexpectedLambdaException": .unexpectedLambda(message: message)
+        case "InvalidLambdaResponseException": .invalidLambdaResponse(message: message)
+        case "InternalErrorException": .internalError(message: message)
+        case "EnableSoftwareTokenMFAException": .enableSoftwareTokenMFA(message: message)
+        case "SoftwareTokenMFANotFoundException": .softwareTokenMFANotFound(message: message)
+        case "MFAMethodNotFoundException": .mfaMethodNotFound(message: message)
+        case "UnsupportedOperationException": .unsupportedOperation(message: message)
+        case "UnsupportedTokenTypeException": .unsupportedTokenType(message: message)
+        default: .unknownService(type: type, status: status, message: message)
+        }
+    }
+
+    /// Longest first, so a secret that contains another is blanked out whole. Long messages are cut short.
+    static func redact(_ message: String, secrets: [String]) -> String {
+        var text = message
+        for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
+            text = text.replacing(secret, with: "<redacted>")
+        }
+        return text.count > 300 ? String(text.prefix(300)) + "…" : text
+    }
+
+    private struct Body: Decodable {
+        let type: String?
+        let message: String?
+
+        enum CodingKeys: String, CodingKey {
+            case type = "__type"
+            case message
+            case capitalizedMessage = "Message"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = try? container.decode(String.self, forKey: .type)
+            message = (try? container.decode(String.self, forKey: .message)) ?? (try? container.decode(String.self, forKey: .capitalizedMessage))
+        }
+    }
+}

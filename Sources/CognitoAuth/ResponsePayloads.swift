@@ -1,0 +1,115 @@
+import FoundationEssentials
+import TokenVerification
+
+// The parts of Cognito's JSON answers the client reads, by the field names of the API reference.
+
+/// InitiateAuth, RespondToAuthChallenge and GetTokensFromRefreshToken.
+struct AuthResponse: Decodable {
+    let challengeName: String?
+    let session: String?
+    let challengeParameters: [String: String]
+    let authenticationResult: AuthenticationResult?
+
+    enum CodingKeys: String, CodingKey {
+        case challengeName = "ChallengeName", session = "Session", challengeParameters = "ChallengeParameters"
+        case authenticationResult = "AuthenticationResult"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        challengeName = try container.decodeIfPresent(String.self, forKey: .challengeName)
+        session = try container.decodeIfPresent(String.self, forKey: .session)
+        authenticationResult = try container.decodeIfPresent(AuthenticationResult.self, forKey: .authenticationResult)
+        let parameters = try container.decodeIfPresent([String: JSONValue].self, forKey: .challengeParameters) ?? [:]
+        challengeParameters = parameters.compactMapValues(Self.text)
+    }
+
+    /// Cognito sends every parameter as a string (lists as JSON text); emulators send lists as arrays.
+    private static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): return text
+        case .array(let values):
+            let strings = values.compactMap(\.stringValue)
+            return (try? JSONEncoder().encode(strings)).map { String(decoding: $0, as: UTF8.self) }
+        case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .bool(let flag): return String(flag)
+        case .object, .null: return nil
+        }
+    }
+}
+
+struct AuthenticationResult: Decodable {
+    let accessToken: String?
+    let idToken: String?
+    let refreshToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "AccessToken", idToken = "IdToken", refreshToken = "RefreshToken"
+    }
+}
+
+struct CodeDeliveryPayload: Decodable {
+    let destination: String?
+    let deliveryMedium: String?
+    let attributeName: String?
+
+    enum CodingKeys: String, CodingKey {
+        case destination = "Destination", deliveryMedium = "DeliveryMedium", attributeName = "AttributeName"
+    }
+
+    var details: CodeDeliveryDetails {
+        CodeDeliveryDetails(destination: destination, medium: deliveryMedium, attributeName: attributeName)
+    }
+}
+
+/// ResendConfirmationCode and ForgotPassword.
+struct CodeDeliveryResponse: Decodable {
+    let codeDeliveryDetails: CodeDeliveryPayload?
+
+    enum CodingKeys: String, CodingKey { case codeDeliveryDetails = "CodeDeliveryDetails" }
+}
+
+struct SignUpResponse: Decodable {
+    let userConfirmed: Bool
+    let userSub: String
+    let codeDeliveryDetails: CodeDeliveryPayload?
+
+    enum CodingKeys: String, CodingKey {
+        case userConfirmed = "UserConfirmed", userSub = "UserSub", codeDeliveryDetails = "CodeDeliveryDetails"
+    }
+}
+
+struct GetUserResponse: Decodable {
+    struct Attribute: Decodable {
+        let name: String
+        let value: String?
+        enum CodingKeys: String, CodingKey { case name = "Name", value = "Value" }
+    }
+
+    let username: String
+    let userAttributes: [Attribute]
+    let preferredMfaSetting: String?
+    let userMFASettingList: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case username = "Username", userAttributes = "UserAttributes", preferredMfaSetting = "PreferredMfaSetting"
+        case userMFASettingList = "UserMFASettingList"
+    }
+}
+
+struct AssociateSoftwareTokenResponse: Decodable {
+    let secretCode: String
+    let session: String?
+
+    enum CodingKeys: String, CodingKey { case secretCode = "SecretCode", session = "Session" }
+}
+
+struct VerifySoftwareTokenResponse: Decodable {
+    let status: String?
+    let session: String?
+
+    enum CodingKeys: String, CodingKey { case status = "Status", session = "Session" }
+}
+
+/// Operations that answer `{}`.
+struct EmptyResponse: Decodable {}

@@ -1,0 +1,304 @@
+import AuthCrypto
+import SecureFiles
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Credential records in encrypted files, for machines without a Secret Service.
+///
+/// In `directory` (mode 0700; the CLI passes `$XDG_DATA_HOME/authvault/`): `vault.key` holds a random data key
+/// wrapped under a scrypt-derived key (see `VaultKeyFile`), and each profile has `<profile>.record`, AES-256-GCM
+/// under the data key (see `VaultRecordFile`). Every write is an atomic replace. Damaged, foreign, newer or
+/// exposed files are refused with distinct errors, and no error path modifies or deletes anything.
+///
+/// The unwrapped data key stays in this actor for its lifetime and, when `keyCache` allows, in a kernel keyring
+/// for the login session, so a warm read runs no KDF. A key from either place is used only if it matches the key
+/// file's key check.
+public actor EncryptedFileVault: VaultBackend {
+    /// scrypt N = 2^15, r = 8, p = 1 for new and rewrapped key files.
+    public static let defaultKDFParameters = ScryptParameters.interactive
+    public static let keyFileName = "vault.key"
+    public static let recordSuffix = ".record"
+
+    /// How many times this process has run the passphrase KDF (diagnostics, benchmarks and tests).
+    public static var keyDerivationCount: Int { PassphraseKeyDerivation.runs.load(ordering: .relaxed) }
+
+    public nonisolated let kind = VaultBackendKind.file
+    public nonisolated let directory: String
+    public nonisolated let keyFilePath: String
+    private let passphraseSource: PassphraseSource
+    private let kdfParameters: ScryptParameters
+    private let keyCache: DataKeyCache
+    private let keyring: KernelKeyringCache?
+    private var dataKey: SecretBytes?
+    /// Why the keyring could not be used last time, for `status()`.
+    private var keyringProblem: String?
+
+    /// - Parameters:
+    ///   - kdfParameters: used when creating the vault or changing the passphrase; reads use the file's own.
+    ///   - keyCache: where the unwrapped data key is shared between processes.
+    public init(
+        directory: String,
+        passphrase: PassphraseSource,
+        kdfParameters: ScryptParameters = EncryptedFileVault.defaultKDFParameters,
+        keyCache: DataKeyCache = .standard
+    ) {
+        self.directory = directory
+        keyFilePath = FilePath.join(directory, Self.keyFileName)
+        passphraseSource = passphrase
+        self.kdfParameters = kdfParameters
+        self.keyCache = keyCache
+        if case .sessionKeyring(let timeout) = keyCache {
+            keyring = KernelKeyringCache(timeout: timeout)
+        } else {
+            keyring = nil
+        }
+    }
+
+    public nonisolated func recordPath(profile: String) -> String {
+        FilePath.join(directory, profile + Self.recordSuffix)
+    }
+
+    // MARK: VaultBackend
+
+    public func load(profile: String) async throws(VaultError) -> CredentialRecord? {
+        let path = try checkedRecordPath(profile)
+        guard try directoryExists() else { return nil }
+        guard let bytes = try Self.read(path) else { return nil }
+        let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
+        guard let keyFile = try readKeyFile() else {
+            throw .corrupted(location: keyFilePath, reason: "the key file is missing, so no record can be read")
+        }
+        let key = try await unlock(keyFile)
+        return try VaultRecordFile.open(envelope, profile: profile, using: key, location: path)
+    }
+
+    public func save(_ record: CredentialRecord) async throws(VaultError) {
+        let path = try checkedRecordPath(record.profile)
+        do {
+            try PrivateDirectory.create(directory)
+        } catch {
+            throw Self.vaultError(error)
+        }
+        // An existing record that cannot be read safely (exposed, foreign) is not silently replaced.
+        if let existing = try Self.read(path) { _ = try VaultRecordFile.envelope(of: existing, location: path) }
+        let key: SecretBytes
+        if let keyFile = try readKeyFile() {
+            key = try await unlock(keyFile)
+        } else {
+            key = try await createVault()
+        }
+        let sealed = try VaultRecordFile.seal(record, using: key)
+        // Two fsyncs: off the cooperative pool.
+        try await DedicatedThread.run { () throws(VaultError) in try Self.write(sealed, to: path) }
+    }
+
+    public func delete(profile: String) async throws(VaultError) {
+        let path = try checkedRecordPath(profile)
+        guard try directoryExists() else { return }
+        try await DedicatedThread.run { () throws(VaultError) in try Self.remove(path) }
+    }
+
+    public func profiles() async throws(VaultError) -> [String] {
+        guard try directoryExists() else { return [] }
+        guard let stream = opendir(directory) else {
+            throw .io("cannot list \(directory): \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+            guard name.hasSuffix(Self.recordSuffix) else { continue }
+            let profile = String(name.dropLast(Self.recordSuffix.count))
+            if Self.isValidProfileName(profile) { names.append(profile) }
+        }
+        return names.sorted()
+    }
+
+    public func status() async -> VaultStatus {
+        var details = ["keyFile": keyFilePath]
+        let state: VaultStatus.State
+        do {
+            if try directoryExists(), let keyFile = try readKeyFile() {
+                details["kdf"] = VaultKeyFile.kdfName
+                details["logN"] = String(keyFile.parameters.logN)
+                details["r"] = String(keyFile.parameters.r)
+                details["p"] = String(keyFile.parameters.p)
+                let unlocked = cachedKey(for: keyFile) != nil
+                details["keyCached"] = unlocked ? "yes" : "no"
+                state = unlocked ? .available : .locked
+            } else {
+                details["created"] = "no"
+                state = .available
+            }
+        } catch {
+            state = .unavailable(error.description)
+        }
+        details["keyCache"] = cacheDescription()
+        return VaultStatus(backend: .file, state: state, location: directory, details: details)
+    }
+
+    // MARK: Passphrase and cache
+
+    /// Forgets the data key: in this process and in the kernel keyring. The next read needs the passphrase.
+    public func lock() throws(VaultError) {
+        dataKey = nil
+        guard let keyring, try directoryExists(), let keyFile = try readKeyFile() else { return }
+        keyring.remove(keyFile.cacheDescription)
+    }
+
+    /// Rewraps the data key under `new` (fresh salt and nonce, this vault's KDF parameters); the records are not
+    /// touched. The current passphrase is asked for even when the key is cached: whoever changes it must know it.
+    public func changePassphrase(new: SecretBytes) async throws(VaultError) {
+        guard new.count > 0 else { throw .passphraseRequired("the new passphrase is empty") }
+        guard try directoryExists(), let keyFile = try readKeyFile() else {
+            throw .io("there is no vault at \(directory) yet; saving a profile creates it")
+        }
+        let current = try await passphraseSource.passphrase(for: .unlock)
+        let location = keyFilePath, parameters = kdfParameters
+        let (rewrapped, key) = try await DedicatedThread.run { () throws(VaultError) -> (VaultKeyFile, SecretBytes) in
+            try VaultKeyFileLock.withLock(directory: FilePath.parent(of: location)) { () throws(VaultError) in
+                let key = try keyFile.unwrap(passphrase: current, location: location)
+                // Another process may have changed it meanwhile: rewrap only the file whose key we just checked.
+                guard let onDisk = try Self.read(location), onDisk == keyFile.encoded else {
+                    throw .io("\(location) changed while the passphrase was being changed; try again")
+                }
+                let rewrapped = try VaultKeyFile(wrapping: key, passphrase: new, parameters: parameters)
+                try Self.write(rewrapped.encoded, to: location)
+                return (rewrapped, key)
+            }
+        }
+        keyring?.remove(keyFile.cacheDescription)
+        cache(key, for: rewrapped)
+    }
+
+    /// The data key for `keyFile`: from memory, else the keyring, else the passphrase (one KDF run).
+    private func unlock(_ keyFile: VaultKeyFile, passphrase given: SecretBytes? = nil) async throws(VaultError) -> SecretBytes {
+        if let key = cachedKey(for: keyFile) { return key }
+        let passphrase: SecretBytes
+        if let given { passphrase = given } else { passphrase = try await passphraseSource.passphrase(for: .unlock) }
+        let location = keyFilePath
+        let key = try await DedicatedThread.run { () throws(VaultError) in
+            try keyFile.unwrap(passphrase: passphrase, location: location)
+        }
+        cache(key, for: keyFile)
+        return key
+    }
+
+    /// A key already at hand that matches `keyFile`; a stale keyring entry is dropped.
+    private func cachedKey(for keyFile: VaultKeyFile) -> SecretBytes? {
+        if let dataKey, keyFile.matches(dataKey) { return dataKey }
+        guard let keyring else { return nil }
+        switch keyring.load(keyFile.cacheDescription) {
+        case .found(let key) where key.count == AES256GCM.keyByteCount && keyFile.matches(key):
+            dataKey = key
+            return key
+        case .found:
+            keyring.remove(keyFile.cacheDescription)
+        case .missing:
+            break
+        case .unavailable(let problem):
+            keyringProblem = problem
+        }
+        return nil
+    }
+
+    private func cache(_ key: SecretBytes, for keyFile: VaultKeyFile) {
+        dataKey = key
+        keyringProblem = keyring?.store(key, description: keyFile.cacheDescription)
+    }
+
+    /// Makes `vault.key` with a new data key, under a lock so that two processes creating the vault at once end up
+    /// with one key file. If another process won, its key file is unlocked with the passphrase given here.
+    private func createVault() async throws(VaultError) -> SecretBytes {
+        let passphrase = try await passphraseSource.passphrase(for: .create)
+        let location = keyFilePath, parameters = kdfParameters
+        let outcome = try await DedicatedThread.run { () throws(VaultError) -> (VaultKeyFile, SecretBytes?) in
+            try VaultKeyFileLock.withLock(directory: FilePath.parent(of: location)) { () throws(VaultError) in
+                if let existing = try Self.read(location) {
+                    return (try VaultKeyFile(parsing: existing, location: location), nil)
+                }
+                let key = SecureRandom.secretBytes(count: AES256GCM.keyByteCount)
+                let keyFile = try VaultKeyFile(wrapping: key, passphrase: passphrase, parameters: parameters)
+                try Self.write(keyFile.encoded, to: location)
+                return (keyFile, key)
+            }
+        }
+        guard let key = outcome.1 else { return try await unlock(outcome.0, passphrase: passphrase) }
+        cache(key, for: outcome.0)
+        return key
+    }
+
+    private func cacheDescription() -> String {
+        switch keyCache {
+        case .disabled:
+            return "disabled"
+        case .sessionKeyring(let timeout):
+            if let problem = keyringProblem ?? keyring?.availability() { return "session keyring unavailable: \(problem)" }
+            return "session keyring, expires after \(Int(timeout.inSeconds)) s"
+        }
+    }
+
+    // MARK: Files
+
+    private func readKeyFile() throws(VaultError) -> VaultKeyFile? {
+        guard let bytes = try Self.read(keyFilePath) else { return nil }
+        return try VaultKeyFile(parsing: bytes, location: keyFilePath)
+    }
+
+    /// False when the directory does not exist yet; refuses one that others can enter.
+    private func directoryExists() throws(VaultError) -> Bool {
+        do {
+            try PrivateDirectory.checkPrivate(directory)
+            return true
+        } catch .notFound {
+            return false
+        } catch {
+            throw Self.vaultError(error)
+        }
+    }
+
+    private func checkedRecordPath(_ profile: String) throws(VaultError) -> String {
+        guard Self.isValidProfileName(profile) else {
+            throw .io("the profile name '\(profile)' cannot be used as a file name (letters, digits, '.', '_', '-', "
+                + "'@' and '+'; not starting with '.')")
+        }
+        return recordPath(profile: profile)
+    }
+
+    static func isValidProfileName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 128, !name.hasPrefix(".") else { return false }
+        return name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-@+".unicodeScalars.contains(scalar))
+        }
+    }
+
+    static func read(_ path: String) throws(VaultError) -> [UInt8]? {
+        do {
+            return try SecureFile.read(path, requirePrivate: true)
+        } catch {
+            throw vaultError(error)
+        }
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws(VaultError) {
+        do {
+            try SecureFile.write(bytes, to: path)
+        } catch {
+            throw vaultError(error)
+        }
+    }
+
+    static func remove(_ path: String) throws(VaultError) {
+        do {
+            try SecureFile.remove(path)
+        } catch {
+            throw vaultError(error)
+        }
+    }
+
+    static func vaultError(_ error: FileSystemError) -> VaultError {
+        if case .unsafePermissions = error { return .unsafePermissions(error.description) }
+        return .io(error.description)
+    }
+}

@@ -1,0 +1,106 @@
+internal import CSecret
+import Synchronization
+
+/// One bounded job against the Secret Service: it runs on a dedicated thread with a `GCancellable` that is
+/// cancelled when the deadline passes (or the calling task is cancelled), and the caller gets `.timedOut` at the
+/// deadline even if libsecret is slow to notice. Jobs run one at a time: libsecret's objects are shared process-wide.
+enum SecretServiceCall {
+    private static let serialized = Mutex(())
+
+    static func run<T: Sendable>(
+        timeout: Duration,
+        _ job: @escaping @Sendable (CallCancellable) throws(VaultError) -> T
+    ) async throws(VaultError) -> T {
+        let cancellable = CallCancellable(timeout: timeout)
+        let completion = CallCompletion<T>()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                completion.install(continuation)
+                completion.setTimer(Task {
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    cancellable.cancel(reason: .deadline)
+                    completion.finish(.failure(.timedOut(seconds: cancellable.timeoutSeconds)))
+                })
+                DedicatedThread.start {
+                    let outcome = serialized.withLock { _ in
+                        // A job that waited past its deadline for the one before it does not start at all.
+                        guard !cancellable.isCancelled else {
+                            return Result<T, VaultError>.failure(cancellable.cancellationError)
+                        }
+                        return Result { () throws(VaultError) -> T in try job(cancellable) }
+                    }
+                    completion.finish(outcome)
+                }
+            }
+        } onCancel: {
+            cancellable.cancel(reason: .caller)
+        }
+        return try result.get()
+    }
+}
+
+/// The job's `GCancellable` (thread-safe in GLib), and why it was cancelled.
+final class CallCancellable: Sendable {
+    enum Reason: Int { case none, deadline, caller }
+
+    let timeoutSeconds: Double
+    private let reason = Atomic<Int>(Reason.none.rawValue)
+    private let address: UInt
+
+    init(timeout: Duration) {
+        timeoutSeconds = timeout.inSeconds
+        address = UInt(bitPattern: g_cancellable_new())
+    }
+
+    deinit { g_object_unref(pointer) }
+
+    var pointer: UnsafeMutablePointer<GCancellable> { UnsafeMutablePointer(bitPattern: address)! }
+
+    var isCancelled: Bool { g_cancellable_is_cancelled(pointer) != 0 }
+
+    func cancel(reason newReason: Reason) {
+        _ = reason.compareExchange(expected: Reason.none.rawValue, desired: newReason.rawValue, ordering: .relaxed)
+        g_cancellable_cancel(pointer)
+    }
+
+    /// What a call that libsecret reports as cancelled means to the caller.
+    var cancellationError: VaultError {
+        reason.load(ordering: .relaxed) == Reason.caller.rawValue
+            ? .io("the Secret Service call was cancelled")
+            : .timedOut(seconds: timeoutSeconds)
+    }
+}
+
+/// Resumes the caller exactly once: with the job's result, or with `.timedOut` at the deadline.
+private final class CallCompletion<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result<T, VaultError>, Never>?
+        var timer: Task<Void, Never>?
+        var finished: Result<T, VaultError>?
+    }
+
+    private let state = Mutex(State())
+
+    func install(_ continuation: CheckedContinuation<Result<T, VaultError>, Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func setTimer(_ timer: Task<Void, Never>) {
+        let alreadyFinished = state.withLock { state in
+            state.timer = timer
+            return state.finished != nil
+        }
+        if alreadyFinished { timer.cancel() }
+    }
+
+    func finish(_ result: Result<T, VaultError>) {
+        let (continuation, timer) = state.withLock { state in
+            guard state.finished == nil else { return (nil as CheckedContinuation<Result<T, VaultError>, Never>?, nil as Task<Void, Never>?) }
+            state.finished = result
+            defer { state.continuation = nil }
+            return (state.continuation, state.timer)
+        }
+        timer?.cancel()
+        continuation?.resume(returning: result)
+    }
+}

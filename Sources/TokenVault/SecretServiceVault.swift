@@ -1,0 +1,146 @@
+import AuthCrypto
+
+/// Credential records in the Secret Service (GNOME Keyring, KWallet's bridge, KeePassXC) through libsecret.
+///
+/// Items live in the default collection, one per profile, under our own schema (`org.authvault.Credential`) with
+/// the attributes `application=authvault`, `profile`, `user-pool` and `client-id`; the secret is the record's JSON.
+/// Every call is bounded: each job runs on a dedicated thread with a `GCancellable` cancelled at the deadline, and
+/// answers ok, not found (`nil`), `.locked`, `.unavailable` or `.timedOut`. The collection's lock state is checked
+/// explicitly before every operation, because a locked collection answers a search like an empty one.
+public struct SecretServiceVault: VaultBackend {
+    /// The user pool and app client a profile signs in to: stored as item attributes so a person (or
+    /// `secret-tool search`) can tell items apart, and matched on load so a reconfigured profile never picks up
+    /// tokens of another pool.
+    public struct ProfileBinding: Sendable, Equatable {
+        public var userPoolId: String
+        public var clientId: String
+        public init(userPoolId: String, clientId: String) {
+            self.userPoolId = userPoolId
+            self.clientId = clientId
+        }
+    }
+
+    public let kind = VaultBackendKind.secretService
+    /// Profile name to its pool and client; a profile missing here is stored and matched by name only.
+    public let bindings: [String: ProfileBinding]
+    /// The bound on every call.
+    public let timeout: Duration
+    /// Whether a locked collection may be unlocked through the Secret Service's own prompt (interactive use).
+    public let allowPrompt: Bool
+    /// The bound on that prompt, which waits for a person.
+    public let promptTimeout: Duration
+
+    public init(
+        bindings: [String: ProfileBinding] = [:],
+        timeout: Duration = .seconds(3),
+        allowPrompt: Bool = false,
+        promptTimeout: Duration = .seconds(120)
+    ) {
+        self.bindings = bindings
+        self.timeout = timeout
+        self.allowPrompt = allowPrompt
+        self.promptTimeout = promptTimeout
+    }
+
+    public func load(profile: String) async throws(VaultError) -> CredentialRecord? {
+        let attributes = SecretAttributes.profile(profile, binding: bindings[profile])
+        let secrets = try await withUnlockedCollection { connection throws(VaultError) in
+            try connection.items(matching: attributes, loadSecrets: true).compactMap(\.secret)
+        }
+        // Replacing by attributes keeps one item per profile; should a second one exist, the newest revision wins.
+        var newest: CredentialRecord?
+        for secret in secrets {
+            let record = try CredentialRecord(serialized: secret)
+            guard record.profile == profile else {
+                throw .corrupted(location: "Secret Service item of profile '\(profile)'",
+                                 reason: "it holds the record of profile '\(record.profile)'")
+            }
+            if newest.map({ record.revision > $0.revision }) ?? true { newest = record }
+        }
+        return newest
+    }
+
+    public func save(_ record: CredentialRecord) async throws(VaultError) {
+        let attributes = SecretAttributes.profile(record.profile, binding: bindings[record.profile])
+        let label = Self.label(for: record)
+        let secret = record.serialized()
+        try await withUnlockedCollection { connection throws(VaultError) in
+            try connection.store(secret, label: label, attributes: attributes)
+        }
+    }
+
+    public func delete(profile: String) async throws(VaultError) {
+        // By name only: a profile's items go whatever pool they were stored for.
+        let attributes = SecretAttributes.profile(profile, binding: nil)
+        try await withUnlockedCollection { connection throws(VaultError) in
+            try connection.delete(matching: attributes)
+        }
+    }
+
+    public func profiles() async throws(VaultError) -> [String] {
+        let items = try await withUnlockedCollection { connection throws(VaultError) in
+            try connection.items(matching: .application, loadSecrets: false)
+        }
+        return Set(items.compactMap { $0.attributes[SecretServiceSchema.Attribute.profile] }).sorted()
+    }
+
+    public func status() async -> VaultStatus {
+        do {
+            return try await SecretServiceCall.run(timeout: timeout) { cancellable throws(VaultError) in
+                let connection = try SecretServiceConnection(cancellable: cancellable)
+                return VaultStatus(
+                    backend: .secretService, state: connection.isLocked ? .locked : .available,
+                    location: "Secret Service \(connection.collectionDescription)",
+                    details: ["collection": connection.collectionPath, "label": connection.label,
+                              "timeout": "\(timeout.inSeconds) s"])
+            }
+        } catch {
+            let state: VaultStatus.State
+            switch error {
+            case .timedOut: state = .timedOut
+            case .locked: state = .locked
+            default: state = .unavailable(Self.detail(of: error))
+            }
+            return VaultStatus(backend: .secretService, state: state, location: "Secret Service default collection",
+                               details: ["timeout": "\(timeout.inSeconds) s"])
+        }
+    }
+
+    /// "AuthVault: profile work (alice@example.com)": what a person sees in Seahorse.
+    static func label(for record: CredentialRecord) -> String {
+        let who = record.identity.map { " (\($0.displayName))" } ?? ""
+        return "AuthVault: profile \(record.profile)\(who)"
+    }
+
+    /// Runs `body` against an unlocked default collection: locked means `.locked`, unless prompting is allowed and
+    /// the Secret Service's own prompt unlocks it.
+    private func withUnlockedCollection<T: Sendable>(
+        _ body: @escaping @Sendable (SecretServiceConnection) throws(VaultError) -> T
+    ) async throws(VaultError) -> T {
+        let operation: @Sendable (CallCancellable) throws(VaultError) -> T = { cancellable throws(VaultError) in
+            let connection = try SecretServiceConnection(cancellable: cancellable)
+            guard !connection.isLocked else {
+                throw .locked("the Secret Service's \(connection.collectionDescription) is locked")
+            }
+            return try body(connection)
+        }
+        do {
+            return try await SecretServiceCall.run(timeout: timeout, operation)
+        } catch .locked(let detail) where allowPrompt {
+            let unlocked = try await SecretServiceCall.run(timeout: promptTimeout) { cancellable throws(VaultError) in
+                try SecretServiceConnection(cancellable: cancellable).unlockWithPrompt()
+            }
+            guard unlocked else {
+                throw .locked("\(detail), and the unlock prompt was dismissed or could not be shown")
+            }
+            return try await SecretServiceCall.run(timeout: timeout, operation)
+        }
+    }
+
+    private static func detail(of error: VaultError) -> String {
+        switch error {
+        case .unavailable(let detail), .io(let detail), .locked(let detail): return detail
+        default: return error.description
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import AuthCrypto
+import CognitoAuth
+import Foundation
+import Synchronization
+import TestSupport
+@testable import AuthStore
+
+/// A clock the test sets by hand, in Unix seconds.
+final class TestClock: Sendable {
+    private let seconds: Mutex<Double>
+    init(_ start: Double = 1_800_000_000) { seconds = Mutex(start) }
+    func advance(by delta: Double) { seconds.withLock { $0 += delta } }
+    var now: Double { seconds.withLock { $0 } }
+    var function: @Sendable () -> Double { { [self] in now } }
+}
+
+/// An unsigned JWT with the claims the store reads (`iat`, `exp`): the store only decodes cached tokens.
+func fakeJWT(issuedAt: Double, expiresAt: Double, marker: String) -> String {
+    func part(_ object: [String: Any]) -> String {
+        Base64URLText.encode(Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
+    }
+    return part(["alg": "RS256", "kid": "test"]) + "." + part(["iat": issuedAt, "exp": expiresAt, "jti": marker]) + ".c2ln"
+}
+
+/// Scripted answers from "Cognito", counting the calls: fault injection for the store's own logic. The store
+/// against the real client and moto is tested elsewhere.
+final class FakeAuthority: SessionAuthority {
+    enum RefreshBehaviour: Sendable {
+        case succeed(rotating: Bool)
+        case fail(CognitoError)
+    }
+
+    struct Calls: Sendable {
+        var signIn = 0, respond = 0, refresh = 0, revoke = 0, globalSignOut = 0, setup = 0
+        var refreshTokensSeen: [String] = []
+        var revokedTokens: [String] = []
+    }
+
+    let clock: TestClock
+    let lifetime: Double
+    private let state = Mutex<(behaviour: RefreshBehaviour, calls: Calls, generation: Int, challenges: [ChallengeKind], delay: Duration)>(
+        (.succeed(rotating: false), Calls(), 0, [], .milliseconds(20)))
+
+    init(clock: TestClock, lifetime: Double = 3600) {
+        self.clock = clock
+        self.lifetime = lifetime
+    }
+
+    func setRefresh(_ behaviour: RefreshBehaviour) { state.withLock { $0.behaviour = behaviour } }
+    /// Challenges the next sign-in asks, in order, before it succeeds.
+    func setChallenges(_ kinds: [ChallengeKind]) { state.withLock { $0.challenges = kinds } }
+    var calls: Calls { state.withLock { $0.calls } }
+
+    func tokens(refreshToken: SecretBytes? = nil) -> CognitoTokens {
+        let generation = state.withLock { $0.generation += 1; return $0.generation }
+        let issued = clock.now, expires = clock.now + lifetime
+        return CognitoTokens(
+            idToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "id-\(generation)")),
+            accessToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "access-\(generation)")),
+            refreshToken: refreshToken ?? SecretBytes(utf8: "refresh-\(generation)"),
+            idTokenExpiresAt: expires, accessTokenExpiresAt: expires,
+            identity: VerifiedIdentity(username: "alice-internal", subject: "sub-1", email: "alice@example.com"))
+    }
+
+    private func nextStep() -> SignInStep {
+        let kind: ChallengeKind? = state.withLock { $0.challenges.isEmpty ? nil : $0.challenges.removeFirst() }
+        guard let kind else { return .signedIn(tokens()) }
+        return .challenge(AuthChallenge(kind: kind, session: SecretBytes(utf8: "session"), expiresAt: clock.now + 180,
+                                        username: "alice-internal", parameters: [:]))
+    }
+
+    func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep {
+        state.withLock { $0.calls.signIn += 1 }
+        guard password == SecretBytes(utf8: "correct horse") else { throw .notAuthorized(message: "Incorrect username or password.") }
+        return nextStep()
+    }
+
+    func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
+        state.withLock { $0.calls.respond += 1 }
+        if case .code(let code) = answer, code != SecretBytes(utf8: "123456") {
+            throw .codeMismatch(message: "Invalid code received for user")
+        }
+        return nextStep()
+    }
+
+    func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup {
+        state.withLock { $0.calls.setup += 1 }
+        throw .invalidParameter(message: "not scripted")
+    }
+
+    func refresh(refreshToken: SecretBytes, username: String) async throws(CognitoError) -> CognitoTokens {
+        let (behaviour, delay) = state.withLock { state -> (RefreshBehaviour, Duration) in
+            state.calls.refresh += 1
+            state.calls.refreshTokensSeen.append(refreshToken.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+            return (state.behaviour, state.delay)
+        }
+        try? await Task.sleep(for: delay)
+        switch behaviour {
+        case .succeed(let rotating): return tokens(refreshToken: rotating ? nil : refreshToken)
+        case .fail(let error): throw error
+        }
+    }
+
+    func revoke(refreshToken: SecretBytes) async throws(CognitoError) {
+        state.withLock {
+            $0.calls.revoke += 1
+            $0.calls.revokedTokens.append(refreshToken.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+        }
+    }
+
+    func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {
+        state.withLock { $0.calls.globalSignOut += 1 }
+        throw .network(.cannotConnect("127.0.0.1:9"))
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `authvault vault ...` as a user runs it: the built binary, a real gnome-keyring on a private bus, and the
+/// encrypted file vault in isolated XDG directories.
+@Suite(.serialized, .enabled(if: SecretServiceSession.isSupported, "needs \(SecretServiceSession.requiredTools)"))
+struct VaultCommandTests {
+    let session: SecretServiceSession
+    let authvault = BuiltProducts.executable("authvault")
+    let probe = BuiltProducts.executable("vault-probe")
+    let record = #"{"profile": "default", "revision": 3, "accessToken": "access-123", "refreshToken": "refresh-456", "username": "alice", "email": "alice@example.com"}"#
+
+    init() throws {
+        session = try SecretServiceSession(.gnomeKeyring)
+    }
+
+    var dataDirectory: String { session.environment["XDG_DATA_HOME"]! + "/authvault" }
+    var configPath: String { session.environment["XDG_CONFIG_HOME"]! + "/authvault/config.json" }
+
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        // No key cache: tests must not leave keys in the session keyring.
+        session.environment.merging(["AUTHVAULT_VAULT_PASSPHRASE": "correct horse", "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]) { $1 }
+            .merging(extra) { $1 }
+    }
+
+    func cli(_ arguments: [String], _ extra: [String: String] = [:]) throws -> ProcessOutput {
+        try ProcessRunner.run(authvault, arguments, environment: environment(extra))
+    }
+
+    func probeRun(_ arguments: [String], stdin: String? = nil, passphrase: String = "correct horse") throws -> [String: Any] {
+        let output = try ProcessRunner.run(probe, arguments + ["--backend", "file", "--directory", dataDirectory, "--logn", "10",
+                                                              "--cache", "none", "--profile", "default"],
+                                           stdin: stdin.map { Data($0.utf8) },
+                                           environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": passphrase]) { $1 })
+        let line = output.stdoutText.split(separator: "\n").last.map(String.init) ?? ""
+        return (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    func statusJSON() throws -> [String: Any] {
+        let output = try cli(["vault", "status", "--json"])
+        #expect(output.status == 0, "\(output.stderrText)")
+        return try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any] ?? [:]
+    }
+
+    func profileEntry(_ status: [String: Any]) -> [String: Any] {
+        (status["profiles"] as? [[String: Any]])?.first ?? [:]
+    }
+
+    func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test func migrateBetweenBackendsKeepsTheRecordAndSwitchesTheProfile() throws {
+        #expect(try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"]).status == 0)
+        _ = try probeRun(["save"], stdin: record)
+        var status = try statusJSON()
+        #expect(profileEntry(status)["backend"] as? String == "file")
+        #expect(profileEntry(status)["stored"] as? Bool == true)
+        let backends = status["backends"] as? [[String: Any]] ?? []
+        #expect(backends.first { $0["backend"] as? String == "secret-service" }?["state"] as? String == "available")
+        #expect(backends.first { $0["backend"] as? String == "file" }?["details"].flatMap { ($0 as? [String: String])?["logN"] } == "10")
+
+        let toKeyring = try cli(["vault", "migrate", "--to", "secret-service"])
+        #expect(toKeyring.status == 0, "\(toKeyring.stderrText)")
+        #expect(toKeyring.stderrText.contains("Moved profile 'default' from file to secret-service"))
+        let lookup = try session.run("secret-tool", ["lookup", "application", "authvault", "profile", "default"])
+        #expect(lookup.stdoutText.contains("refresh-456"))
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory + "/default.record"))
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8).contains(#""vault" : "secret-service""#))
+        status = try statusJSON()
+        #expect(profileEntry(status)["backend"] as? String == "secret-service")
+        #expect(profileEntry(status)["stored"] as? Bool == true)
+
+        let back = try cli(["vault", "migrate", "--to", "file"])
+        #expect(back.status == 0, "\(back.stderrText)")
+        let loaded = try probeRun(["load"])
+        let fields = loaded["record"] as? [String: Any]
+        #expect(fields?["refreshToken"] as? String == "refresh-456")
+        #expect(fields?["revision"] as? Int == 3)
+        #expect(try session.run("secret-tool", ["lookup", "application", "authvault", "profile", "default"]).stdout.isEmpty)
+        for output in [toKeyring, back] {
+            #expect(!output.stderrText.contains("refresh-456") && !output.stdoutText.contains("refresh-456"))
+        }
+    }
+
+    @Test func aWrongOrMissingPassphraseChangesNothingAndExitsWithVaultLocked() throws {
+        _ = try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"])
+        _ = try probeRun(["save"], stdin: record)
+        let before = fileBytes(dataDirectory + "/default.record")
+        let keyBefore = fileBytes(dataDirectory + "/vault.key")
+
+        let wrong = try cli(["vault", "migrate", "--to", "secret-service"], ["AUTHVAULT_VAULT_PASSPHRASE": "wrong"])
+        #expect(wrong.status == 4)
+        #expect(wrong.stderrText.contains("Wrong vault passphrase"))
+
+        var without = environment()
+        without.removeValue(forKey: "AUTHVAULT_VAULT_PASSPHRASE")
+        let missing = try ProcessRunner.run(authvault, ["vault", "migrate", "--to", "secret-service"], environment: without)
+        #expect(missing.status == 4)
+        #expect(missing.stderrText.contains("AUTHVAULT_VAULT_PASSPHRASE"))
+
+        #expect(fileBytes(dataDirectory + "/default.record") == before)
+        #expect(fileBytes(dataDirectory + "/vault.key") == keyBefore)
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8).contains(#""vault" : "file""#))
+    }
+
+    @Test func changePassphraseRewrapsAndLockSucceeds() throws {
+        _ = try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"])
+        _ = try probeRun(["save"], stdin: record)
+        let recordBefore = fileBytes(dataDirectory + "/default.record")
+        let changed = try cli(["vault", "change-passphrase"], ["AUTHVAULT_NEW_VAULT_PASSPHRASE": "battery staple"])
+        #expect(changed.status == 0, "\(changed.stderrText)")
+        #expect(fileBytes(dataDirectory + "/default.record") == recordBefore)
+        #expect((try probeRun(["load"], passphrase: "battery staple")["record"] as? [String: Any])?["accessToken"] as? String == "access-123")
+        #expect(try probeRun(["load"])["outcome"] as? String != "ok")
+        #expect(try cli(["vault", "lock"]).status == 0)
+    }
+
+    @Test func aLockedKeyringIsReportedAsLockedNotMissing() throws {
+        _ = try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"])
+        _ = try probeRun(["save"], stdin: record)
+        try session.lockDefaultCollection()
+        let status = try statusJSON()
+        let backends = status["backends"] as? [[String: Any]] ?? []
+        #expect(backends.first { $0["backend"] as? String == "secret-service" }?["state"] as? String == "locked")
+        let migrate = try cli(["vault", "migrate", "--to", "secret-service"])
+        #expect(migrate.status == 4)
+        #expect(migrate.stderrText.contains("locked"))
+        #expect(FileManager.default.fileExists(atPath: dataDirectory + "/default.record"))
+    }
+
+    @Test func usageErrors() throws {
+        #expect(try cli(["vault", "migrate"]).status == 2)
+        #expect(try cli(["vault", "migrate", "--to", "plaintext"]).status == 2)
+        #expect(try cli(["vault"]).status == 2)
+        let help = try cli(["vault", "--help"])
+        #expect(help.status == 0)
+        for command in ["status", "migrate", "lock", "change-passphrase"] { #expect(help.stdoutText.contains(command)) }
+    }
+}

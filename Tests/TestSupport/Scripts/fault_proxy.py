@@ -1,0 +1,147 @@
+"""A fault-injecting HTTP proxy between a client under test and an upstream server (python stdlib only).
+
+    python3 fault_proxy.py --upstream http://127.0.0.1:PORT
+
+Prints its own port on the first stdout line and serves until stdin closes. Requests that carry an
+X-Amz-Target header (Cognito API calls) each take the next fault from a queue the test sets; other requests
+(JWKS, ...) and an empty queue pass straight through. Every response closes its connection, so the client
+never retries a dead kept-alive connection on its own and each request here is one attempt of the client.
+
+Control (not proxied):
+    POST /__proxy__/faults  {"faults": [FAULT, ...]}   replace the queue
+    GET  /__proxy__/log                                 {"requests": [{"target": ..., "fault": ...}, ...]}
+
+FAULT is one of
+    {"kind": "pass"}                                    forward
+    {"kind": "status", "status": 500, "body": "...", "contentType": "text/html"}   answer without forwarding
+    {"kind": "reset"}                                   read the request, then reset the connection (RST)
+    {"kind": "stall", "seconds": 5}                     read the request, answer nothing, close after a while
+    {"kind": "truncate"}                                forward, then send half the body and close
+                                                        (Content-Length promises all of it)
+    {"kind": "malformed"}                               forward, then answer 200 with half the body
+                                                        (Content-Length matching: well-formed HTTP, broken JSON)
+"""
+import argparse
+import http.client
+import json
+import socket
+import struct
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "proxy-connection", "upgrade", "te"}
+
+
+class State:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.faults = []
+        self.log = []
+
+    def next_fault(self, target):
+        with self.lock:
+            fault = self.faults.pop(0) if self.faults else {"kind": "pass"}
+            self.log.append({"target": target, "fault": fault["kind"]})
+            return fault
+
+
+def make_handler(upstream, state):
+    upstream_url = urllib.parse.urlsplit(upstream)
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.handle_any()
+
+        def do_POST(self):
+            self.handle_any()
+
+        def handle_any(self):
+            self.close_connection = True
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            if self.path.startswith("/__proxy__/"):
+                return self.control(body)
+            target = self.headers.get("X-Amz-Target")
+            fault = state.next_fault(target.rsplit(".", 1)[-1]) if target else {"kind": "pass"}
+            kind = fault["kind"]
+            if kind == "status":
+                payload = fault.get("body", "").encode()
+                return self.answer(fault["status"], [("Content-Type", fault.get("contentType", "application/json"))], payload)
+            if kind == "reset":
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+                return
+            if kind == "stall":
+                time.sleep(float(fault.get("seconds", 5)))
+                return
+            status, headers, payload = self.forward(body)
+            if kind == "truncate":
+                self.send_response(status)
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(payload[: len(payload) // 2])
+                self.wfile.flush()
+                return
+            if kind == "malformed":
+                return self.answer(200, headers, payload[: len(payload) // 2])
+            return self.answer(status, headers, payload)
+
+        def forward(self, body):
+            connection = http.client.HTTPConnection(upstream_url.hostname, upstream_url.port, timeout=30)
+            headers = {name: value for name, value in self.headers.items() if name.lower() not in HOP_BY_HOP}
+            connection.request(self.command, self.path, body=body, headers=headers)
+            response = connection.getresponse()
+            payload = response.read()
+            kept = [(name, value) for name, value in response.getheaders() if name.lower() not in HOP_BY_HOP]
+            connection.close()
+            return response.status, kept, payload
+
+        def answer(self, status, headers, payload):
+            self.send_response(status)
+            for name, value in headers:
+                if name.lower() not in HOP_BY_HOP:
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(payload)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def control(self, body):
+            if self.command == "POST" and self.path == "/__proxy__/faults":
+                with state.lock:
+                    state.faults = list(json.loads(body or b"{}").get("faults", []))
+                return self.answer(200, [("Content-Type", "application/json")], b"{}")
+            if self.command == "GET" and self.path == "/__proxy__/log":
+                with state.lock:
+                    payload = json.dumps({"requests": state.log}).encode()
+                return self.answer(200, [("Content-Type", "application/json")], payload)
+            return self.answer(404, [("Content-Type", "application/json")], b"{}")
+
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--upstream", required=True)
+    arguments = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(arguments.upstream, State()))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(server.server_address[1], flush=True)
+    sys.stdin.read()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

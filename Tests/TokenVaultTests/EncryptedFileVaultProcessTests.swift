@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// EncryptedFileVault across processes (vault-probe): concurrent writers and readers, writers killed mid-write, and
+/// the session-keyring cache that makes a warm read run no KDF. Keyring scenarios run under `keyctl session -`, a
+/// fresh anonymous session keyring per scenario, so no test touches the caller's keyring.
+@Suite(.enabled(if: (try? ProcessRunner.which("keyctl")) != nil, "needs keyutils (keyctl)"))
+struct EncryptedFileVaultProcessTests {
+    let root: TemporaryDirectory
+    var directory: String { root.appending("authvault") }
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["AUTHVAULT_PROBE_PASSPHRASE"] = "process test passphrase"
+        return environment
+    }
+
+    init() throws {
+        root = try TemporaryDirectory(prefix: "authvault-file-processes")
+    }
+
+    /// The probe's arguments for this test's vault (small scrypt parameters).
+    func arguments(_ operation: String, cache: String = "none") -> [String] {
+        [operation, "--backend", "file", "--directory", directory, "--logn", "10", "--cache", cache]
+    }
+
+    func probe(_ operation: String, stdin: Data? = nil) async throws -> ProbeOutcome {
+        try ProbeOutcome.single(in: await VaultProbe.run(VaultProbe.path, arguments(operation), stdin: stdin,
+                                                         environment: environment))
+    }
+
+    /// A shell script of sequential commands (no `&` and `wait`: children of the test runner inherit a blocked
+    /// SIGCHLD, on which dash's `wait` hangs) run in a new anonymous session keyring, with `$PROBE` and `$VAULT` set.
+    func inNewSessionKeyring(_ script: String) async throws -> [ProbeOutcome] {
+        var environment = self.environment
+        environment["PROBE"] = VaultProbe.path
+        environment["VAULT"] = directory
+        let output = try await VaultProbe.run("keyctl", ["session", "-", "sh", "-ec", script], environment: environment)
+        #expect(output.status == 0, "\(output.stderrText)")
+        return try ProbeOutcome.all(in: output)
+    }
+
+    @Test func manyProcessesNeverSeeATornRecord() async throws {
+        #expect(try await probe("save", stdin: VaultProbe.json(VaultProbe.record())).outcome == "ok")
+        let hammers = try (1...8).map { writer in
+            try InteractiveProcess(VaultProbe.path, arguments("hammer") + ["--count", "50", "--writer", "\(writer)"],
+                                   environment: environment)
+        }
+        let lines = try await OffPool.run {
+            try hammers.map { hammer in
+                guard let line = hammer.readLine(timeout: 60) else { throw TestFixtureError("a hammer process hung") }
+                return line
+            }
+        }
+        let outcomes = try lines.map(ProbeOutcome.init(line:))
+        for outcome in outcomes {
+            #expect(outcome.outcome == "ok", "\(outcome)")
+            #expect(outcome.object["torn"] as? Int == 0)
+            #expect(outcome.object["loads"] as? Int == 25)
+        }
+        let last = try await probe("load")
+        #expect(last.outcome == "ok")
+        #expect(try await probe("list").object["profiles"] as? [String] == ["work"])
+    }
+
+    @Test func aWriterKilledMidWriteLeavesAWholeRecord() async throws {
+        var lastRevision = 0
+        for round in 0..<6 {
+            let writer = try InteractiveProcess(VaultProbe.path, arguments("write-loop"), environment: environment)
+            let ready = try await OffPool.run { writer.readLine() }
+            #expect(ready == "ready")
+            // Somewhere in the middle of a later write: each takes a few milliseconds (two fsyncs).
+            try await Task.sleep(for: .microseconds(Int.random(in: 1_000...40_000) + round * 3_000))
+            writer.kill(signal: SIGKILL)
+            let loaded = try await probe("load")
+            #expect(loaded.outcome == "ok", "\(loaded)")
+            let record = try #require(loaded.record)
+            let revision = try #require(record["revision"] as? Int)
+            #expect(revision >= 1)
+            // Every secret comes from the same write.
+            #expect(record["accessToken"] as? String == "access-rev\(revision)")
+            #expect(record["refreshToken"] as? String == "refresh-rev\(revision)")
+            #expect(record["clientSecret"] as? String == "secret-rev\(revision)")
+            lastRevision = max(lastRevision, revision)
+        }
+        #expect(lastRevision >= 1)
+        #expect(try await probe("list").object["profiles"] as? [String] == ["work"])
+    }
+
+    @Test func aWarmReadRunsNoKDFAndLockDropsTheKey() async throws {
+        let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
+        let outcomes = try await inNewSessionKeyring("""
+            echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache session
+            "$PROBE" load --backend file --directory "$VAULT" --cache session
+            "$PROBE" status --backend file --directory "$VAULT" --cache session
+            "$PROBE" lock --backend file --directory "$VAULT" --cache session
+            "$PROBE" load --backend file --directory "$VAULT" --cache session
+            "$PROBE" load --backend file --directory "$VAULT" --cache session
+            env -u AUTHVAULT_PROBE_PASSPHRASE "$PROBE" load --backend file --directory "$VAULT" --cache session
+            "$PROBE" lock --backend file --directory "$VAULT" --cache session
+            env -u AUTHVAULT_PROBE_PASSPHRASE "$PROBE" load --backend file --directory "$VAULT" --cache session
+            """)
+        try #require(outcomes.count == 9)
+        #expect(outcomes.prefix(7).allSatisfy { $0.outcome == "ok" }, "\(outcomes)")
+        #expect(outcomes.prefix(7).map(\.keyDerivations) == [1, 0, 0, 0, 1, 0, 0])
+        // Another process reads with no passphrase at all while the key is cached, and needs one after a lock.
+        #expect(outcomes[8].outcome == "passphraseRequired")
+        #expect(outcomes[2].state == "available")
+        #expect((outcomes[2].object["details"] as? [String: String])?["keyCached"] == "yes")
+        #expect(VaultProbe.same(outcomes[1].record, VaultProbe.record()))
+    }
+
+    @Test func aCachedKeyThatDoesNotMatchTheKeyFileIsNeverUsed() async throws {
+        #expect(try await probe("save", stdin: VaultProbe.json(VaultProbe.record())).outcome == "ok")
+        // The description the vault uses, computed here: "authvault:vault-key:" + hex(SHA-256(salt))[0..<32],
+        // with the salt at bytes 27..<59 of vault.key (see VaultKeyFile's layout).
+        let outcomes = try await inNewSessionKeyring("""
+            description=$(/usr/bin/python3 -c 'import hashlib,sys; k=open(sys.argv[1],"rb").read(); print("authvault:vault-key:" + hashlib.sha256(k[27:59]).hexdigest()[:32])' "$VAULT/vault.key")
+            head -c 32 /dev/urandom | keyctl padd user "$description" @s >/dev/null
+            "$PROBE" load --backend file --directory "$VAULT" --cache session
+            "$PROBE" load --backend file --directory "$VAULT" --cache session
+            keyctl search @s user "$description" >/dev/null && echo '{"outcome":"ok","cachedKeyPresent":true}'
+            """)
+        try #require(outcomes.count == 3)
+        // The planted key fails the key check: the first read derives the real key and replaces it.
+        #expect(outcomes[0].outcome == "ok" && outcomes[0].keyDerivations == 1)
+        #expect(outcomes[1].outcome == "ok" && outcomes[1].keyDerivations == 0)
+        #expect(VaultProbe.same(outcomes[1].record, VaultProbe.record()))
+    }
+
+    @Test func changingThePassphraseKeepsRecordsAndTheCacheFollows() async throws {
+        let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
+        let outcomes = try await inNewSessionKeyring("""
+            echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache session
+            AUTHVAULT_PROBE_NEW_PASSPHRASE=second "$PROBE" change-passphrase --backend file --directory "$VAULT" --logn 10 --cache session
+            AUTHVAULT_PROBE_PASSPHRASE=second "$PROBE" load --backend file --directory "$VAULT" --cache none
+            "$PROBE" load --backend file --directory "$VAULT" --cache none
+            AUTHVAULT_PROBE_PASSPHRASE=unused "$PROBE" load --backend file --directory "$VAULT" --cache session
+            """)
+        try #require(outcomes.count == 5)
+        #expect(outcomes[1].outcome == "ok")
+        #expect(outcomes[2].outcome == "ok" && VaultProbe.same(outcomes[2].record, VaultProbe.record()))
+        #expect(outcomes[3].outcome == "wrongPassphrase")
+        // The rewrapped key file's cache entry holds the same data key: a warm read still runs no KDF.
+        #expect(outcomes[4].outcome == "ok" && outcomes[4].keyDerivations == 0)
+    }
+}
