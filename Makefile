@@ -30,7 +30,8 @@ test: deps-test
 bench: deps-test
 	$(SWIFT) build $(BUILD_FLAGS) --product authvault
 	$(SWIFT) build $(BUILD_FLAGS) --product authvault-bench
-	"$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault-bench" --authvault "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
+	Scripts/with-secret-service.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault-bench" \
+		--authvault "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
 
 clean:
 	$(SWIFT) package clean

@@ -73,6 +73,9 @@ func fixed(_ value: Double, _ digits: Int) -> String {
     return text
 }
 
+/// Ours over the peer's, with enough decimals to show small ratios (0.0023x).
 func ratio(_ ours: Double, over peer: Double) -> String {
-    fixed(ours / peer, 2) + "x"
+    let value = ours / peer
+    let digits = value >= 0.1 ? 2 : value >= 0.001 ? 4 : 6
+    return fixed(value, digits) + "x"
 }

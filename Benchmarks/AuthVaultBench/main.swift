@@ -1,4 +1,5 @@
 import AuthCrypto
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,6 +28,11 @@ var rows: [Row] = []
 do {
     rows.append(try StartupBenchmark.run(authvault: authvaultPath, rounds: rounds))
     rows += try CryptoBenchmarks.run()
+    if ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil {
+        rows += try await VaultBenchmarks.run(rounds: min(rounds, 100))
+    } else {
+        print("(vault benchmarks skipped: no session bus; make bench runs them beside a private Secret Service)")
+    }
 } catch {
     print("authvault-bench: \(error)")
     exit(1)

@@ -137,3 +137,87 @@ struct VaultCommandTests {
         for command in ["status", "migrate", "lock", "change-passphrase"] { #expect(help.stdoutText.contains(command)) }
     }
 }
+
+/// `auto` decides once, says so when it falls back to the file, and remembers.
+@Suite(.serialized, .enabled(if: SecretServiceSession.isSupported, "needs \(SecretServiceSession.requiredTools)"))
+struct AutomaticBackendTests {
+    let authvault = BuiltProducts.executable("authvault")
+
+    func configure(_ session: SecretServiceSession, _ extra: [String: String] = [:], client: String = "client1") throws -> ProcessOutput {
+        try ProcessRunner.run(authvault, ["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", client],
+                              environment: session.environment.merging(extra) { $1 })
+    }
+
+    func recordedBackend(_ session: SecretServiceSession) throws -> String? {
+        let output = try ProcessRunner.run(authvault, ["vault", "status", "--json"], environment: session.environment)
+        let status = try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any]
+        return ((status?["profiles"] as? [[String: Any]])?.first)?["backend"] as? String
+    }
+
+    @Test(arguments: [SecretServiceSession.Setup.noBus, .busOnly])
+    func withoutASecretServiceTheFileIsChosenSaidOnceAndRecorded(setup: SecretServiceSession.Setup) throws {
+        let session = try SecretServiceSession(setup)
+        let first = try configure(session)
+        #expect(first.status == 0)
+        #expect(first.stderrText.contains("No unlocked Secret Service"))
+        #expect(first.stderrText.contains("encrypted file vault"))
+        #expect(try recordedBackend(session) == "file")
+        let second = try configure(session, client: "client2")
+        #expect(!second.stderrText.contains("Secret Service"))
+        #expect(try recordedBackend(session) == "file")
+    }
+
+    @Test func anUnlockedKeyringIsChosen() throws {
+        let session = try SecretServiceSession(.gnomeKeyring)
+        let output = try configure(session)
+        #expect(output.stderrText.contains("keeps its tokens in the Secret Service"))
+        #expect(try recordedBackend(session) == "secret-service")
+    }
+
+    @Test func aServiceThatNeverAnswersFallsBackWithinTheBound() throws {
+        let session = try SecretServiceSession(.silentOwner)
+        let start = Date()
+        let output = try configure(session, ["AUTHVAULT_SECRET_SERVICE_TIMEOUT": "0.5"])
+        #expect(Date().timeIntervalSince(start) < 3)
+        #expect(output.stderrText.contains("did not answer in time"))
+        #expect(try recordedBackend(session) == "file")
+    }
+}
+
+/// Passphrases typed at a terminal: asked without echo, twice for a new passphrase, never on the screen.
+@Suite struct PassphrasePromptTests {
+    @Test func changePassphraseAtATerminal() throws {
+        let session = try SecretServiceSession(.noBus)
+        let probe = BuiltProducts.executable("vault-probe")
+        let dataDirectory = session.environment["XDG_DATA_HOME"]! + "/authvault"
+        let saved = try ProcessRunner.run(probe, ["save", "--backend", "file", "--directory", dataDirectory, "--logn", "10",
+                                                  "--cache", "none", "--profile", "default"],
+                                          stdin: Data(#"{"profile": "default", "accessToken": "a"}"#.utf8),
+                                          environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": "old secret words"]) { $1 })
+        #expect(saved.status == 0)
+        let environment = session.environment.merging(["AUTHVAULT_KEY_CACHE_TIMEOUT": "0", "TERM": "dumb"]) { $1 }
+        let run = try PseudoTerminal.run(
+            [BuiltProducts.executable("authvault"), "vault", "change-passphrase"],
+            answers: [("New vault passphrase:", "new secret words"), ("Repeat the vault passphrase:", "new secret words"),
+                      ("Vault passphrase:", "old secret words")],
+            environment: environment)
+        #expect(run.status == 0, "\(run.screen)")
+        #expect(run.answered == 3)
+        #expect(run.screen.contains("Changed the vault passphrase."))
+        #expect(!run.screen.contains("secret words"))
+        let reread = try ProcessRunner.run(probe, ["load", "--backend", "file", "--directory", dataDirectory, "--cache", "none",
+                                                   "--profile", "default"],
+                                           environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": "new secret words"]) { $1 })
+        #expect(reread.stdoutText.contains(#""accessToken":"a""#) || reread.stdoutText.contains(#""accessToken" : "a""#))
+    }
+
+    @Test func mismatchedNewPassphrasesChangeNothing() throws {
+        let session = try SecretServiceSession(.noBus)
+        let run = try PseudoTerminal.run(
+            [BuiltProducts.executable("authvault"), "vault", "change-passphrase"],
+            answers: [("New vault passphrase:", "one thing"), ("Repeat the vault passphrase:", "another thing")],
+            environment: session.environment.merging(["TERM": "dumb"]) { $1 })
+        #expect(run.status == 4)
+        #expect(run.screen.contains("differ"))
+    }
+}

@@ -52,6 +52,20 @@ struct ConfigureCommand: CLICommand {
             throw CLIError(error.description, status: Self.status(of: error))
         }
         context.standardError.line("\(created ? "Created" : "Updated") profile '\(name)' in \(store.path).")
+        try await chooseBackendIfUndecided(name, context: context)
+    }
+
+    /// A profile on `auto` gets its backend now, once: the user learns where the tokens will live before the
+    /// first sign-in, and later runs never probe the Secret Service again.
+    private func chooseBackendIfUndecided(_ name: String, context: CommandContext) async throws(CLIError) {
+        let configuration: ConfigFile
+        do { configuration = try context.configStore.load() } catch { throw CLIError(error.description) }
+        let factory = VaultFactory(context: context, configuration: configuration)
+        guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try factory.knownBackend(for: name) == nil else { return }
+        let (_, chosen) = try await factory.selectBackend(for: name)
+        if chosen == .secretService {
+            context.standardError.line("Profile '\(name)' keeps its tokens in the Secret Service (the default collection).")
+        }
     }
 
     private func apply(to settings: inout ProfileSettings) throws(ConfigError) {
