@@ -6,6 +6,10 @@ public enum AuthVault {
         name: "authvault",
         abstract: "Sign in to Amazon Cognito and keep the tokens safe, for you and the tools you use.",
         children: [
+            .command(LoginCommand.self),
+            .command(TokenCommand.self),
+            .command(StatusCommand.self),
+            .command(LogoutCommand.self),
             .command(ConfigureCommand.self),
             .command(ProfilesCommand.self),
             VaultCommands.group,

@@ -1,0 +1,214 @@
+import AuthCrypto
+import AuthStore
+import CognitoAuth
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authvault login`: signs in with a user name and password and answers whatever Cognito asks.
+struct LoginCommand: CLICommand {
+    static let password = OptionSpec.flag("password", help: "Sign in with a user name and password (the only method so far).")
+    static let username = OptionSpec.value("username", short: "u", placeholder: "name", help: "The user name, e-mail or phone number (prompted for on a terminal).")
+    static let passwordStdin = OptionSpec.flag("password-stdin", help: "Read the password from the first line of standard input.")
+    static let newPasswordStdin = OptionSpec.flag("new-password-stdin", help: "Read a required new password from the next line of standard input.")
+    static let authFlow = OptionSpec.value("auth-flow", placeholder: "srp|password", help: "Override the profile's flow (srp keeps the password on this machine).")
+    static let mfaCode = OptionSpec.value("mfa-code", placeholder: "code", help: "The MFA code, for scripts (a one-time code, so not a lasting secret).")
+    static let mfaType = OptionSpec.value("mfa-type", placeholder: "totp|sms|email", help: "The MFA method to use when Cognito lets you choose.")
+    static let attribute = OptionSpec.repeatable("attribute", placeholder: "name=value", help: "A user attribute Cognito requires with a new password.")
+
+    static let spec = CommandSpec(
+        name: "login",
+        abstract: "Sign in to the profile's user pool.",
+        discussion: """
+        On a terminal, every question is asked in turn (password without echo, a new password twice, the MFA code,
+        the MFA method, authenticator set-up). Without a terminal, give the answers with --password-stdin,
+        --new-password-stdin, --mfa-code and --attribute; a missing answer is an error naming the option.
+        """,
+        options: [password, username, passwordStdin, newPasswordStdin, authFlow, mfaCode, mfaType, attribute])
+
+    let arguments: ParsedArguments
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        if let flow = arguments.value(Self.authFlow), AuthFlowChoice(rawValue: flow) == nil {
+            throw UsageError("Invalid value '\(flow)' for --auth-flow: expected srp or password.")
+        }
+        if let type = arguments.value(Self.mfaType), Self.mfaTypes[type] == nil {
+            throw UsageError("Invalid value '\(type)' for --mfa-type: expected totp, sms or email.")
+        }
+        for pair in arguments.values(Self.attribute) where !pair.contains("=") {
+            throw UsageError("Invalid value '\(pair)' for --attribute: expected name=value.")
+        }
+    }
+
+    static let mfaTypes: [String: MFAType] = ["totp": .softwareToken, "sms": .sms, "email": .email]
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        let session = try await ProfileSession.open(context)
+        var answers = try ScriptedAnswers(arguments: arguments, context: context)
+        let username = try answers.username(prompter: context.prompter)
+        let password = try answers.password(for: username, prompter: context.prompter)
+        let flow: AuthFlow = (arguments.value(Self.authFlow).flatMap(AuthFlowChoice.init) ?? session.profile.authFlow) == .password
+            ? .userPassword : .userSRP
+
+        var progress: SignInProgress
+        do {
+            progress = try await session.store.signIn(username: username, password: password, flow: flow)
+        } catch {
+            throw CLIErrors.from(error)
+        }
+        var wrongCodes = 0
+        while case .challenge(let challenge) = progress {
+            let answer = try await answers.answer(challenge, store: session.store, profile: session.profile, context: context)
+            do {
+                progress = try await session.store.answer(answer)
+            } catch let error {
+                if case .rejected(.codeMismatch) = error, context.isInteractive, wrongCodes < 2 {
+                    wrongCodes += 1
+                    context.standardError.line("That code is not right; try again.")
+                    continue
+                }
+                throw CLIErrors.from(error)
+            }
+        }
+        if case .signedIn(let summary) = progress {
+            context.standardError.line("Signed in as \(summary.user) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
+        }
+    }
+}
+
+/// The answers a sign-in needs, from the command line and standard input (scripts) or the terminal (people).
+private struct ScriptedAnswers {
+    let arguments: ParsedArguments
+    let interactive: Bool
+    private var stdinLines: [SecretBytes]
+
+    init(arguments: ParsedArguments, context: CommandContext) throws(CLIError) {
+        self.arguments = arguments
+        interactive = context.isInteractive
+        let wantsStdin = arguments.flag(LoginCommand.passwordStdin) || arguments.flag(LoginCommand.newPasswordStdin)
+        stdinLines = wantsStdin ? Self.readStandardInputLines() : []
+    }
+
+    mutating func username(prompter: any SecretPrompter) throws(CLIError) -> String {
+        if let name = arguments.value(LoginCommand.username), !name.isEmpty { return name }
+        guard interactive, let name = prompter.readLine(prompt: "Username: "), !name.isEmpty else {
+            throw CLIError("No user name: pass --username NAME.", status: .usage)
+        }
+        return name
+    }
+
+    mutating func password(for username: String, prompter: any SecretPrompter) throws(CLIError) -> SecretBytes {
+        if arguments.flag(LoginCommand.passwordStdin) {
+            guard !stdinLines.isEmpty else { throw CLIError("--password-stdin was given but standard input is empty.", status: .usage) }
+            return stdinLines.removeFirst()
+        }
+        guard interactive, let password = prompter.readSecret(prompt: "Password for \(username): "), password.count > 0 else {
+            throw CLIError("No terminal to ask for the password: pipe it in with --password-stdin.", status: .usage)
+        }
+        return password
+    }
+
+    mutating func answer(_ challenge: AuthChallenge, store: AuthStore, profile: ResolvedProfile,
+                         context: CommandContext) async throws(CLIError) -> ChallengeAnswer {
+        let prompter = context.prompter
+        switch challenge.kind {
+        case .newPasswordRequired:
+            return .newPassword(try newPassword(prompter: prompter, context: context),
+                                attributes: try requiredAttributes(challenge, prompter: prompter))
+        case .smsMFA, .emailOTP, .softwareTokenMFA:
+            let source = challenge.kind == .softwareTokenMFA ? "your authenticator app"
+                : "the code sent to \(challenge.codeDeliveryDestination ?? "you")"
+            return .code(try code(prompt: "MFA code from \(source): ", prompter: prompter))
+        case .selectMFAType:
+            return .mfaType(try chooseMFAType(challenge.mfaTypes, prompter: prompter))
+        case .mfaSetup:
+            let secret: SoftwareTokenSecret
+            do { secret = try await store.beginSoftwareTokenSetup() } catch { throw CLIErrors.from(error) }
+            // The user's own authenticator secret, shown because they asked to set it up.
+            let uri = secret.provisioningURI(accountName: challenge.username, issuer: "AuthVault \(profile.name)")
+            context.standardError.line("Cognito requires an authenticator app. Add this account to it:")
+            context.standardError.line("  URI:    \(uri.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })")
+            context.standardError.line("  secret: \(secret.base32.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })")
+            return .softwareTokenSetupCode(try code(prompt: "First code from the authenticator app: ", prompter: prompter),
+                                           friendlyDeviceName: "authvault")
+        default:
+            throw CLIError("Cognito asks for \(challenge.kind), which authvault cannot answer yet.")
+        }
+    }
+
+    private mutating func newPassword(prompter: any SecretPrompter, context: CommandContext) throws(CLIError) -> SecretBytes {
+        if arguments.flag(LoginCommand.newPasswordStdin) {
+            guard !stdinLines.isEmpty else { throw CLIError("--new-password-stdin was given but no line is left on standard input.", status: .usage) }
+            return stdinLines.removeFirst()
+        }
+        guard interactive else {
+            throw CLIError("Cognito requires a new password: pipe it in with --new-password-stdin.", status: .usage)
+        }
+        context.standardError.line("Cognito requires a new password for this account.")
+        guard let first = prompter.readSecret(prompt: "New password: "), first.count > 0 else {
+            throw CLIError("No new password was entered.", status: .usage)
+        }
+        guard prompter.readSecret(prompt: "Repeat the new password: ") == first else {
+            throw CLIError("The two passwords differ; run 'authvault login' again.", status: .usage)
+        }
+        return first
+    }
+
+    private func requiredAttributes(_ challenge: AuthChallenge, prompter: any SecretPrompter) throws(CLIError) -> [String: String] {
+        var given: [String: String] = [:]
+        for pair in arguments.values(LoginCommand.attribute) {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            given[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        for name in challenge.requiredAttributes where given[name] == nil {
+            guard interactive, let value = prompter.readLine(prompt: "\(name): ") else {
+                throw CLIError("Cognito requires the attribute '\(name)': pass --attribute \(name)=VALUE.", status: .usage)
+            }
+            given[name] = value
+        }
+        return given
+    }
+
+    private func code(prompt: String, prompter: any SecretPrompter) throws(CLIError) -> SecretBytes {
+        if let code = arguments.value(LoginCommand.mfaCode), !code.isEmpty { return SecretBytes(utf8: code) }
+        guard interactive, let code = prompter.readSecret(prompt: prompt), code.count > 0 else {
+            throw CLIError("Cognito asks for an MFA code: pass --mfa-code CODE.", status: .usage)
+        }
+        return code
+    }
+
+    private func chooseMFAType(_ offered: [MFAType], prompter: any SecretPrompter) throws(CLIError) -> MFAType {
+        let names = LoginCommand.mfaTypes.filter { offered.contains($0.value) }.keys.sorted()
+        if let choice = arguments.value(LoginCommand.mfaType) {
+            guard let type = LoginCommand.mfaTypes[choice], offered.contains(type) else {
+                throw CLIError("Cognito offers \(names.joined(separator: ", ")) for MFA, not \(choice).", status: .usage)
+            }
+            return type
+        }
+        guard interactive, let answer = prompter.readLine(prompt: "MFA method (\(names.joined(separator: "/"))): "),
+              let type = LoginCommand.mfaTypes[answer], offered.contains(type) else {
+            throw CLIError("Cognito asks which MFA method to use: pass --mfa-type \(names.joined(separator: "|")).", status: .usage)
+        }
+        return type
+    }
+
+    /// Standard input, split into lines, each kept as a secret and the raw buffer wiped.
+    private static func readStandardInputLines() -> [SecretBytes] {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            buffer += chunk[0..<count]
+        }
+        defer {
+            buffer.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            chunk.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        }
+        return buffer.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { line in SecretBytes(line.last == UInt8(ascii: "\r") ? line.dropLast() : line) }
+            .filter { $0.count > 0 }
+    }
+}

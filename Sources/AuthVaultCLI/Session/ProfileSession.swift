@@ -1,0 +1,63 @@
+import AuthCrypto
+import AuthStore
+import CognitoAuth
+import TokenVault
+
+/// Everything a command needs to act on the current profile: its settings, its vault, its lock and its store.
+/// Built per command; the Cognito client inside is made only when a command first talks to Cognito.
+struct ProfileSession {
+    let profile: ResolvedProfile
+    let vault: any VaultBackend
+    let backend: VaultBackendKind
+    let lock: ProfileLock
+    let authority: LazyCognitoAuthority
+    let store: AuthStore
+
+    static func open(_ context: CommandContext) async throws(CLIError) -> ProfileSession {
+        let configuration: ConfigFile
+        let profile: ResolvedProfile
+        do {
+            configuration = try context.configStore.load()
+            profile = try context.configStore.profile(named: context.profileName)
+        } catch {
+            throw CLIError(error.description, status: .failure)
+        }
+        let factory = VaultFactory(context: context, configuration: configuration)
+        let (vault, backend) = try await factory.selectBackend(for: profile.name)
+        let lock = factory.lock(for: profile.name)
+        let name = profile.name
+        let authority = LazyCognitoAuthority(profile: profile) {
+            try? await vault.load(profile: name)?.clientSecret
+        }
+        let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority)
+        return ProfileSession(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
+    }
+
+    /// The Cognito client, for the account operations that go around the store (sign-up, forgotten password, ...).
+    func cognitoClient() async throws(CLIError) -> CognitoClient {
+        do { return try await authority.cognitoClient() } catch { throw CLIErrors.from(error) }
+    }
+}
+
+/// The mapping from the libraries' errors to messages and exit statuses, in one place so every command agrees.
+enum CLIErrors {
+    static func from(_ error: AuthStoreError) -> CLIError {
+        switch error {
+        case .signInRequired: return CLIError(error.description, status: .signInRequired)
+        case .vault(let vaultError): return from(vaultError)
+        case .network: return CLIError(error.description, status: .networkUnavailable)
+        case .rejected(let cognitoError): return from(cognitoError)
+        case .noPendingChallenge, .challengeExpired, .busy: return CLIError(error.description, status: .failure)
+        }
+    }
+
+    static func from(_ error: CognitoError) -> CLIError {
+        if error.requiresSignIn { return CLIError(error.description, status: .signInRequired) }
+        if error.isRetryable { return CLIError(error.description, status: .networkUnavailable) }
+        return CLIError(error.description, status: .failure)
+    }
+
+    static func from(_ error: VaultError) -> CLIError {
+        VaultCommands.cliError(error)
+    }
+}
