@@ -1,3 +1,6 @@
+import AuthCrypto
+import TokenVault
+
 /// `authvault configure`: writes or updates one profile from flags.
 struct ConfigureCommand: CLICommand {
     static let region = OptionSpec.value("region", placeholder: "region", help: "AWS region of the user pool (default: the pool id's prefix).")
@@ -14,6 +17,7 @@ struct ConfigureCommand: CLICommand {
     static let authFlow = OptionSpec.value("auth-flow", placeholder: "srp|password", help: "How password sign-in proves the password (default: srp).")
     static let rotateRefreshTokens = OptionSpec.value("rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens (default: false).")
     static let caBundle = OptionSpec.value("ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).")
+    static let clientSecretStdin = OptionSpec.flag("client-secret-stdin", help: "Read the app client's secret from standard input and keep it in the vault.")
 
     static let spec = CommandSpec(
         name: "configure",
@@ -21,10 +25,11 @@ struct ConfigureCommand: CLICommand {
         discussion: """
         Only the options given are changed; an empty value ('') resets an option to its default.
         A new profile needs at least --user-pool-id and --client-id. Secrets never go into the
-        configuration file.
+        configuration file: --client-secret-stdin stores the app client's secret in the profile's vault record,
+        and an empty line removes it.
         """,
         options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
-                  identityProvider, vault, authFlow, rotateRefreshTokens, caBundle]
+                  identityProvider, vault, authFlow, rotateRefreshTokens, caBundle, clientSecretStdin]
     )
 
     let arguments: ParsedArguments
@@ -53,6 +58,32 @@ struct ConfigureCommand: CLICommand {
         }
         context.standardError.line("\(created ? "Created" : "Updated") profile '\(name)' in \(store.path).")
         try await chooseBackendIfUndecided(name, context: context)
+        if arguments.flag(Self.clientSecretStdin) { try await storeClientSecret(context: context) }
+    }
+
+    /// Keeps the app client's secret in the vault record, under the profile lock, beside any session.
+    private func storeClientSecret(context: CommandContext) async throws(CLIError) {
+        guard var secret = StandardInput.firstLine() else {
+            throw CLIError("--client-secret-stdin was given but standard input is empty.", status: .usage)
+        }
+        defer { secret.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        let session = try await ProfileSession.open(context)
+        let vault = session.vault, profile = session.profile.name
+        let value = secret.isEmpty ? nil : SecretBytes(secret)
+        do {
+            try await session.lock.withLock { () async throws(VaultError) in
+                var record = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
+                record.clientSecret = value
+                record.revision += 1
+                try await vault.save(record)
+            }
+        } catch {
+            switch error {
+            case .lock(let error), .body(let error): throw CLIErrors.from(error)
+            }
+        }
+        context.standardError.line(value == nil ? "Removed the client secret of profile '\(profile)'."
+                                   : "Stored the client secret of profile '\(profile)' in \(session.backend.rawValue).")
     }
 
     /// A profile on `auto` gets its backend now, once: the user learns where the tokens will live before the

@@ -87,7 +87,7 @@ private struct ScriptedAnswers {
         self.arguments = arguments
         interactive = context.isInteractive
         let wantsStdin = arguments.flag(LoginCommand.passwordStdin) || arguments.flag(LoginCommand.newPasswordStdin)
-        stdinLines = wantsStdin ? Self.readStandardInputLines() : []
+        stdinLines = wantsStdin ? StandardInput.secretLines() : []
     }
 
     mutating func username(prompter: any SecretPrompter) throws(CLIError) -> String {
@@ -193,22 +193,4 @@ private struct ScriptedAnswers {
         return type
     }
 
-    /// Standard input, split into lines, each kept as a secret and the raw buffer wiped.
-    private static func readStandardInputLines() -> [SecretBytes] {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            buffer += chunk[0..<count]
-        }
-        defer {
-            buffer.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
-            chunk.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
-        }
-        return buffer.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            .map { line in SecretBytes(line.last == UInt8(ascii: "\r") ? line.dropLast() : line) }
-            .filter { $0.count > 0 }
-    }
 }

@@ -1,0 +1,40 @@
+import AuthCrypto
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Secrets piped in by scripts (`--password-stdin`, `--client-secret-stdin`): read once, the raw buffer wiped.
+enum StandardInput {
+    /// Every non-empty line, each as a secret; a trailing CR is dropped.
+    static func secretLines() -> [SecretBytes] {
+        var buffer = readAll()
+        defer { buffer.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        return lines(of: buffer).filter { !$0.isEmpty }.map { SecretBytes($0) }
+    }
+
+    /// The first line (possibly empty), or nil when standard input is empty.
+    static func firstLine() -> [UInt8]? {
+        var buffer = readAll()
+        defer { buffer.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        guard !buffer.isEmpty else { return nil }
+        return lines(of: buffer).first.map(Array.init) ?? []
+    }
+
+    private static func lines(of buffer: [UInt8]) -> [ArraySlice<UInt8>] {
+        buffer.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0 }
+    }
+
+    private static func readAll() -> [UInt8] {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        defer { chunk.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            buffer += chunk[0..<count]
+        }
+        return buffer
+    }
+}
