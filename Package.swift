@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
-        .executableTarget(name: "authvault-bench", dependencies: ["AuthCrypto", "TokenVault"], path: "Benchmarks/AuthVaultBench"),
+        .executableTarget(name: "authvault-bench", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault"], path: "Benchmarks/AuthVaultBench"),
 
         // Shared test support: temporary directories, running processes, TLS fixtures made with the openssl CLI.
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Scripts"]),

@@ -28,6 +28,7 @@ var rows: [Row] = []
 do {
     rows.append(try StartupBenchmark.run(authvault: authvaultPath, rounds: rounds))
     rows += try CryptoBenchmarks.run()
+    rows.append(try SRPBenchmark.run())
     if ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil {
         rows += try await VaultBenchmarks.run(rounds: min(rounds, 100))
     } else {
