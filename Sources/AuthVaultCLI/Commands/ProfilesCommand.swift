@@ -42,10 +42,7 @@ struct ProfilesCommand: CLICommand {
         let entries = names.map { name in
             ProfileEntry(name: name, current: name == context.profileName, settings: file.profiles[name]!)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(entries) else { throw CLIError("Could not encode the profile list.") }
-        context.standardOutput.line(String(decoding: data, as: UTF8.self))
+        try JSONOutput.write(entries, to: context.standardOutput)
     }
 }
 

@@ -71,10 +71,7 @@ struct StatusCommand: CLICommand {
             report.lastRefreshAt = record.lastRefreshAt.map(TimeText.rfc3339)
         }
         if asJSON {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(report) else { throw CLIError("Could not encode the status.") }
-            context.standardOutput.line(String(decoding: data, as: UTF8.self))
+            try JSONOutput.write(report, to: context.standardOutput)
         } else {
             context.standardOutput.write(render(report, record: record, now: now))
         }

@@ -46,10 +46,7 @@ struct TokenCommand: CLICommand {
             let expiresAt = (kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt) ?? 0
             let payload = TokenJSON(token: text, tokenType: kind == .access ? "access" : "id", profile: session.profile.name,
                                     expiresAt: TimeText.rfc3339(expiresAt), expiresAtUnix: Int64(expiresAt))
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(payload) else { throw CLIError("Could not encode the token.") }
-            context.standardOutput.line(String(decoding: data, as: UTF8.self))
+            try JSONOutput.write(payload, pretty: false, to: context.standardOutput)
         }
     }
 

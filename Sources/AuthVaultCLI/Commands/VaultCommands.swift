@@ -98,10 +98,7 @@ struct VaultStatusCommand: CLICommand {
             },
             profiles: profiles)
         if asJSON {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(report) else { throw CLIError("Could not encode the status.") }
-            context.standardOutput.line(String(decoding: data, as: UTF8.self))
+            try JSONOutput.write(report, to: context.standardOutput)
             return
         }
         var lines: [String] = []
