@@ -31,6 +31,7 @@ do {
     rows.append(try SRPBenchmark.run())
     if ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil {
         rows += try await VaultBenchmarks.run(rounds: min(rounds, 100))
+        rows += try await TokenBenchmark.run(authvault: authvaultPath, rounds: min(rounds, 100))
     } else {
         print("(vault benchmarks skipped: no session bus; make bench runs them beside a private Secret Service)")
     }
