@@ -18,8 +18,12 @@ let package = Package(
     targets: [
         // System libraries, each with a small shim header for macros and varargs calls.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // libcurl and libsecret are not linked: these wrappers dlopen them on first use, so a command that needs
+        // neither the network nor the keyring starts without them. Build: libcurl4-openssl-dev's header; run:
+        // libcurl4, libsecret-1-0 (CSecret declares the GLib/libsecret types it uses itself).
+        .target(name: "CLibraryLoader"),
+        .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
+        .target(name: "CSecret", dependencies: ["CLibraryLoader"]),
         .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils", providers: [.apt(["libkeyutils-dev"])]),
 
         // Primitives: hashes, MACs, KDFs, AEAD, random, big integers, RSA verification, encodings, secret bytes.

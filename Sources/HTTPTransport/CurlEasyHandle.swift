@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// A libcurl easy handle with its error buffer, and typed `curl_easy_setopt` calls that fail with an
 /// `HTTPError`. Used by one worker thread at a time.
@@ -8,25 +8,25 @@ final class CurlEasyHandle {
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
     init?() {
-        guard let raw = curl_easy_init() else { return nil }
+        guard let raw = authvault_curl_easy_init() else { return nil }
         self.raw = raw
     }
 
     deinit {
-        curl_easy_cleanup(raw)
+        authvault_curl_easy_cleanup(raw)
         errorBuffer.deallocate()
     }
 
     /// Back to libcurl's defaults, keeping the connection, DNS and TLS session caches.
     func reset() throws(HTTPError) {
-        curl_easy_reset(raw)
+        authvault_curl_easy_reset(raw)
         errorBuffer[0] = 0
         try check(authvault_curl_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer))
     }
 
     /// libcurl's explanation of the last failure, or the generic text of `code`.
     func errorMessage(for code: CURLcode) -> String {
-        errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: authvault_curl_easy_strerror(code))
     }
 
     func set(_ option: CURLoption, _ value: Int) throws(HTTPError) {
@@ -65,6 +65,6 @@ final class CurlEasyHandle {
     }
 
     private func check(_ code: CURLcode) throws(HTTPError) {
-        guard code == CURLE_OK else { throw .other("libcurl refused an option: \(String(cString: curl_easy_strerror(code)))") }
+        guard code == CURLE_OK else { throw .other("libcurl refused an option: \(String(cString: authvault_curl_easy_strerror(code)))") }
     }
 }

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 extension HTTPError {
     /// The case for a failed `curl_easy_perform`. `message` is libcurl's error buffer: it names hosts and
@@ -29,7 +29,7 @@ extension HTTPError {
         case CURLE_ABORTED_BY_CALLBACK:
             self = .cancelled
         default:
-            self = .other("\(String(cString: curl_easy_strerror(code))): \(message)")
+            self = .other("\(String(cString: authvault_curl_easy_strerror(code))): \(message)")
         }
     }
 }

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// One request performed, blocking, on a worker's easy handle: validation, options, callbacks, result.
 struct CurlTransfer {
@@ -11,9 +11,9 @@ struct CurlTransfer {
     func perform() -> TransferJob.Outcome {
         let sink = ResponseSink(limit: configuration.maximumResponseBytes, job: job)
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { authvault_curl_slist_free_all(headerList) }
         // While idle the handle must hold no pointer into this transfer's memory (headers, body, sink).
-        defer { curl_easy_reset(handle.raw) }
+        defer { authvault_curl_easy_reset(handle.raw) }
         // libcurl reads the body in place and needs a valid pointer even for an empty one.
         let body = request.body.isEmpty ? [0] : request.body
         return body.withUnsafeBufferPointer { bodyBytes in
@@ -35,7 +35,7 @@ struct CurlTransfer {
     }
 
     private func run(collectingInto sink: ResponseSink) throws(HTTPError) -> HTTPResponse {
-        let code = curl_easy_perform(handle.raw)
+        let code = authvault_curl_easy_perform(handle.raw)
         guard code == CURLE_OK else {
             if sink.exceededLimit { throw .responseTooLarge(limit: configuration.maximumResponseBytes) }
             throw HTTPError(curlCode: code, message: handle.errorMessage(for: code), url: RedactedURL(request.url),
@@ -104,8 +104,8 @@ struct CurlTransfer {
         if request.headers.firstValue(named: "Content-Type") == nil { lines.append("Content-Type:") }
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines {
-            guard let extended = curl_slist_append(list, line) else {
-                curl_slist_free_all(list)
+            guard let extended = authvault_curl_slist_append(list, line) else {
+                authvault_curl_slist_free_all(list)
                 throw .other("out of memory building the request headers")
             }
             list = extended

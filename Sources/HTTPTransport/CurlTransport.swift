@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// `HTTPTransport` over libcurl.
 ///
@@ -10,6 +10,9 @@ import CCurl
 ///
 /// Cancelling the awaiting task throws `HTTPError.cancelled` at once; the worker aborts the transfer at
 /// libcurl's next progress callback.
+///
+/// libcurl is opened by the first request, so a process that sends none never loads it; when it is missing,
+/// every request fails with `HTTPError.other` saying what to install.
 public final class CurlTransport: HTTPTransport {
     private let pool: CurlWorkerPool
 
@@ -23,9 +26,8 @@ public final class CurlTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        guard curlGlobalInitialization == CURLE_OK else {
-            throw .other("libcurl failed to initialize: \(String(cString: curl_easy_strerror(curlGlobalInitialization)))")
-        }
+        // libcurl is loaded (and globally initialized) by the first request, not at start-up.
+        if let loadError = authvault_curl_load_error() { throw .other(String(cString: loadError)) }
         let job = TransferJob(request: request)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -37,7 +39,3 @@ public final class CurlTransport: HTTPTransport {
         return try outcome.get()
     }
 }
-
-/// curl_global_init must run once per process before any other libcurl call; a global's initializer runs
-/// exactly once, thread-safely, on first use.
-private let curlGlobalInitialization = curl_global_init(Int(CURL_GLOBAL_ALL))

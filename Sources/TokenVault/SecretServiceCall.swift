@@ -11,6 +11,8 @@ enum SecretServiceCall {
         timeout: Duration,
         _ job: @escaping @Sendable (CallCancellable) throws(VaultError) -> T
     ) async throws(VaultError) -> T {
+        // libsecret (and GLib under it) is loaded by the first call, not at start-up.
+        if let loadError = authvault_secret_load_error() { throw .unavailable(String(cString: loadError)) }
         let cancellable = CallCancellable(timeout: timeout)
         let completion = CallCompletion<T>()
         let result = await withTaskCancellationHandler {
@@ -49,18 +51,18 @@ final class CallCancellable: Sendable {
 
     init(timeout: Duration) {
         timeoutSeconds = timeout.inSeconds
-        address = UInt(bitPattern: g_cancellable_new())
+        address = UInt(bitPattern: authvault_g_cancellable_new())
     }
 
-    deinit { g_object_unref(pointer) }
+    deinit { authvault_g_object_unref(UnsafeMutableRawPointer(pointer)) }
 
-    var pointer: UnsafeMutablePointer<GCancellable> { UnsafeMutablePointer(bitPattern: address)! }
+    var pointer: OpaquePointer { OpaquePointer(bitPattern: address)! }
 
-    var isCancelled: Bool { g_cancellable_is_cancelled(pointer) != 0 }
+    var isCancelled: Bool { authvault_g_cancellable_is_cancelled(pointer) != 0 }
 
     func cancel(reason newReason: Reason) {
         _ = reason.compareExchange(expected: Reason.none.rawValue, desired: newReason.rawValue, ordering: .relaxed)
-        g_cancellable_cancel(pointer)
+        authvault_g_cancellable_cancel(pointer)
     }
 
     /// What a call that libsecret reports as cancelled means to the caller.

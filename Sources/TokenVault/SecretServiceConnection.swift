@@ -5,8 +5,8 @@ internal import CSecret
 /// proxy is made fresh for every job (the service is opened without loading collections, so libsecret keeps no
 /// cached instance), which makes its `Locked` property the service's current answer, not a stale copy.
 final class SecretServiceConnection {
-    private let service: UnsafeMutablePointer<SecretService>
-    private let collection: UnsafeMutablePointer<SecretCollection>
+    private let service: OpaquePointer
+    private let collection: OpaquePointer
     private let cancellable: CallCancellable
     let collectionPath: String
 
@@ -14,32 +14,34 @@ final class SecretServiceConnection {
     init(cancellable: CallCancellable) throws(VaultError) {
         self.cancellable = cancellable
         var error: UnsafeMutablePointer<GError>?
-        guard let service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, cancellable.pointer, &error) else {
+        guard let service = authvault_secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, cancellable.pointer, &error)
+        else {
             throw Self.failure(error, .connecting, cancellable)
         }
-        guard let collection = secret_collection_for_alias_sync(
+        guard let collection = authvault_secret_collection_for_alias_sync(
             service, "default", SECRET_COLLECTION_NONE, cancellable.pointer, &error)
         else {
-            g_object_unref(service)
+            authvault_g_object_unref(UnsafeMutableRawPointer(service))
             if error != nil { throw Self.failure(error, .connecting, cancellable) }
             throw .unavailable("the Secret Service has no default collection; create one (for example the 'Login' "
                 + "keyring in Seahorse)")
         }
         self.service = service
         self.collection = collection
-        collectionPath = String(cString: g_dbus_proxy_get_object_path(Self.proxy(collection)))
+        // A SecretCollection is a GDBusProxy for the collection's object.
+        collectionPath = String(cString: authvault_g_dbus_proxy_get_object_path(collection))
     }
 
     deinit {
-        g_object_unref(collection)
-        g_object_unref(service)
+        authvault_g_object_unref(UnsafeMutableRawPointer(collection))
+        authvault_g_object_unref(UnsafeMutableRawPointer(service))
     }
 
-    var isLocked: Bool { secret_collection_get_locked(collection) != 0 }
+    var isLocked: Bool { authvault_secret_collection_get_locked(collection) != 0 }
 
     var label: String {
-        guard let label = secret_collection_get_label(collection) else { return "" }
-        defer { g_free(label) }
+        guard let label = authvault_secret_collection_get_label(collection) else { return "" }
+        defer { authvault_g_free(label) }
         return String(cString: label)
     }
 
@@ -50,9 +52,9 @@ final class SecretServiceConnection {
     func unlockWithPrompt() throws(VaultError) -> Bool {
         var error: UnsafeMutablePointer<GError>?
         var unlocked: UnsafeMutablePointer<GList>?
-        let objects = g_list_append(nil, UnsafeMutableRawPointer(collection))
-        defer { g_list_free(objects) }
-        let count = secret_service_unlock_sync(service, objects, cancellable.pointer, &unlocked, &error)
+        let objects = authvault_g_list_append(nil, UnsafeMutableRawPointer(collection))
+        defer { authvault_g_list_free(objects) }
+        let count = authvault_secret_service_unlock_sync(service, objects, cancellable.pointer, &unlocked, &error)
         authvault_object_list_free(unlocked)
         if let error { throw SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable) }
         return count > 0
@@ -75,16 +77,17 @@ final class SecretServiceConnection {
     /// Creates or replaces the item with exactly these attributes.
     func store(_ secret: SecretBytes, label: String, attributes: SecretAttributes) throws(VaultError) {
         let value = secret.withUnsafeBytes { bytes in
-            secret_value_new(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count, "application/json")
+            authvault_secret_value_new(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count,
+                                       "application/json")
         }
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        defer { authvault_secret_value_unref(UnsafeMutableRawPointer(value)) }
         var error: UnsafeMutablePointer<GError>?
         let item = try attributes.withTable { (table) throws(VaultError) in
-            secret_item_create_sync(collection, SecretServiceSchema.shared.pointer, table, label, value,
+            authvault_secret_item_create_sync(collection, SecretServiceSchema.shared.pointer, table, label, value,
                                     SECRET_ITEM_CREATE_REPLACE, cancellable.pointer, &error)
         }
         guard let item else { throw Self.failure(error, .operating, cancellable) }
-        g_object_unref(item)
+        authvault_g_object_unref(UnsafeMutableRawPointer(item))
     }
 
     /// Deletes every item matching `attributes` from the default collection.
@@ -93,7 +96,7 @@ final class SecretServiceConnection {
         _ = try withItems(matching: attributes, flags: SECRET_SEARCH_ALL) { itemPointer in
             guard failure == nil else { return () }
             var error: UnsafeMutablePointer<GError>?
-            if secret_item_delete_sync(itemPointer, cancellable.pointer, &error) == 0 {
+            if authvault_secret_item_delete_sync(itemPointer, cancellable.pointer, &error) == 0 {
                 failure = Self.failure(error, .operating, cancellable)
             }
         }
@@ -102,11 +105,11 @@ final class SecretServiceConnection {
 
     private func withItems<T>(
         matching attributes: SecretAttributes, flags: SecretSearchFlags,
-        _ body: (UnsafeMutablePointer<SecretItem>) -> T
+        _ body: (OpaquePointer) -> T
     ) throws(VaultError) -> [T] {
         var error: UnsafeMutablePointer<GError>?
         let list = try attributes.withTable { (table) throws(VaultError) in
-            secret_collection_search_sync(collection, SecretServiceSchema.shared.pointer, table, flags,
+            authvault_secret_collection_search_sync(collection, SecretServiceSchema.shared.pointer, table, flags,
                                           cancellable.pointer, &error)
         }
         if let error { throw SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable) }
@@ -115,35 +118,31 @@ final class SecretServiceConnection {
         var node = list
         while let current = node {
             if let data = current.pointee.data {
-                results.append(body(data.assumingMemoryBound(to: SecretItem.self)))
+                results.append(body(OpaquePointer(data)))
             }
             node = current.pointee.next
         }
         return results
     }
 
-    private static func attributes(of item: UnsafeMutablePointer<SecretItem>) -> [String: String] {
-        guard let table = secret_item_get_attributes(item) else { return [:] }
-        defer { g_hash_table_unref(table) }
+    private static func attributes(of item: OpaquePointer) -> [String: String] {
+        guard let table = authvault_secret_item_get_attributes(item) else { return [:] }
+        defer { authvault_g_hash_table_unref(table) }
         var result: [String: String] = [:]
         for name in SecretServiceSchema.Attribute.all {
-            if let value = g_hash_table_lookup(table, name) {
+            if let value = authvault_g_hash_table_lookup(table, name) {
                 result[name] = String(cString: value.assumingMemoryBound(to: CChar.self))
             }
         }
         return result
     }
 
-    private static func secret(of item: UnsafeMutablePointer<SecretItem>) -> SecretBytes? {
-        guard let value = secret_item_get_secret(item) else { return nil }
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+    private static func secret(of item: OpaquePointer) -> SecretBytes? {
+        guard let value = authvault_secret_item_get_secret(item) else { return nil }
+        defer { authvault_secret_value_unref(UnsafeMutableRawPointer(value)) }
         var length = 0
-        guard let bytes = secret_value_get(value, &length) else { return nil }
+        guard let bytes = authvault_secret_value_get(value, &length) else { return nil }
         return SecretBytes(UnsafeRawBufferPointer(start: bytes, count: length))
-    }
-
-    private static func proxy(_ collection: UnsafeMutablePointer<SecretCollection>) -> UnsafeMutablePointer<GDBusProxy> {
-        UnsafeMutableRawPointer(collection).assumingMemoryBound(to: GDBusProxy.self)
     }
 
     private static func failure(

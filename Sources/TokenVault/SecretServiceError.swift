@@ -11,15 +11,15 @@ enum SecretServiceError {
     static func vaultError(
         taking error: UnsafeMutablePointer<GError>, stage: Stage, cancellable: CallCancellable
     ) -> VaultError {
-        defer { g_error_free(error) }
+        defer { authvault_g_error_free(error) }
         let domain = error.pointee.domain, code = error.pointee.code
         let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
 
-        if domain == g_io_error_quark() {
+        if domain == authvault_g_io_error_quark() {
             if code == Int32(G_IO_ERROR_CANCELLED.rawValue) { return cancellable.cancellationError }
             if code == Int32(G_IO_ERROR_TIMED_OUT.rawValue) { return .timedOut(seconds: cancellable.timeoutSeconds) }
         }
-        if domain == g_dbus_error_quark() {
+        if domain == authvault_g_dbus_error_quark() {
             switch UInt32(code) {
             case G_DBUS_ERROR_NO_REPLY.rawValue, G_DBUS_ERROR_TIMEOUT.rawValue, G_DBUS_ERROR_TIMED_OUT.rawValue:
                 return .timedOut(seconds: cancellable.timeoutSeconds)
@@ -31,7 +31,7 @@ enum SecretServiceError {
                 break
             }
         }
-        if domain == secret_error_get_quark() && code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
+        if domain == authvault_secret_error_get_quark() && code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
             return .locked("the Secret Service refused: the collection is locked")
         }
         switch stage {

@@ -18,13 +18,13 @@ enum SecretServiceSchema {
     static let shared = SchemaPointer()
 
     final class SchemaPointer: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<SecretSchema>
+        let pointer: OpaquePointer
         init() {
             let definition = authvault_string_table_new()
             // A NULL value is SECRET_SCHEMA_ATTRIBUTE_STRING (0).
             for attribute in Attribute.all { authvault_string_table_insert(definition, attribute, nil) }
-            pointer = secret_schema_newv(SecretServiceSchema.name, SECRET_SCHEMA_NONE, definition)
-            g_hash_table_unref(definition)
+            pointer = authvault_secret_schema_newv(SecretServiceSchema.name, SECRET_SCHEMA_NONE, definition)
+            authvault_g_hash_table_unref(definition)
         }
     }
 }
@@ -50,7 +50,7 @@ struct SecretAttributes: Sendable {
 
     func withTable<R>(_ body: (OpaquePointer) throws(VaultError) -> R) throws(VaultError) -> R {
         let table = authvault_string_table_new()!
-        defer { g_hash_table_unref(table) }
+        defer { authvault_g_hash_table_unref(table) }
         for (key, value) in values { authvault_string_table_insert(table, key, value) }
         return try body(table)
     }

@@ -1,0 +1,26 @@
+// Loading a shared library on first use (dlopen/dlsym), for the C targets that wrap libcurl and libsecret: a
+// command that needs neither the network nor the keyring then never maps them (nor their own dependencies and
+// constructors), which keeps start-up in the low milliseconds.
+#ifndef AUTHVAULT_LIBRARY_LOADER_H
+#define AUTHVAULT_LIBRARY_LOADER_H
+
+#include <stddef.h>
+
+/// A function to resolve: its name in the library and the function pointer variable that receives its address.
+typedef struct {
+    const char *name;
+    void *function_pointer;
+} authvault_library_symbol;
+
+/// Opens `soname` (RTLD_NOW | RTLD_LOCAL; never closed) and resolves every symbol. Returns NULL on success, or
+/// `message` filled with why not, naming `library_name` and ending with `install_hint`. Not thread-safe: call it
+/// from a pthread_once routine.
+const char *authvault_library_load(const char *soname, const char *library_name, const char *install_hint,
+                                   const authvault_library_symbol *symbols, size_t count,
+                                   char *message, size_t message_size);
+
+/// Ends the process: a wrapper was called although its library failed to load, so the caller skipped the check
+/// it must make first. Names the library and the load failure.
+_Noreturn void authvault_library_misuse(const char *library_name, const char *load_error);
+
+#endif
