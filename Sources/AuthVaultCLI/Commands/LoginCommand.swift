@@ -125,11 +125,9 @@ private struct ScriptedAnswers {
         case .mfaSetup:
             let secret: SoftwareTokenSecret
             do { secret = try await store.beginSoftwareTokenSetup() } catch { throw CLIErrors.from(error) }
-            // The user's own authenticator secret, shown because they asked to set it up.
-            let uri = secret.provisioningURI(accountName: challenge.username, issuer: "AuthVault \(profile.name)")
-            context.standardError.line("Cognito requires an authenticator app. Add this account to it:")
-            context.standardError.line("  URI:    \(uri.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })")
-            context.standardError.line("  secret: \(secret.base32.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })")
+            // The user's own authenticator secret, shown because Cognito requires them to set it up now.
+            context.standardError.line("Cognito requires an authenticator app for this account.")
+            secret.show(accountName: challenge.username, profile: profile.name, on: context.standardError)
             return .softwareTokenSetupCode(try code(prompt: "First code from the authenticator app: ", prompter: prompter),
                                            friendlyDeviceName: "authvault")
         default:

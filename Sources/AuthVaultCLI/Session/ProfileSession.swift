@@ -35,6 +35,9 @@ struct ProfileSession {
 
     /// The Cognito client, for the account operations that go around the store (sign-up, forgotten password, ...).
     func cognitoClient() async throws(CLIError) -> CognitoClient {
+        // The client secret lives in the vault: a locked vault is said as such (exit 4), not discovered later as
+        // Cognito refusing a request that lacks SECRET_HASH.
+        do { _ = try await vault.load(profile: profile.name) } catch { throw CLIErrors.from(error) }
         do { return try await authority.cognitoClient() } catch { throw CLIErrors.from(error) }
     }
 }

@@ -1,0 +1,143 @@
+"""A checking HTTP proxy in front of moto (python stdlib only): moto does not check SECRET_HASH on most calls, so
+this does, with python's hmac, for one app client.
+
+    SECRET_HASH_PROXY_CLIENT_SECRET=... python3 secret_hash_proxy.py --upstream http://127.0.0.1:PORT --client-id ID
+
+Prints its own port on the first stdout line and serves until stdin closes. For a Cognito call of the client:
+SignUp, ConfirmSignUp, ResendConfirmationCode, ForgotPassword and ConfirmForgotPassword must carry
+SecretHash = Base64(HMAC-SHA256(secret, Username + ClientId)); InitiateAuth (USER_PASSWORD_AUTH, USER_SRP_AUTH) and
+RespondToAuthChallenge the same as SECRET_HASH over AuthParameters / ChallengeResponses USERNAME. Without a secret
+(the variable unset) none may carry one. A call that fails the check gets NotAuthorizedException and is not
+forwarded. Everything else passes through, response headers included.
+
+Control (not proxied):
+    GET /__proxy__/log    {"requests": [{"target", "checked": true|false, "refused": reason|null}],
+                           "forgotPasswordCodes": {username: the last x-moto-forgot-password-confirmation-code}}
+"""
+import argparse
+import base64
+import hashlib
+import hmac
+import http.client
+import json
+import os
+import sys
+import threading
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "proxy-connection", "upgrade", "te"}
+TOP_LEVEL = {"SignUp", "ConfirmSignUp", "ResendConfirmationCode", "ForgotPassword", "ConfirmForgotPassword"}
+CHECKED_FLOWS = {"USER_PASSWORD_AUTH", "USER_SRP_AUTH"}
+
+
+def expected_hash(secret, username, client_id):
+    digest = hmac.new(secret.encode(), (username + client_id).encode(), hashlib.sha256).digest()
+    return base64.b64encode(digest).decode()
+
+
+def check(operation, body, client_id, secret):
+    """(checked, refusal): whether the call was one to check, and why it is refused (None: it passes)."""
+    if body.get("ClientId") != client_id:
+        return False, None
+    if operation in TOP_LEVEL:
+        username, sent = body.get("Username", ""), body.get("SecretHash")
+    elif operation == "InitiateAuth" and body.get("AuthFlow") in CHECKED_FLOWS:
+        parameters = body.get("AuthParameters") or {}
+        username, sent = parameters.get("USERNAME", ""), parameters.get("SECRET_HASH")
+    elif operation == "RespondToAuthChallenge":
+        responses = body.get("ChallengeResponses") or {}
+        username, sent = responses.get("USERNAME", ""), responses.get("SECRET_HASH")
+    else:
+        return False, None
+    if secret is None:
+        return True, None if sent is None else "a secret hash was sent for a client without a secret"
+    if sent is None:
+        return True, "no secret hash was sent"
+    return True, None if hmac.compare_digest(sent, expected_hash(secret, username, client_id)) else "the secret hash is wrong"
+
+
+def make_handler(upstream, client_id, secret, state):
+    upstream_url = urllib.parse.urlsplit(upstream)
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.handle_any()
+
+        def do_POST(self):
+            self.handle_any()
+
+        def handle_any(self):
+            self.close_connection = True
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            if self.path == "/__proxy__/log":
+                with state["lock"]:
+                    payload = json.dumps({"requests": state["log"], "forgotPasswordCodes": state["codes"]}).encode()
+                return self.answer(200, [("Content-Type", "application/json")], payload)
+            target = self.headers.get("X-Amz-Target")
+            operation = target.rsplit(".", 1)[-1] if target else None
+            request = {}
+            if operation:
+                try:
+                    request = json.loads(body or b"{}")
+                except ValueError:
+                    request = {}
+                checked, refusal = check(operation, request, client_id, secret)
+                with state["lock"]:
+                    state["log"].append({"target": operation, "checked": checked, "refused": refusal})
+                if refusal:
+                    payload = json.dumps({"__type": "NotAuthorizedException", "message": f"proxy: {refusal}"}).encode()
+                    return self.answer(400, [("Content-Type", "application/x-amz-json-1.1")], payload)
+            status, headers, payload = self.forward(body)
+            code = dict((name.lower(), value) for name, value in headers).get("x-moto-forgot-password-confirmation-code")
+            if operation == "ForgotPassword" and code:
+                with state["lock"]:
+                    state["codes"][request.get("Username", "")] = code
+            return self.answer(status, headers, payload)
+
+        def forward(self, body):
+            connection = http.client.HTTPConnection(upstream_url.hostname, upstream_url.port, timeout=30)
+            headers = {name: value for name, value in self.headers.items() if name.lower() not in HOP_BY_HOP}
+            connection.request(self.command, self.path, body=body, headers=headers)
+            response = connection.getresponse()
+            payload = response.read()
+            kept = [(name, value) for name, value in response.getheaders() if name.lower() not in HOP_BY_HOP]
+            connection.close()
+            return response.status, kept, payload
+
+        def answer(self, status, headers, payload):
+            self.send_response(status)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(payload)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(payload)
+
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--upstream", required=True)
+    parser.add_argument("--client-id", required=True)
+    arguments = parser.parse_args()
+    secret = os.environ.get("SECRET_HASH_PROXY_CLIENT_SECRET")
+    state = {"lock": threading.Lock(), "log": [], "codes": {}}
+    handler = make_handler(arguments.upstream, arguments.client_id, secret, state)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(server.server_address[1], flush=True)
+    sys.stdin.read()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
