@@ -73,7 +73,11 @@ public struct ConfigStore: Sendable {
 
     /// The named profile, resolved; a clear error when it is missing or incomplete.
     public func profile(named name: String) throws(ConfigError) -> ResolvedProfile {
-        let file = try load()
+        try profile(named: name, in: load())
+    }
+
+    /// The named profile of an already loaded file, resolved.
+    public func profile(named name: String, in file: ConfigFile) throws(ConfigError) -> ResolvedProfile {
         guard let settings = file.profiles[name] else {
             throw .noSuchProfile(name: name, path: path, known: file.profiles.keys.sorted())
         }

@@ -18,7 +18,7 @@ struct ProfileSession {
         let profile: ResolvedProfile
         do {
             configuration = try context.configStore.load()
-            profile = try context.configStore.profile(named: context.profileName)
+            profile = try context.configStore.profile(named: context.profileName, in: configuration)
         } catch {
             throw CLIError(error.description, status: .failure)
         }
