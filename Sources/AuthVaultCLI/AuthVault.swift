@@ -21,8 +21,28 @@ public enum AuthVault {
             .command(ConfigureCommand.self),
             .command(ProfilesCommand.self),
             VaultCommands.group,
+            .command(ExecCommand.self),
+            .command(GitCredentialCommand.self),
+            .command(DockerCredentialCommand.self),
+            .command(KubectlCredentialCommand.self),
+            .command(VaultTokenHelperCommand.self),
         ]
     )
+
+    /// The names other tools run helpers by (installed as links to the binary): each stands for a command.
+    static let helperNames = [
+        "git-credential-authvault": "git-credential",
+        "docker-credential-authvault": "docker-credential",
+        "vault-token-helper-authvault": "vault-token-helper",
+    ]
+
+    /// The arguments as the command tree reads them: run as `git-credential-authvault get`, the program is
+    /// `authvault git-credential get`.
+    public static func arguments(programName: String, _ arguments: [String]) -> [String] {
+        let base = programName.split(separator: "/").last.map(String.init) ?? programName
+        guard let command = helperNames[base] else { return arguments }
+        return [command] + arguments
+    }
 
     /// Runs one invocation and returns its exit status. Nothing here calls `exit`, so tests can run it in-process.
     public static func run(

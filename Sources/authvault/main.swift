@@ -3,7 +3,8 @@ import AuthVaultCLI
 import Glibc
 #endif
 
-let status = await AuthVault.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: currentEnvironment())
+let arguments = AuthVault.arguments(programName: CommandLine.arguments[0], Array(CommandLine.arguments.dropFirst()))
+let status = await AuthVault.run(arguments: arguments, environment: currentEnvironment())
 exit(status.rawValue)
 
 /// The process environment as a dictionary, read once at start-up.

@@ -6,8 +6,10 @@ enum GlobalOption {
                                          help: "The configuration file (default: $AUTHVAULT_CONFIG, else $XDG_CONFIG_HOME/authvault/config.json).")
     static let help = OptionSpec.flag("help", short: "h", help: "Show help for this command.")
     static let version = OptionSpec.flag("version", help: "Show the version.")
+    static let nonInteractive = OptionSpec.flag("non-interactive",
+                                                help: "Never prompt or open a browser; fail with the command to run instead.")
 
-    static let all = [profile, config, help, version]
+    static let all = [profile, config, nonInteractive, help, version]
 }
 
 /// What the command line asks for.

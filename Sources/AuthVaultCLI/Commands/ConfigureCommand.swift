@@ -17,6 +17,7 @@ struct ConfigureCommand: CLICommand {
     static let authFlow = OptionSpec.value("auth-flow", placeholder: "srp|password", help: "How password sign-in proves the password (default: srp).")
     static let rotateRefreshTokens = OptionSpec.value("rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens (default: false).")
     static let caBundle = OptionSpec.value("ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).")
+    static let helperHost = OptionSpec.repeatable("helper-host", placeholder: "host", help: "A host (host or host:port) the git and docker helpers answer for with this profile; replaces the list, '' clears it.")
     static let clientSecretStdin = OptionSpec.flag("client-secret-stdin", help: "Read the app client's secret from standard input and keep it in the vault.")
 
     static let spec = CommandSpec(
@@ -29,7 +30,7 @@ struct ConfigureCommand: CLICommand {
         and an empty line removes it.
         """,
         options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
-                  identityProvider, vault, authFlow, rotateRefreshTokens, caBundle, clientSecretStdin]
+                  identityProvider, vault, authFlow, rotateRefreshTokens, caBundle, helperHost, clientSecretStdin]
     )
 
     let arguments: ParsedArguments
@@ -115,6 +116,12 @@ struct ConfigureCommand: CLICommand {
             let kept = redirects.filter { !$0.isEmpty }
             for uri in kept { try ProfileValidation.redirectURI(uri) }
             settings.redirectURIs = kept.isEmpty ? nil : kept
+        }
+        let hosts = arguments.values(Self.helperHost)
+        if !hosts.isEmpty {
+            let kept = hosts.filter { !$0.isEmpty }.map { $0.lowercased() }
+            for host in kept { try ProfileValidation.helperHost(host) }
+            settings.helperHosts = kept.isEmpty ? nil : kept
         }
         if let scopes = arguments.value(Self.scopes) {
             let list = scopes.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)

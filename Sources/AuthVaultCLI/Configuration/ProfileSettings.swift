@@ -37,6 +37,8 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     public var rotateRefreshTokens: Bool?
     /// A PEM bundle of CAs to trust instead of the system's (a private CA, a TLS-inspecting proxy).
     public var caBundle: String?
+    /// Hosts the credential helpers (git, docker) answer for with this profile's token.
+    public var helperHosts: [String]?
 
     public init() {}
 }
@@ -58,6 +60,7 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public let authFlow: AuthFlowChoice
     public let rotatesRefreshTokens: Bool
     public let caBundle: String?
+    public let helperHosts: [String]
 
     public static let defaultScopes = ["openid", "email", "profile"]
     public static let defaultIdentityProvider = "Google"
@@ -85,5 +88,6 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         authFlow = settings.authFlow ?? .srp
         rotatesRefreshTokens = settings.rotateRefreshTokens ?? false
         caBundle = settings.caBundle
+        helperHosts = settings.helperHosts ?? []
     }
 }

@@ -75,6 +75,15 @@ enum ProfileValidation {
         }
     }
 
+    /// A host name or address, optionally with a port: what git and docker pass to a credential helper.
+    static func helperHost(_ value: String) throws(ConfigError) {
+        let allowed = value.utf8.allSatisfy { isAlphanumeric($0) || [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: ":"),
+                                                                      UInt8(ascii: "["), UInt8(ascii: "]")].contains($0) }
+        guard !value.isEmpty, value.count <= 255, allowed, !value.contains("/") else {
+            throw .invalidValue(option: "helper-host", value: value, reason: "expected a host such as git.example.com or registry.example.com:5000")
+        }
+    }
+
     static func isLoopback(_ host: String) -> Bool {
         let bare = host.filter { $0 != "[" && $0 != "]" }.lowercased()
         return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")

@@ -13,12 +13,13 @@ struct ProfileSession {
     let authority: LazyCognitoAuthority
     let store: AuthStore
 
-    static func open(_ context: CommandContext) async throws(CLIError) -> ProfileSession {
+    /// The current profile, or `name`.
+    static func open(_ context: CommandContext, profile name: String? = nil) async throws(CLIError) -> ProfileSession {
         let configuration: ConfigFile
         let profile: ResolvedProfile
         do {
             configuration = try context.configStore.load()
-            profile = try context.configStore.profile(named: context.profileName, in: configuration)
+            profile = try context.configStore.profile(named: name ?? context.profileName, in: configuration)
         } catch {
             throw CLIError(error.description, status: .failure)
         }

@@ -13,6 +13,9 @@ public struct CommandContext: Sendable {
     public let profileIsExplicit: Bool
     /// The configuration file's path.
     public let configPath: String
+    /// Prompts are forbidden: `--non-interactive`, `$AUTHVAULT_NON_INTERACTIVE`, `GIT_TERMINAL_PROMPT=0`, or a tool
+    /// that said so (kubectl's `interactive: false`).
+    public private(set) var promptsForbidden: Bool
 
     public init(
         environment: [String: String],
@@ -29,6 +32,17 @@ public struct CommandContext: Sendable {
         configPath = globalArguments.value(GlobalOption.config)
             ?? environment["AUTHVAULT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ConfigLocation.defaultPath(environment: environment)
+        let refused = ["1", "true", "yes"]
+        promptsForbidden = globalArguments.flag(GlobalOption.nonInteractive)
+            || refused.contains(environment["AUTHVAULT_NON_INTERACTIVE"]?.lowercased() ?? "")
+            || environment["GIT_TERMINAL_PROMPT"] == "0"
+    }
+
+    /// The same context with prompts forbidden.
+    public func withoutPrompts() -> CommandContext {
+        var copy = self
+        copy.promptsForbidden = true
+        return copy
     }
 
     var configStore: ConfigStore { ConfigStore(path: configPath) }
@@ -39,7 +53,7 @@ public struct CommandContext: Sendable {
     /// Whether a person can be asked: a terminal on standard input and standard error.
     public var isInteractive: Bool { prompter.isInteractive }
 
-    public var prompter: any SecretPrompter { Terminal() }
+    public var prompter: any SecretPrompter { promptsForbidden ? NoPrompter() as any SecretPrompter : Terminal() }
 }
 
 /// Where configuration lives by default, following the XDG base directory specification.

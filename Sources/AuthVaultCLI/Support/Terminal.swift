@@ -73,6 +73,13 @@ public struct Terminal: SecretPrompter {
     }
 }
 
+/// The prompter when prompts are forbidden: nobody is there to answer.
+struct NoPrompter: SecretPrompter {
+    var isInteractive: Bool { false }
+    func readSecret(prompt: String) -> SecretBytes? { nil }
+    func readLine(prompt: String) -> String? { nil }
+}
+
 /// A growable byte buffer that is zeroed before it is released or grown.
 final class LineBuffer {
     private(set) var buffer = [UInt8](repeating: 0, count: 256)

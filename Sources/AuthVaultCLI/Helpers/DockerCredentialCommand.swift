@@ -1,0 +1,57 @@
+import FoundationEssentials
+
+/// `authvault docker-credential get|store|erase|list|version` (also run as `docker-credential-authvault`): Docker's
+/// credential helper protocol, for registries listed with `configure --helper-host`.
+struct DockerCredentialCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "docker-credential",
+        abstract: "Docker credential helper: the profile's token for its registries.",
+        discussion: """
+        Configure with "credHelpers": {"registry.example.com": "authvault"} in ~/.docker/config.json and
+        'authvault configure --helper-host registry.example.com'. store and erase change nothing.
+        """,
+        positionals: [PositionalSpec("operation", help: "get, store, erase, list or version (docker passes it).")])
+
+    let operation: String
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        operation = arguments.positional(0) ?? ""
+        guard ["get", "store", "erase", "list", "version"].contains(operation) else {
+            throw UsageError("Unknown operation '\(operation)': docker passes get, store, erase, list or version.")
+        }
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        switch operation {
+        case "version":
+            context.standardOutput.line("authvault \(AuthVault.version)")
+        case "get":
+            let serverURL = String((Swift.readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace })
+            guard let profile = try HelperToken.profile(forHost: Self.host(of: serverURL), context: context) else {
+                context.standardOutput.line("credentials not found in native keychain")
+                throw CLIError("No profile answers for \(serverURL): add it with 'authvault configure --helper-host HOST'.")
+            }
+            let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
+            try JSONOutput.write(["ServerURL": serverURL, "Username": token.username, "Secret": token.token],
+                                 pretty: false, to: context.standardOutput)
+        case "list":
+            let file: ConfigFile
+            do { file = try context.configStore.load() } catch { throw CLIError(error.description) }
+            var servers: [String: String] = [:]
+            for (name, settings) in file.profiles {
+                for host in settings.helperHosts ?? [] { servers[host] = name }
+            }
+            try JSONOutput.write(servers, pretty: false, to: context.standardOutput)
+        default:
+            // store and erase: the request is read and dropped; the session stays.
+            while Swift.readLine() != nil {}
+        }
+    }
+
+    /// `https://registry.example.com:5000/v2/` -> `registry.example.com:5000`; a bare host stays as it is.
+    static func host(of serverURL: String) -> String {
+        let parts = serverURL.split(separator: "/", omittingEmptySubsequences: true)
+        let authority = serverURL.contains("://") && parts.count > 1 ? parts[1] : parts.first ?? ""
+        return authority.lowercased()
+    }
+}

@@ -1,0 +1,55 @@
+import AuthStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authvault exec -- CMD ARGS...`: runs a command with the token in its environment — only because the user asked;
+/// no other command ever puts a token in a child's environment.
+struct ExecCommand: CLICommand {
+    static let variable = OptionSpec.value("env", placeholder: "name", help: "The environment variable to set (default: AUTHVAULT_TOKEN).")
+    static let idToken = OptionSpec.flag("id", help: "Pass the ID token instead of the access token.")
+    static let spec = CommandSpec(
+        name: "exec",
+        abstract: "Run a command with a valid token in its environment.",
+        discussion: "Example: authvault exec --env API_TOKEN -- ./deploy.sh. The command replaces authvault (its exit status is the command's).",
+        options: [variable, idToken],
+        acceptsTrailingArguments: true)
+
+    let name: String
+    let kind: TokenKind
+    let command: [String]
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        name = arguments.value(Self.variable) ?? "AUTHVAULT_TOKEN"
+        guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                                                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                                                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(name.utf8.first!) else {
+            throw UsageError("Invalid value '\(name)' for --env: expected a variable name such as API_TOKEN.")
+        }
+        kind = arguments.flag(Self.idToken) ? .id : .access
+        command = arguments.positionals
+        guard !command.isEmpty else { throw UsageError("Give the command to run after '--'.") }
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        let token = try await HelperToken.fetch(kind, context: context)
+        var environment = context.environment
+        environment[name] = token.token
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        // execvp's PATH search, with our environment (Glibc's execvpe is not visible from Swift).
+        let candidates = command[0].contains("/") ? [command[0]]
+            : (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(command[0])" }
+        var reason = ENOENT
+        for path in candidates {
+            execve(path, argv, envp)
+            if errno != ENOENT { reason = errno }
+        }
+        throw CLIError("Cannot run '\(command[0])': \(String(cString: strerror(reason))).", status: .failure)
+    }
+}

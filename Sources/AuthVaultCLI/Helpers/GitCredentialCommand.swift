@@ -1,0 +1,59 @@
+/// `authvault git-credential get|store|erase` (also run as `git-credential-authvault`): git's credential helper
+/// protocol. `get` answers with the profile's access token as the password; `store` and `erase` change nothing, so
+/// a rejected push never signs the user out.
+struct GitCredentialCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "git-credential",
+        abstract: "git credential helper: the profile's token as the password for its hosts.",
+        discussion: """
+        Configure with: git config --global credential.https://git.example.com.helper authvault
+        (git runs git-credential-authvault, installed by 'make install') and
+        'authvault configure --helper-host git.example.com'. A host no profile lists gets no answer, so git asks
+        its other helpers. Never prompts: without a session it says which login to run.
+        """,
+        positionals: [PositionalSpec("operation", help: "get, store or erase (git passes it).")])
+
+    let operation: String
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        operation = arguments.positional(0) ?? ""
+        guard ["get", "store", "erase"].contains(operation) else {
+            throw UsageError("Unknown operation '\(operation)': git passes get, store or erase.")
+        }
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        let request = CredentialRequest.read()
+        guard operation == "get" else { return }
+        guard let host = request.values["host"], let profile = try HelperToken.profile(forHost: host, context: context) else {
+            return
+        }
+        let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
+        var lines: [String] = []
+        if let wanted = request.values["protocol"] { lines.append("protocol=\(wanted)") }
+        lines.append("host=\(host)")
+        if request.capabilities.contains("authtype") {
+            lines += ["capability[]=authtype", "authtype=Bearer", "credential=\(token.token)", "ephemeral=true"]
+        } else {
+            lines += ["username=\(token.username)", "password=\(token.token)"]
+        }
+        lines.append("password_expiry_utc=\(Int64(token.expiresAt))")
+        context.standardOutput.write(lines.joined(separator: "\n") + "\n\n")
+    }
+}
+
+/// The `key=value` lines git writes to a helper, up to a blank line or the end of input.
+struct CredentialRequest {
+    var values: [String: String] = [:]
+    var capabilities: Set<String> = []
+
+    static func read() -> CredentialRequest {
+        var request = CredentialRequest()
+        while let line = Swift.readLine(strippingNewline: true), !line.isEmpty {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let key = String(line[..<equals]), value = String(line[line.index(after: equals)...])
+            if key == "capability[]" { request.capabilities.insert(value) } else { request.values[key] = value }
+        }
+        return request
+    }
+}

@@ -1,0 +1,64 @@
+import AuthStore
+import FoundationEssentials
+
+/// `authvault kubectl-credential`: a kubectl exec credential plugin printing an ExecCredential. It echoes the
+/// apiVersion kubectl sent in `KUBERNETES_EXEC_INFO` and honours its `interactive: false` by never prompting.
+struct KubectlCredentialCommand: CLICommand {
+    static let tokenKind = OptionSpec.value("token", placeholder: "id|access",
+                                            help: "Which token to hand over (default: id, what Kubernetes' OIDC authenticator checks).")
+    static let spec = CommandSpec(
+        name: "kubectl-credential",
+        abstract: "kubectl exec credential plugin: an ExecCredential with the profile's token.",
+        discussion: """
+        In a kubeconfig user: exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: authvault,
+        args: [kubectl-credential, --profile, work], interactiveMode: Never}.
+        """,
+        options: [tokenKind])
+
+    let kind: TokenKind
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        switch arguments.value(Self.tokenKind) ?? "id" {
+        case "id": kind = .id
+        case "access": kind = .access
+        case let other: throw UsageError("Invalid value '\(other)' for --token: expected id or access.")
+        }
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        let info = ExecInfo(environment: context.environment["KUBERNETES_EXEC_INFO"])
+        let effective = info.interactive ? context : context.withoutPrompts()
+        let token = try await HelperToken.fetch(kind, profile: nil, context: effective)
+        let credential = ExecCredential(
+            apiVersion: info.apiVersion, kind: "ExecCredential",
+            status: .init(token: token.token, expirationTimestamp: TimeText.rfc3339(token.expiresAt)))
+        try JSONOutput.write(credential, pretty: false, to: context.standardOutput)
+    }
+
+    private struct ExecCredential: Encodable {
+        struct Status: Encodable {
+            let token: String
+            let expirationTimestamp: String
+        }
+        let apiVersion: String
+        let kind: String
+        let status: Status
+    }
+
+    /// What kubectl says about the call; kubectl 1.20 sends v1beta1, newer ones v1.
+    private struct ExecInfo {
+        var apiVersion = "client.authentication.k8s.io/v1beta1"
+        var interactive = false
+
+        init(environment value: String?) {
+            struct Payload: Decodable {
+                struct Spec: Decodable { let interactive: Bool? }
+                let apiVersion: String?
+                let spec: Spec?
+            }
+            guard let value, let payload = try? JSONDecoder().decode(Payload.self, from: Data(value.utf8)) else { return }
+            if let version = payload.apiVersion, version.hasPrefix("client.authentication.k8s.io/") { apiVersion = version }
+            interactive = payload.spec?.interactive ?? false
+        }
+    }
+}
