@@ -3,7 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 BUILD_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: all build debug test bench deps-build deps-test clean
+.PHONY: all build debug test bench install deps-build deps-test clean
 
 all: build
 
@@ -17,6 +17,14 @@ deps-test:
 build: deps-build
 	$(SWIFT) build $(BUILD_FLAGS) --product authvault
 	@echo "Built $$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
+
+## Installs the binary and the names other tools run it by (git, docker and Vault credential helpers).
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault" "$(DESTDIR)$(PREFIX)/bin/authvault"
+	for name in git-credential-authvault docker-credential-authvault vault-token-helper-authvault; do \
+		ln -sf authvault "$(DESTDIR)$(PREFIX)/bin/$$name"; \
+	done
 
 debug: deps-build
 	$(SWIFT) build
