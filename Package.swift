@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "HTTPTransport", dependencies: ["CCurl"]),
         // Private files: atomic replace, 0600 files in 0700 directories, permission checks.
         .target(name: "SecureFiles"),
+        // The OAuth redirect listener on the loopback interface: plain sockets, a dedicated thread.
+        .target(name: "Loopback"),
         // JWT decoding, RS256 verification by kid, Cognito claim checks, the JWKS cache.
         .target(name: "TokenVerification", dependencies: ["AuthCrypto", "HTTPTransport"]),
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
@@ -58,6 +60,7 @@ let package = Package(
         .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto"], path: "Tests/VaultProbe"),
         .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
+        .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
         .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
