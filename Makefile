@@ -29,10 +29,11 @@ install: build
 debug: deps-build
 	$(SWIFT) build
 
-## Every test: unit tests and the end-to-end tests against real peers.
+## Every test: unit tests and the end-to-end tests against real peers. One test at a time: many start servers and
+## dozens of processes, and on two cores running them side by side turns their timing checks into noise.
 test: deps-test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 ## The benchmark harness: release builds, peers measured side by side.
 bench: deps-test

@@ -12,8 +12,9 @@ apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutil
 # private D-Bus session, secret-tool, python3-dbus to lock a collection, python3-cryptography to decrypt a vault
 # record independently), keyutils (the session keyring).
 apt_test=(openssl ca-certificates python3 dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils)
-# moto's server is the Cognito emulator; pycognito is the independent SRP implementation the tests compare against.
-pip_test=("moto[cognitoidp]>=5,<6" flask flask-cors pycognito)
+# moto's server is the Cognito emulator; pycognito is the independent SRP implementation the tests compare against;
+# django-oauth-toolkit is the Hosted UI (OAuth 2.0 / OIDC) stand-in.
+pip_test=("moto[cognitoidp]>=5,<6" flask flask-cors pycognito "django>=5.1,<6" "django-oauth-toolkit>=3,<4")
 
 apt_wanted=("${apt_build[@]}")
 [ "$profile" = test ] && apt_wanted+=("${apt_test[@]}")

@@ -3,6 +3,8 @@ import TokenVault
 /// What happened, as the store tells the machine.
 public enum AuthEvent: Sendable, Equatable {
     case vaultLoaded(SessionSummary?)
+    /// The vault holds no session, and says why the last one ended.
+    case vaultLoadedEndedSession(SignInReason)
     case vaultFailed(VaultError)
     case signInStarted
     case challengeIssued(ChallengeSummary)
@@ -50,6 +52,11 @@ public enum AuthMachine {
         case (.bootstrapping, .vaultLoaded(nil)),
              (.vaultUnavailable, .vaultLoaded(nil)):
             return Transition(.signedOut)
+        case (.bootstrapping, .vaultLoadedEndedSession(let reason)),
+             (.vaultUnavailable, .vaultLoadedEndedSession(let reason)),
+             (.signingIn, .vaultLoadedEndedSession(let reason)),
+             (.awaitingChallenge, .vaultLoadedEndedSession(let reason)):
+            return Transition(.needsSignIn(reason))
         case (.bootstrapping, .vaultFailed(let error)),
              (.vaultUnavailable, .vaultFailed(let error)):
             return Transition(.vaultUnavailable(error))

@@ -12,6 +12,7 @@ public actor AuthStore {
     private let lock: ProfileLock
     private let authority: any SessionAuthority
     private let policy: RefreshPolicy
+    private let refreshesInBackground: Bool
     private let now: @Sendable () -> Double
 
     public private(set) var state: AuthState = .bootstrapping
@@ -24,12 +25,17 @@ public actor AuthStore {
     private var observers: [Int: AsyncStream<AuthState>.Continuation] = [:]
     private var nextObserverId = 0
 
+    /// - Parameter refreshesInBackground: in the advisory window, refresh without making the caller wait (a
+    ///   long-lived process such as the agent). A process that exits right after serving (the CLI) passes false:
+    ///   it refreshes before answering, and still answers with the current token if that fails, so a refresh —
+    ///   and a rotated refresh token — is never cut off by the process ending.
     public init(
         profile: String,
         vault: any VaultBackend,
         lock: ProfileLock,
         authority: any SessionAuthority,
         policy: RefreshPolicy = RefreshPolicy(),
+        refreshesInBackground: Bool = true,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.profile = profile
@@ -37,6 +43,7 @@ public actor AuthStore {
         self.lock = lock
         self.authority = authority
         self.policy = policy
+        self.refreshesInBackground = refreshesInBackground
         self.now = now
     }
 
@@ -79,7 +86,11 @@ public actor AuthStore {
         do {
             let loaded = try await vault.load(profile: profile)
             record = loaded
-            send(.vaultLoaded(loaded.flatMap { $0.hasSession ? SessionSummary($0) : nil }))
+            if let loaded, !loaded.hasSession, let reason = loaded.sessionEndedReason {
+                send(.vaultLoadedEndedSession(.refreshRejected(reason)))
+            } else {
+                send(.vaultLoaded(loaded.flatMap { $0.hasSession ? SessionSummary($0) : nil }))
+            }
         } catch {
             send(.vaultFailed(error))
         }
@@ -106,8 +117,13 @@ public actor AuthStore {
         case .fresh:
             return current
         case .advisory:
-            if refreshTask == nil && moment >= nextRefreshAllowedAt { _ = startRefresh() }
-            return current
+            guard refreshTask != nil || moment >= nextRefreshAllowedAt else { return current }
+            let refresh = startRefresh()
+            guard !refreshesInBackground else { return current }
+            switch await refresh.value {
+            case .refreshed(let updated), .adopted(let updated): return updated
+            default: return current
+            }
         case .mandatory:
             if refreshTask == nil && moment < nextRefreshAllowedAt {
                 // A refresh failed a moment ago: serve the token while it lasts rather than hammer Cognito.
@@ -163,13 +179,18 @@ public actor AuthStore {
 
     private func refreshUnderLock(from snapshot: CredentialRecord?) async -> RefreshOutcome {
         let outcome: RefreshOutcome
+        let waitingSince = now()
         do {
             outcome = try await lock.withLock { () async -> RefreshOutcome in
-                await self.refreshHoldingLock(from: snapshot)
+                await self.refreshHoldingLock(from: snapshot, waitingSince: waitingSince)
             }
         } catch {
             switch error {
-            case .lock(let vaultError): outcome = .vault(vaultError)
+            case .lock(.lockTimedOut(_, let seconds)):
+                // Another process has been refreshing for that long: the network, not the vault, is the trouble.
+                outcome = .transient(.network(.other("another process was still refreshing after \(Int(seconds)) s")))
+            case .lock(let vaultError):
+                outcome = .vault(vaultError)
             }
         }
         finishRefresh(outcome)
@@ -178,28 +199,43 @@ public actor AuthStore {
 
     /// Re-reads the vault (another process may have refreshed while we waited), refreshes only if still needed,
     /// and persists the new tokens — and any rotated refresh token — before anyone uses them.
-    private func refreshHoldingLock(from snapshot: CredentialRecord?) async -> RefreshOutcome {
+    private func refreshHoldingLock(from snapshot: CredentialRecord?, waitingSince: Double) async -> RefreshOutcome {
         let latest: CredentialRecord?
         do {
             latest = try await vault.load(profile: profile)
         } catch {
             return .vault(error)
         }
-        guard var latest, latest.hasSession else { return .ended(.signedOutElsewhere) }
+        guard var latest, latest.hasSession else {
+            return .ended(latest?.sessionEndedReason.map(SignInReason.refreshRejected) ?? .signedOutElsewhere)
+        }
         if latest.revision != snapshot?.revision, let lifetime = latest.lifetime(of: .access),
            policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: now()) == .fresh {
             return .adopted(latest)
+        }
+        // The process that held the lock while we waited for it failed on this same session: don't queue up behind
+        // an outage, each trying again for a whole deadline. A process that arrives later tries again.
+        let note = RefreshFailureNote(lock.readNote())
+        if let note, latest.revision == snapshot?.revision, note.failedAt >= waitingSince {
+            return .transient(.network(.other("a refresh \(Int(now() - note.failedAt)) s ago failed: \(note.message)")))
         }
         guard let refreshToken = latest.refreshToken else { return .ended(.noRefreshToken) }
         let tokens: CognitoTokens
         do {
             tokens = try await authority.refresh(refreshToken: refreshToken, username: latest.identity?.username ?? "")
         } catch {
-            guard error.requiresSignIn else { return .transient(error) }
+            guard error.requiresSignIn else {
+                lock.writeNote(RefreshFailureNote(failedAt: now(), failures: (note?.failures ?? 0) + 1,
+                                                  message: error.description).encoded)
+                return .transient(error)
+            }
+            let reason = error.serviceMessage ?? error.description
             latest.clearSession()
+            latest.sessionEndedReason = reason
             latest.revision += 1
             try? await vault.save(latest)
-            return .ended(.refreshRejected(error.serviceMessage ?? error.description))
+            lock.writeNote(nil)
+            return .ended(.refreshRejected(reason))
         }
         latest.store(tokens)
         latest.revision += 1
@@ -209,6 +245,7 @@ public actor AuthStore {
         } catch {
             return .vault(error)
         }
+        lock.writeNote(nil)
         return .refreshed(latest)
     }
 
@@ -228,6 +265,7 @@ public actor AuthStore {
             send(.refreshFailedTransiently)
         case .ended(let reason):
             record?.clearSession()
+            if case .refreshRejected(let message) = reason { record?.sessionEndedReason = message }
             send(.sessionEnded(reason))
         case .vault(let error):
             send(.vaultFailed(error))
@@ -312,6 +350,7 @@ public actor AuthStore {
             return try await lock.withLock { () async throws(VaultError) -> CredentialRecord in
                 var updated = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
                 updated.clearSession()
+                updated.sessionEndedReason = nil
                 updated.store(tokens)
                 updated.origin = .userPoolAPI
                 updated.signedInAt = moment
@@ -380,6 +419,7 @@ public actor AuthStore {
                 guard let stored = try await vault.load(profile: profile) else { return nil }
                 var cleared = stored
                 cleared.clearSession()
+                cleared.sessionEndedReason = nil
                 cleared.revision += 1
                 if cleared.clientSecret == nil {
                     try await vault.delete(profile: profile)

@@ -17,6 +17,7 @@ extension CredentialRecord {
         var origin: SessionOrigin?
         var signedInAt: Double?
         var lastRefreshAt: Double?
+        var sessionEndedReason: String?
         var clientSecret: String?
     }
 
@@ -26,7 +27,7 @@ extension CredentialRecord {
             accessToken: accessToken.map(Self.text), idToken: idToken.map(Self.text),
             refreshToken: refreshToken.map(Self.text), accessTokenExpiresAt: accessTokenExpiresAt,
             idTokenExpiresAt: idTokenExpiresAt, identity: identity, origin: origin, signedInAt: signedInAt,
-            lastRefreshAt: lastRefreshAt, clientSecret: clientSecret.map(Self.text))
+            lastRefreshAt: lastRefreshAt, sessionEndedReason: sessionEndedReason, clientSecret: clientSecret.map(Self.text))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // Encoding plain strings, numbers and optionals cannot fail.
@@ -59,6 +60,7 @@ extension CredentialRecord {
         origin = stored.origin
         signedInAt = stored.signedInAt
         lastRefreshAt = stored.lastRefreshAt
+        sessionEndedReason = stored.sessionEndedReason
         clientSecret = stored.clientSecret.map { SecretBytes(utf8: $0) }
     }
 

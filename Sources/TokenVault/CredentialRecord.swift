@@ -57,6 +57,9 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
     public var origin: SessionOrigin?
     public var signedInAt: Double?
     public var lastRefreshAt: Double?
+    /// Why the last session ended without a sign-out (Cognito refused its refresh token), so every process can
+    /// say so; cleared by the next sign-in or sign-out.
+    public var sessionEndedReason: String?
     /// The app client's secret, for clients that have one (SECRET_HASH, HTTP Basic at the token endpoint).
     public var clientSecret: SecretBytes?
 

@@ -76,6 +76,24 @@ public struct ProfileLock: Sendable {
     }
 }
 
+extension ProfileLock {
+    /// A small note that the lock's holders leave for the next holder (the store records a failed refresh in it, so
+    /// processes queued behind an outage do not each try again). Read and write it only while holding the lock.
+    public var notePath: String { path + ".note" }
+
+    public func readNote() -> [UInt8]? {
+        (try? SecureFile.read(notePath)) ?? nil
+    }
+
+    public func writeNote(_ bytes: [UInt8]?) {
+        if let bytes {
+            try? SecureFile.write(bytes, to: notePath)
+        } else {
+            try? SecureFile.remove(notePath)
+        }
+    }
+}
+
 /// Why `ProfileLock.withLock` failed: the lock itself, or the work done under it.
 public enum ProfileLockError<BodyError: Error>: Error {
     case lock(VaultError)

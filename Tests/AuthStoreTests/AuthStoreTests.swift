@@ -149,7 +149,8 @@ import TokenVault
         }
         #expect(await store.state == .needsSignIn(.refreshRejected("Refresh Token has been revoked")))
         #expect(try await vault.load(profile: "work")?.hasSession == false)
-        #expect(await makeStore().bootstrap() == .signedOut)
+        // Every process learns why: the reason stays in the vault until the next sign-in or sign-out.
+        #expect(await makeStore().bootstrap() == .needsSignIn(.refreshRejected("Refresh Token has been revoked")))
     }
 
     @Test func rotatedRefreshTokenIsPersistedAndUsedNext() async throws {

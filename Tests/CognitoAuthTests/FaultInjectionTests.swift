@@ -21,7 +21,9 @@ import TestSupport
         }
     }
 
-    func setup(withSecret: Bool = false, deadline: Duration = .seconds(10), attemptTimeout: Duration = .seconds(10)) async throws -> Setup {
+    /// The default deadline is generous: on a loaded 2-core machine four attempts through the proxy can take seconds,
+    /// and these tests are about how many attempts are made, not how fast.
+    func setup(withSecret: Bool = false, deadline: Duration = .seconds(40), attemptTimeout: Duration = .seconds(10)) async throws -> Setup {
         let moto = try await MotoServer.shared()
         let proxy = try await FaultProxy.start(upstream: moto.baseURL)
         let policy = RetryPolicy(maximumAttempts: 4, initialBackoff: .milliseconds(20), maximumBackoff: .milliseconds(100), attemptTimeout: attemptTimeout)

@@ -30,7 +30,8 @@ struct ProfileSession {
         let authority = LazyCognitoAuthority(profile: profile) {
             try? await vault.load(profile: name)?.clientSecret
         }
-        let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority)
+        // A command exits right after answering: refresh before answering, never in a task the exit would cut off.
+        let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority, refreshesInBackground: false)
         return ProfileSession(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
     }
 

@@ -1,0 +1,62 @@
+import AuthCrypto
+
+/// An authorization code from a callback whose `state` matched: what the code exchange redeems.
+public struct OAuthAuthorizationCode: Sendable, Equatable, CustomStringConvertible {
+    public let code: SecretBytes
+
+    public var description: String { "OAuthAuthorizationCode(<redacted>)" }
+}
+
+extension OAuthAuthorizationRequest {
+    /// The code from this request's callback, once its `state` matched (compared in constant time).
+    /// - Parameter callback: the full redirect URL (which must be this request's redirect URI), its path and query
+    ///   as a loopback listener reads them from the request line (`/callback?code=...`), or just the query.
+    public func authorizationCode(fromCallback callback: String) throws(OAuthCallbackError) -> OAuthAuthorizationCode {
+        let parameters = try Self.parameters(of: callback.trimmingWhitespace(), redirectURI: redirectURI)
+        if let error = parameters["error"] {
+            // An error with another sign-in's state is not this sign-in's outcome.
+            if let state = parameters["state"], !matchesState(state) { throw .stateMismatch }
+            let description = parameters["error_description"].map { OAuthText.printable($0) }
+            throw .authorizationFailed(OAuthErrorCode(error), description: description?.isEmpty == false ? description : nil)
+        }
+        guard let state = parameters["state"] else { throw .missingState }
+        guard matchesState(state) else { throw .stateMismatch }
+        guard let code = parameters["code"], !code.isEmpty else { throw .missingCode }
+        return OAuthAuthorizationCode(code: SecretBytes(utf8: code))
+    }
+
+    private func matchesState(_ candidate: String) -> Bool {
+        ConstantTime.equals(Array(candidate.utf8), Array(state.utf8))
+    }
+
+    private static func parameters(of callback: Substring, redirectURI: String) throws(OAuthCallbackError) -> [String: String] {
+        let withoutFragment = callback.prefix { $0 != "#" }
+        let query: Substring
+        if withoutFragment.contains("://") {
+            guard let url = OAuthURL(withoutFragment), let registered = OAuthURL(redirectURI), url.withoutQuery == registered.withoutQuery else {
+                throw .wrongRedirectURI(expected: redirectURI)
+            }
+            query = Substring(url.query ?? "")
+        } else if withoutFragment.hasPrefix("/") {
+            let path = withoutFragment.prefix { $0 != "?" }
+            guard let registered = OAuthURL(redirectURI), path == registered.path else { throw .wrongRedirectURI(expected: redirectURI) }
+            query = withoutFragment[path.endIndex...].dropFirst()
+        } else {
+            query = withoutFragment.hasPrefix("?") ? withoutFragment.dropFirst() : withoutFragment
+        }
+        guard let pairs = OAuthFormEncoding.decode(query) else { throw .malformed("a %-escape is broken") }
+        var parameters: [String: String] = [:]
+        for (name, value) in pairs {
+            guard parameters.updateValue(value, forKey: name) == nil else { throw .malformed("'\(OAuthText.printable(name, limit: 40))' appears twice") }
+        }
+        return parameters
+    }
+}
+
+private extension String {
+    func trimmingWhitespace() -> Substring {
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
+    }
+}

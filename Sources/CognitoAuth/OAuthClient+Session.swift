@@ -1,0 +1,68 @@
+import AuthCrypto
+import FoundationEssentials
+import HTTPTransport
+import TokenVerification
+
+extension OAuthClient {
+    /// Revokes a refresh token (RFC 7009), and with it, at Cognito, the access tokens issued from it. The server
+    /// answers 200 for a token it does not know, too.
+    public func revoke(refreshToken: SecretBytes) async throws(CognitoError) {
+        guard let endpoint = configuration.endpoints.revocation else {
+            throw .invalidConfiguration("the authorization server has no revocation endpoint")
+        }
+        _ = try await postForm(.revocation, to: endpoint, [
+            ("token", refreshToken.utf8String),
+            ("token_type_hint", "refresh_token"),
+        ], secrets: [refreshToken.utf8String])
+    }
+
+    /// What the userinfo endpoint says about the access token's user.
+    /// - Parameter expectedSubject: the ID token's `sub`; a different `sub` means the answer is not for this user
+    ///   and must not be used (OpenID Connect Core section 5.3.2).
+    public func userInfo(accessToken: SecretBytes, expectedSubject: String? = nil) async throws(CognitoError) -> OAuthUserInfo {
+        guard let endpoint = configuration.endpoints.userInfo else {
+            throw .invalidConfiguration("the authorization server has no userinfo endpoint")
+        }
+        let request = HTTPRequest(method: "GET", url: endpoint, headers: [
+            HTTPHeader(name: "Authorization", value: "Bearer " + accessToken.utf8String),
+            HTTPHeader(name: "Accept", value: "application/json"),
+        ])
+        let response = try await sender.send(request, .userInfo, secrets: [accessToken.utf8String])
+        let info: OAuthUserInfo
+        do {
+            info = OAuthUserInfo(claims: try JSONDecoder().decode([String: JSONValue].self, from: Data(response.body)))
+        } catch {
+            throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the body is not a JSON object")
+        }
+        guard !info.subject.isEmpty else { throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the answer has no sub") }
+        if let expectedSubject, info.subject != expectedSubject {
+            throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the answer is about another user")
+        }
+        return info
+    }
+
+    /// Where to send the browser so the authorization server forgets its session (Cognito's Hosted UI cookie
+    /// goes only this way; revoking tokens leaves it).
+    /// - Parameters:
+    ///   - postLogoutRedirectURI: where the browser lands afterwards: Cognito's `logout_uri` (one of the app
+    ///     client's sign-out URLs, required there) or OpenID Connect's `post_logout_redirect_uri`.
+    ///   - idTokenHint: OpenID Connect's `id_token_hint` (Cognito's style ignores it). It puts the ID token in the
+    ///     URL: pass it only when the URL goes straight to a browser, never to a log or a command line.
+    public func logoutURL(postLogoutRedirectURI: String?, idTokenHint: SecretBytes? = nil) throws(CognitoError) -> String {
+        guard let endpoint = configuration.endpoints.logout else {
+            throw .invalidConfiguration("the authorization server has no logout endpoint")
+        }
+        var parameters: [(name: String, value: String)] = [("client_id", configuration.clientId)]
+        switch configuration.endpoints.logoutStyle {
+        case .cognito:
+            guard let postLogoutRedirectURI else {
+                throw .invalidConfiguration("Cognito's logout needs a sign-out URL registered with the app client (logout_uri)")
+            }
+            parameters.append(("logout_uri", postLogoutRedirectURI))
+        case .openIDConnect:
+            if let postLogoutRedirectURI { parameters.append(("post_logout_redirect_uri", postLogoutRedirectURI)) }
+            if let idTokenHint { parameters.append(("id_token_hint", idTokenHint.utf8String)) }
+        }
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + OAuthFormEncoding.encode(parameters)
+    }
+}

@@ -1,0 +1,113 @@
+import AuthCrypto
+import FoundationEssentials
+import TokenVerification
+
+extension OAuthClient {
+    /// Redeems the code of `request`'s callback: sends the PKCE verifier and the same redirect URI, then verifies
+    /// the ID token (signature, claims and this sign-in's `nonce`) and the access token when it is a JWT. Nothing is
+    /// returned unless every check passed.
+    public func exchange(_ code: OAuthAuthorizationCode, for request: OAuthAuthorizationRequest) async throws(CognitoError) -> OAuthTokens {
+        let codeVerifier = request.pkce.verifier.utf8String
+        let response = try await postForm(.codeExchange, to: configuration.endpoints.token, [
+            ("grant_type", "authorization_code"),
+            ("code", code.code.utf8String),
+            ("redirect_uri", request.redirectURI),
+            ("code_verifier", codeVerifier),
+        ], secrets: [code.code.utf8String, codeVerifier])
+        let answer = try decodeTokens(response.body, .codeExchange)
+        guard let idToken = answer.idToken else {
+            throw .invalidResponse(operation: OAuthOperation.codeExchange.rawValue, reason: "the answer has no ID token (is openid among the scopes?)")
+        }
+        guard let refreshToken = answer.refreshToken else {
+            throw .invalidResponse(operation: OAuthOperation.codeExchange.rawValue,
+                                   reason: "the answer has no refresh token: allow the refresh-token grant for the app client")
+        }
+        let id = try await verifiedIDToken(idToken, nonce: request.nonce)
+        return try await tokens(answer, id: id, idToken: idToken, refreshToken: SecretBytes(utf8: refreshToken), rotated: false, .codeExchange)
+    }
+
+    /// New tokens for a refresh token (the `refresh_token` grant). A server that rotates refresh tokens answers
+    /// with a new one and kills the old one: then `refreshTokenRotated` is true and the result must be persisted
+    /// before anything else. Without a new one the old refresh token is kept.
+    ///
+    /// `invalid_grant` (expired, revoked, or a rotated-out token reused) means the session is over: it comes back
+    /// as `.refreshTokenRejected`, whose `requiresSignIn` is true.
+    /// - Parameter previousIDToken: the ID token of the session, kept when the answer carries none, and whose
+    ///   subject a new one must have (OpenID Connect Core section 12.2).
+    public func refresh(refreshToken: SecretBytes, previousIDToken: SecretBytes? = nil) async throws(CognitoError) -> OAuthTokens {
+        let response = try await postForm(.refresh, to: configuration.endpoints.token, [
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refreshToken.utf8String),
+        ], secrets: [refreshToken.utf8String])
+        let answer = try decodeTokens(response.body, .refresh)
+        let previous: JWT?
+        do {
+            previous = try previousIDToken.map { token throws(TokenError) in try JWT(compact: token.utf8String) }
+        } catch {
+            throw .invalidConfiguration("the session's ID token cannot be read: \(error)")
+        }
+        let idToken: String, id: JWT
+        if let fresh = answer.idToken {
+            (idToken, id) = (fresh, try await verifiedIDToken(fresh, nonce: nil))
+            if let previous, previous.claims.subject != id.claims.subject {
+                throw .invalidResponse(operation: OAuthOperation.refresh.rawValue, reason: "the new ID token is for another user")
+            }
+        } else if let previousIDToken, let previous {
+            // Verified when it arrived; only its claims are needed here.
+            (idToken, id) = (previousIDToken.utf8String, previous)
+        } else {
+            throw .invalidResponse(operation: OAuthOperation.refresh.rawValue, reason: "the answer has no ID token and no previous one was given")
+        }
+        let newRefreshToken = answer.refreshToken.map(SecretBytes.init(utf8:))
+        let rotated = newRefreshToken.map { $0 != refreshToken } ?? false
+        return try await tokens(answer, id: id, idToken: idToken, refreshToken: newRefreshToken ?? refreshToken, rotated: rotated, .refresh)
+    }
+
+    private func decodeTokens(_ body: [UInt8], _ operation: OAuthOperation) throws(CognitoError) -> OAuthTokenResponse {
+        let answer: OAuthTokenResponse
+        do {
+            answer = try JSONDecoder().decode(OAuthTokenResponse.self, from: Data(body))
+        } catch {
+            throw .invalidResponse(operation: operation.rawValue, reason: "not a token answer with access_token and token_type")
+        }
+        guard answer.tokenType.lowercased() == "bearer" else {
+            throw .invalidResponse(operation: operation.rawValue, reason: "the token type is not Bearer")
+        }
+        return answer
+    }
+
+    private func verifiedIDToken(_ token: String, nonce: String?) async throws(CognitoError) -> JWT {
+        do {
+            return try await verifier.verifyIDToken(token, nonce: nonce)
+        } catch {
+            throw .tokenRejected(error)
+        }
+    }
+
+    /// Verifies the access token when it is a JWS (three dot-separated parts; Cognito's are); an opaque one is the
+    /// server's business, and expires after `expires_in`.
+    private func tokens(
+        _ answer: OAuthTokenResponse, id: JWT, idToken: String, refreshToken: SecretBytes, rotated: Bool, _ operation: OAuthOperation
+    ) async throws(CognitoError) -> OAuthTokens {
+        guard let subject = id.claims.subject, let idExpiry = id.claims.expiresAt else {
+            throw .invalidResponse(operation: operation.rawValue, reason: "the ID token has no sub or exp")
+        }
+        var access: JWT?
+        if answer.accessToken.split(separator: ".", omittingEmptySubsequences: false).count == 3 {
+            do {
+                access = try await verifier.verifyAccessToken(answer.accessToken)
+            } catch {
+                throw .tokenRejected(error)
+            }
+            if let accessSubject = access?.claims.subject, accessSubject != subject {
+                throw .invalidResponse(operation: operation.rawValue, reason: "the ID and access tokens do not name the same user")
+            }
+        }
+        let accessExpiry = access?.claims.expiresAt ?? answer.expiresIn.map { now() + $0 } ?? idExpiry
+        let username = id.claims.username ?? access?.claims.username ?? id.claims["preferred_username"]?.stringValue ?? subject
+        let tokens = CognitoTokens(idToken: SecretBytes(utf8: idToken), accessToken: SecretBytes(utf8: answer.accessToken),
+                                   refreshToken: refreshToken, idTokenExpiresAt: idExpiry, accessTokenExpiresAt: accessExpiry,
+                                   identity: VerifiedIdentity(username: username, subject: subject, email: id.claims.email))
+        return OAuthTokens(tokens: tokens, identities: id.claims.identities, refreshTokenRotated: rotated)
+    }
+}

@@ -1,0 +1,8 @@
+/// The calls the OAuth client makes, by the names its errors and deadlines report.
+enum OAuthOperation: String, Sendable {
+    case discovery = "OIDC discovery"
+    case codeExchange = "the authorization-code exchange"
+    case refresh = "the refresh-token grant"
+    case revocation = "token revocation"
+    case userInfo = "the userinfo request"
+}

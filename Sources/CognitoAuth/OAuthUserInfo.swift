@@ -1,0 +1,12 @@
+import TokenVerification
+
+/// The userinfo endpoint's claims about the signed-in user (OpenID Connect Core section 5.3.2).
+public struct OAuthUserInfo: Sendable, Equatable, CustomStringConvertible {
+    public let claims: [String: JSONValue]
+    public var subject: String { claims["sub"]?.stringValue ?? "" }
+    public var email: String? { claims["email"]?.stringValue }
+    /// Cognito's `username` claim.
+    public var username: String? { claims["username"]?.stringValue }
+
+    public var description: String { "OAuthUserInfo(sub \(subject), \(claims.count) claims)" }
+}

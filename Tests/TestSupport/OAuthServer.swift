@@ -1,0 +1,122 @@
+import Foundation
+
+/// django-oauth-toolkit (PyPI `django`, `django-oauth-toolkit`) as the Hosted UI stand-in:
+/// Tests/TestSupport/Scripts/oauth_server/server.py on a free loopback port, with Cognito's paths (`/oauth2/authorize`,
+/// `/oauth2/token`, `/oauth2/userInfo`, `/oauth2/revoke`, `/logout`), PKCE required with S256 only, refresh-token
+/// rotation with reuse protection, RS256 ID tokens and Cognito-shaped JWT access tokens signed with a key made at
+/// start, auto-approval, and Django's login form. One server per test process (`shared()`); tests keep apart by
+/// their own cookie jars, and a test that signs a user out everywhere uses a user of its own.
+public final class OAuthServer: Sendable {
+    public struct User: Sendable {
+        public let username: String
+        public let password: String
+        public let email: String
+        /// A federated user's `identities` claim: (providerName, userId) pairs.
+        public let identities: [(provider: String, userId: String)]
+    }
+
+    public struct Client: Sendable {
+        public let clientId: String
+        public let clientSecret: String?
+        /// Random access tokens, as a generic OAuth server issues them, instead of JWTs.
+        public let opaqueAccessTokens: Bool
+    }
+
+    /// Registered with every client. Nothing listens there: the scripted browser stops when it is redirected to it.
+    public static let redirectURI = "http://127.0.0.1:53682/callback"
+    /// The sign-out URL registered with the public client.
+    public static let signOutURI = "http://127.0.0.1:53682/signed-out"
+
+    /// A user who signed in through Google, as Cognito shows such a user.
+    public static let federatedUser = User(username: "Google_1122334455", password: "Fed-user-pw-1", email: "fed@example.com",
+                                           identities: [("Google", "1122334455")])
+    public static let poolUser = User(username: "kim", password: "Kim-pw-2", email: "kim@example.com", identities: [])
+    /// For the test that signs out (OIDC logout deletes every token of the user).
+    public static let signOutUser = User(username: "lee", password: "Lee-pw-3", email: "lee@example.com", identities: [])
+
+    public static let publicClient = Client(clientId: "authvault-public", clientSecret: nil, opaqueAccessTokens: false)
+    public static let confidentialClient = Client(clientId: "authvault-confidential", clientSecret: "conf+secret/with=chars", opaqueAccessTokens: false)
+    public static let opaqueClient = Client(clientId: "authvault-opaque", clientSecret: nil, opaqueAccessTokens: true)
+
+    public let server: ScriptServer
+    /// The Hosted UI base URL.
+    public var baseURL: String { server.baseURL }
+    /// The `iss` of every token.
+    public var issuer: String { server.baseURL }
+    public var jwksURL: String { server.baseURL + "/.well-known/jwks.json" }
+    public var discoveryURL: String { server.baseURL + "/.well-known/openid-configuration" }
+
+    private init(server: ScriptServer) {
+        self.server = server
+    }
+
+    public static func start() async throws -> OAuthServer {
+        let directory = try TemporaryDirectory(prefix: "authvault-oauth")
+        let users = [federatedUser, poolUser, signOutUser].map { user -> [String: Any] in
+            ["username": user.username, "password": user.password, "email": user.email,
+             "identities": user.identities.map { ["providerName": $0.provider, "providerType": $0.provider, "userId": $0.userId,
+                                                  "primary": "true", "issuer": NSNull(), "dateCreated": "1700000000000"] }]
+        }
+        let applications = [publicClient, confidentialClient, opaqueClient].map { client -> [String: Any] in
+            var application: [String: Any] = ["name": client.clientId, "clientId": client.clientId, "redirectURIs": [redirectURI],
+                                              "postLogoutRedirectURIs": [signOutURI], "opaqueAccessTokens": client.opaqueAccessTokens]
+            application["clientSecret"] = client.clientSecret
+            return application
+        }
+        let path = directory.appending("config.json")
+        try JSONSerialization.data(withJSONObject: ["users": users, "applications": applications]).write(to: URL(fileURLWithPath: path))
+        // The script reads its configuration before printing its port, so the file may go once it has started.
+        let server = try await ScriptServer.start(script: "oauth_server/server.py", arguments: [path])
+        return OAuthServer(server: server)
+    }
+
+    private static let sharedServer = SharedOAuthServer()
+
+    public static func shared() async throws -> OAuthServer {
+        try await sharedServer.value()
+    }
+
+    /// Where the scripted browser ended up.
+    public struct BrowserOutcome: Sendable {
+        /// The redirect to the loopback redirect or sign-out URI, with its query.
+        public let redirect: String
+        /// The login form was shown and filled in (false: the session cookie was still good).
+        public let submittedLoginForm: Bool
+    }
+
+    /// The browser's part of a sign-in or sign-out, without a browser (Scripts/oauth_server/browser.py): follows the
+    /// redirects from `url` with the cookies of `session`, fills in the login form as `user` when it is shown, and
+    /// stops at the redirect to the loopback URIs above.
+    public func browse(_ url: String, as user: User?, session: BrowserSession) async throws -> BrowserOutcome {
+        let arguments = [ScriptServer.scriptPath("oauth_server/browser.py"), url, "http://127.0.0.1:53682/", session.cookieFile]
+            + (user.map { [$0.username, $0.password] } ?? [])
+        let output = try await OffPool.run { try ProcessRunner.run("python3", arguments, timeout: 60) }
+        let result = (try? JSONSerialization.jsonObject(with: output.stdout)) as? [String: Any] ?? [:]
+        guard output.status == 0, let redirect = result["redirect"] as? String else {
+            throw TestFixtureError("the scripted browser stopped: \(output.stdoutText) \(output.stderrText)")
+        }
+        return BrowserOutcome(redirect: redirect, submittedLoginForm: result["signedIn"] as? Bool ?? false)
+    }
+}
+
+/// One browser's cookies (the Hosted UI session), kept in a file between `browse` calls.
+public final class BrowserSession: Sendable {
+    private let directory: TemporaryDirectory
+    var cookieFile: String { directory.appending("cookies.txt") }
+
+    public init() throws {
+        directory = try TemporaryDirectory(prefix: "authvault-browser")
+    }
+}
+
+/// Starts the shared server once, whoever asks first; later callers await the same start.
+private actor SharedOAuthServer {
+    private var task: Task<OAuthServer, any Error>?
+
+    func value() async throws -> OAuthServer {
+        if let task { return try await task.value }
+        let started = Task { try await OAuthServer.start() }
+        task = started
+        return try await started.value
+    }
+}

@@ -1,0 +1,72 @@
+"""Django settings of the Hosted UI stand-in. server.py sets the environment variables read here before Django
+starts: the port is only known once the socket is bound, and the signing key is made fresh for each run."""
+import os
+
+BASE_DIR = os.path.dirname(os.path.abspath(__file__))
+ISSUER = os.environ["OAUTH_TEST_ISSUER"]
+
+SECRET_KEY = os.environ["OAUTH_TEST_DJANGO_SECRET"]
+DEBUG = False
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+USE_TZ = True
+ROOT_URLCONF = "urls"
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "oauth2_provider",
+]
+MIDDLEWARE = [
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+]
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [os.path.join(BASE_DIR, "templates")],
+    "APP_DIRS": True,
+    "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+}]
+# A file, not ":memory:": every request thread opens its own connection, and each in-memory database is private.
+# Tests sign in at the same time: WAL lets readers go on during a write, and IMMEDIATE transactions wait for the
+# write lock (a DEFERRED one that must upgrade fails at once with "database is locked").
+DATABASES = {"default": {
+    "ENGINE": "django.db.backends.sqlite3",
+    "NAME": os.environ["OAUTH_TEST_DATABASE"],
+    "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"},
+}}
+# Fast hashing for passwords and client secrets: this server holds test accounts only, on two shared cores.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+LOGIN_URL = "/login"
+
+OAUTH2_PROVIDER = {
+    "PKCE_REQUIRED": True,
+    # S256 only: an authorization request with code_challenge_method=plain is refused.
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "ROTATE_REFRESH_TOKEN": True,
+    # Reusing a rotated-out refresh token revokes the whole family, as Cognito's rotation does.
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "OIDC_ENABLED": True,
+    "OIDC_RSA_PRIVATE_KEY": os.environ["OAUTH_TEST_RSA_KEY"],
+    "OIDC_ISS_ENDPOINT": ISSUER,
+    "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
+    # With an id_token_hint of the signed-in user, sign out without a confirmation page.
+    "OIDC_RP_INITIATED_LOGOUT_ALWAYS_PROMPT": False,
+    "OAUTH2_VALIDATOR_CLASS": "cognito_like.CognitoLikeValidator",
+    "ACCESS_TOKEN_GENERATOR": "cognito_like.access_token",
+    # Without this, oauthlib would make refresh tokens with the access-token generator too.
+    "REFRESH_TOKEN_GENERATOR": "oauthlib.oauth2.rfc6749.tokens.random_token_generator",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    "ID_TOKEN_EXPIRE_SECONDS": 3600,
+    "SCOPES": {"openid": "OpenID Connect", "email": "Email address", "profile": "Profile"},
+    "DEFAULT_SCOPES": ["openid"],
+}
+
+# Server errors on stderr (ScriptServer drops it; run server.py by hand to see them).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR"}},
+}
