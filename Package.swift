@@ -42,6 +42,7 @@ let package = Package(
         .target(name: "TokenVault", dependencies: ["AuthCrypto", "SecureFiles", "CSecret", "CKeyutils"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
         .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "TokenVault"]),
         // The command line: argument parsing, commands, the profile configuration.
         .target(name: "AuthVaultCLI", dependencies: ["AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
@@ -59,6 +60,7 @@ let package = Package(
         // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).
         .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto"], path: "Tests/VaultProbe"),
         .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
+        .testTarget(name: "AuthAgentTests", dependencies: ["AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
         .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "TestSupport"]),

@@ -69,6 +69,12 @@ public actor AuthStore {
     /// The stored record's non-secret facts, for `status`.
     public var storedRecord: CredentialRecord? { record }
 
+    /// The last refresh of this profile that failed for a passing reason (the network, a timeout, throttling), in
+    /// any process, and why — until a refresh succeeds. For `status`.
+    public nonisolated func lastRefreshFailure() -> (at: Double, message: String)? {
+        RefreshFailureNote(lock.readNote()).map { ($0.failedAt, $0.message) }
+    }
+
     // MARK: Bootstrap
 
     /// Reads the vault. A vault that cannot be read leaves the stored session as it is and says why.

@@ -69,9 +69,15 @@ import TestSupport
         #expect(try await profile.operations(after: baseline) == Array(repeating: "InitiateAuth", count: attempts),
                 sourceLocation: sourceLocation)
 
+        // Every process can tell why the session is not usable right now.
+        let status = try await profile.cli.run(["status"])
+        #expect(status.stdoutText.contains("the last refresh failed"), "\(status.stdoutText)", sourceLocation: sourceLocation)
+
         try await profile.proxy.inject([])
         let healed = try await profile.cli.run(["token"])
         #expect(healed.status == 0, "\(healed.stderrText)", sourceLocation: sourceLocation)
+        let afterwards = try await profile.cli.run(["status"])
+        #expect(!afterwards.stdoutText.contains("the last refresh failed"), sourceLocation: sourceLocation)
         let fresh = healed.stdoutText.trimmingCharacters(in: .newlines)
         let owner = try await profile.pool.owner(ofAccessToken: fresh)
         #expect(owner == SignedInProfile.username, "a token moto issued", sourceLocation: sourceLocation)

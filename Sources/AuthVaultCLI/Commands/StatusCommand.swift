@@ -47,7 +47,10 @@ struct StatusCommand: CLICommand {
         switch state {
         case .signedIn, .refreshing:
             report.usable = true
-            if let refresh = record?.refreshToken, refresh.count > 0, let expiry = record?.accessTokenExpiresAt, expiry <= now {
+            if let failure = session.store.lastRefreshFailure() {
+                report.problem = "the last refresh failed \(TimeText.relative(failure.at, now: now)) (\(failure.message)); "
+                    + "the stored session is kept and the next 'authvault token' tries again"
+            } else if let refresh = record?.refreshToken, refresh.count > 0, let expiry = record?.accessTokenExpiresAt, expiry <= now {
                 report.problem = "the access token expired \(TimeText.relative(expiry, now: now)); the next 'authvault token' refreshes it"
             }
         case .vaultUnavailable(let error):

@@ -1,0 +1,139 @@
+import AuthStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Asks a running agent, one request per connection. Calls block the calling thread for at most `timeout`
+/// (from a Task, run them on a thread of your own). Cheap to start: no JSONDecoder, no thread, no task.
+public struct AgentClient: Sendable {
+    public let socketPath: String
+    /// For connecting, sending and the whole reply together.
+    public let timeout: Duration
+    /// A longer reply is a protocol error.
+    static let maximumReplyLength = 1 << 20
+
+    public init(socketPath: String, timeout: Duration = .seconds(1)) {
+        self.socketPath = socketPath
+        self.timeout = timeout
+    }
+
+    /// `$XDG_RUNTIME_DIR/authvault/agent.sock`, where the agent listens.
+    public static func socketPath(runtimeDirectory: String) -> String {
+        runtimeDirectory + "/authvault/agent.sock"
+    }
+
+    public func token(profile: String, kind: TokenKind = .access) throws(AgentClientError) -> AgentToken {
+        guard case .token(let token) = try exchange(.token(profile: profile, kind: kind)) else { throw unexpected() }
+        return token
+    }
+
+    /// The named profile, or every profile the agent holds.
+    public func status(profile: String? = nil) throws(AgentClientError) -> [AgentProfileStatus] {
+        guard case .status(let profiles) = try exchange(.status(profile: profile)) else { throw unexpected() }
+        return profiles
+    }
+
+    /// Makes the agent forget its unlocked vault keys and the sessions it holds.
+    public func lock() throws(AgentClientError) {
+        guard case .done = try exchange(.lock) else { throw unexpected() }
+    }
+
+    public func version() throws(AgentClientError) -> AgentVersion {
+        guard case .version(let version) = try exchange(.version) else { throw unexpected() }
+        return version
+    }
+
+    public func ping() throws(AgentClientError) {
+        guard case .done = try exchange(.ping) else { throw unexpected() }
+    }
+
+    private func unexpected() -> AgentClientError {
+        .protocolError("a reply of the wrong kind")
+    }
+
+    private func exchange(_ request: AgentRequest) throws(AgentClientError) -> AgentReply {
+        let deadline = ContinuousClock.now + timeout
+        let descriptor: Int32
+        switch UnixSocket.connect(to: socketPath, timeout: timeout) {
+        case .connected(let connected): descriptor = connected
+        case .nobodyListening: throw .notRunning(socketPath: socketPath)
+        case .timedOut: throw timedOut()
+        case .failed(let number): throw .connectionFailed("\(socketPath): \(UnixSocket.errorText(number))")
+        }
+        defer { close(descriptor) }
+        // Tokens are taken only from an agent of this user: a socket another user put in place gets nothing.
+        guard let peer = UnixSocket.peerCredentials(descriptor), peer.uid == geteuid() else {
+            throw .connectionFailed("\(socketPath) is not served by an agent of uid \(geteuid())")
+        }
+        try transmit(request.line, to: descriptor, before: deadline)
+        var line = try readLine(from: descriptor, before: deadline)
+        defer { line.wipe() }
+        guard let reply = AgentReply.parse(line, answering: request) else { throw .protocolError("a malformed reply") }
+        if case .failure(let failure) = reply { throw .server(failure) }
+        return reply
+    }
+
+    private func transmit(_ bytes: [UInt8], to descriptor: Int32, before deadline: ContinuousClock.Instant) throws(AgentClientError) {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            if count > 0 {
+                sent += count
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                try wait(for: Int16(POLLOUT), on: descriptor, before: deadline)
+            } else {
+                throw .protocolError("the agent closed the connection (\(UnixSocket.errorText(errno)))")
+            }
+        }
+    }
+
+    /// Up to the first newline (excluded).
+    private func readLine(from descriptor: Int32, before deadline: ContinuousClock.Instant) throws(AgentClientError) -> [UInt8] {
+        var line: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        defer { chunk.wipe() }
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                if let newline = chunk[0..<count].firstIndex(of: 0x0A) {
+                    line.append(contentsOf: chunk[0..<newline])
+                    return line
+                }
+                line.append(contentsOf: chunk[0..<count])
+                guard line.count <= Self.maximumReplyLength else {
+                    line.wipe()
+                    throw .protocolError("a reply longer than \(Self.maximumReplyLength) bytes")
+                }
+            } else if count == 0 {
+                line.wipe()
+                throw .protocolError("the agent closed the connection without answering")
+            } else if errno == EINTR {
+                continue
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                try wait(for: Int16(POLLIN), on: descriptor, before: deadline)
+            } else {
+                line.wipe()
+                throw .protocolError("the connection failed (\(UnixSocket.errorText(errno)))")
+            }
+        }
+    }
+
+    private func wait(for events: Int16, on descriptor: Int32, before deadline: ContinuousClock.Instant) throws(AgentClientError) {
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { throw timedOut() }
+            let (seconds, attoseconds) = remaining.components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var watched = pollfd(fd: descriptor, events: events, revents: 0)
+            let ready = poll(&watched, 1, milliseconds)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return }
+        }
+    }
+
+    private func timedOut() -> AgentClientError {
+        let (seconds, attoseconds) = timeout.components
+        return .timedOut(seconds: Double(seconds) + Double(attoseconds) / 1e18)
+    }
+}

@@ -1,0 +1,64 @@
+import AuthStore
+
+/// One request line: `{"v":1,"op":"token","profile":"work","kind":"access"}` and the like.
+public enum AgentRequest: Sendable, Equatable {
+    /// The protocol's version; a request with another `v` is answered `badRequest` and the connection stays open.
+    public static let protocolVersion = 1
+
+    /// A valid token, refreshed ahead of expiry. `kind` defaults to access on the wire.
+    case token(profile: String, kind: TokenKind)
+    /// Each profile the agent holds (or only `profile`): state, user, expiries; never a token.
+    case status(profile: String?)
+    /// Forget the unlocked vault keys and the sessions held in memory: the next request unlocks again.
+    case lock
+    case version
+    case ping
+
+    /// The request on a line (without its newline).
+    static func parse(_ line: some Collection<UInt8>) throws(AgentFailure) -> AgentRequest {
+        guard let message = JSONValue.parse(line), case .object = message else {
+            throw .badRequest("The request is not a JSON object")
+        }
+        guard let version = message["v"]?.number else { throw .badRequest("The request has no protocol version \"v\"") }
+        guard version == Double(protocolVersion) else {
+            throw .badRequest("This agent speaks protocol version \(protocolVersion) only (\"v\":\(protocolVersion))")
+        }
+        guard let operation = message["op"]?.string else { throw .badRequest("The request has no operation \"op\"") }
+        let profile = message["profile"]?.string
+        if let profile, profile.isEmpty { throw .badRequest("The profile name is empty") }
+        switch operation {
+        case "token":
+            guard let profile else { throw .badRequest("A token request needs a \"profile\"") }
+            switch message["kind"]?.string {
+            case nil, "access": return .token(profile: profile, kind: .access)
+            case "id": return .token(profile: profile, kind: .id)
+            default: throw .badRequest("The token kind must be \"access\" or \"id\"")
+            }
+        case "status": return .status(profile: profile)
+        case "lock": return .lock
+        case "version": return .version
+        case "ping": return .ping
+        default: throw .badRequest("Unknown operation (known: token, status, lock, version, ping)")
+        }
+    }
+
+    /// The request as a line, newline included.
+    var line: [UInt8] {
+        let message: JSONValue
+        let version = JSONValue.number(Double(Self.protocolVersion))
+        switch self {
+        case .token(let profile, let kind):
+            message = .object(("v", version), ("op", .string("token")), ("profile", .string(profile)),
+                              ("kind", .string(kind == .access ? "access" : "id")))
+        case .status(let profile):
+            message = .object(("v", version), ("op", .string("status")), ("profile", profile.map(JSONValue.string)))
+        case .lock: message = .object(("v", version), ("op", .string("lock")))
+        case .version: message = .object(("v", version), ("op", .string("version")))
+        case .ping: message = .object(("v", version), ("op", .string("ping")))
+        }
+        var bytes: [UInt8] = []
+        message.write(into: &bytes)
+        bytes.append(0x0A)
+        return bytes
+    }
+}

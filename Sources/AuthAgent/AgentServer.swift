@@ -1,0 +1,170 @@
+import AuthStore
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The token agent: serves the tokens of long-lived `AuthStore`s to local processes of the same user over a Unix
+/// socket, in a line-delimited JSON protocol (see `AgentRequest`).
+///
+/// Threads: one accepts, one serves each connection (up to `Limits.maximumConnections`; threads are reused),
+/// all outside Swift's cooperative pool; the stores' async work runs on the pool as usual. Every connection's peer uid is checked.
+/// Nothing is printed: what happens goes to `log`, without tokens.
+public final class AgentServer: Sendable {
+    public struct Limits: Sendable {
+        /// Each request line must be complete within this time of the previous one (or of the connection), and
+        /// every reply must be taken by the client within it. Idle connections close after it too.
+        public var readTimeout: Duration = .seconds(5)
+        /// A longer line is answered `badRequest` and the connection closed.
+        public var maximumLineLength = 64 * 1024
+        /// Further connections are closed at once (and logged) until one ends.
+        public var maximumConnections = 256
+        /// How long `stop` waits for the replies in flight.
+        public var shutdownGrace: Duration = .seconds(2)
+
+        public init() {}
+    }
+
+    public struct Options: Sendable {
+        /// The agent's version, for the `version` request.
+        public var version: String
+        /// The stores' refresh policy: cached tokens are served only while fresh under it.
+        public var refreshPolicy: RefreshPolicy
+        public var limits: Limits
+        /// Unix seconds; the stores' clock.
+        public var now: @Sendable () -> Double
+
+        public init(version: String, refreshPolicy: RefreshPolicy = RefreshPolicy(), limits: Limits = Limits(),
+                    now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+            self.version = version
+            self.refreshPolicy = refreshPolicy
+            self.limits = limits
+            self.now = now
+        }
+    }
+
+    public let socketPath: String
+    private let listening: ListeningSocket
+    private let service: AgentService
+    private let connections: ConnectionSet
+    private let workers = ConnectionWorkers(idleLifetime: .seconds(10))
+    private let limits: Limits
+    private let log: @Sendable (String) -> Void
+    /// Written once by `stop` to wake the accept loop.
+    private let wakePipe: (read: Int32, write: Int32)
+    private let acceptLoopEnded = Completion()
+    private let stopped = Completion()
+    private let stopRequested = Mutex(false)
+
+    /// Makes the socket's directory (0700) if missing, replaces a stale socket, binds (0600) and starts serving.
+    /// Fails when another agent is alive on the path or the directory is open to others.
+    public static func start(socketPath: String, profiles: any AgentProfileProvider, options: Options,
+                             log: @escaping @Sendable (String) -> Void = { _ in }) throws(AgentServerError) -> AgentServer {
+        let listening = try ListeningSocket.open(path: socketPath, backlog: 128)
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else {
+            let failure = errno
+            listening.remove()
+            throw .system(operation: "create a pipe for", path: socketPath, errno: failure)
+        }
+        for descriptor in pipeEnds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let server = AgentServer(listening: listening, wakePipe: (pipeEnds[0], pipeEnds[1]), profiles: profiles,
+                                 options: options, log: log)
+        guard AgentThread.start({ server.acceptLoop() }) else {
+            server.closeWakePipe()
+            listening.remove()
+            throw .system(operation: "start a thread for", path: socketPath, errno: EAGAIN)
+        }
+        log("agent listening on \(socketPath)")
+        return server
+    }
+
+    private init(listening: ListeningSocket, wakePipe: (read: Int32, write: Int32), profiles: any AgentProfileProvider,
+                 options: Options, log: @escaping @Sendable (String) -> Void) {
+        socketPath = listening.path
+        self.listening = listening
+        self.wakePipe = wakePipe
+        service = AgentService(provider: profiles, policy: options.refreshPolicy, now: options.now, version: options.version, log: log)
+        connections = ConnectionSet(capacity: options.limits.maximumConnections)
+        limits = options.limits
+        self.log = log
+    }
+
+    /// Stops accepting and removes the socket file at once (clients then take their direct path), lets the
+    /// connections send the replies they owe (up to `shutdownGrace`), then returns. Safe to call more than once.
+    public func stop() async {
+        let isFirst = stopRequested.withLock { requested in
+            defer { requested = true }
+            return !requested
+        }
+        guard isFirst else { return await stopped.wait() }
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)
+        await acceptLoopEnded.wait()
+        listening.remove()
+        connections.stopAll()
+        await connections.drained.wait(timeout: limits.shutdownGrace)
+        if !connections.drained.isDone {
+            log("stopped with \(connections.count) connection(s) still waiting for a store")
+        }
+        service.registry.forgetAll()
+        workers.shutDown()
+        closeWakePipe()
+        log("agent stopped")
+        stopped.finish()
+    }
+
+    /// Returns once `stop` has finished.
+    public func waitUntilStopped() async {
+        await stopped.wait()
+    }
+
+    private func closeWakePipe() {
+        close(wakePipe.read)
+        close(wakePipe.write)
+    }
+
+    private func acceptLoop() {
+        defer { acceptLoopEnded.finish() }
+        let ownUid = geteuid()
+        var watched = [pollfd(fd: listening.descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+        while true {
+            guard poll(&watched, 2, -1) >= 0 || errno == EINTR else { return log("accept loop failed: \(UnixSocket.errorText(errno))") }
+            if watched[1].revents != 0 { return }
+            guard watched[0].revents != 0 else { continue }
+            let descriptor = accept(listening.descriptor, nil, nil)
+            guard descriptor >= 0 else {
+                if errno == EMFILE || errno == ENFILE {
+                    log("cannot accept a connection: \(UnixSocket.errorText(errno))")
+                    usleep(10_000)
+                }
+                continue
+            }
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            let peer = UnixSocket.peerCredentials(descriptor)
+            guard let peer, peer.uid == ownUid else {
+                let who = peer.map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown peer"
+                log("refused a connection from \(who): this agent serves uid \(ownUid) only")
+                close(descriptor)
+                continue
+            }
+            guard connections.admit(descriptor) else {
+                log("refused a connection: \(limits.maximumConnections) connections are open already")
+                close(descriptor)
+                continue
+            }
+            let connection = AgentConnection(descriptor: descriptor, service: service, limits: limits, log: log)
+            let connections = self.connections
+            guard workers.run({
+                connection.run()
+                connections.close(descriptor)
+            }) else {
+                log("refused a connection: no thread available")
+                connections.close(descriptor)
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Why the agent could not start. Each message says what to do.
+public enum AgentServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Another agent answers on the socket, or holds its lock.
+    case alreadyRunning(socketPath: String)
+    /// The socket's directory is not a private directory of this user.
+    case unsafeDirectory(path: String, reason: String)
+    /// Something other than a socket sits at the socket's path.
+    case notASocket(path: String)
+    case pathTooLong(path: String)
+    case system(operation: String, path: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .alreadyRunning(let socketPath):
+            return "An authvault agent is already running on \(socketPath). Stop it first, or use it as it is."
+        case .unsafeDirectory(let path, let reason):
+            return "The agent's directory \(path) \(reason); the agent keeps its socket only in a directory of yours "
+                + "that nobody else can open (run 'chmod 700 \(path)', or remove it and start the agent again)."
+        case .notASocket(let path):
+            return "\(path) exists and is not a socket; move it away and start the agent again."
+        case .pathTooLong(let path):
+            return "The socket path \(path) is longer than \(UnixSocket.maximumPathLength) bytes; use a shorter "
+                + "XDG_RUNTIME_DIR."
+        case .system(let operation, let path, let number):
+            return "Cannot \(operation) \(path): \(UnixSocket.errorText(number))."
+        }
+    }
+}

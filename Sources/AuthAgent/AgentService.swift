@@ -1,0 +1,98 @@
+import AuthCrypto
+import AuthStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers requests. A fresh cached token is answered right on the connection's thread, with no task and no actor
+/// hop; everything else (a token near expiry, status, lock) goes to the stores, while the connection's thread waits.
+final class AgentService: Sendable {
+    private let provider: any AgentProfileProvider
+    private let cache: TokenCache
+    let registry: ProfileRegistry
+    private let version: String
+    private let log: @Sendable (String) -> Void
+
+    init(provider: any AgentProfileProvider, policy: RefreshPolicy, now: @escaping @Sendable () -> Double, version: String,
+         log: @escaping @Sendable (String) -> Void) {
+        self.provider = provider
+        cache = TokenCache(policy: policy, now: now)
+        registry = ProfileRegistry(provider: provider, cache: cache)
+        self.version = version
+        self.log = log
+    }
+
+    /// Appends to `output` the reply to `line` (a request without its newline). Call on a dedicated thread only.
+    func answer(_ line: ArraySlice<UInt8>, into output: inout [UInt8]) {
+        let request: AgentRequest
+        do {
+            request = try AgentRequest.parse(line)
+        } catch {
+            return output.append(contentsOf: AgentReply.failure(error).line)
+        }
+        switch request {
+        case .token(let profile, let kind):
+            let reply = cache.reply(profile: profile, kind: kind) ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind) }
+            reply.withUnsafeBytes { output.append(contentsOf: $0) }
+        case .status(let profile):
+            let reply = BlockingWait.run { await self.status(profile: profile) }
+            output.append(contentsOf: reply.line)
+        case .lock:
+            BlockingWait.run { await self.lock() }
+            output.append(contentsOf: AgentReply.done.line)
+        case .version:
+            let reply = AgentReply.version(AgentVersion(version: version, protocolVersion: AgentRequest.protocolVersion, pid: getpid()))
+            output.append(contentsOf: reply.line)
+        case .ping:
+            output.append(contentsOf: AgentReply.done.line)
+        }
+    }
+
+    /// Asks the store (which refreshes, once for all callers, when due) and caches a fresh answer.
+    private func tokenReply(profile: String, kind: TokenKind) async -> SecretBytes {
+        let generation = cache.generation
+        let token: SecretBytes
+        let username: String?
+        do throws(AgentFailure) {
+            let store = try await registry.store(for: profile)
+            do {
+                token = kind == .access ? try await store.validAccessToken() : try await store.validIDToken()
+            } catch {
+                throw AgentFailure(error, profile: profile)
+            }
+            username = await store.storedRecord?.identity?.username
+        } catch {
+            if error.code != .signInRequired && error.code != .unknownProfile { log("profile '\(profile)': \(error)") }
+            return SecretBytes(AgentReply.failure(error).line)
+        }
+        let lifetime = JWTLifetime(token)
+        var line = AgentReply.token(AgentToken(token: token, expiresAt: lifetime?.expiresAt, username: username)).line
+        let reply = SecretBytes(line)
+        line.wipe()
+        if let lifetime { cache.insert(reply, lifetime: lifetime, profile: profile, kind: kind, generation: generation) }
+        return reply
+    }
+
+    /// The named profile (made if needed), or every profile the agent holds.
+    private func status(profile: String?) async -> AgentReply {
+        var profiles: [AgentProfileStatus] = []
+        for name in profile.map({ [$0] }) ?? registry.profiles {
+            let store: AuthStore
+            do {
+                store = try await registry.store(for: name)
+            } catch {
+                if profile != nil { return .failure(error) }
+                continue
+            }
+            profiles.append(AgentProfileStatus(profile: name, state: await store.bootstrap()))
+        }
+        return .status(profiles)
+    }
+
+    /// Keys first, then the sessions in memory: a store made after this must unlock its vault again.
+    private func lock() async {
+        await provider.lockVaults()
+        registry.forgetAll()
+        log("locked: vault keys and sessions dropped from memory")
+    }
+}

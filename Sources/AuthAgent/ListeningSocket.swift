@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The agent's end of its socket: a private directory, a lock file held for the agent's life (so two agents
+/// starting at once cannot both take the path), and the socket file, born 0600.
+struct ListeningSocket: Sendable {
+    let descriptor: Int32
+    let path: String
+    private let lockDescriptor: Int32
+    private let device: UInt64
+    private let inode: UInt64
+
+    /// Makes the directory (0700) if missing, replaces a stale socket, binds and listens.
+    static func open(path: String, backlog: Int32) throws(AgentServerError) -> ListeningSocket {
+        guard !path.isEmpty, path.utf8.count <= UnixSocket.maximumPathLength else { throw .pathTooLong(path: path) }
+        let directory = Self.directory(of: path)
+        try makePrivateDirectory(directory)
+        let lockDescriptor = try takeLock(path + ".lock")
+        do {
+            try removeStaleSocket(at: path)
+            let (descriptor, device, inode) = try bind(path, backlog: backlog)
+            return ListeningSocket(descriptor: descriptor, path: path, lockDescriptor: lockDescriptor, device: device, inode: inode)
+        } catch {
+            close(lockDescriptor)
+            throw error
+        }
+    }
+
+    /// Closes the listener, removes the socket file if it is still the one bound here, and lets the lock go.
+    func remove() {
+        close(descriptor)
+        var status = stat()
+        if lstat(path, &status) == 0, UInt64(status.st_dev) == device, UInt64(status.st_ino) == inode {
+            unlink(path)
+        }
+        close(lockDescriptor)
+    }
+
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func makePrivateDirectory(_ directory: String) throws(AgentServerError) {
+        if mkdir(directory, 0o700) == 0 {
+            // The umask may have taken more than group and other bits; the owner needs all three.
+            chmod(directory, 0o700)
+        } else if errno != EEXIST {
+            throw .system(operation: "create the directory", path: directory, errno: errno)
+        }
+        var status = stat()
+        guard lstat(directory, &status) == 0 else {
+            throw .system(operation: "inspect the directory", path: directory, errno: errno)
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw .unsafeDirectory(path: directory, reason: "is not a directory (or is a symbolic link)")
+        }
+        guard status.st_uid == geteuid() else {
+            throw .unsafeDirectory(path: directory, reason: "belongs to uid \(status.st_uid), not to you (uid \(geteuid()))")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw .unsafeDirectory(path: directory, reason: "is open to other users (mode \(String(status.st_mode & 0o777, radix: 8)))")
+        }
+    }
+
+    private static func takeLock(_ lockPath: String) throws(AgentServerError) -> Int32 {
+        let descriptor = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw .system(operation: "open the lock file", path: lockPath, errno: errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let failure = errno
+            close(descriptor)
+            if failure == EWOULDBLOCK { throw .alreadyRunning(socketPath: String(lockPath.dropLast(".lock".count))) }
+            throw .system(operation: "lock", path: lockPath, errno: failure)
+        }
+        return descriptor
+    }
+
+    /// A socket nobody answers on is left over from an agent that died; a live one is never touched.
+    private static func removeStaleSocket(at path: String) throws(AgentServerError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
+        switch UnixSocket.connect(to: path, timeout: .seconds(1)) {
+        case .connected(let descriptor):
+            close(descriptor)
+            throw .alreadyRunning(socketPath: path)
+        case .timedOut:
+            throw .alreadyRunning(socketPath: path)
+        case .nobodyListening, .failed:
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw .system(operation: "remove the stale socket", path: path, errno: errno)
+            }
+        }
+    }
+
+    private static func bind(_ path: String, backlog: Int32) throws(AgentServerError) -> (Int32, UInt64, UInt64) {
+        // Non-blocking, so a connection that vanishes between poll and accept cannot stall the accept loop;
+        // accepted sockets do not inherit the flag (Linux), so connections stay blocking.
+        guard let descriptor = UnixSocket.make(nonBlocking: true) else { throw .system(operation: "create a socket for", path: path, errno: errno) }
+        // Linux gives the socket file the mode of the socket's inode less the umask: set before bind, the file is
+        // born no more open than 0600, without touching the process-wide umask (other threads create files too).
+        // The chmod then makes it exactly 0600 whatever the umask took; nobody can connect before listen anyway.
+        fchmod(descriptor, 0o600)
+        let bound = UnixSocket.withAddress(path) { Glibc.bind(descriptor, $0, $1) } ?? -1
+        guard bound == 0 else {
+            let failure = errno
+            close(descriptor)
+            throw .system(operation: "bind", path: path, errno: failure)
+        }
+        var status = stat()
+        guard chmod(path, 0o600) == 0, lstat(path, &status) == 0, listen(descriptor, backlog) == 0 else {
+            let failure = errno
+            close(descriptor)
+            unlink(path)
+            throw .system(operation: "listen on", path: path, errno: failure)
+        }
+        return (descriptor, UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+}

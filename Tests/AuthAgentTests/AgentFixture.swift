@@ -1,0 +1,127 @@
+import AuthAgent
+import AuthCrypto
+import AuthStore
+import Foundation
+import Synchronization
+import TestSupport
+import TokenVault
+
+/// A vault whose keyring is locked, to see how the agent reports it.
+struct LockedVault: VaultBackend {
+    let kind = VaultBackendKind.memory
+    func load(profile: String) async throws(VaultError) -> CredentialRecord? { throw .locked("collection 'login' is locked") }
+    func save(_ record: CredentialRecord) async throws(VaultError) { throw .locked("collection 'login' is locked") }
+    func delete(profile: String) async throws(VaultError) { throw .locked("collection 'login' is locked") }
+    func profiles() async throws(VaultError) -> [String] { [] }
+    func status() async -> VaultStatus { VaultStatus(backend: .memory, state: .locked, location: "test") }
+}
+
+/// The agent's host, for tests: "work" signed in on a memory vault, "empty" never signed in, "locked" on a
+/// locked vault; any other name is unknown. Counts the stores made and the locks.
+final class TestProfiles: AgentProfileProvider {
+    let vault = MemoryVault()
+    let clock: TestClock
+    let authority: FakeAuthority
+    let lockDirectory: String
+    private let counts = Mutex<(storesMade: Int, locks: Int)>((0, 0))
+
+    init(clock: TestClock, authority: FakeAuthority, lockDirectory: String) {
+        self.clock = clock
+        self.authority = authority
+        self.lockDirectory = lockDirectory
+    }
+
+    var storesMade: Int { counts.withLock { $0.storesMade } }
+    var locks: Int { counts.withLock { $0.locks } }
+
+    func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
+        let backend: any VaultBackend
+        switch profile {
+        case "work", "empty": backend = vault
+        case "locked": backend = LockedVault()
+        default: throw AgentFailure(.unknownProfile, "No profile '\(profile)' is configured.")
+        }
+        counts.withLock { $0.storesMade += 1 }
+        return AuthStore(profile: profile, vault: backend, lock: ProfileLock(directory: lockDirectory, profile: profile),
+                         authority: authority, now: clock.function)
+    }
+
+    func lockVaults() async {
+        counts.withLock { $0.locks += 1 }
+    }
+
+    /// Signs "work" in through a store of its own, as `authvault login` would before the agent starts.
+    func signInWork() async throws {
+        let store = AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: lockDirectory, profile: "work"),
+                              authority: authority, now: clock.function)
+        _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
+    }
+
+    /// The access token the vault holds now, as text.
+    func storedAccessToken(_ profile: String = "work") async throws -> String? {
+        try await vault.load(profile: profile)?.accessToken.map(text)
+    }
+}
+
+func text(_ secret: SecretBytes) -> String { secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+
+/// What the server logged.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    var sink: @Sendable (String) -> Void { { [self] line in lines.withLock { $0.append(line) } } }
+    var all: [String] { lines.withLock { $0 } }
+    func contains(_ fragment: String) -> Bool { all.contains { $0.contains(fragment) } }
+}
+
+/// A signed-in profile and an agent serving it from a socket in a temporary directory.
+struct AgentFixture {
+    let directory: TemporaryDirectory
+    let clock = TestClock()
+    let authority: FakeAuthority
+    let profiles: TestProfiles
+    let log = LogLines()
+    let socketPath: String
+    let server: AgentServer
+
+    init(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true) async throws {
+        directory = try TemporaryDirectory(prefix: "agent")
+        authority = FakeAuthority(clock: clock)
+        profiles = TestProfiles(clock: clock, authority: authority, lockDirectory: directory.appending("locks"))
+        if signedIn { try await profiles.signInWork() }
+        socketPath = AgentClient.socketPath(runtimeDirectory: directory.path)
+        server = try AgentServer.start(socketPath: socketPath, profiles: profiles,
+                                       options: .init(version: "9.9.9-test", limits: limits, now: clock.function), log: log.sink)
+    }
+
+    var client: AgentClient { AgentClient(socketPath: socketPath) }
+}
+
+/// Runs `body` with a fresh agent, and stops the agent afterwards, whether `body` succeeded or not.
+func withAgent(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true,
+               _ body: (AgentFixture) async throws -> Void) async throws {
+    let agent = try await AgentFixture(limits: limits, signedIn: signedIn)
+    do {
+        try await body(agent)
+    } catch {
+        await agent.server.stop()
+        throw error
+    }
+    await agent.server.stop()
+}
+
+/// Runs `body` on `count` threads of their own at once (clients block on sockets) and collects the results.
+func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
+    await withCheckedContinuation { continuation in
+        let results = Mutex<[Int: T]>([:])
+        for index in 0..<count {
+            Thread {
+                let value = body(index)
+                let all: [T]? = results.withLock { results in
+                    results[index] = value
+                    return results.count == count ? (0..<count).map { results[$0]! } : nil
+                }
+                if let all { continuation.resume(returning: all) }
+            }.start()
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import AuthCrypto
+import AuthStore
+import CognitoAuth
+import Foundation
+import Synchronization
+import TestSupport
+
+/// A clock the test sets by hand, in Unix seconds.
+final class TestClock: Sendable {
+    private let seconds: Mutex<Double>
+    init(_ start: Double = 1_800_000_000) { seconds = Mutex(start) }
+    func advance(by delta: Double) { seconds.withLock { $0 += delta } }
+    var now: Double { seconds.withLock { $0 } }
+    var function: @Sendable () -> Double { { [self] in now } }
+}
+
+/// An unsigned JWT with the claims the store and the agent read (`iat`, `exp`): both only decode cached tokens.
+func fakeJWT(issuedAt: Double, expiresAt: Double, marker: String) -> String {
+    func part(_ object: [String: Any]) -> String {
+        Base64URLText.encode(Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
+    }
+    return part(["alg": "RS256", "kid": "test"]) + "." + part(["iat": issuedAt, "exp": expiresAt, "jti": marker]) + ".c2ln"
+}
+
+/// "Cognito" for the agent's stores, after the AuthStore tests' fake: signs in "alice" with "correct horse",
+/// refreshes after a delay (so concurrent callers overlap), and counts refreshes.
+final class FakeAuthority: SessionAuthority {
+    let clock: TestClock
+    let lifetime: Double
+    private let state = Mutex<(refreshes: Int, generation: Int, failure: CognitoError?, delay: Duration)>((0, 0, nil, .milliseconds(200)))
+
+    init(clock: TestClock, lifetime: Double = 3600) {
+        self.clock = clock
+        self.lifetime = lifetime
+    }
+
+    var refreshCount: Int { state.withLock { $0.refreshes } }
+    func failRefreshes(with error: CognitoError?) { state.withLock { $0.failure = error } }
+    func setRefreshDelay(_ delay: Duration) { state.withLock { $0.delay = delay } }
+
+    private func tokens(refreshToken: SecretBytes?) -> CognitoTokens {
+        let generation = state.withLock { $0.generation += 1; return $0.generation }
+        let issued = clock.now, expires = clock.now + lifetime
+        return CognitoTokens(
+            idToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "id-\(generation)")),
+            accessToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "access-\(generation)")),
+            refreshToken: refreshToken ?? SecretBytes(utf8: "refresh-\(generation)"),
+            idTokenExpiresAt: expires, accessTokenExpiresAt: expires,
+            identity: VerifiedIdentity(username: "alice-internal", subject: "sub-1", email: "alice@example.com"))
+    }
+
+    func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep {
+        guard password == SecretBytes(utf8: "correct horse") else { throw .notAuthorized(message: "Incorrect username or password.") }
+        return .signedIn(tokens(refreshToken: nil))
+    }
+
+    func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
+        throw .invalidParameter(message: "not scripted")
+    }
+
+    func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup {
+        throw .invalidParameter(message: "not scripted")
+    }
+
+    func refresh(refreshToken: SecretBytes, username: String) async throws(CognitoError) -> CognitoTokens {
+        let (failure, delay) = state.withLock { state -> (CognitoError?, Duration) in
+            state.refreshes += 1
+            return (state.failure, state.delay)
+        }
+        try? await Task.sleep(for: delay)
+        if let failure { throw failure }
+        return tokens(refreshToken: refreshToken)
+    }
+
+    func revoke(refreshToken: SecretBytes) async throws(CognitoError) {}
+
+    func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {}
+}

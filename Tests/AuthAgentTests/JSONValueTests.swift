@@ -1,0 +1,91 @@
+import AuthCrypto
+import Foundation
+import Testing
+@testable import AuthAgent
+
+extension AgentSuites {
+    /// The agent's own JSON, against RFC 8259's text and Foundation's parser.
+    @Suite struct JSONValueTests {
+        func parse(_ text: String) -> JSONValue? { JSONValue.parse(Array(text.utf8)) }
+
+        @Test func parsesTheObjectExampleOfRFC8259Section13() throws {
+            let example = """
+            {
+              "Image": {
+                "Width":  800,
+                "Height": 600,
+                "Title":  "View from 15th Floor",
+                "Thumbnail": {
+                  "Url":    "http://www.example.com/image/481989943",
+                  "Height": 125,
+                  "Width":  100
+                },
+                "Animated" : false,
+                "IDs": [116, 943, 234, 38793]
+              }
+            }
+            """
+            let image = try #require(parse(example)?["Image"])
+            #expect(image["Width"]?.number == 800)
+            #expect(image["Title"]?.string == "View from 15th Floor")
+            #expect(image["Thumbnail"]?["Url"]?.string == "http://www.example.com/image/481989943")
+            #expect(image["Animated"]?.bool == false)
+            #expect(image["IDs"]?.array == [.number(116), .number(943), .number(234), .number(38793)])
+        }
+
+        @Test func decodesTheEscapesOfRFC8259Section7() {
+            // Section 7: "\u005C" is a reverse solidus; the G clef U+1D11E is written "\uD834\uDD1E".
+            #expect(parse(#""\u005C""#) == .string("\\"))
+            #expect(parse(#""\uD834\uDD1E""#) == .string("\u{1D11E}"))
+            #expect(parse(#""a\"b\\c\/d\b\f\n\r\t""#) == .string("a\"b\\c/d\u{08}\u{0C}\n\r\t"))
+            #expect(parse(#""é€""#) == .string("é€"))
+        }
+
+        @Test func followsTheNumberGrammar() {
+            #expect(parse("-0") == .number(0))
+            #expect(parse("1e3") == .number(1000))
+            #expect(parse("2.5E-1") == .number(0.25))
+            #expect(parse(" 1800000000 ") == .number(1_800_000_000))
+            for bad in ["01", "1.", ".5", "-", "+1", "1e", "0x10", "Infinity", "NaN", "1e400"] {
+                #expect(parse(bad) == nil, "accepted \(bad)")
+            }
+        }
+
+        @Test func refusesMalformedInput() {
+            let rejected = ["", "{", "}", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "'a'", "\"abc", "tru", "nul",
+                            "\"tab\there\"", "{\"a\":1}{", "[1] 2", "\"\\x\"", "\"\\u12\"", "\"\\uDEAD\"", "\"\\uD834\"",
+                            "{\"a\":1,\"a\":2}"]
+            for text in rejected { #expect(parse(text) == nil, "accepted \(text)") }
+            #expect(JSONValue.parse([0x22, 0xC3, 0x28, 0x22]) == nil)   // invalid UTF-8 inside a string
+            #expect(JSONValue.parse([0xFF, 0xFE, 0x00]) == nil)
+        }
+
+        @Test func boundsTheNesting() {
+            let allowed = String(repeating: "[", count: JSONValue.maximumDepth) + String(repeating: "]", count: JSONValue.maximumDepth)
+            let deeper = "[" + allowed + "]"
+            #expect(parse(allowed) != nil)
+            #expect(parse(deeper) == nil)
+            #expect(parse(String(repeating: "[", count: 100_000)) == nil)
+        }
+
+        @Test func writesWhatFoundationReadsBack() throws {
+            let tricky = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} é \u{1D11E}"
+            let value = JSONValue.object(("s", .string(tricky)), ("n", .number(1_800_000_000)), ("f", .number(0.5)),
+                                         ("b", .bool(true)), ("z", .null), ("a", .array([.number(-3)])),
+                                         ("t", .secret(SecretBytes(utf8: "tok\"en"))))
+            var bytes: [UInt8] = []
+            value.write(into: &bytes)
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.hasPrefix(#"{"s":"#))
+            #expect(text.contains(#""n":1800000000,"#))
+            let decoded = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            #expect(decoded["s"] as? String == tricky)
+            #expect(decoded["n"] as? Int == 1_800_000_000)
+            #expect(decoded["f"] as? Double == 0.5)
+            #expect(decoded["b"] as? Bool == true)
+            #expect(decoded["z"] is NSNull)
+            #expect(decoded["a"] as? [Int] == [-3])
+            #expect(decoded["t"] as? String == "tok\"en")
+        }
+    }
+}
