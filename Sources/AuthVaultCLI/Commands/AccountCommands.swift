@@ -84,6 +84,12 @@ extension CodeDeliveryDetails {
         let destination = destination ?? attributeName ?? "the account's contact"
         return medium.map { "\(destination) (\($0))" } ?? destination
     }
+
+    /// "Cognito sent a new code to a***@e*** (EMAIL): run 'authvault confirm-signup --username alice'."
+    static func sentLine(_ what: String, _ delivery: CodeDeliveryDetails?, next command: String, username: String) -> String {
+        let sent = delivery.map { "Cognito sent \(what) to \($0.summary)" } ?? "Cognito sent \(what)"
+        return "\(sent): run 'authvault \(command) --username \(username)'."
+    }
 }
 
 /// `authvault signup`: registers a user in the profile's user pool.
@@ -179,8 +185,7 @@ struct ResendCodeCommand: CLICommand {
         let session = try await ProfileSession.open(context)
         let username = try input.username()
         let delivery = try await session.call { client throws(CognitoError) in try await client.resendConfirmationCode(username: username) }
-        let sent = delivery.map { "Cognito sent a new code to \($0.summary)" } ?? "Cognito sent a new code"
-        context.standardError.line("\(sent): run 'authvault confirm-signup --username \(username)'.")
+        context.standardError.line(CodeDeliveryDetails.sentLine("a new code", delivery, next: "confirm-signup", username: username))
     }
 }
 
@@ -203,8 +208,7 @@ struct ForgotPasswordCommand: CLICommand {
         let session = try await ProfileSession.open(context)
         let username = try input.username()
         let delivery = try await session.call { client throws(CognitoError) in try await client.forgotPassword(username: username) }
-        let sent = delivery.map { "Cognito sent a reset code to \($0.summary)" } ?? "Cognito sent a reset code"
-        context.standardError.line("\(sent): run 'authvault confirm-forgot-password --username \(username)'.")
+        context.standardError.line(CodeDeliveryDetails.sentLine("a reset code", delivery, next: "confirm-forgot-password", username: username))
     }
 }
 
