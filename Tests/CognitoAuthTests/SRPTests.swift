@@ -24,7 +24,7 @@ import TestSupport
         let PASSWORD_CLAIM_SIGNATURE: String
     }
 
-    /// Computed by pycognito (see its "about"); copied from ../shared/vectors/cognito-srp-pycognito.json.
+    /// Computed by pycognito (see its "about"); copied into Fixtures/ from the project's shared vectors.
     static let knownAnswer: KnownAnswer = {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/cognito-srp-pycognito.json")
         return try! JSONDecoder().decode(KnownAnswer.self, from: Data(contentsOf: path))
