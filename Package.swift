@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "TokenVault"]),
         // The command line: argument parsing, commands, the profile configuration.
-        .target(name: "AuthVaultCLI", dependencies: ["AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "SecureFiles", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthVaultCLI", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).

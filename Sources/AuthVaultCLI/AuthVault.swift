@@ -21,6 +21,7 @@ public enum AuthVault {
             .command(ConfigureCommand.self),
             .command(ProfilesCommand.self),
             VaultCommands.group,
+            .command(AgentCommand.self),
             .command(ExecCommand.self),
             .command(GitCredentialCommand.self),
             .command(DockerCredentialCommand.self),

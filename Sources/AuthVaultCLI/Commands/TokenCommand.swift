@@ -1,6 +1,4 @@
-import AuthCrypto
 import AuthStore
-import FoundationEssentials
 
 /// `authvault token`: a valid token on standard output and nothing else, refreshed ahead of expiry.
 struct TokenCommand: CLICommand {
@@ -28,24 +26,15 @@ struct TokenCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let session = try await ProfileSession.open(context)
-        let token: SecretBytes
-        do {
-            token = kind == .access ? try await session.store.validAccessToken() : try await session.store.validIDToken()
-        } catch {
-            throw CLIErrors.from(error)
-        }
-        let text = token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        let served = try await HelperToken.fetch(kind, context: context)
         switch output {
         case .bare:
-            context.standardOutput.line(text)
+            context.standardOutput.line(served.token)
         case .header:
-            context.standardOutput.line("Authorization: Bearer \(text)")
+            context.standardOutput.line("Authorization: Bearer \(served.token)")
         case .json:
-            let record = await session.store.storedRecord
-            let expiresAt = (kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt) ?? 0
-            let payload = TokenJSON(token: text, tokenType: kind == .access ? "access" : "id", profile: session.profile.name,
-                                    expiresAt: TimeText.rfc3339(expiresAt), expiresAtUnix: Int64(expiresAt))
+            let payload = TokenJSON(token: served.token, tokenType: kind == .access ? "access" : "id", profile: served.profile,
+                                    expiresAt: TimeText.rfc3339(served.expiresAt), expiresAtUnix: Int64(served.expiresAt))
             try JSONOutput.write(payload, pretty: false, to: context.standardOutput)
         }
     }

@@ -1,3 +1,4 @@
+import AuthAgent
 import AuthCrypto
 import AuthStore
 
@@ -9,8 +10,10 @@ struct HelperToken {
     let username: String
     let profile: String
 
-    /// A valid token for `profile` (the current one when nil), without ever prompting to sign in.
+    /// A valid token for `profile` (the current one when nil), without ever prompting to sign in: from the agent
+    /// when one runs, else directly from the vault (refreshing first when due).
     static func fetch(_ kind: TokenKind, profile: String? = nil, context: CommandContext) async throws(CLIError) -> HelperToken {
+        if let served = try fromAgent(kind, profile: profile ?? context.profileName, context: context) { return served }
         let session = try await ProfileSession.open(context, profile: profile)
         let secret: SecretBytes
         do {
@@ -30,6 +33,26 @@ struct HelperToken {
             expiresAt: (kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt) ?? 0,
             username: record?.identity?.username ?? session.profile.name,
             profile: session.profile.name)
+    }
+
+    /// The agent's answer; nil when no agent runs (or it misbehaves), so the caller takes the direct path. What the
+    /// agent says about the session itself (sign in, vault locked, network) is final.
+    private static func fromAgent(_ kind: TokenKind, profile: String, context: CommandContext) throws(CLIError) -> HelperToken? {
+        guard let path = AgentSocket.path(context) else { return nil }
+        do {
+            // Long enough for a refresh in the mandatory window; an agent that hangs costs this once.
+            let token = try AgentClient(socketPath: path, timeout: .seconds(5)).token(profile: profile, kind: kind)
+            return HelperToken(token: token.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
+                               expiresAt: token.expiresAt ?? 0, username: token.username ?? profile, profile: profile)
+        } catch {
+            guard case .server(let failure) = error else { return nil }
+            switch failure.code {
+            case .signInRequired: throw CLIError(failure.message, status: .signInRequired)
+            case .vaultLocked: throw CLIError(failure.message, status: .vaultLocked)
+            case .network: throw CLIError(failure.message, status: .networkUnavailable)
+            case .unknownProfile, .badRequest, .internal: return nil
+            }
+        }
     }
 
     /// The profile that answers for `host`: the one named explicitly (--profile, $AUTHVAULT_PROFILE) answers for

@@ -14,7 +14,13 @@ struct ProfileSession {
     let store: AuthStore
 
     /// The current profile, or `name`.
-    static func open(_ context: CommandContext, profile name: String? = nil) async throws(CLIError) -> ProfileSession {
+    /// - Parameters:
+    ///   - refreshesInBackground: true only for a long-lived process (the agent); see `AuthStore.init`.
+    ///   - fileVault: the file vault to use when the profile is on it, so one process unlocks it once.
+    static func open(
+        _ context: CommandContext, profile name: String? = nil, refreshesInBackground: Bool = false,
+        fileVault: EncryptedFileVault? = nil
+    ) async throws(CLIError) -> ProfileSession {
         let configuration: ConfigFile
         let profile: ResolvedProfile
         do {
@@ -24,14 +30,16 @@ struct ProfileSession {
             throw CLIError(error.description, status: .failure)
         }
         let factory = VaultFactory(context: context, configuration: configuration)
-        let (vault, backend) = try await factory.selectBackend(for: profile.name)
+        let (selected, backend) = try await factory.selectBackend(for: profile.name)
+        let vault: any VaultBackend = backend == .file ? (fileVault ?? selected) : selected
         let lock = factory.lock(for: profile.name)
         let name = profile.name
         let authority = LazyCognitoAuthority(profile: profile) {
             try? await vault.load(profile: name)?.clientSecret
         }
-        // A command exits right after answering: refresh before answering, never in a task the exit would cut off.
-        let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority, refreshesInBackground: false)
+        // A command exits right after answering: it refreshes before answering, never in a task the exit would cut off.
+        let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority,
+                              refreshesInBackground: refreshesInBackground)
         return ProfileSession(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
     }
 

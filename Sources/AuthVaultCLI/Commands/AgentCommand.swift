@@ -1,0 +1,110 @@
+import AuthAgent
+import AuthStore
+import Dispatch
+import Synchronization
+import TokenVault
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authvault agent`: keeps the profiles' stores in one long-lived process and serves their tokens to local
+/// processes over a Unix socket; `authvault token` and the helpers use it when it runs.
+struct AgentCommand: CLICommand {
+    static let socket = OptionSpec.value("socket", placeholder: "path", help: "The socket (default: $XDG_RUNTIME_DIR/authvault/agent.sock).")
+    static let spec = CommandSpec(
+        name: "agent",
+        abstract: "Serve tokens to local processes over a Unix socket until stopped.",
+        discussion: """
+        The socket is 0600 in a 0700 directory and every connection's user id is checked. Refresh is single-flight
+        across all clients, and the file vault is unlocked once for the agent's life. Stop it with Ctrl-C or
+        SIGTERM. Examples/systemd/ has user units that start it at login.
+        """,
+        options: [socket])
+
+    let socketPath: String?
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        socketPath = arguments.value(Self.socket)
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        guard let path = socketPath ?? AgentSocket.path(context) else {
+            throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
+        }
+        let configuration = try VaultCommands.configuration(context)
+        let profiles = AgentProfiles(context: context,
+                                     fileVault: try VaultFactory(context: context, configuration: configuration).fileVault())
+        let server: AgentServer
+        do {
+            server = try AgentServer.start(socketPath: path, profiles: profiles, options: .init(version: AuthVault.version),
+                                           log: { context.standardError.line("authvault agent: \($0)") })
+        } catch {
+            throw CLIError("Cannot start the agent: \(error).")
+        }
+        await StopSignal.wait()
+        await server.stop()
+        await server.waitUntilStopped()
+    }
+}
+
+/// Where the agent listens by default: `$AUTHVAULT_AGENT_SOCKET`, else `$XDG_RUNTIME_DIR/authvault/agent.sock`.
+enum AgentSocket {
+    static func path(_ context: CommandContext) -> String? {
+        if let explicit = context.environment["AUTHVAULT_AGENT_SOCKET"], !explicit.isEmpty { return explicit }
+        guard let runtime = context.environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+        return AgentClient.socketPath(runtimeDirectory: runtime)
+    }
+}
+
+/// The agent's stores: one per profile, on one shared file vault, refreshing in the background.
+private final class AgentProfiles: AgentProfileProvider {
+    let context: CommandContext
+    let fileVault: EncryptedFileVault
+
+    init(context: CommandContext, fileVault: EncryptedFileVault) {
+        self.context = context
+        self.fileVault = fileVault
+    }
+
+    func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
+        do {
+            return try await ProfileSession.open(context, profile: profile, refreshesInBackground: true, fileVault: fileVault).store
+        } catch {
+            throw AgentFailure(error.message.hasPrefix("No profile named") ? .unknownProfile : .internal, error.message)
+        }
+    }
+
+    func lockVaults() async {
+        try? await fileVault.lock()
+    }
+}
+
+/// Waits for SIGINT or SIGTERM (both unblocked first: a parent may have left them blocked for its children).
+private enum StopSignal {
+    static func wait() async {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        let resumed = Mutex(false)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for number in [SIGINT, SIGTERM] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler {
+                    let first = resumed.withLock { done in
+                        defer { done = true }
+                        return !done
+                    }
+                    if first { continuation.resume() }
+                }
+                source.resume()
+                retainedSources.append(source)
+            }
+        }
+    }
+
+    /// The signal sources live as long as the process; set once, from the one waiting task.
+    nonisolated(unsafe) private static var retainedSources: [any DispatchSourceSignal] = []
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `authvault agent` as a user runs it, and `authvault token` going through it.
+@Suite struct AgentCommandTests {
+    @Test func tokenGoesThroughTheAgentWhileItRunsAndDirectOtherwise() async throws {
+        let pool = try await CognitoPool.make()
+        try await pool.createUser("alice", password: "Correct-Horse-9!")
+        let cli = try HeadlessCLI()
+        try await cli.configure(pool)
+        #expect(try await cli.login("alice", lines: ["Correct-Horse-9!"]).status == 0)
+        let stored = try #require(try await cli.storedRecord()?["accessToken"] as? String)
+        let socket = cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock"
+
+        let agent = Process()
+        agent.executableURL = URL(fileURLWithPath: cli.authvault)
+        agent.arguments = ["agent"]
+        agent.environment = cli.environment
+        agent.standardInput = FileHandle.nullDevice
+        agent.standardOutput = FileHandle.nullDevice
+        agent.standardError = FileHandle.nullDevice
+        try agent.run()
+        defer { if agent.isRunning { kill(agent.processIdentifier, SIGKILL) } }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(10)) }
+        let mode = try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        // The agent holds the unlocked vault: a process that could not unlock it still gets the token.
+        let wrongPassphrase = cli.environment.merging(["AUTHVAULT_VAULT_PASSPHRASE": "not the passphrase"]) { $1 }
+        let viaAgent = try ProcessRunner.run(cli.authvault, ["token"], environment: wrongPassphrase)
+        #expect(viaAgent.status == 0, "\(viaAgent.stderrText)")
+        #expect(viaAgent.stdoutText == stored + "\n")
+        let gitViaAgent = try ProcessRunner.run(cli.authvault, ["token", "--format", "header"], environment: wrongPassphrase)
+        #expect(gitViaAgent.stdoutText == "Authorization: Bearer \(stored)\n")
+
+        // SIGTERM stops it cleanly and removes the socket; then the direct path is used again.
+        kill(agent.processIdentifier, SIGTERM)
+        try await OffPool.run { agent.waitUntilExit() }
+        #expect(agent.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        let direct = try ProcessRunner.run(cli.authvault, ["token"], environment: wrongPassphrase)
+        #expect(direct.status == 4)
+        #expect(try ProcessRunner.run(cli.authvault, ["token"], environment: cli.environment).stdoutText == stored + "\n")
+    }
+}
