@@ -47,29 +47,11 @@ public struct SoftwareTokenSecret: Sendable, CustomStringConvertible {
 
     /// The `otpauth://totp/...` URI an authenticator app reads from a QR code; it contains the secret.
     public func provisioningURI(accountName: String, issuer: String) -> SecretBytes {
-        let label = Self.percentEncoded("\(issuer):\(accountName)")
-        return SecretBytes(utf8: "otpauth://totp/\(label)?secret=\(base32.utf8String)&issuer=\(Self.percentEncoded(issuer))")
+        let label = OAuthFormEncoding.percentEncoded("\(issuer):\(accountName)")
+        return SecretBytes(utf8: "otpauth://totp/\(label)?secret=\(base32.utf8String)&issuer=\(OAuthFormEncoding.percentEncoded(issuer))")
     }
 
     public var description: String { "SoftwareTokenSecret(<redacted>)" }
-
-    /// RFC 3986 percent-encoding of everything but the unreserved characters.
-    private static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let digits = Array("0123456789ABCDEF".unicodeScalars)
-                encoded.unicodeScalars.append("%")
-                encoded.unicodeScalars.append(digits[Int(byte >> 4)])
-                encoded.unicodeScalars.append(digits[Int(byte & 0x0f)])
-            }
-        }
-        return encoded
-    }
 }
 
 /// MFA_SETUP in progress: the secret to put in the authenticator, and the challenge to answer with its first code.

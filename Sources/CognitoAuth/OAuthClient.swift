@@ -9,7 +9,7 @@ import TokenVerification
 /// verified before it is returned. A value with no mutable state: share it freely.
 public struct OAuthClient: Sendable {
     public let configuration: OAuthClientConfiguration
-    let sender: OAuthRequestSender
+    let sender: RetryingSender
     let verifier: TokenVerifier
     /// Unix seconds: the expiry of an opaque access token.
     let now: @Sendable () -> Double
@@ -27,7 +27,7 @@ public struct OAuthClient: Sendable {
         now: @escaping @Sendable () -> Double, jitter: @escaping @Sendable () -> Double
     ) throws(CognitoError) {
         self.configuration = try configuration.validated()
-        sender = OAuthRequestSender(transport: transport, deadline: configuration.operationDeadline,
+        sender = RetryingSender(transport: transport, deadline: configuration.operationDeadline,
                                     retryPolicy: configuration.retryPolicy, jitter: jitter)
         self.verifier = verifier
         self.now = now

@@ -23,7 +23,7 @@ extension OAuthEndpoints {
         guard isSafeEndpoint(documentURL) else {
             throw .invalidConfiguration("the discovery URL must be an https:// URL (http:// only on a loopback address)")
         }
-        let sender = OAuthRequestSender(transport: transport, deadline: deadline, retryPolicy: retryPolicy,
+        let sender = RetryingSender(transport: transport, deadline: deadline, retryPolicy: retryPolicy,
                                         jitter: { Double.random(in: 0...1) })
         let request = HTTPRequest(method: "GET", url: documentURL, headers: [HTTPHeader(name: "Accept", value: "application/json")])
         let response = try await sender.send(request, .discovery)

@@ -1,53 +1,6 @@
 import HTTPTransport
 
-/// One call to an authorization server's endpoint: a non-2xx answer read into `CognitoError` by the caller's reader,
-/// retryable failures (network, time-outs, 5xx, throttling, `temporarily_unavailable`) tried again with jittered
-/// exponential back-off, all within the operation's deadline. The same loop as `CognitoAPI.call`, which can move
-/// onto this type (it depends on no OAuth detail).
-struct OAuthRequestSender: Sendable {
-    let transport: any HTTPTransport
-    let deadline: Duration
-    let retryPolicy: RetryPolicy
-    /// A value in 0...1 for each back-off.
-    let jitter: @Sendable () -> Double
-
-    /// The 2xx response to `request` (its `timeout` is set here, per attempt).
-    /// - Parameters:
-    ///   - operation: how errors and deadlines name the call.
-    ///   - readFailure: the error a non-2xx response means.
-    func send(
-        _ request: HTTPRequest, operation: String, readFailure: (HTTPResponse) -> CognitoError
-    ) async throws(CognitoError) -> HTTPResponse {
-        let clock = ContinuousClock()
-        let end = clock.now + deadline
-        var attempts = 0
-        while true {
-            var attempt = request
-            attempt.timeout = min(end - clock.now, retryPolicy.attemptTimeout)
-            attempts += 1
-
-            let failure: CognitoError
-            do {
-                let response = try await transport.send(attempt)
-                if (200..<300).contains(response.status) { return response }
-                failure = readFailure(response)
-            } catch {
-                failure = .network(error)
-            }
-
-            guard failure.isRetryable else { throw failure }
-            guard clock.now < end else { throw .deadlineExceeded(operation: operation, attempts: attempts, lastError: failure) }
-            guard attempts < retryPolicy.maximumAttempts else { throw failure }
-            let pause = retryPolicy.backoff(beforeRetry: attempts, jitter: jitter())
-            guard clock.now + pause < end else { throw .deadlineExceeded(operation: operation, attempts: attempts, lastError: failure) }
-            do {
-                try await Task.sleep(for: pause)
-            } catch {
-                throw .network(.cancelled)
-            }
-        }
-    }
-
+extension RetryingSender {
     /// A call to one of the OAuth endpoints, its errors read as RFC 6749 section 5.2 describes them.
     /// - Parameter secrets: what the request carries that must not come back in an error (the server's
     ///   `error_description` may echo a code or token).
