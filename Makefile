@@ -3,7 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 BUILD_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: all build debug test bench install deps-build deps-test clean
+.PHONY: all build debug demo test bench install deps-build deps-test clean
 
 all: build
 
@@ -25,6 +25,12 @@ install: build
 	for name in git-credential-authvault docker-credential-authvault vault-token-helper-authvault; do \
 		ln -sf authvault "$(DESTDIR)$(PREFIX)/bin/$$name"; \
 	done
+
+## The main job end to end on the embedded default: a local Cognito emulator and the encrypted-file vault, in a
+## throw-away home directory; stops everything it started.
+demo: deps-test
+	$(SWIFT) build $(BUILD_FLAGS) --product authvault
+	Scripts/demo.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
 
 debug: deps-build
 	$(SWIFT) build

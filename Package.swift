@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TokenVault", targets: ["TokenVault"]),
         .library(name: "AuthStore", targets: ["AuthStore"]),
         .executable(name: "authvault", targets: ["authvault"]),
+        .executable(name: "authvault-library-example", targets: ["authvault-library-example"]),
     ],
     targets: [
         // System libraries, each with a small shim header for macros and varargs calls.
@@ -44,11 +45,15 @@ let package = Package(
         .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "TokenVault"]),
         // The command line: argument parsing, commands, the profile configuration.
-        .target(name: "AuthVaultCLI", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "SecureFiles", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthVaultCLI", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
-        .executableTarget(name: "authvault-bench", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault"], path: "Benchmarks/AuthVaultBench"),
+        .executableTarget(name: "authvault-bench", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "TokenVault", "TokenVerification"], path: "Benchmarks/AuthVaultBench"),
+        // The libraries as an application uses them: a signed-in profile's token on an HTTP API call (its README).
+        .executableTarget(name: "authvault-library-example",
+                          dependencies: ["AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "TokenVault", "TokenVerification"],
+                          path: "Examples/LibraryClient", exclude: ["README.md"]),
 
         // Shared test support: temporary directories, running processes, TLS fixtures made with the openssl CLI.
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Scripts"]),
@@ -59,7 +64,7 @@ let package = Package(
         .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "TestSupport"]),
         // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).
         .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto"], path: "Tests/VaultProbe"),
-        .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
+        .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification", "TestSupport"]),
         .testTarget(name: "AuthAgentTests", dependencies: ["AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),

@@ -97,3 +97,10 @@ func spawnAndCapture(_ arguments: [String]) throws -> String {
 func keepAlive<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
+
+/// A new private directory under /tmp, for one benchmark's files.
+func makeTemporaryDirectory(prefix: String) throws -> String {
+    var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw SpawnError.failed("mkdtemp", errno) }
+    return String(cString: made)
+}

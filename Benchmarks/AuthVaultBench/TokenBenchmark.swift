@@ -5,9 +5,9 @@ import TokenVault
 import Glibc
 #endif
 
-/// `authvault token` on a warm session — a whole process, as git or kubectl run it — per vault backend, against
-/// `secret-tool lookup` of an item of the same size. The file vault's key is in the session keyring after the first
-/// run, so the warm path derives nothing.
+/// `authvault token` on a warm session — a whole process, as git or kubectl run it — per vault backend and through a
+/// running `authvault agent`, against `secret-tool lookup` of an item of the same size. The file vault's key is in
+/// the session keyring after the first run, so the warm path derives nothing. Then the agent under concurrent load.
 enum TokenBenchmark {
     static func run(authvault: String, rounds: Int) async throws -> [Row] {
         let root = try temporaryDirectory()
@@ -33,16 +33,25 @@ enum TokenBenchmark {
         try spawnAndWait(["/bin/sh", "-c", "head -c \(size) /dev/zero | tr '\\\\0' x | secret-tool store --label=bench application authvault-bench item token"])
         defer { try? spawnAndWait(["/usr/bin/secret-tool", "clear", "application", "authvault-bench", "item", "token"]) }
 
-        var lookup = Samples(), file = Samples(), keyring = Samples()
+        // Not at the default path ($XDG_RUNTIME_DIR/authvault/agent.sock), so that only the agent row uses it.
+        let agentSocket = "\(root)/agent/agent.sock"
+        let agent = try BackgroundProcess.start([authvault, "agent", "--socket", agentSocket], environment: environment,
+                                                socketPath: agentSocket)
+        defer { agent.stop() }
+        let throughAgent = environment + ["AUTHVAULT_AGENT_SOCKET=\(agentSocket)"]
+
+        var lookup = Samples(), file = Samples(), keyring = Samples(), agentPath = Samples()
         for _ in 0..<3 {
             try spawnAndWait([authvault, "--profile", "file", "token"], environment: environment)
             try spawnAndWait([authvault, "--profile", "keyring", "token"], environment: environment)
+            try spawnAndWait([authvault, "--profile", "file", "token"], environment: throughAgent)
         }
-        // Interleaved, so that machine noise hits all three alike.
+        // Interleaved, so that machine noise hits all four alike.
         for _ in 0..<rounds {
             lookup.add(try timed { try spawnAndWait(["/usr/bin/secret-tool", "lookup", "application", "authvault-bench", "item", "token"]) })
             file.add(try timed { try spawnAndWait([authvault, "--profile", "file", "token"], environment: environment) })
             keyring.add(try timed { try spawnAndWait([authvault, "--profile", "keyring", "token"], environment: environment) })
+            agentPath.add(try timed { try spawnAndWait([authvault, "--profile", "file", "token"], environment: throughAgent) })
         }
         let peer = "secret-tool lookup " + formatSpread(lookup)
         return [
@@ -50,6 +59,9 @@ enum TokenBenchmark {
                 ratio: ratio(file.median, over: lookup.median)),
             Row(name: "authvault token, secret service", ours: formatSpread(keyring), peer: peer,
                 ratio: ratio(keyring.median, over: lookup.median)),
+            Row(name: "authvault token, through the agent (goal <= 1/4, < 5 ms)", ours: formatSpread(agentPath), peer: peer,
+                ratio: ratio(agentPath.median, over: lookup.median)),
+            try AgentThroughputBenchmark.run(agentSocket: agentSocket, profile: "file", directory: root),
         ]
     }
 

@@ -29,6 +29,7 @@ do {
     rows.append(try StartupBenchmark.run(authvault: authvaultPath, rounds: rounds))
     rows += try CryptoBenchmarks.run()
     rows.append(try SRPBenchmark.run())
+    rows += try await BrowserCallbackBenchmark.run(rounds: min(rounds, 50))
     if ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil {
         rows += try await VaultBenchmarks.run(rounds: min(rounds, 100))
         rows += try await TokenBenchmark.run(authvault: authvaultPath, rounds: min(rounds, 100))

@@ -61,11 +61,22 @@ public final class AgentServer: Sendable {
     /// Fails when another agent is alive on the path or the directory is open to others.
     public static func start(socketPath: String, profiles: any AgentProfileProvider, options: Options,
                              log: @escaping @Sendable (String) -> Void = { _ in }) throws(AgentServerError) -> AgentServer {
-        let listening = try ListeningSocket.open(path: socketPath, backlog: 128)
+        try start(on: try ListeningSocket.open(path: socketPath, backlog: 128), profiles: profiles, options: options, log: log)
+    }
+
+    /// Serves on the socket a service manager passed (systemd socket activation); `stop` leaves its file in place.
+    public static func start(activatedSocket: ActivatedSocket, profiles: any AgentProfileProvider, options: Options,
+                             log: @escaping @Sendable (String) -> Void = { _ in }) throws(AgentServerError) -> AgentServer {
+        try start(on: ListeningSocket.adopt(activatedSocket), profiles: profiles, options: options, log: log)
+    }
+
+    private static func start(on listening: ListeningSocket, profiles: any AgentProfileProvider, options: Options,
+                              log: @escaping @Sendable (String) -> Void) throws(AgentServerError) -> AgentServer {
+        let socketPath = listening.path
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {
             let failure = errno
-            listening.remove()
+            listening.stopListening()
             throw .system(operation: "create a pipe for", path: socketPath, errno: failure)
         }
         for descriptor in pipeEnds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
@@ -73,7 +84,7 @@ public final class AgentServer: Sendable {
                                  options: options, log: log)
         guard AgentThread.start({ server.acceptLoop() }) else {
             server.closeWakePipe()
-            listening.remove()
+            listening.stopListening()
             throw .system(operation: "start a thread for", path: socketPath, errno: EAGAIN)
         }
         log("agent listening on \(socketPath)")
@@ -91,8 +102,9 @@ public final class AgentServer: Sendable {
         self.log = log
     }
 
-    /// Stops accepting and removes the socket file at once (clients then take their direct path), lets the
-    /// connections send the replies they owe (up to `shutdownGrace`), then returns. Safe to call more than once.
+    /// Stops accepting and removes the socket file at once (clients then take their direct path; a socket passed by
+    /// a service manager stays, and new connections wait for it to start the agent again), lets the connections
+    /// send the replies they owe (up to `shutdownGrace`), then returns. Safe to call more than once.
     public func stop() async {
         let isFirst = stopRequested.withLock { requested in
             defer { requested = true }
@@ -102,7 +114,7 @@ public final class AgentServer: Sendable {
         var byte: UInt8 = 1
         _ = write(wakePipe.write, &byte, 1)
         await acceptLoopEnded.wait()
-        listening.remove()
+        listening.stopListening()
         connections.stopAll()
         await connections.drained.wait(timeout: limits.shutdownGrace)
         if !connections.drained.isDone {

@@ -7,6 +7,8 @@ public enum AgentServerError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Something other than a socket sits at the socket's path.
     case notASocket(path: String)
     case pathTooLong(path: String)
+    /// The service manager passed a socket the agent cannot serve on (see `ActivatedSocket`).
+    case activation(reason: String)
     case system(operation: String, path: String, errno: Int32)
 
     public var description: String {
@@ -21,6 +23,9 @@ public enum AgentServerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .pathTooLong(let path):
             return "The socket path \(path) is longer than \(UnixSocket.maximumPathLength) bytes; use a shorter "
                 + "XDG_RUNTIME_DIR."
+        case .activation(let reason):
+            return "The socket systemd passed cannot be used: \(reason). Check the socket unit against "
+                + "Examples/systemd/authvault-agent.socket."
         case .system(let operation, let path, let number):
             return "Cannot \(operation) \(path): \(UnixSocket.errorText(number))."
         }

@@ -2,14 +2,14 @@
 import Glibc
 #endif
 
-/// The agent's end of its socket: a private directory, a lock file held for the agent's life (so two agents
-/// starting at once cannot both take the path), and the socket file, born 0600.
+/// The agent's end of its socket. One the agent binds itself has a private directory, a lock file held for the
+/// agent's life (so two agents starting at once cannot both take the path), and the socket file, born 0600; one
+/// passed by a service manager is only listened on: its file and directory are the manager's.
 struct ListeningSocket: Sendable {
     let descriptor: Int32
     let path: String
-    private let lockDescriptor: Int32
-    private let device: UInt64
-    private let inode: UInt64
+    /// Set when this process bound the socket: the lock, and the file's identity (removed only if still ours).
+    private let bound: (lockDescriptor: Int32, device: UInt64, inode: UInt64)?
 
     /// Makes the directory (0700) if missing, replaces a stale socket, binds and listens.
     static func open(path: String, backlog: Int32) throws(AgentServerError) -> ListeningSocket {
@@ -20,21 +20,28 @@ struct ListeningSocket: Sendable {
         do {
             try removeStaleSocket(at: path)
             let (descriptor, device, inode) = try bind(path, backlog: backlog)
-            return ListeningSocket(descriptor: descriptor, path: path, lockDescriptor: lockDescriptor, device: device, inode: inode)
+            return ListeningSocket(descriptor: descriptor, path: path, bound: (lockDescriptor, device, inode))
         } catch {
             close(lockDescriptor)
             throw error
         }
     }
 
-    /// Closes the listener, removes the socket file if it is still the one bound here, and lets the lock go.
-    func remove() {
+    /// Listens on the socket the service manager passed.
+    static func adopt(_ activated: ActivatedSocket) -> ListeningSocket {
+        ListeningSocket(descriptor: ActivatedSocket.descriptor, path: activated.path, bound: nil)
+    }
+
+    /// Closes the listener. A socket bound here is removed (if the file is still the one bound here) and its lock
+    /// let go; a passed one stays, for the manager to start the agent again on the next connection.
+    func stopListening() {
         close(descriptor)
+        guard let bound else { return }
         var status = stat()
-        if lstat(path, &status) == 0, UInt64(status.st_dev) == device, UInt64(status.st_ino) == inode {
+        if lstat(path, &status) == 0, UInt64(status.st_dev) == bound.device, UInt64(status.st_ino) == bound.inode {
             unlink(path)
         }
-        close(lockDescriptor)
+        close(bound.lockDescriptor)
     }
 
     private static func directory(of path: String) -> String {

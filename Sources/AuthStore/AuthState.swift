@@ -47,6 +47,8 @@ public struct SessionSummary: Sendable, Equatable {
     public let idTokenExpiresAt: Double
     public let lastRefreshAt: Double?
     public let revision: UInt64
+    /// The external identities (Google, ...) of a user who signed in through one.
+    public var federated: [UserIdentity.FederatedLink] = []
 }
 
 /// Why a session ended.
@@ -74,5 +76,6 @@ extension SessionSummary {
         idTokenExpiresAt = record.idTokenExpiresAt ?? 0
         lastRefreshAt = record.lastRefreshAt
         revision = record.revision
+        federated = record.identity?.federated ?? []
     }
 }

@@ -151,6 +151,20 @@ public actor AuthStore {
         }
     }
 
+    /// Refreshes now, whatever the tokens' windows say (`authvault refresh`): joins a refresh in flight, and under
+    /// the profile lock adopts one another process has just made rather than refreshing twice.
+    @discardableResult
+    public func refreshNow() async throws(AuthStoreError) -> SessionSummary {
+        await bootstrap()
+        _ = try usableRecord()
+        switch await startRefresh().value {
+        case .refreshed(let updated), .adopted(let updated): return SessionSummary(updated)
+        case .transient(let error): throw .network(error)
+        case .ended(let reason): throw .signInRequired(reason)
+        case .vault(let error): throw .vault(error)
+        }
+    }
+
     private func usableRecord() throws(AuthStoreError) -> CredentialRecord {
         switch state {
         case .vaultUnavailable(let error): throw .vault(error)
@@ -225,10 +239,10 @@ public actor AuthStore {
         if let note, latest.revision == snapshot?.revision, note.failedAt >= waitingSince {
             return .transient(.network(.other("a refresh \(Int(now() - note.failedAt)) s ago failed: \(note.message)")))
         }
-        guard let refreshToken = latest.refreshToken else { return .ended(.noRefreshToken) }
+        guard let stored = StoredSession(latest) else { return .ended(.noRefreshToken) }
         let tokens: CognitoTokens
         do {
-            tokens = try await authority.refresh(refreshToken: refreshToken, username: latest.identity?.username ?? "")
+            tokens = try await authority.refresh(stored)
         } catch {
             guard error.requiresSignIn else {
                 lock.writeNote(RefreshFailureNote(failedAt: now(), failures: (note?.failures ?? 0) + 1,
@@ -294,6 +308,18 @@ public actor AuthStore {
         return try await advance(step)
     }
 
+    /// Keeps the verified tokens of a browser sign-in (the Hosted UI's authorization-code flow, done by the
+    /// caller), with the federated identities they name; the session is then refreshed at the token endpoint.
+    public func signIn(browserTokens: OAuthTokens) async throws(AuthStoreError) -> SessionSummary {
+        await bootstrap()
+        guard send(.signInStarted) else { throw .busy("sign-in, refresh or sign-out") }
+        let federated = browserTokens.identities.map { UserIdentity.FederatedLink(provider: $0.providerName, userId: $0.userId) }
+        guard case .signedIn(let summary) = try await advance(.signedIn(browserTokens.tokens), origin: .browser, federated: federated) else {
+            preconditionFailure("tokens always establish a session")
+        }
+        return summary
+    }
+
     /// Answers the pending challenge. A wrong code keeps the challenge, so it can be answered again.
     public func answer(_ answer: ChallengeAnswer) async throws(AuthStoreError) -> SignInProgress {
         guard let challenge = pendingChallenge, case .awaitingChallenge = state else { throw .noPendingChallenge }
@@ -325,7 +351,9 @@ public actor AuthStore {
         }
     }
 
-    private func advance(_ step: SignInStep) async throws(AuthStoreError) -> SignInProgress {
+    private func advance(
+        _ step: SignInStep, origin: SessionOrigin = .userPoolAPI, federated: [UserIdentity.FederatedLink] = []
+    ) async throws(AuthStoreError) -> SignInProgress {
         switch step {
         case .challenge(let challenge):
             pendingChallenge = challenge
@@ -335,7 +363,7 @@ public actor AuthStore {
             pendingChallenge = nil
             let stored: CredentialRecord
             do {
-                stored = try await persistNewSession(tokens)
+                stored = try await persistNewSession(tokens, origin: origin, federated: federated)
             } catch {
                 await abandonSignIn()
                 throw error
@@ -350,7 +378,9 @@ public actor AuthStore {
     }
 
     /// Writes a new session under the profile lock, keeping the record's other contents (the client secret).
-    private func persistNewSession(_ tokens: CognitoTokens) async throws(AuthStoreError) -> CredentialRecord {
+    private func persistNewSession(
+        _ tokens: CognitoTokens, origin: SessionOrigin, federated: [UserIdentity.FederatedLink]
+    ) async throws(AuthStoreError) -> CredentialRecord {
         let profile = self.profile, vault = self.vault, moment = now()
         do {
             return try await lock.withLock { () async throws(VaultError) -> CredentialRecord in
@@ -358,7 +388,8 @@ public actor AuthStore {
                 updated.clearSession()
                 updated.sessionEndedReason = nil
                 updated.store(tokens)
-                updated.origin = .userPoolAPI
+                updated.identity?.federated = federated
+                updated.origin = origin
                 updated.signedInAt = moment
                 updated.lastRefreshAt = moment
                 updated.revision += 1
@@ -399,9 +430,9 @@ public actor AuthStore {
                 result.remoteFailures.append("global sign-out: \(error)")
             }
         }
-        if let refreshToken = cleared?.refreshToken {
+        if let stored = cleared.flatMap(StoredSession.init) {
             do {
-                try await authority.revoke(refreshToken: refreshToken)
+                try await authority.revoke(stored)
                 result.revoked = true
             } catch {
                 // After a global sign-out the token is already dead, which is what revoking wanted.

@@ -1,16 +1,53 @@
 import AuthCrypto
 import CognitoAuth
+import TokenVault
 
-/// What the store asks of the identity provider. `CognitoClient` is the production one; tests inject faults with
-/// their own. Errors are Cognito's, whose `requiresSignIn` and `isRetryable` decide whether a session survives.
+/// What the store asks of the identity provider. `CognitoClient` is the user-pool API's; the CLI's routes a browser
+/// session to the OAuth token endpoint; tests inject faults with their own. Errors are Cognito's, whose
+/// `requiresSignIn` and `isRetryable` decide whether a session survives.
 public protocol SessionAuthority: Sendable {
     func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep
     func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep
     /// MFA_SETUP: a new authenticator secret, and the challenge (with its new session) to answer with a code.
     func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup
-    func refresh(refreshToken: SecretBytes, username: String) async throws(CognitoError) -> CognitoTokens
-    func revoke(refreshToken: SecretBytes) async throws(CognitoError)
+    /// New tokens for the session; a rotated refresh token comes back in them, and the store persists it first.
+    func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens
+    func revoke(_ session: StoredSession) async throws(CognitoError)
     func globalSignOut(accessToken: SecretBytes) async throws(CognitoError)
 }
 
-extension CognitoClient: SessionAuthority {}
+/// What refreshing or revoking a session needs of the stored record: its refresh token and user, and how it was
+/// obtained (a browser session is refreshed at the OAuth token endpoint, one from the user-pool API with InitiateAuth).
+public struct StoredSession: Sendable, CustomStringConvertible {
+    public let refreshToken: SecretBytes
+    public let username: String
+    public let origin: SessionOrigin
+    /// The session's ID token: kept when a refresh answers with none, and the subject a new one must have.
+    public let idToken: SecretBytes?
+
+    public init(refreshToken: SecretBytes, username: String, origin: SessionOrigin, idToken: SecretBytes?) {
+        self.refreshToken = refreshToken
+        self.username = username
+        self.origin = origin
+        self.idToken = idToken
+    }
+
+    init?(_ record: CredentialRecord) {
+        guard let refreshToken = record.refreshToken else { return nil }
+        self.init(refreshToken: refreshToken, username: record.identity?.username ?? "",
+                  origin: record.origin ?? .userPoolAPI, idToken: record.idToken)
+    }
+
+    public var description: String { "StoredSession(\(username), \(origin.rawValue), tokens redacted)" }
+}
+
+/// The user-pool API refreshes and revokes every session of the pool, the Hosted UI's included.
+extension CognitoClient: SessionAuthority {
+    public func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
+        try await refresh(refreshToken: session.refreshToken, username: session.username)
+    }
+
+    public func revoke(_ session: StoredSession) async throws(CognitoError) {
+        try await revoke(refreshToken: session.refreshToken)
+    }
+}

@@ -9,6 +9,7 @@ public enum AuthVault {
             .command(LoginCommand.self),
             .command(TokenCommand.self),
             .command(StatusCommand.self),
+            .command(RefreshCommand.self),
             .command(LogoutCommand.self),
             .command(WhoAmICommand.self),
             .command(SignUpCommand.self),

@@ -10,9 +10,14 @@ public struct OAuthAuthorizationRequest: Sendable, CustomStringConvertible {
     public let redirectURI: String
     /// The `identity_provider` sent (nil: the Hosted UI shows its own page).
     public let identityProvider: String?
-    let state: String
+    /// The one-time `state`: it travels in the authorize URL and comes back on the callback, which a loopback
+    /// listener checks it against. Not a secret once the URL is shown, but unguessable.
+    public let state: String
     let nonce: String
     let pkce: PKCE
+    private let authorizationEndpoint: String
+    private let clientId: String
+    private let scopes: [String]
 
     /// - Parameters:
     ///   - identityProvider: Cognito's `identity_provider` (`Google`, a SAML or OIDC provider's name) to go
@@ -39,6 +44,16 @@ public struct OAuthAuthorizationRequest: Sendable, CustomStringConvertible {
         self.state = state
         self.nonce = nonce
         self.pkce = pkce
+        self.authorizationEndpoint = authorizationEndpoint
+        self.clientId = clientId
+        self.scopes = scopes
+    }
+
+    /// The same sign-in (the same `state`, `nonce` and PKCE verifier) sent back to another registered redirect
+    /// URI: the one whose port a loopback listener could bind, known only once it listens with this `state`.
+    public func redirected(to redirectURI: String) -> OAuthAuthorizationRequest {
+        OAuthAuthorizationRequest(authorizationEndpoint: authorizationEndpoint, clientId: clientId, redirectURI: redirectURI,
+                                  scopes: scopes, identityProvider: identityProvider, pkce: pkce, state: state, nonce: nonce)
     }
 
     public var description: String {

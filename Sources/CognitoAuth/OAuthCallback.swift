@@ -25,6 +25,17 @@ extension OAuthAuthorizationRequest {
         return OAuthAuthorizationCode(code: SecretBytes(utf8: code))
     }
 
+    /// What a user pasted from a browser on another machine: the redirect URL it ended on (checked like a callback),
+    /// or the code alone, whose `state` cannot be checked — PKCE still ties it to this request's verifier, so
+    /// another sign-in's code cannot be redeemed with it.
+    public func authorizationCode(pasted text: String) throws(OAuthCallbackError) -> OAuthAuthorizationCode {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty else { throw .missingCode }
+        let isBareCode = trimmed.unicodeScalars.allSatisfy { $0.isASCII && (Character($0).isLetter || Character($0).isNumber || "-._~".unicodeScalars.contains($0)) }
+        guard isBareCode else { return try authorizationCode(fromCallback: String(trimmed)) }
+        return OAuthAuthorizationCode(code: SecretBytes(utf8: String(trimmed)))
+    }
+
     private func matchesState(_ candidate: String) -> Bool {
         ConstantTime.equals(Array(candidate.utf8), Array(state.utf8))
     }

@@ -81,4 +81,9 @@ public struct Claims: Sendable, Equatable {
 public struct FederatedIdentity: Sendable, Equatable {
     public let providerName: String
     public let userId: String
+
+    public init(providerName: String, userId: String) {
+        self.providerName = providerName
+        self.userId = userId
+    }
 }

@@ -62,7 +62,8 @@ final class FakeAuthority: SessionAuthority {
         throw .invalidParameter(message: "not scripted")
     }
 
-    func refresh(refreshToken: SecretBytes, username: String) async throws(CognitoError) -> CognitoTokens {
+    func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
+        let refreshToken = session.refreshToken
         let (failure, delay) = state.withLock { state -> (CognitoError?, Duration) in
             state.refreshes += 1
             return (state.failure, state.delay)
@@ -72,7 +73,7 @@ final class FakeAuthority: SessionAuthority {
         return tokens(refreshToken: refreshToken)
     }
 
-    func revoke(refreshToken: SecretBytes) async throws(CognitoError) {}
+    func revoke(_ session: StoredSession) async throws(CognitoError) {}
 
     func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {}
 }

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 import TokenVault
+import TokenVerification
 @testable import AuthStore
 
 /// The store's own logic with a scripted authority and an in-memory vault. Against the real client and
@@ -163,6 +164,35 @@ import TokenVault
         clock.advance(by: 3590)
         _ = try await store.validAccessToken()
         #expect(authority.calls.refreshTokensSeen == ["refresh-1", text(rotated)])
+    }
+
+    @Test func aBrowserSessionKeepsItsIdentitiesAndIsRefreshedAsABrowserSession() async throws {
+        let store = makeStore()
+        let browser = OAuthTokens(tokens: authority.tokens(), identities: [FederatedIdentity(providerName: "Google", userId: "1122")],
+                                  refreshTokenRotated: false)
+        let summary = try await store.signIn(browserTokens: browser)
+        #expect(summary.user == "alice@example.com")
+        let stored = try #require(try await vault.load(profile: "work"))
+        #expect(stored.origin == .browser)
+        #expect(stored.identity?.federated == [UserIdentity.FederatedLink(provider: "Google", userId: "1122")])
+        clock.advance(by: 3590)
+        _ = try await store.validAccessToken()
+        #expect(authority.calls.refreshOrigins == [.browser])
+        let refreshed = try #require(try await vault.load(profile: "work"))
+        #expect(refreshed.identity?.federated.map(\.provider) == ["Google"], "a refresh keeps the federated identities")
+        #expect(refreshed.origin == .browser)
+    }
+
+    @Test func refreshNowRefreshesAFreshSessionAndSaysWhenItCannot() async throws {
+        let store = try await signedInStore()
+        let before = try await store.validAccessToken()
+        let summary = try await store.refreshNow()
+        #expect(authority.calls.refresh == 1)
+        #expect(try await store.validAccessToken() != before)
+        #expect(summary.revision == (try await vault.load(profile: "work"))?.revision)
+        authority.setRefresh(.fail(.network(.cannotConnect("127.0.0.1:9"))))
+        await #expect(throws: AuthStoreError.self) { try await store.refreshNow() }
+        await #expect(throws: AuthStoreError.signInRequired(nil)) { try await makeStore(vault: MemoryVault()).refreshNow() }
     }
 
     @Test func aSecondProcessAdoptsTheRefreshAnotherMadeInsteadOfRefreshingAgain() async throws {

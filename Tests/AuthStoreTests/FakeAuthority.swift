@@ -3,6 +3,7 @@ import CognitoAuth
 import Foundation
 import Synchronization
 import TestSupport
+import TokenVault
 @testable import AuthStore
 
 /// A clock the test sets by hand, in Unix seconds.
@@ -33,6 +34,7 @@ final class FakeAuthority: SessionAuthority {
     struct Calls: Sendable {
         var signIn = 0, respond = 0, refresh = 0, revoke = 0, globalSignOut = 0, setup = 0
         var refreshTokensSeen: [String] = []
+        var refreshOrigins: [SessionOrigin] = []
         var revokedTokens: [String] = []
     }
 
@@ -88,10 +90,12 @@ final class FakeAuthority: SessionAuthority {
         throw .invalidParameter(message: "not scripted")
     }
 
-    func refresh(refreshToken: SecretBytes, username: String) async throws(CognitoError) -> CognitoTokens {
+    func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
+        let refreshToken = session.refreshToken
         let (behaviour, delay) = state.withLock { state -> (RefreshBehaviour, Duration) in
             state.calls.refresh += 1
             state.calls.refreshTokensSeen.append(refreshToken.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+            state.calls.refreshOrigins.append(session.origin)
             return (state.behaviour, state.delay)
         }
         try? await Task.sleep(for: delay)
@@ -101,7 +105,8 @@ final class FakeAuthority: SessionAuthority {
         }
     }
 
-    func revoke(refreshToken: SecretBytes) async throws(CognitoError) {
+    func revoke(_ session: StoredSession) async throws(CognitoError) {
+        let refreshToken = session.refreshToken
         state.withLock {
             $0.calls.revoke += 1
             $0.calls.revokedTokens.append(refreshToken.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })

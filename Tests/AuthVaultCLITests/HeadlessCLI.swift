@@ -60,10 +60,11 @@ final class HeadlessCLI: Sendable {
     // MARK: Running the CLI
 
     /// `authvault ARGUMENTS`, with `stdin` as its standard input (not a terminal either way).
+    /// - Parameter extraEnvironment: added to the environment (what a browser command of the test reads).
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil) async throws -> ProcessOutput {
+    func run(_ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:]) async throws -> ProcessOutput {
         let output = try await BoundedProcess.run(authvault, arguments, stdin: stdin.map { Data($0.utf8) },
-                                                  environment: environment, timeout: 90)
+                                                  environment: environment.merging(extraEnvironment) { $1 }, timeout: 90)
         keep(Run(command: arguments.first ?? "", stdout: output.stdoutText, stderr: output.stderrText))
         return output
     }

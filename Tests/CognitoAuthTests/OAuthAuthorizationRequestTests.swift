@@ -128,6 +128,24 @@ import TokenVerification
         #expect(throws: OAuthCallbackError.self) { try request.authorizationCode(fromCallback: "code=%zz&state=\(request.state)") }
     }
 
+    @Test func aPastedURLIsCheckedLikeACallbackAndABareCodeIsTaken() throws {
+        let request = try Self.client().authorizationRequest()
+        #expect(try request.authorizationCode(pasted: " \(Self.redirectURI)?code=c-1&state=\(request.state)\n").code.text == "c-1")
+        #expect(try request.authorizationCode(pasted: "4f1b-9c2e_x.y~z\n").code.text == "4f1b-9c2e_x.y~z")
+        #expect(throws: OAuthCallbackError.stateMismatch) { try request.authorizationCode(pasted: "\(Self.redirectURI)?code=c-1&state=other") }
+        #expect(throws: OAuthCallbackError.missingCode) { try request.authorizationCode(pasted: "  \n") }
+    }
+
+    @Test func aRedirectedRequestKeepsItsStateNonceAndVerifier() throws {
+        let request = try Self.client().authorizationRequest(identityProvider: "Google")
+        let moved = request.redirected(to: "http://127.0.0.1:53683/callback")
+        #expect(moved.state == request.state && moved.nonce == request.nonce && moved.pkce.verifier == request.pkce.verifier)
+        #expect(moved.redirectURI == "http://127.0.0.1:53683/callback")
+        #expect(moved.url.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A53683%2Fcallback"))
+        #expect(moved.url.contains("identity_provider=Google"))
+        #expect(moved.url == request.url.replacingOccurrences(of: "53682", with: "53683"))
+    }
+
     @Test func otherURLsAreNotTheCallback() throws {
         let request = try Self.client().authorizationRequest()
         let query = "code=c1&state=\(request.state)"

@@ -24,6 +24,8 @@ public final class OAuthServer: Sendable {
 
     /// Registered with every client. Nothing listens there: the scripted browser stops when it is redirected to it.
     public static let redirectURI = "http://127.0.0.1:53682/callback"
+    /// Registered too, for the loopback listener's next port when the first is taken.
+    public static let secondRedirectURI = "http://127.0.0.1:53683/callback"
     /// The sign-out URL registered with the public client.
     public static let signOutURI = "http://127.0.0.1:53682/signed-out"
 
@@ -58,7 +60,7 @@ public final class OAuthServer: Sendable {
                                                   "primary": "true", "issuer": NSNull(), "dateCreated": "1700000000000"] }]
         }
         let applications = [publicClient, confidentialClient, opaqueClient].map { client -> [String: Any] in
-            var application: [String: Any] = ["name": client.clientId, "clientId": client.clientId, "redirectURIs": [redirectURI],
+            var application: [String: Any] = ["name": client.clientId, "clientId": client.clientId, "redirectURIs": [redirectURI, secondRedirectURI],
                                               "postLogoutRedirectURIs": [signOutURI], "opaqueAccessTokens": client.opaqueAccessTokens]
             application["clientSecret"] = client.clientSecret
             return application
@@ -87,8 +89,10 @@ public final class OAuthServer: Sendable {
     /// The browser's part of a sign-in or sign-out, without a browser (Scripts/oauth_server/browser.py): follows the
     /// redirects from `url` with the cookies of `session`, fills in the login form as `user` when it is shown, and
     /// stops at the redirect to the loopback URIs above.
-    public func browse(_ url: String, as user: User?, session: BrowserSession) async throws -> BrowserOutcome {
-        let arguments = [ScriptServer.scriptPath("oauth_server/browser.py"), url, "http://127.0.0.1:53682/", session.cookieFile]
+    /// - Parameter stopAt: where the browse ends: the first redirect to a URL with this prefix.
+    public func browse(_ url: String, as user: User?, session: BrowserSession,
+                       stopAt: String = "http://127.0.0.1:53682/") async throws -> BrowserOutcome {
+        let arguments = [ScriptServer.scriptPath("oauth_server/browser.py"), url, stopAt, session.cookieFile]
             + (user.map { [$0.username, $0.password] } ?? [])
         let output = try await OffPool.run { try ProcessRunner.run("python3", arguments, timeout: 60) }
         let result = (try? JSONSerialization.jsonObject(with: output.stdout)) as? [String: Any] ?? [:]

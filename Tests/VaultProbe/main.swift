@@ -48,8 +48,11 @@ enum ProbeRecord {
         record.clientSecret = (object["clientSecret"] as? String).map { SecretBytes(utf8: $0) }
         record.accessTokenExpiresAt = object["accessTokenExpiresAt"] as? Double
         if let username = object["username"] as? String {
-            record.identity = UserIdentity(username: username, email: object["email"] as? String)
+            let federated = (object["federated"] as? [[String]] ?? []).map { UserIdentity.FederatedLink(provider: $0[0], userId: $0[1]) }
+            record.identity = UserIdentity(username: username, subject: object["subject"] as? String, email: object["email"] as? String,
+                                           federated: federated)
         }
+        record.origin = (object["origin"] as? String).flatMap(SessionOrigin.init(rawValue:))
         return record
     }
 
@@ -62,6 +65,9 @@ enum ProbeRecord {
         object["accessTokenExpiresAt"] = record.accessTokenExpiresAt
         object["username"] = record.identity?.username
         object["email"] = record.identity?.email
+        object["subject"] = record.identity?.subject
+        object["federated"] = record.identity.map { $0.federated.map { [$0.provider, $0.userId] } }
+        object["origin"] = record.origin?.rawValue
         return object
     }
 

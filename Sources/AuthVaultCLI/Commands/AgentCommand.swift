@@ -10,14 +10,15 @@ import Glibc
 /// `authvault agent`: keeps the profiles' stores in one long-lived process and serves their tokens to local
 /// processes over a Unix socket; `authvault token` and the helpers use it when it runs.
 struct AgentCommand: CLICommand {
-    static let socket = OptionSpec.value("socket", placeholder: "path", help: "The socket (default: $XDG_RUNTIME_DIR/authvault/agent.sock).")
+    static let socket = OptionSpec.value("socket", placeholder: "path",
+                                         help: "The socket (default: $XDG_RUNTIME_DIR/authvault/agent.sock; ignored when systemd passes one).")
     static let spec = CommandSpec(
         name: "agent",
         abstract: "Serve tokens to local processes over a Unix socket until stopped.",
         discussion: """
         The socket is 0600 in a 0700 directory and every connection's user id is checked. Refresh is single-flight
         across all clients, and the file vault is unlocked once for the agent's life. Stop it with Ctrl-C or
-        SIGTERM. Examples/systemd/ has user units that start it at login.
+        SIGTERM. Examples/systemd/ has user units that start it on the first connection (socket activation).
         """,
         options: [socket])
 
@@ -28,18 +29,32 @@ struct AgentCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        guard let path = socketPath ?? AgentSocket.path(context) else {
+        let activated: ActivatedSocket?
+        do {
+            activated = try ActivatedSocket.take(listenPID: context.environment["LISTEN_PID"], listenFDs: context.environment["LISTEN_FDS"])
+        } catch {
+            throw CLIError("Cannot start the agent: \(error)")
+        }
+        // As sd_listen_fds(3) does: the variables were for this process, not for the ones it starts.
+        for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
+        let path = activated?.path ?? socketPath ?? AgentSocket.path(context)
+        guard let path else {
             throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
         }
         let configuration = try VaultCommands.configuration(context)
         let profiles = AgentProfiles(context: context,
                                      fileVault: try VaultFactory(context: context, configuration: configuration).fileVault())
+        let log: @Sendable (String) -> Void = { context.standardError.line("authvault agent: \($0)") }
         let server: AgentServer
         do {
-            server = try AgentServer.start(socketPath: path, profiles: profiles, options: .init(version: AuthVault.version),
-                                           log: { context.standardError.line("authvault agent: \($0)") })
+            let options = AgentServer.Options(version: AuthVault.version)
+            if let activated {
+                server = try AgentServer.start(activatedSocket: activated, profiles: profiles, options: options, log: log)
+            } else {
+                server = try AgentServer.start(socketPath: path, profiles: profiles, options: options, log: log)
+            }
         } catch {
-            throw CLIError("Cannot start the agent: \(error).")
+            throw CLIError("Cannot start the agent: \(error)")
         }
         await StopSignal.wait()
         await server.stop()

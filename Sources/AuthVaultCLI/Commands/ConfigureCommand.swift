@@ -1,4 +1,6 @@
 import AuthCrypto
+import CognitoAuth
+import HTTPTransport
 import TokenVault
 
 /// `authvault configure`: writes or updates one profile from flags.
@@ -13,6 +15,14 @@ struct ConfigureCommand: CLICommand {
     static let redirectURI = OptionSpec.repeatable("redirect-uri", placeholder: "url", help: "A callback URL registered on the app client; replaces the list.")
     static let scopes = OptionSpec.value("scopes", placeholder: "scopes", help: "OAuth scopes, space- or comma-separated (default: openid email profile).")
     static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "Federated provider for browser sign-in (default: Google; '' for the Hosted UI page).")
+    static let oidcDiscovery = OptionSpec.value("oidc-discovery", placeholder: "url", help: "Read the OAuth endpoints, issuer and JWKS URL from an OpenID provider's discovery document (its issuer or the document's URL).")
+    static let authorizeURL = OptionSpec.value("authorize-url", placeholder: "url", help: "The authorization endpoint, in place of the Hosted UI's /oauth2/authorize.")
+    static let tokenURL = OptionSpec.value("token-url", placeholder: "url", help: "The token endpoint, in place of the Hosted UI's /oauth2/token.")
+    static let userInfoURL = OptionSpec.value("userinfo-url", placeholder: "url", help: "The userinfo endpoint, in place of the Hosted UI's /oauth2/userInfo.")
+    static let revokeURL = OptionSpec.value("revoke-url", placeholder: "url", help: "The revocation endpoint, in place of the Hosted UI's /oauth2/revoke.")
+    static let logoutURL = OptionSpec.value("logout-url", placeholder: "url", help: "The logout endpoint, in place of the Hosted UI's /logout.")
+    static let logoutStyle = OptionSpec.value("logout-style", placeholder: "cognito|oidc", help: "The logout endpoint's parameters: Cognito's logout_uri or OpenID's post_logout_redirect_uri.")
+    static let signOutURI = OptionSpec.value("sign-out-uri", placeholder: "url", help: "A sign-out URL registered on the app client, where 'logout --browser' lands.")
     static let vault = OptionSpec.value("vault", placeholder: "auto|secret-service|file", help: "Where tokens are kept (default: auto).")
     static let authFlow = OptionSpec.value("auth-flow", placeholder: "srp|password", help: "How password sign-in proves the password (default: srp).")
     static let rotateRefreshTokens = OptionSpec.value("rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens (default: false).")
@@ -30,7 +40,8 @@ struct ConfigureCommand: CLICommand {
         and an empty line removes it.
         """,
         options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
-                  identityProvider, vault, authFlow, rotateRefreshTokens, caBundle, helperHost, clientSecretStdin]
+                  identityProvider, oidcDiscovery, authorizeURL, tokenURL, userInfoURL, revokeURL, logoutURL, logoutStyle,
+                  signOutURI, vault, authFlow, rotateRefreshTokens, caBundle, helperHost, clientSecretStdin]
     )
 
     let arguments: ParsedArguments
@@ -45,11 +56,13 @@ struct ConfigureCommand: CLICommand {
         let name = context.profileName
         let store = context.configStore
         var created = false
+        let discovered = try await discover(context: context)
         do throws(ConfigError) {
             try ProfileValidation.profileName(name)
             try store.update { (file: inout ConfigFile) throws(ConfigError) in
                 created = file.profiles[name] == nil
                 var settings = file.profiles[name] ?? ProfileSettings()
+                if let discovered { adopt(discovered, into: &settings) }
                 try apply(to: &settings)
                 _ = try ResolvedProfile(name: name, settings: settings)
                 file.profiles[name] = settings
@@ -60,6 +73,35 @@ struct ConfigureCommand: CLICommand {
         context.standardError.line("\(created ? "Created" : "Updated") profile '\(name)' in \(store.path).")
         try await chooseBackendIfUndecided(name, context: context)
         if arguments.flag(Self.clientSecretStdin) { try await storeClientSecret(context: context) }
+    }
+
+    /// The provider's discovery document, fetched before anything is written: a wrong URL changes nothing.
+    private func discover(context: CommandContext) async throws(CLIError) -> OAuthEndpoints? {
+        guard let url = arguments.value(Self.oidcDiscovery), !url.isEmpty else { return nil }
+        let caBundle = arguments.value(Self.caBundle).flatMap { $0.isEmpty ? nil : $0 }
+            ?? (try? context.configStore.load().profiles[context.profileName]?.caBundle) ?? nil
+        let transport = CurlTransport(configuration: CurlTransportConfiguration(caBundlePath: caBundle, userAgent: "authvault/\(AuthVault.version)"))
+        do {
+            let endpoints = try await OAuthEndpoints.discover(url, transport: transport)
+            context.standardError.line("Read the endpoints of \(endpoints.issuer ?? url) from its discovery document.")
+            return endpoints
+        } catch {
+            throw CLIError("Cannot use the discovery document at \(url): \(error)", status: error.isRetryable ? .networkUnavailable : .failure)
+        }
+    }
+
+    /// A discovery document's endpoints, issuer and key URL, each unless this command sets it explicitly.
+    private func adopt(_ endpoints: OAuthEndpoints, into settings: inout ProfileSettings) {
+        var set = OAuthEndpointSettings()
+        set.authorization = endpoints.authorization
+        set.token = endpoints.token
+        set.userInfo = endpoints.userInfo
+        set.revocation = endpoints.revocation
+        set.logout = endpoints.logout
+        set.logoutStyle = endpoints.logoutStyle == .cognito ? .cognito : .oidc
+        settings.oauthEndpoints = set
+        settings.issuer = endpoints.issuer ?? settings.issuer
+        settings.jwksURL = endpoints.jwksURL ?? settings.jwksURL
     }
 
     /// Keeps the app client's secret in the vault record, under the profile lock, beside any session.
@@ -108,6 +150,18 @@ struct ConfigureCommand: CLICommand {
         try set(&settings.issuer, Self.issuer) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "issuer") }
         try set(&settings.jwksURL, Self.jwksURL) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "jwks-url") }
         try set(&settings.hostedUI, Self.hostedUI) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "hosted-ui") }
+        var endpoints = settings.oauthEndpoints ?? OAuthEndpointSettings()
+        for (field, option) in [(\OAuthEndpointSettings.authorization, Self.authorizeURL), (\.token, Self.tokenURL),
+                                (\.userInfo, Self.userInfoURL), (\.revocation, Self.revokeURL), (\.logout, Self.logoutURL)] {
+            try set(&endpoints[keyPath: field], option) { (value: String) throws(ConfigError) in
+                try ProfileValidation.serviceURL(value, option: option.long)
+            }
+        }
+        try choose(&endpoints.logoutStyle, Self.logoutStyle)
+        settings.oauthEndpoints = endpoints == OAuthEndpointSettings() ? nil : endpoints
+        try set(&settings.signOutURI, Self.signOutURI) { (value: String) throws(ConfigError) in
+            try ProfileValidation.serviceURL(value, option: "sign-out-uri")
+        }
         if let provider = arguments.value(Self.identityProvider) {
             settings.identityProvider = provider
         }

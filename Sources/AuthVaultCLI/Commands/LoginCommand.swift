@@ -5,9 +5,16 @@ import CognitoAuth
 import Glibc
 #endif
 
-/// `authvault login`: signs in with a user name and password and answers whatever Cognito asks.
+/// `authvault login`: signs in through the browser (the Hosted UI) or with a user name and password, answering
+/// whatever Cognito asks.
 struct LoginCommand: CLICommand {
-    static let password = OptionSpec.flag("password", help: "Sign in with a user name and password (the only method so far).")
+    static let browser = OptionSpec.flag("browser", help: "Sign in through the browser (the default on a desktop when the profile has a Hosted UI).")
+    static let noBrowser = OptionSpec.flag("no-browser", help: "Print the sign-in URL instead of opening a browser, and wait for its redirect here (SSH with port forwarding).")
+    static let paste = OptionSpec.flag("paste", help: "Print the sign-in URL, then read the redirect URL (or the code) pasted from a browser on another machine.")
+    static let browserCommand = OptionSpec.value("browser-command", placeholder: "cmd", help: "The command that opens the URL, given as its last argument.")
+    static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "The federated provider for this sign-in (default: the profile's, Google; '' for the Hosted UI page).")
+    static let timeout = OptionSpec.value("timeout", placeholder: "seconds", help: "How long to wait for the browser (default: 180).")
+    static let password = OptionSpec.flag("password", help: "Sign in with a user name and password (the default without a Hosted UI).")
     static let username = OptionSpec.value("username", short: "u", placeholder: "name", help: "The user name, e-mail or phone number (prompted for on a terminal).")
     static let passwordStdin = OptionSpec.flag("password-stdin", help: "Read the password from the first line of standard input.")
     static let newPasswordStdin = OptionSpec.flag("new-password-stdin", help: "Read a required new password from the next line of standard input.")
@@ -16,15 +23,24 @@ struct LoginCommand: CLICommand {
     static let mfaType = OptionSpec.value("mfa-type", placeholder: "totp|sms|email", help: "The MFA method to use when Cognito lets you choose.")
     static let attribute = OptionSpec.repeatable("attribute", placeholder: "name=value", help: "A user attribute Cognito requires with a new password.")
 
+    static let browserOptions = [browser, noBrowser, paste, browserCommand, identityProvider, timeout]
+    static let passwordOptions = [password, username, passwordStdin, newPasswordStdin, authFlow, mfaCode, mfaType, attribute]
+
     static let spec = CommandSpec(
         name: "login",
-        abstract: "Sign in to the profile's user pool.",
+        abstract: "Sign in to the profile's user pool, through the browser or with a password.",
         discussion: """
-        On a terminal, every question is asked in turn (password without echo, a new password twice, the MFA code,
-        the MFA method, authenticator set-up). Without a terminal, give the answers with --password-stdin,
-        --new-password-stdin, --mfa-code and --attribute; a missing answer is an error naming the option.
+        With a Hosted UI configured, a desktop session (a terminal and $DISPLAY or $WAYLAND_DISPLAY) signs in through
+        the browser: $BROWSER, else xdg-open, or --browser-command. The URL is printed too. Without a display, use
+        --no-browser (the redirect still comes to this machine: forward the port over SSH) or --paste (sign in on any
+        machine and paste the URL its browser ended on). Without a terminal a browser is never opened unless asked.
+
+        With a password, every question is asked in turn on a terminal (password without echo, a new password twice,
+        the MFA code, the MFA method, authenticator set-up). Without a terminal, give the answers with
+        --password-stdin, --new-password-stdin, --mfa-code and --attribute; a missing answer is an error naming the
+        option.
         """,
-        options: [password, username, passwordStdin, newPasswordStdin, authFlow, mfaCode, mfaType, attribute])
+        options: browserOptions + passwordOptions)
 
     let arguments: ParsedArguments
 
@@ -39,12 +55,76 @@ struct LoginCommand: CLICommand {
         for pair in arguments.values(Self.attribute) where !pair.contains("=") {
             throw UsageError("Invalid value '\(pair)' for --attribute: expected name=value.")
         }
+        if let seconds = arguments.value(Self.timeout), (Int(seconds) ?? 0) <= 0 {
+            throw UsageError("Invalid value '\(seconds)' for --timeout: expected a whole number of seconds.")
+        }
+        let browserGiven = Self.browserOptions.filter { arguments.flag($0) || arguments.value($0) != nil }
+        let passwordGiven = Self.passwordOptions.filter { arguments.flag($0) || !arguments.values($0).isEmpty }
+        if let browserOption = browserGiven.first, let passwordOption = passwordGiven.first {
+            throw UsageError("--\(browserOption.long) is for browser sign-in and --\(passwordOption.long) for password sign-in: choose one.")
+        }
+        let modes = [Self.browser, Self.noBrowser, Self.paste].filter { arguments.flag($0) }
+        if modes.count > 1 {
+            throw UsageError("Choose one of --browser, --no-browser and --paste.")
+        }
     }
 
     static let mfaTypes: [String: MFAType] = ["totp": .softwareToken, "sms": .sms, "email": .email]
 
     func run(in context: CommandContext) async throws(CLIError) {
         let session = try await ProfileSession.open(context)
+        guard let delivery = try browserDelivery(session.profile, context: context) else {
+            return try await signInWithPassword(session, context: context)
+        }
+        let provider = arguments.value(Self.identityProvider).map { $0.isEmpty ? nil : $0 } ?? session.profile.identityProvider
+        let seconds = arguments.value(Self.timeout).flatMap { Int($0) } ?? 180
+        let summary = try await BrowserSignIn(session: session, context: context, identityProvider: provider, timeout: .seconds(seconds))
+            .run(delivery)
+        let via = summary.federated.first.map { " via \($0.provider)" } ?? ""
+        context.standardError.line("Signed in as \(summary.user)\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
+    }
+
+    /// Browser or password, and how the browser is reached; nil for a password sign-in.
+    private func browserDelivery(_ profile: ResolvedProfile, context: CommandContext) throws(CLIError) -> BrowserSignIn.Delivery? {
+        let asked = Self.browserOptions.contains { arguments.flag($0) || arguments.value($0) != nil }
+        let passwordAsked = Self.passwordOptions.contains { arguments.flag($0) || !arguments.values($0).isEmpty }
+        guard !passwordAsked else { return nil }
+        guard profile.hasBrowserSignIn else {
+            guard asked else { return nil }
+            throw CLIError("Profile '\(profile.name)' has no Hosted UI for a browser sign-in: set one with 'authvault configure "
+                + "--hosted-ui URL' (or --oidc-discovery URL), or sign in with --password.", status: .usage)
+        }
+        if arguments.flag(Self.paste) { return .paste }
+        if arguments.flag(Self.noBrowser) { return .printURL }
+        let command = arguments.value(Self.browserCommand)
+        if arguments.flag(Self.browser) || command != nil {
+            // Asked for by name: a script may drive a browser of its own, but --non-interactive never opens one.
+            guard !context.promptsForbidden else {
+                throw CLIError("--non-interactive never opens a browser: use --no-browser or --paste, or sign in with --password.", status: .usage)
+            }
+            return .openBrowser(try launcher(command: command, context: context))
+        }
+        guard context.isInteractive else {
+            throw CLIError("No terminal, so no browser is opened: pass --browser (or --browser-command CMD) to open one anyway, "
+                + "--no-browser or --paste to print the URL, or sign in with --password --password-stdin.", status: .usage)
+        }
+        let desktop = ["DISPLAY", "WAYLAND_DISPLAY", "BROWSER"].contains { !(context.environment[$0] ?? "").isEmpty }
+        guard desktop else {
+            throw CLIError("No desktop session here ($DISPLAY is not set), so no browser to open: use --no-browser (with SSH port "
+                + "forwarding), --paste (sign in on another machine), or --password.", status: .usage)
+        }
+        return .openBrowser(try launcher(command: nil, context: context))
+    }
+
+    private func launcher(command: String?, context: CommandContext) throws(CLIError) -> BrowserLauncher {
+        guard let launcher = BrowserLauncher.choose(command: command, environment: context.environment) else {
+            throw CLIError("No browser to open: set $BROWSER, install xdg-utils, pass --browser-command CMD, or use --no-browser or --paste.",
+                           status: .usage)
+        }
+        return launcher
+    }
+
+    private func signInWithPassword(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
         var answers = try ScriptedAnswers(arguments: arguments, context: context)
         let username = try answers.username(prompter: context.prompter)
         let password = try answers.password(for: username, prompter: context.prompter)

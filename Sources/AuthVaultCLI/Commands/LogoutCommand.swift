@@ -1,21 +1,30 @@
 /// `authvault logout`: clears the local session first, then revokes it remotely.
 struct LogoutCommand: CLICommand {
     static let global = OptionSpec.flag("global", help: "Also sign out everywhere (GlobalSignOut): every device's refresh token stops working.")
+    static let browser = OptionSpec.flag("browser", help: "Also open the Hosted UI's logout page, so the browser's sign-in cookie goes too.")
+    static let browserCommand = OptionSpec.value("browser-command", placeholder: "cmd", help: "The command that opens the logout URL (implies --browser).")
     static let spec = CommandSpec(
         name: "logout",
         abstract: "Sign out of the profile: forget the tokens here, then revoke them.",
         discussion: "Local state is cleared first; if a remote call fails, the local sign-out still stands and the failure is reported (exit status 5 when the network is at fault).",
-        options: [global])
+        options: [global, browser, browserCommand])
 
     let everywhere: Bool
+    let inBrowser: Bool
+    let browserCommand: String?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         everywhere = arguments.flag(Self.global)
+        browserCommand = arguments.value(Self.browserCommand)
+        inBrowser = arguments.flag(Self.browser) || browserCommand != nil
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
         let session = try await ProfileSession.open(context)
+        // Built before the tokens go: OpenID's logout takes the ID token as a hint.
+        let logoutPage = inBrowser ? try await logoutURL(session, context: context) : nil
         let result = await session.store.signOut(global: everywhere)
+        if let logoutPage { openLogoutPage(logoutPage, context: context) }
         context.standardError.line("Signed out of profile '\(session.profile.name)' on this machine.")
         if result.revoked == true { context.standardError.line("Revoked the refresh token.") }
         if result.signedOutGlobally == true { context.standardError.line("Signed out everywhere.") }
@@ -23,6 +32,27 @@ struct LogoutCommand: CLICommand {
             let failures = result.remoteFailures.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
             throw CLIError("Some remote steps failed: " + failures.joined(separator: "; ")
                            + ". The tokens are gone from this machine.", status: .networkUnavailable)
+        }
+    }
+
+    /// The Hosted UI's logout URL for the browser; with an ID token hint only when it goes straight to a browser.
+    private func logoutURL(_ session: ProfileSession, context: CommandContext) async throws(CLIError) -> (url: String, launcher: BrowserLauncher?) {
+        let launcher = context.promptsForbidden ? nil : BrowserLauncher.choose(command: browserCommand, environment: context.environment)
+        await session.store.bootstrap()
+        let idToken = launcher == nil ? nil : await session.store.storedRecord?.idToken
+        do {
+            let client = try await session.authority.oauthClient()
+            return (try client.logoutURL(postLogoutRedirectURI: session.profile.signOutURI, idTokenHint: idToken), launcher)
+        } catch {
+            throw CLIError("Cannot sign out in the browser: \(error). Nothing was changed.", status: .usage)
+        }
+    }
+
+    private func openLogoutPage(_ page: (url: String, launcher: BrowserLauncher?), context: CommandContext) {
+        if let launcher = page.launcher, launcher.open(page.url, exited: { _ in }) {
+            context.standardError.line("Opened the Hosted UI's logout page in the browser, so its sign-in cookie goes too.")
+        } else {
+            context.standardError.line("To end the browser's Hosted UI session too, open: \(page.url)")
         }
     }
 }

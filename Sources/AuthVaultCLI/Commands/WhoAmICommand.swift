@@ -1,5 +1,6 @@
 import CognitoAuth
 import TokenVault
+import TokenVerification
 
 /// `authvault whoami`: the signed-in user as Cognito describes them (GetUser), beside what the vault recorded.
 struct WhoAmICommand: CLICommand {
@@ -8,9 +9,10 @@ struct WhoAmICommand: CLICommand {
         name: "whoami",
         abstract: "Show the signed-in user: Cognito's attributes and MFA settings, and the stored identity.",
         discussion: """
-        Asks Cognito (GetUser) with the session's access token, refreshing it first when due: exit status 3 when
-        there is no session or Cognito no longer accepts it, 5 when Cognito cannot be reached. 'authvault status'
-        shows the stored session without contacting Cognito.
+        Asks Cognito (GetUser) with the session's access token, or for a browser sign-in the authorization
+        server's userinfo endpoint, refreshing the token first when due: exit status 3 when there is no session or
+        the server no longer accepts it, 5 when it cannot be reached. 'authvault status' shows the stored session
+        without contacting anyone.
         """,
         options: [json])
 
@@ -25,7 +27,10 @@ struct WhoAmICommand: CLICommand {
         let username: String
         let attributes: [String: String]
         let preferredMFA: String?
-        let enabledMFA: [String]
+        /// Nil for a browser sign-in: the userinfo endpoint does not tell.
+        let enabledMFA: [String]?
+        /// `user-pool-api` (GetUser) or `browser` (userinfo).
+        let source: String
         /// What the vault recorded at sign-in, from the verified ID token.
         let stored: UserIdentity?
     }
@@ -33,11 +38,27 @@ struct WhoAmICommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let session = try await ProfileSession.open(context)
         let accessToken = try await session.accessToken()
-        let user = try await session.call({ client throws(CognitoError) in try await client.user(accessToken: accessToken) },
-                                          failure: ProfileSession.tokenCallError)
-        let report = Report(profile: session.profile.name, username: user.username, attributes: user.attributes,
+        let stored = await session.store.storedRecord
+        let report: Report
+        if stored?.origin == .browser {
+            let client: OAuthClient
+            do { client = try await session.authority.oauthClient() } catch { throw CLIErrors.from(error) }
+            let info: OAuthUserInfo
+            do {
+                info = try await client.userInfo(accessToken: accessToken, expectedSubject: stored?.identity?.subject)
+            } catch {
+                throw ProfileSession.tokenCallError(error)
+            }
+            let attributes = info.claims.compactMapValues { $0.stringValue }
+            report = Report(profile: session.profile.name, username: info.username ?? stored?.identity?.username ?? info.subject,
+                            attributes: attributes, preferredMFA: nil, enabledMFA: nil, source: "browser", stored: stored?.identity)
+        } else {
+            let user = try await session.call({ client throws(CognitoError) in try await client.user(accessToken: accessToken) },
+                                              failure: ProfileSession.tokenCallError)
+            report = Report(profile: session.profile.name, username: user.username, attributes: user.attributes,
                             preferredMFA: user.preferredMFA?.rawValue, enabledMFA: user.enabledMFA.map(\.rawValue),
-                            stored: await session.store.storedRecord?.identity)
+                            source: "user-pool-api", stored: stored?.identity)
+        }
         if asJSON {
             try JSONOutput.write(report, to: context.standardOutput)
         } else {
@@ -48,8 +69,12 @@ struct WhoAmICommand: CLICommand {
     private func render(_ report: Report) -> String {
         var lines = ["Username:   \(report.username)", "Profile:    \(report.profile)"]
         if let email = report.attributes["email"] { lines.append("E-mail:     \(email)") }
-        lines.append("MFA:        " + (report.enabledMFA.isEmpty ? "none"
-            : report.enabledMFA.joined(separator: ", ") + (report.preferredMFA.map { " (preferred: \($0))" } ?? "")))
+        if let enabled = report.enabledMFA {
+            lines.append("MFA:        " + (enabled.isEmpty ? "none"
+                : enabled.joined(separator: ", ") + (report.preferredMFA.map { " (preferred: \($0))" } ?? "")))
+        } else {
+            lines.append("MFA:        (not told by the userinfo endpoint)")
+        }
         if let federated = report.stored?.federated, !federated.isEmpty {
             lines.append("Federated:  " + federated.map { "\($0.provider):\($0.userId)" }.joined(separator: ", "))
         }

@@ -30,6 +30,11 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     public var redirectURIs: [String]?
     public var scopes: [String]?
     public var identityProvider: String?
+    /// OAuth endpoints that are not the Hosted UI's paths (from `--oidc-discovery`, or set one by one); each
+    /// one given replaces the Hosted UI's.
+    public var oauthEndpoints: OAuthEndpointSettings?
+    /// A sign-out URL registered on the app client (Cognito's `logout_uri`), where `logout --browser` lands.
+    public var signOutURI: String?
     public var vault: VaultChoice?
     /// `srp` (default) or `password` (USER_PASSWORD_AUTH, for users migrated by a Lambda trigger).
     public var authFlow: AuthFlowChoice?
@@ -56,6 +61,9 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public let redirectURIs: [String]
     public let scopes: [String]
     public let identityProvider: String?
+    /// OAuth endpoints set by hand or discovered, in place of the Hosted UI's paths (see `oauthEndpoints()`).
+    public let oauthOverrides: OAuthEndpointSettings?
+    public let signOutURI: String?
     public let vault: VaultChoice
     public let authFlow: AuthFlowChoice
     public let rotatesRefreshTokens: Bool
@@ -84,10 +92,31 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         redirectURIs = settings.redirectURIs ?? []
         scopes = settings.scopes ?? Self.defaultScopes
         identityProvider = settings.identityProvider.map { $0.isEmpty ? nil : $0 } ?? Self.defaultIdentityProvider
+        oauthOverrides = settings.oauthEndpoints
+        signOutURI = settings.signOutURI
         vault = settings.vault ?? .auto
         authFlow = settings.authFlow ?? .srp
         rotatesRefreshTokens = settings.rotateRefreshTokens ?? false
         caBundle = settings.caBundle
         helperHosts = settings.helperHosts ?? []
     }
+}
+
+/// A profile's OAuth endpoints as the configuration file keeps them.
+public struct OAuthEndpointSettings: Codable, Sendable, Equatable {
+    public var authorization: String?
+    public var token: String?
+    public var userInfo: String?
+    public var revocation: String?
+    public var logout: String?
+    /// `cognito` (`logout_uri`) or `oidc` (`post_logout_redirect_uri`); default: cognito under a Hosted UI.
+    public var logoutStyle: LogoutStyleChoice?
+
+    public init() {}
+
+    public enum LogoutStyleChoice: String, Codable, Sendable, CaseIterable {
+        case cognito
+        case oidc
+    }
+
 }

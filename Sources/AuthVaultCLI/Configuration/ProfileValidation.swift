@@ -37,9 +37,10 @@ enum ProfileValidation {
         return String(poolId[..<underscore])
     }
 
+    /// Cognito's app client ids are letters and digits; another OpenID provider's may have `-`, `.`, `_` or `~` too.
     static func clientId(_ value: String) throws(ConfigError) {
-        guard !value.isEmpty, value.count <= 128, value.utf8.allSatisfy(isAlphanumeric) else {
-            throw .invalidValue(option: "client-id", value: value, reason: "expected the app client id: letters and digits")
+        guard !value.isEmpty, value.count <= 128, value.utf8.allSatisfy({ isAlphanumeric($0) || "-._~".utf8.contains($0) }) else {
+            throw .invalidValue(option: "client-id", value: value, reason: "expected the app client id: letters and digits (and - . _ ~)")
         }
     }
 

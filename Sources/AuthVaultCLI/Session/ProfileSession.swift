@@ -10,7 +10,7 @@ struct ProfileSession {
     let vault: any VaultBackend
     let backend: VaultBackendKind
     let lock: ProfileLock
-    let authority: LazyCognitoAuthority
+    let authority: ProfileAuthority
     let store: AuthStore
 
     /// The current profile, or `name`.
@@ -34,7 +34,7 @@ struct ProfileSession {
         let vault: any VaultBackend = backend == .file ? (fileVault ?? selected) : selected
         let lock = factory.lock(for: profile.name)
         let name = profile.name
-        let authority = LazyCognitoAuthority(profile: profile) {
+        let authority = ProfileAuthority(profile: profile) {
             try? await vault.load(profile: name)?.clientSecret
         }
         // A command exits right after answering: it refreshes before answering, never in a task the exit would cut off.

@@ -11,6 +11,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case vaultLocked = 4
     /// Cognito or the identity provider could not be reached; nothing was changed.
     case networkUnavailable = 5
+    /// Ctrl-C (or SIGTERM) ended a wait, such as a browser sign-in; nothing was changed.
+    case cancelled = 130
 
     var meaning: String {
         switch self {
@@ -20,6 +22,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .signInRequired: return "sign-in required"
         case .vaultLocked: return "vault locked"
         case .networkUnavailable: return "network unavailable"
+        case .cancelled: return "cancelled (Ctrl-C)"
         }
     }
 }

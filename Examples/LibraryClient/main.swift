@@ -1,0 +1,40 @@
+import AuthStore
+import FoundationEssentials
+import HTTPTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The AuthVault libraries as an application uses them: the store of a signed-in profile gives a valid access token
+// (refreshed first when it is due), which goes to an HTTP API as `Authorization: Bearer`. Prints the API's status
+// and answer, never the token. README.md says how to run it.
+
+func callAPI() async throws(ExampleError) -> HTTPResponse {
+    let settings: ExampleSettings
+    do {
+        settings = try ExampleSettings(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    } catch {
+        throw .usage(error.message)
+    }
+    let transport = CurlTransport(configuration: CurlTransportConfiguration(userAgent: "authvault-library-example"))
+    let store = try await ProfileStore.open(settings, transport: transport)
+    let token: String
+    do {
+        token = try await store.validAccessToken().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    } catch {
+        throw .session(error)
+    }
+    let request = HTTPRequest(url: settings.apiURL, headers: [HTTPHeader(name: "Authorization", value: "Bearer \(token)")])
+    do { return try await transport.send(request) } catch { throw .api(error) }
+}
+
+do {
+    let response = try await callAPI()
+    print("HTTP \(response.status)")
+    print(String(decoding: response.body, as: UTF8.self))
+    exit(response.status < 400 ? 0 : 1)
+} catch {
+    let message = Array("authvault-library-example: \(error)\n".utf8)
+    _ = write(2, message, message.count)
+    exit(error.exitStatus)
+}

@@ -1,0 +1,76 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens a URL in the user's browser: `--browser-command` (the URL appended as its last argument), else `$BROWSER`
+/// (a colon-separated list whose `%s` stands for the URL, by that variable's convention), else `xdg-open`. The browser gets the environment without AuthVault's own variables (a vault
+/// passphrase must not reach it), in a session of its own so a Ctrl-C at the terminal does not close it.
+struct BrowserLauncher: Sendable {
+    /// A shell command line; the URL is passed as its last argument, or in place of `%s` when `substitutes`.
+    let commandLine: String
+    let substitutes: Bool
+    /// Where the command came from, for messages.
+    let source: String
+    let environment: [String: String]
+
+    /// - Returns: nil when there is no way to open a browser (no command, no `$BROWSER`, no xdg-open on PATH).
+    static func choose(command: String?, environment: [String: String]) -> BrowserLauncher? {
+        let childEnvironment = environment.filter { !$0.key.hasPrefix("AUTHVAULT_") }
+        if let command, !command.isEmpty {
+            return BrowserLauncher(commandLine: command, substitutes: false, source: "--browser-command", environment: childEnvironment)
+        }
+        if let browsers = environment["BROWSER"], let first = browsers.split(separator: ":").first {
+            return BrowserLauncher(commandLine: String(first), substitutes: true, source: "$BROWSER", environment: childEnvironment)
+        }
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        guard path.split(separator: ":").contains(where: { access("\($0)/xdg-open", X_OK) == 0 }) else { return nil }
+        return BrowserLauncher(commandLine: "xdg-open", substitutes: false, source: "xdg-open", environment: childEnvironment)
+    }
+
+    /// glibc's POSIX_SPAWN_SETSID (<spawn.h>, 2.26+), hidden from Swift behind _GNU_SOURCE.
+    private static let spawnSetSID: Int32 = 0x80
+
+    /// Starts the browser without waiting for it. `exited` is called with its exit status when it ends (a
+    /// browser command that fails at once is worth a word; one that keeps running is normal).
+    func open(_ url: String, exited: @escaping @Sendable (Int32) -> Void) -> Bool {
+        // The URL travels as "$1", never spliced into the shell text.
+        let script = substitutes && commandLine.contains("%s") ? commandLine.replacing("%s", with: "\"$1\"") : commandLine + " \"$1\""
+        let arguments = ["/bin/sh", "-c", script, "authvault-browser", url]
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), defaults = sigset_t()
+        sigemptyset(&empty)
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGTERM)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(Self.spawnSetSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Browsers chatter on their output; the terminal is ours.
+        for descriptor in [Int32(0), 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp) == 0 else { return false }
+        let child = pid
+        DispatchQueue.global().async {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            exited(exitStatus)
+        }
+        return true
+    }
+}

@@ -1,0 +1,31 @@
+import CognitoAuth
+
+extension ResolvedProfile {
+    /// Where the browser sign-in goes: the Hosted UI's paths, with each endpoint the profile sets in their place;
+    /// nil when it has neither a Hosted UI nor authorize and token endpoints.
+    func oauthEndpoints() throws(CognitoError) -> OAuthEndpoints? {
+        let set = oauthOverrides ?? OAuthEndpointSettings()
+        var endpoints: OAuthEndpoints
+        if let hostedUI {
+            endpoints = try OAuthEndpoints(hostedUIBaseURL: hostedUI)
+        } else if let authorization = set.authorization, let token = set.token {
+            endpoints = OAuthEndpoints(authorization: authorization, token: token)
+        } else {
+            return nil
+        }
+        endpoints.authorization = set.authorization ?? endpoints.authorization
+        endpoints.token = set.token ?? endpoints.token
+        endpoints.userInfo = set.userInfo ?? endpoints.userInfo
+        endpoints.revocation = set.revocation ?? endpoints.revocation
+        endpoints.logout = set.logout ?? endpoints.logout
+        switch set.logoutStyle {
+        case .cognito: endpoints.logoutStyle = .cognito
+        case .oidc: endpoints.logoutStyle = .openIDConnect
+        case nil: break
+        }
+        return endpoints
+    }
+
+    /// Whether `login` can sign in through the browser.
+    var hasBrowserSignIn: Bool { hostedUI != nil || (oauthOverrides?.authorization != nil && oauthOverrides?.token != nil) }
+}

@@ -1,0 +1,106 @@
+import AuthCrypto
+import AuthStore
+import CognitoAuth
+import HTTPTransport
+import Synchronization
+import TokenVault
+import TokenVerification
+
+/// A profile's identity provider, each part built on first use: serving a cached token (the hot path) never sets
+/// up the HTTP transport, the JWKS cache or the client secret. A session from the browser is refreshed and revoked
+/// at the OAuth endpoints it came from; everything else goes to the user-pool API.
+final class ProfileAuthority: SessionAuthority {
+    private let profile: ResolvedProfile
+    private let clientSecret: @Sendable () async -> SecretBytes?
+    private let parts = Mutex(Parts())
+
+    private struct Parts {
+        var transport: CurlTransport?
+        var verifier: TokenVerifier?
+        var cognito: CognitoClient?
+        var oauth: OAuthClient?
+    }
+
+    /// - Parameter clientSecret: read from the vault when a client is first needed.
+    init(profile: ResolvedProfile, clientSecret: @escaping @Sendable () async -> SecretBytes?) {
+        self.profile = profile
+        self.clientSecret = clientSecret
+    }
+
+    func cognitoClient() async throws(CognitoError) -> CognitoClient {
+        if let existing = parts.withLock({ $0.cognito }) { return existing }
+        let (transport, verifier) = shared()
+        let configuration = CognitoConfiguration(
+            region: profile.region, userPoolId: profile.userPoolId, clientId: profile.clientId,
+            clientSecret: await clientSecret(), endpoint: profile.endpoint,
+            rotatesRefreshTokens: profile.rotatesRefreshTokens)
+        let made = try CognitoClient(configuration: configuration, transport: transport, verifier: verifier)
+        return parts.withLock { parts in
+            if let existing = parts.cognito { return existing }
+            parts.cognito = made
+            return made
+        }
+    }
+
+    /// The browser sign-in's client: the profile's Hosted UI or OAuth endpoints, its first registered redirect URI.
+    func oauthClient() async throws(CognitoError) -> OAuthClient {
+        if let existing = parts.withLock({ $0.oauth }) { return existing }
+        guard let endpoints = try profile.oauthEndpoints() else {
+            throw .invalidConfiguration("profile '\(profile.name)' has no Hosted UI: set it with 'authvault configure --hosted-ui URL' "
+                + "(or --oidc-discovery URL)")
+        }
+        guard let redirectURI = profile.redirectURIs.first else {
+            throw .invalidConfiguration("profile '\(profile.name)' has no redirect URI: register a loopback callback on the app client "
+                + "and give it with 'authvault configure --redirect-uri http://127.0.0.1:PORT/callback'")
+        }
+        let (transport, verifier) = shared()
+        let configuration = OAuthClientConfiguration(endpoints: endpoints, clientId: profile.clientId, clientSecret: await clientSecret(),
+                                                     redirectURI: redirectURI, scopes: profile.scopes)
+        let made = try OAuthClient(configuration: configuration, transport: transport, verifier: verifier)
+        return parts.withLock { parts in
+            if let existing = parts.oauth { return existing }
+            parts.oauth = made
+            return made
+        }
+    }
+
+    /// One transport and one JWKS cache for both clients.
+    private func shared() -> (CurlTransport, TokenVerifier) {
+        parts.withLock { parts in
+            if let transport = parts.transport, let verifier = parts.verifier { return (transport, verifier) }
+            let transport = CurlTransport(configuration: CurlTransportConfiguration(
+                caBundlePath: profile.caBundle, userAgent: "authvault/\(AuthVault.version)"))
+            let verifier = TokenVerifier(issuer: profile.issuer, clientId: profile.clientId,
+                                         keys: JWKSCache(url: profile.jwksURL, transport: transport))
+            parts.transport = transport
+            parts.verifier = verifier
+            return (transport, verifier)
+        }
+    }
+
+    func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep {
+        try await cognitoClient().signIn(username: username, password: password, flow: flow)
+    }
+
+    func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
+        try await cognitoClient().respond(to: challenge, with: answer)
+    }
+
+    func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup {
+        try await cognitoClient().beginSoftwareTokenSetup(for: challenge)
+    }
+
+    func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
+        guard session.origin == .browser else { return try await cognitoClient().refresh(session) }
+        return try await oauthClient().refresh(refreshToken: session.refreshToken, previousIDToken: session.idToken).tokens
+    }
+
+    func revoke(_ session: StoredSession) async throws(CognitoError) {
+        guard session.origin == .browser else { return try await cognitoClient().revoke(session) }
+        try await oauthClient().revoke(refreshToken: session.refreshToken)
+    }
+
+    func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {
+        try await cognitoClient().globalSignOut(accessToken: accessToken)
+    }
+}

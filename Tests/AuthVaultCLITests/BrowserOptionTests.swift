@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The browser sign-in's options that need no authorization server: the authorize URL the CLI prints, how it
+/// reaches a browser, and the endpoints `configure` keeps.
+@Suite struct BrowserOptionTests {
+    let cli: HeadlessCLI
+
+    init() async throws {
+        cli = try HeadlessCLI()
+        let configure = try await cli.run(["configure", "--user-pool-id", "eu-west-1_AbC123", "--client-id", "abc123",
+                                           "--hosted-ui", "https://example.auth.eu-west-1.amazoncognito.com/",
+                                           "--redirect-uri", "http://127.0.0.1:53686/callback", "--sign-out-uri", "https://example.com/out",
+                                           "--vault", "file"])
+        guard configure.status == 0 else { throw TestFixtureError("configure: \(configure.stderrText)") }
+    }
+
+    private func printedURL(_ extra: [String]) async throws -> String {
+        let login = try await cli.run(["login", "--no-browser", "--timeout", "1"] + extra)
+        #expect(login.status == 1, "\(login.stderrText)")
+        #expect(login.stderrText.contains("No sign-in response arrived from the browser in time"))
+        #expect(login.stderrText.contains("ssh -L 53686:127.0.0.1:53686"))
+        return login.stderrText.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("https://") } ?? ""
+    }
+
+    @Test func theAuthorizeURLCarriesPKCEStateNonceAndTheProfilesProvider() async throws {
+        let url = try #require(URLComponents(string: try await printedURL([])))
+        #expect(url.host == "example.auth.eu-west-1.amazoncognito.com" && url.path == "/oauth2/authorize")
+        let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+        #expect(query["response_type"] == "code" && query["client_id"] == "abc123")
+        #expect(query["redirect_uri"] == "http://127.0.0.1:53686/callback")
+        #expect(query["code_challenge_method"] == "S256" && query["code_challenge"]?.count == 43)
+        #expect((query["state"]?.count ?? 0) >= 43 && (query["nonce"]?.count ?? 0) >= 43)
+        #expect(query["scope"] == "openid email profile")
+        #expect(query["identity_provider"] == "Google")
+
+        let hostedPage = try await printedURL(["--identity-provider", ""])
+        #expect(!hostedPage.contains("identity_provider="), "'' shows the Hosted UI's own page")
+        let other = try await printedURL(["--identity-provider", "Okta"])
+        #expect(other.contains("identity_provider=Okta"))
+    }
+
+    @Test func browserFromTheEnvironmentGetsTheURLAndNoneOfAuthVaultsVariables() async throws {
+        let scratch = try TemporaryDirectory(prefix: "authvault-browser-env")
+        let script = scratch.appending("browser.sh")
+        try "#!/bin/sh\nenv > \(scratch.appending("env"))\nprintf %s \"$1\" > \(scratch.appending("url.tmp"))\nmv \(scratch.appending("url.tmp")) \(scratch.appending("url"))\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o700)
+        let logout = try await cli.run(["logout", "--browser"], extraEnvironment: ["BROWSER": "\(script) %s:firefox"])
+        #expect(logout.status == 0, "\(logout.stderrText)")
+        let url = try waitForContents(scratch.appending("url"))
+        #expect(url == "https://example.auth.eu-west-1.amazoncognito.com/logout?client_id=abc123&logout_uri=https%3A%2F%2Fexample.com%2Fout")
+        let environment = try waitForContents(scratch.appending("env"))
+        #expect(!environment.contains("AUTHVAULT_"), "the vault passphrase stays out of the browser's environment")
+    }
+
+    @Test func endpointsCanBeSetOneByOneAndABadDiscoveryURLChangesNothing() async throws {
+        let set = try await cli.run(["configure", "--token-url", "https://idp.example.com/token", "--logout-style", "oidc"])
+        #expect(set.status == 0, "\(set.stderrText)")
+        let before = try String(contentsOfFile: cli.configPath, encoding: .utf8)
+        #expect(before.contains("https://idp.example.com/token"))
+        let insecure = try await cli.run(["configure", "--authorize-url", "http://idp.example.com/authorize"])
+        #expect(insecure.status == 2)
+        let unreachable = try await cli.run(["configure", "--oidc-discovery", "http://127.0.0.1:9/"])
+        #expect(unreachable.status == 5, "\(unreachable.stderrText)")
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == before, "the configuration file is untouched")
+    }
+
+    private func waitForContents(_ path: String) throws -> String {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let data = FileManager.default.contents(atPath: path), !data.isEmpty { return String(decoding: data, as: UTF8.self) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TestFixtureError("nothing at \(path)")
+    }
+}

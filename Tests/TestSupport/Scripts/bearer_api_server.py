@@ -1,0 +1,58 @@
+"""A tiny JSON API on 127.0.0.1 that requires a Cognito token (python3 stdlib and python3-cryptography), for the
+library example.
+
+    bearer_api_server.py --jwks-url URL --issuer ISS --client-id ID --token-use access --log FILE
+
+`GET /whoami` with `Authorization: Bearer TOKEN`, TOKEN passing bearer_server.TokenCheck, answers 200
+{"username": ..., "tokenUse": ...} from the token's claims; any other request answers 401 {"error": why} (404 for
+another path). Every request is one attempt in the log (bearer_server.AttemptLog). Prints its port on the first
+stdout line and serves until stdin closes.
+"""
+import argparse
+import json
+from http.server import BaseHTTPRequestHandler
+
+import bearer_server
+
+
+def make_handler(arguments):
+    check = bearer_server.TokenCheck(arguments)
+    log = bearer_server.AttemptLog(arguments.log)
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.close_connection = True
+            if self.path != "/whoami":
+                return self.answer(404, {"error": "no such path"})
+            scheme, _, token = self.headers.get("Authorization", "").partition(" ")
+            reason, claims = check.check(token.strip()) if scheme == "Bearer" else ("no bearer token", None)
+            if reason != "accepted":
+                log.record(self.path, 401, reason, claims)
+                return self.answer(401, {"error": reason})
+            log.record(self.path, 200, reason, claims)
+            self.answer(200, {"username": claims.get("username"), "tokenUse": claims.get("token_use")})
+
+        def answer(self, status, payload):
+            body = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    bearer_server.add_arguments(parser)
+    bearer_server.serve(make_handler(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
