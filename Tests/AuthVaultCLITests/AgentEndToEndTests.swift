@@ -56,7 +56,7 @@ import TestSupport
         }
         for token in Set(served) { cli.remember(token, as: "a token served through the agent") }
         let distinct = Set(served).count
-        #expect(distinct == 1, "every helper printed the same token")
+        #expect(distinct == 1, "every helper printed the same token; \(Self.describe(served))")
         let token = served.first ?? ""
         #expect(!sameSecret(token, stub), "a new token, not the expired one")
         let owner = try await profile.pool.owner(ofAccessToken: token)
@@ -77,6 +77,13 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket is removed")
         #expect(agent.log.contains("agent stopped"))
         cli.expectNoSecretLeaks()
+    }
+
+    /// Each distinct token by its expiry and which helpers printed it (by index: even `token`, odd git), no token.
+    static func describe(_ served: [String]) -> String {
+        Dictionary(grouping: served.indices, by: { served[$0] }).map { token, indices in
+            "exp \(TestJWT.claims(of: token)?["exp"] ?? "none (\(token.count) characters)") from \(indices)"
+        }.joined(separator: "; ")
     }
 
     /// The `password=` value of a git credential answer.

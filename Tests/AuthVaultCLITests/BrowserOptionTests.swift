@@ -4,7 +4,7 @@ import TestSupport
 
 /// The browser sign-in's options that need no authorization server: the authorize URL the CLI prints, how it
 /// reaches a browser, and the endpoints `configure` keeps.
-@Suite struct BrowserOptionTests {
+@Suite(.serialized) struct BrowserOptionTests {
     let cli: HeadlessCLI
 
     init() async throws {
@@ -40,6 +40,20 @@ import TestSupport
         #expect(!hostedPage.contains("identity_provider="), "'' shows the Hosted UI's own page")
         let other = try await printedURL(["--identity-provider", "Okta"])
         #expect(other.contains("identity_provider=Okta"))
+    }
+
+    @Test func onATerminalTheWaitShowsACountdown() async throws {
+        let run = try await cli.runOnTerminal(["login", "--no-browser", "--timeout", "3"], answers: [])
+        #expect(run.status == 1)
+        #expect(run.screen.contains("Waiting for sign-in in the browser... 0:0"))
+        #expect(run.screen.contains("left, Ctrl-C to cancel"))
+        #expect(run.screen.contains("No sign-in response arrived from the browser in time"))
+    }
+
+    @Test func onADesktopTerminalWithoutABrowserLoginSaysWhatToDo() async throws {
+        let run = try await cli.runOnTerminal(["login"], answers: [])
+        #expect(run.status == 2)
+        #expect(run.screen.contains("No desktop session here"), "no DISPLAY in the test's environment")
     }
 
     @Test func browserFromTheEnvironmentGetsTheURLAndNoneOfAuthVaultsVariables() async throws {

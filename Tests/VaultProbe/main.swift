@@ -66,7 +66,9 @@ enum ProbeRecord {
         object["username"] = record.identity?.username
         object["email"] = record.identity?.email
         object["subject"] = record.identity?.subject
-        object["federated"] = record.identity.map { $0.federated.map { [$0.provider, $0.userId] } }
+        if let federated = record.identity?.federated, !federated.isEmpty {
+            object["federated"] = federated.map { [$0.provider, $0.userId] }
+        }
         object["origin"] = record.origin?.rawValue
         return object
     }

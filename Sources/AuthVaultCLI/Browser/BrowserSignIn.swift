@@ -37,22 +37,24 @@ struct BrowserSignIn {
         do {
             listener = try LoopbackListener(redirectURIs: session.profile.redirectURIs, state: request.state, timeout: timeout)
         } catch {
-            throw CLIError(error.description, status: error == .timedOut ? .failure : .usage)
+            throw Self.cliError(error)
         }
         // The first free registered port decides the redirect URI; the state, nonce and verifier stay.
         let listening = request.redirected(to: listener.redirectURI)
         announce(listening, delivery: delivery)
         let interrupt = InterruptWatch { _ in listener.cancel() }
-        defer { interrupt.stop() }
         let countdown = Countdown(timeout: timeout, output: context.standardError)
         let received: AuthorizationCallback
         do {
+            defer {
+                countdown.stop()
+                // From here a Ctrl-C ends the process as usual: nothing is stored until every check has passed.
+                interrupt.stop()
+            }
             received = try await listener.waitForCallback()
         } catch {
-            countdown.stop()
             throw Self.cliError(error)
         }
-        countdown.stop()
         do {
             let summary = try await redeem(try listening.authorizationCode(fromCallback: received.url), of: listening, client: client)
             received.respond(with: .success("Signed in as \(summary.user) — you can close this tab."))
@@ -164,27 +166,34 @@ enum OAuthRedirect {
 /// "Waiting for sign-in in the browser... 2:41 left, Ctrl-C to cancel", rewritten each second on a terminal's
 /// standard error, and erased when the wait ends. Nothing at all when standard error is not a terminal.
 final class Countdown: Sendable {
-    private let task: Mutex<Task<Void, Never>?>
+    /// The ticking task, and whether the line was erased; a tick writes only under the lock and before the erase.
+    private let state = Mutex<(task: Task<Void, Never>?, stopped: Bool)>((nil, false))
+    private let output: any TextOutput
 
     init(timeout: Duration, output: any TextOutput) {
-        guard isatty(2) == 1 else {
-            task = Mutex(nil)
-            return
-        }
+        self.output = output
+        guard isatty(2) == 1 else { return }
         let deadline = ContinuousClock.now + timeout
-        task = Mutex(Task {
+        let task = Task { [self] in
             while !Task.isCancelled {
                 let left = max(0, Int((deadline - ContinuousClock.now).components.seconds))
                 let seconds = left % 60 < 10 ? "0\(left % 60)" : "\(left % 60)"
-                output.write("\r\u{1B}[KWaiting for sign-in in the browser... \(left / 60):\(seconds) left, Ctrl-C to cancel")
+                self.state.withLock { state in
+                    guard !state.stopped else { return }
+                    self.output.write("\r\u{1B}[KWaiting for sign-in in the browser... \(left / 60):\(seconds) left, Ctrl-C to cancel")
+                }
                 try? await Task.sleep(for: .seconds(1))
             }
-        })
+        }
+        state.withLock { $0.task = task }
     }
 
     func stop() {
-        guard let running = task.withLock({ task in defer { task = nil }; return task }) else { return }
-        running.cancel()
-        FileDescriptorOutput.standardError.write("\r\u{1B}[K")
+        state.withLock { state in
+            guard let task = state.task, !state.stopped else { return }
+            state.stopped = true
+            task.cancel()
+            output.write("\r\u{1B}[K")
+        }
     }
 }

@@ -82,11 +82,17 @@ private final class AgentProfiles: AgentProfileProvider {
     }
 
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
+        let store: AuthStore
         do {
-            return try await ProfileSession.open(context, profile: profile, refreshesInBackground: true, fileVault: fileVault).store
+            store = try await ProfileSession.open(context, profile: profile, refreshesInBackground: true, fileVault: fileVault).store
         } catch {
             throw AgentFailure(error.message.hasPrefix("No profile named") ? .unknownProfile : .internal, error.message)
         }
+        // Loaded once here, before the first clients' requests reach the store: each of those would otherwise read
+        // the vault itself (a key derivation each while the vault is still locked), and a read that ends after a
+        // refresh has saved would put the session it read, the expired one, back in the store.
+        await store.bootstrap()
+        return store
     }
 
     func lockVaults() async {
