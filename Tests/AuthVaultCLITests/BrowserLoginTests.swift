@@ -47,7 +47,7 @@ import TestSupport
         #expect(logout.status == 0, "\(logout.stderrText)")
         #expect(logout.stderrText.contains("Revoked the refresh token."))
         #expect(logout.stderrText.contains("Opened the Hosted UI's logout page"), "\(logout.stderrText)")
-        let logoutURL = try waitForFile(logoutLog)
+        let logoutURL = String(decoding: try eventualContents(of: logoutLog), as: UTF8.self)
         #expect(logoutURL.hasPrefix(profile.server.baseURL + "/logout?client_id=authvault-public"))
         #expect(logoutURL.contains("post_logout_redirect_uri=" + OAuthServerURLs.encoded(OAuthServer.signOutURI)))
         let afterLogout = try await cli.run(["token"])
@@ -169,15 +169,6 @@ import TestSupport
         #expect(forbidden.stderrText.contains("never opens a browser"))
         let mixed = try await profile.cli.run(["login", "--paste", "--password-stdin"])
         #expect(mixed.status == 2)
-    }
-
-    private func waitForFile(_ path: String) throws -> String {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let data = FileManager.default.contents(atPath: path), !data.isEmpty { return String(decoding: data, as: UTF8.self) }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        throw TestFixtureError("nothing was written to \(path)")
     }
 }
 

@@ -64,9 +64,9 @@ import TestSupport
         chmod(script, 0o700)
         let logout = try await cli.run(["logout", "--browser"], extraEnvironment: ["BROWSER": "\(script) %s:firefox"])
         #expect(logout.status == 0, "\(logout.stderrText)")
-        let url = try waitForContents(scratch.appending("url"))
+        let url = String(decoding: try eventualContents(of: scratch.appending("url")), as: UTF8.self)
         #expect(url == "https://example.auth.eu-west-1.amazoncognito.com/logout?client_id=abc123&logout_uri=https%3A%2F%2Fexample.com%2Fout")
-        let environment = try waitForContents(scratch.appending("env"))
+        let environment = String(decoding: try eventualContents(of: scratch.appending("env")), as: UTF8.self)
         #expect(!environment.contains("AUTHVAULT_"), "the vault passphrase stays out of the browser's environment")
     }
 
@@ -80,14 +80,5 @@ import TestSupport
         let unreachable = try await cli.run(["configure", "--oidc-discovery", "http://127.0.0.1:9/"])
         #expect(unreachable.status == 5, "\(unreachable.stderrText)")
         #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == before, "the configuration file is untouched")
-    }
-
-    private func waitForContents(_ path: String) throws -> String {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let data = FileManager.default.contents(atPath: path), !data.isEmpty { return String(decoding: data, as: UTF8.self) }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw TestFixtureError("nothing at \(path)")
     }
 }

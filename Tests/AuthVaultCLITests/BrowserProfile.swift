@@ -45,14 +45,21 @@ struct BrowserProfile {
 
     /// What the browser command wrote, once it has (it may still be running when `login` returns).
     func browserOutcome(timeout: TimeInterval = 30) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let data = FileManager.default.contents(atPath: browserLog), !data.isEmpty,
-               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-                return object
-            }
-            Thread.sleep(forTimeInterval: 0.1)
+        let data = try eventualContents(of: browserLog, timeout: timeout)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw TestFixtureError("the browser command wrote something other than a JSON object")
         }
-        throw TestFixtureError("the browser command wrote nothing to \(browserLog)")
+        return object
     }
+}
+
+/// A file's contents once a process of the test has written them (the scripts write a temporary file and rename it,
+/// or write once): a browser command goes on after the CLI that started it has exited.
+func eventualContents(of path: String, timeout: TimeInterval = 20) throws -> Data {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if let data = FileManager.default.contents(atPath: path), !data.isEmpty { return data }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    throw TestFixtureError("nothing was written to \(path) in \(Int(timeout)) s")
 }

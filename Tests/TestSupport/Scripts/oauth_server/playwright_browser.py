@@ -54,8 +54,9 @@ def main():
                 browser.close()
     except Exception as error:  # reported to the test, which fails with it
         outcome["error"] = f"{type(error).__name__}: {error}"
-    with open(log_path, "w") as handle:
+    with open(log_path + ".tmp", "w") as handle:  # renamed into place: the test never reads half of it
         json.dump(outcome, handle)
+    os.rename(log_path + ".tmp", log_path)
     sys.exit(0 if "error" not in outcome else 1)
 
 

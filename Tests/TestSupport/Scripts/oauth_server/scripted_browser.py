@@ -95,8 +95,10 @@ def main():
                 slow.join(timeout=40)
     except Exception as error:
         log["error"] = f"{type(error).__name__}: {error}"
-    with open(os.environ["TEST_BROWSER_LOG"], "w") as handle:
+    path = os.environ["TEST_BROWSER_LOG"]
+    with open(path + ".tmp", "w") as handle:  # renamed into place: the test never reads half of it
         json.dump(log, handle)
+    os.rename(path + ".tmp", path)
 
 
 if __name__ == "__main__":
