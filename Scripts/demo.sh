@@ -13,7 +13,8 @@ chmod 700 "$demo"
 pids=()
 cleanup() {
     local status=$?
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    # SIGKILL: a parent (a test runner) may have left SIGTERM blocked in the processes it starts.
+    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     rm -rf "$demo"
     [ $status -eq 0 ] || echo "The demo failed (exit status $status); nothing is left running." >&2

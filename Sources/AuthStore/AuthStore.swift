@@ -19,6 +19,7 @@ public actor AuthStore {
     private var record: CredentialRecord?
     private var pendingChallenge: AuthChallenge?
     private var refreshTask: Task<RefreshOutcome, Never>?
+    private var loading: Task<Void, Never>?
     private var consecutiveRefreshFailures = 0
     private var nextRefreshAllowedAt = 0.0
     private var lastRefreshError: CognitoError?
@@ -77,20 +78,27 @@ public actor AuthStore {
 
     // MARK: Bootstrap
 
-    /// Reads the vault. A vault that cannot be read leaves the stored session as it is and says why.
+    /// Reads the vault. A vault that cannot be read leaves the stored session as it is and says why. Callers that
+    /// arrive while it reads wait for that one read (a locked file vault derives its key once).
     @discardableResult
     public func bootstrap() async -> AuthState {
         switch state {
         case .bootstrapping, .vaultUnavailable: break
         default: return state
         }
-        await reloadFromVault()
+        if let loading { await loading.value; return state }
+        let task = Task { await self.reloadFromVault() }
+        loading = task
+        await task.value
+        loading = nil
         return state
     }
 
     private func reloadFromVault() async {
         do {
             let loaded = try await vault.load(profile: profile)
+            // A refresh that saved while this read was in flight holds the newer session: keep it.
+            if let record, let loaded, record.revision > loaded.revision { return }
             record = loaded
             if let loaded, !loaded.hasSession, let reason = loaded.sessionEndedReason {
                 send(.vaultLoadedEndedSession(.refreshRejected(reason)))

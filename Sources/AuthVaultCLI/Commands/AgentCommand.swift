@@ -82,17 +82,11 @@ private final class AgentProfiles: AgentProfileProvider {
     }
 
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
-        let store: AuthStore
         do {
-            store = try await ProfileSession.open(context, profile: profile, refreshesInBackground: true, fileVault: fileVault).store
+            return try await ProfileSession.open(context, profile: profile, refreshesInBackground: true, fileVault: fileVault).store
         } catch {
             throw AgentFailure(error.message.hasPrefix("No profile named") ? .unknownProfile : .internal, error.message)
         }
-        // Loaded once here, before the first clients' requests reach the store: each of those would otherwise read
-        // the vault itself (a key derivation each while the vault is still locked), and a read that ends after a
-        // refresh has saved would put the session it read, the expired one, back in the store.
-        await store.bootstrap()
-        return store
     }
 
     func lockVaults() async {
@@ -100,32 +94,14 @@ private final class AgentProfiles: AgentProfileProvider {
     }
 }
 
-/// Waits for SIGINT or SIGTERM (both unblocked first: a parent may have left them blocked for its children).
+/// Waits for SIGINT or SIGTERM.
 private enum StopSignal {
     static func wait() async {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-        let resumed = Mutex(false)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler {
-                    let first = resumed.withLock { done in
-                        defer { done = true }
-                        return !done
-                    }
-                    if first { continuation.resume() }
-                }
-                source.resume()
-                retainedSources.append(source)
-            }
+            // Lives as long as the process: the agent ends when this wait does.
+            watch = InterruptWatch { _ in continuation.resume() }
         }
     }
 
-    /// The signal sources live as long as the process; set once, from the one waiting task.
-    nonisolated(unsafe) private static var retainedSources: [any DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var watch: InterruptWatch?
 }
