@@ -117,7 +117,8 @@ private final class ScriptProcess {
         var lines: [String] = []
         var buffer = [CChar](repeating: 0, count: 64)
         while lines.count < 2, fgets(&buffer, 64, stream) != nil {
-            lines.append(String(cString: buffer).filter { !$0.isWhitespace })
+            let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            lines.append(String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace })
         }
         guard lines.count == 2, let pid = Int32(lines[0]), let port = Int(lines[1]) else { throw SpawnError.failed(script, -1) }
         self.pid = pid

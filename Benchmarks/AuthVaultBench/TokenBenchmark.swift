@@ -10,7 +10,7 @@ import Glibc
 /// the session keyring after the first run, so the warm path derives nothing. Then the agent under concurrent load.
 enum TokenBenchmark {
     static func run(authvault: String, rounds: Int) async throws -> [Row] {
-        let root = try temporaryDirectory()
+        let root = try makeTemporaryDirectory(prefix: "authvault-bench-token")
         defer { try? spawnAndWait(["/bin/rm", "-rf", root]) }
         let environment = [
             "HOME=\(root)", "XDG_CONFIG_HOME=\(root)/config", "XDG_DATA_HOME=\(root)/data",
@@ -94,11 +94,5 @@ enum TokenBenchmark {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Double(time.tv_sec)
-    }
-
-    private static func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/authvault-bench-token.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SpawnError.failed("mkdtemp", errno) }
-        return String(cString: made)
     }
 }
