@@ -67,6 +67,7 @@ fi
 if [ "$missing_kubectl" = true ]; then
     echo "Unpacking Debian's kubernetes-client into $debian_tools"
     apt-cache show kubernetes-client >/dev/null 2>&1 || apt-get update -qq
+    mkdir -p "$debian_tools"
     download=$(mktemp -d)
     chown _apt "$download" 2>/dev/null || true # apt-get download writes as its own _apt user
     (cd "$download" && apt-get download -qq kubernetes-client && dpkg-deb -x kubernetes-client_*.deb "$OLDPWD/$debian_tools")
