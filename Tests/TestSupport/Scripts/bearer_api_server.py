@@ -9,41 +9,27 @@ another path). Every request is one attempt in the log (bearer_server.AttemptLog
 stdout line and serves until stdin closes.
 """
 import argparse
-import json
-from http.server import BaseHTTPRequestHandler
 
 import bearer_server
+import http_support
 
 
 def make_handler(arguments):
     check = bearer_server.TokenCheck(arguments)
     log = bearer_server.AttemptLog(arguments.log)
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):
-            pass
-
+    class Handler(http_support.QuietHandler):
         def do_GET(self):
             self.close_connection = True
             if self.path != "/whoami":
-                return self.answer(404, {"error": "no such path"})
+                return self.answer_json(404, {"error": "no such path"})
             scheme, _, token = self.headers.get("Authorization", "").partition(" ")
             reason, claims = check.check(token.strip()) if scheme == "Bearer" else ("no bearer token", None)
             if reason != "accepted":
                 log.record(self.path, 401, reason, claims)
-                return self.answer(401, {"error": reason})
+                return self.answer_json(401, {"error": reason})
             log.record(self.path, 200, reason, claims)
-            self.answer(200, {"username": claims.get("username"), "tokenUse": claims.get("token_use")})
-
-        def answer(self, status, payload):
-            body = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self.answer_json(200, {"username": claims.get("username"), "tokenUse": claims.get("token_use")})
 
     return Handler
 

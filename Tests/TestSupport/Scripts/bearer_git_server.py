@@ -14,9 +14,9 @@ import binascii
 import os
 import subprocess
 import urllib.parse
-from http.server import BaseHTTPRequestHandler
 
 import bearer_server
+import http_support
 
 
 def make_handler(arguments):
@@ -24,12 +24,7 @@ def make_handler(arguments):
     log = bearer_server.AttemptLog(arguments.log)
     project_root = os.path.abspath(arguments.project_root)
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):
-            pass
-
+    class Handler(http_support.QuietHandler):
         def do_GET(self):
             self.serve()
 
@@ -110,15 +105,6 @@ def make_handler(arguments):
                 elif name:
                     headers.append((name, value.strip()))
             return status, headers, output[end + separator:]
-
-        def answer(self, status, headers, payload):
-            self.send_response(status)
-            for name, value in headers:
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(payload)))
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.wfile.write(payload)
 
     return Handler
 

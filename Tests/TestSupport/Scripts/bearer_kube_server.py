@@ -10,12 +10,11 @@ and the namespace list (NAMESPACES, one namespace "authvault-e2e"). Every reques
 (bearer_server.AttemptLog). Prints its port on the first stdout line and serves until stdin closes.
 """
 import argparse
-import json
 import ssl
 import urllib.parse
-from http.server import BaseHTTPRequestHandler
 
 import bearer_server
+import http_support
 
 NAMESPACES = ["authvault-e2e"]
 
@@ -46,38 +45,24 @@ def make_handler(arguments):
     check = bearer_server.TokenCheck(arguments)
     log = bearer_server.AttemptLog(arguments.log)
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):
-            pass
-
+    class Handler(http_support.QuietHandler):
         def do_GET(self):
             self.close_connection = True
             path = urllib.parse.urlsplit(self.path).path.rstrip("/") or "/"
             reason, claims = self.authenticate()
             if reason != "accepted":
                 log.record(path, 401, reason, claims)
-                return self.answer(401, status(401, "Unauthorized", "Unauthorized"))
+                return self.answer_json(401, status(401, "Unauthorized", "Unauthorized"))
             found = routes(self.server.server_address[1]).get(path)
             code = 200 if found is not None else 404
             log.record(path, code, reason, claims)
-            self.answer(code, found if found is not None else status(404, "NotFound", "the server could not find the requested resource"))
+            self.answer_json(code, found if found is not None else status(404, "NotFound", "the server could not find the requested resource"))
 
         def authenticate(self):
             scheme, _, token = self.headers.get("Authorization", "").partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
                 return "no credentials", None
             return check.check(token.strip())
-
-        def answer(self, code, document):
-            payload = json.dumps(document).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.wfile.write(payload)
 
     return Handler
 

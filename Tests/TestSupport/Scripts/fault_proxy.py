@@ -30,7 +30,8 @@ import sys
 import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+import http_support
 
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "proxy-connection", "upgrade", "te"}
 
@@ -51,12 +52,7 @@ class State:
 def make_handler(upstream, state):
     upstream_url = urllib.parse.urlsplit(upstream)
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):
-            pass
-
+    class Handler(http_support.QuietHandler):
         def do_GET(self):
             self.handle_any()
 
@@ -108,14 +104,7 @@ def make_handler(upstream, state):
             return response.status, kept, payload
 
         def answer(self, status, headers, payload):
-            self.send_response(status)
-            for name, value in headers:
-                if name.lower() not in HOP_BY_HOP:
-                    self.send_header(name, value)
-            self.send_header("Content-Length", str(len(payload)))
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.wfile.write(payload)
+            super().answer(status, [(name, value) for name, value in headers if name.lower() not in HOP_BY_HOP], payload)
 
         def control(self, body):
             if self.command == "POST" and self.path == "/__proxy__/faults":

@@ -24,7 +24,8 @@ import os
 import sys
 import threading
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+import http_support
 
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "proxy-connection", "upgrade", "te"}
 TOP_LEVEL = {"SignUp", "ConfirmSignUp", "ResendConfirmationCode", "ForgotPassword", "ConfirmForgotPassword"}
@@ -60,12 +61,7 @@ def check(operation, body, client_id, secret):
 def make_handler(upstream, client_id, secret, state):
     upstream_url = urllib.parse.urlsplit(upstream)
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):
-            pass
-
+    class Handler(http_support.QuietHandler):
         def do_GET(self):
             self.handle_any()
 
@@ -110,15 +106,6 @@ def make_handler(upstream, client_id, secret, state):
             kept = [(name, value) for name, value in response.getheaders() if name.lower() not in HOP_BY_HOP]
             connection.close()
             return response.status, kept, payload
-
-        def answer(self, status, headers, payload):
-            self.send_response(status)
-            for name, value in headers:
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(payload)))
-            self.send_header("Connection", "close")
-            self.end_headers()
-            self.wfile.write(payload)
 
     return Handler
 
