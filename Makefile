@@ -41,11 +41,11 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 
-## The benchmark harness: release builds, peers measured side by side.
+## The benchmark harness: release builds, peers measured side by side (the Python peers from the project's .venv).
 bench: deps-test
 	$(SWIFT) build $(BUILD_FLAGS) --product authvault
 	$(SWIFT) build $(BUILD_FLAGS) --product authvault-bench
-	Scripts/with-secret-service.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault-bench" \
+	PATH="$(CURDIR)/.venv/bin:$$PATH" Scripts/with-secret-service.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault-bench" \
 		--authvault "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
 
 clean:

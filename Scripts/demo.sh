@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 authvault=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 scripts=$PWD/Tests/TestSupport/Scripts
-python=$(python3 -c 'import sys; print(sys.executable)')
+python=$PWD/.venv/bin/python3 # the project's virtual environment (Scripts/install-deps.sh)
 
 demo=$(mktemp -d /tmp/authvault-demo.XXXXXX)
 chmod 700 "$demo"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing AuthVault needs, and only what is missing.
-# As root it runs apt-get and pip itself; otherwise it prints the exact commands to run and fails.
+# As root it runs apt-get itself; otherwise it prints the exact apt-get command and fails. The Python peers go into
+# the project's virtual environment (.venv) as any user.
 #   Scripts/install-deps.sh build     the C libraries the package links
 #   Scripts/install-deps.sh test      plus the test peers (openssl CLI, python3 packages, ...)
 set -euo pipefail
@@ -12,14 +13,21 @@ apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutil
 # private D-Bus session, secret-tool, python3-dbus to lock a collection, python3-cryptography to decrypt a vault
 # record independently, and by the bearer-token test servers to verify JWTs), keyutils (the session keyring), git
 # (real clones through the credential helper) and chromium (the browser sign-in, driven by playwright).
-apt_test=(openssl ca-certificates python3 dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils
+apt_test=(openssl ca-certificates python3 python3-venv dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils
           git chromium)
+# The Python peers go into the project's own virtual environment (.venv, git-ignored), made from Debian's python3
+# with its site packages visible (python3-dbus, python3-cryptography): a fresh Debian 12 has no pip and refuses
+# system-wide installs, and the system Python is never touched. Tests and scripts run .venv/bin/python3.
 # moto's server is the Cognito emulator; pycognito is the independent SRP implementation the tests compare against;
 # django-oauth-toolkit is the Hosted UI (OAuth 2.0 / OIDC) stand-in; playwright drives the system chromium (pip
 # installs no browser: only `playwright install` would download one, and the tests never run it).
-pip_test=("moto[cognitoidp]>=5,<6" flask flask-cors pycognito "django>=5.1,<6" "django-oauth-toolkit>=3,<4" playwright)
+# Exact versions: a peer's behaviour is part of what the tests prove (moto 5.2.5 answers MFA set-up and forgotten
+# passwords differently from 5.2.1), so a new release is taken on purpose, never by chance.
+pip_test=("moto[cognitoidp]==5.2.1" flask==3.1.3 flask-cors==6.0.2 pycognito==2024.5.1 django==5.2.19
+          django-oauth-toolkit==3.4.1 playwright==1.65.2)
 # Debian's kubectl 1.20 (kubernetes-client) for the exec-plugin tests, unpacked inside the package (git-ignored): it
 # would conflict with a kubectl that another package (google-cloud-sdk's) installs as /usr/bin/kubectl.
+venv=.venv
 debian_tools=.build/debian-tools
 debian_kubectl=$debian_tools/usr/bin/kubectl
 
@@ -32,10 +40,11 @@ for package in "${apt_wanted[@]}"; do
 done
 
 missing_pip=()
-if [ "$profile" = test ] && [ ${#pip_test[@]} -gt 0 ]; then
+if [ "$profile" = test ]; then
+    installed=$("$venv/bin/python3" -m pip list --format=freeze --disable-pip-version-check 2>/dev/null | tr 'A-Z_' 'a-z-' || true)
     for requirement in "${pip_test[@]}"; do
-        name=${requirement%%[<>=\[]*}
-        python3 -m pip show -q "$name" >/dev/null 2>&1 || missing_pip+=("$requirement")
+        name=${requirement%%[=\[]*}
+        grep -qx "$name==${requirement##*==}" <<< "$installed" || missing_pip+=("$requirement")
     done
 fi
 
@@ -46,11 +55,12 @@ if [ ${#missing_apt[@]} -eq 0 ] && [ ${#missing_pip[@]} -eq 0 ] && [ "$missing_k
     exit 0
 fi
 
-if [ "$(id -u)" -ne 0 ]; then
-    echo "AuthVault needs packages that are not installed. Run:" >&2
-    [ ${#missing_apt[@]} -gt 0 ] && echo "  sudo apt-get update && sudo apt-get install -y ${missing_apt[*]}" >&2
-    [ ${#missing_pip[@]} -gt 0 ] && echo "  python3 -m pip install ${missing_pip[*]}" >&2
+# Debian's packages and the kubectl unpacking need root; the virtual environment is the project's own.
+if [ "$(id -u)" -ne 0 ] && { [ ${#missing_apt[@]} -gt 0 ] || [ "$missing_kubectl" = true ]; }; then
+    echo "AuthVault needs Debian packages that are not installed. Run as root:" >&2
+    [ ${#missing_apt[@]} -gt 0 ] && echo "  apt-get update && apt-get install -y ${missing_apt[*]}" >&2
     [ "$missing_kubectl" = true ] && echo "  (cd \"\$(mktemp -d)\" && apt-get download kubernetes-client && dpkg-deb -x kubernetes-client_*.deb \"$PWD/$debian_tools\")" >&2
+    echo "then run this script again." >&2
     exit 1
 fi
 
@@ -61,8 +71,9 @@ if [ ${#missing_apt[@]} -gt 0 ]; then
     apt-get install -y -qq --no-install-recommends "${missing_apt[@]}" >/dev/null
 fi
 if [ ${#missing_pip[@]} -gt 0 ]; then
-    echo "Installing Python packages: ${missing_pip[*]}"
-    python3 -m pip install -q --disable-pip-version-check "${missing_pip[@]}"
+    echo "Installing Python packages into $venv: ${missing_pip[*]}"
+    [ -x "$venv/bin/python3" ] || /usr/bin/python3 -m venv --system-site-packages "$venv"
+    "$venv/bin/python3" -m pip install -q --disable-pip-version-check "${missing_pip[@]}"
 fi
 if [ "$missing_kubectl" = true ]; then
     echo "Unpacking Debian's kubernetes-client into $debian_tools"

@@ -75,7 +75,7 @@ import TestSupport
                 print(" ".join(format(v, "x") for v in (pow(a, b, m), a * b % m, (a + b) % m, (a - b) % m, a % m, a + b, a * b)))
             """
         let input = cases.map { "\($0.a) \($0.b) \($0.m)" }.joined(separator: "\n") + "\n"
-        let output = try ProcessRunner.run("python3", ["-c", script], stdin: Data(input.utf8))
+        let output = try ProcessRunner.run(PeerPython.path, ["-c", script], stdin: Data(input.utf8))
         #expect(output.status == 0, "\(output.stderrText)")
         let lines = output.stdoutText.split(separator: "\n")
         try #require(lines.count == cases.count)
@@ -96,7 +96,7 @@ import TestSupport
         let exponentHex = hex(SecureRandom.bytes(count: 32))
         let result = BigUInt(2).power(try #require(BigUInt(hex: exponentHex)), modulus: prime)
         let output = try ProcessRunner.run(
-            "python3", ["-c", "import sys; print(format(pow(2, int(sys.argv[1], 16), int(sys.argv[2], 16)), 'x'))",
+            PeerPython.path, ["-c", "import sys; print(format(pow(2, int(sys.argv[1], 16), int(sys.argv[2], 16)), 'x'))",
                         exponentHex, Self.rfc5054Prime3072])
         #expect(result.hex == output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(result < prime)

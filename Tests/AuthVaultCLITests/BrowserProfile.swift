@@ -27,8 +27,8 @@ struct BrowserProfile {
         return BrowserProfile(server: server, cli: cli, client: client, scratch: try TemporaryDirectory(prefix: "authvault-browser-test"))
     }
 
-    /// The Python that has Playwright (the one on the test's PATH, where pip installed it).
-    static let python: String = (try? ProcessRunner.which("python3")) ?? "/usr/bin/python3"
+    /// The Python that has Playwright.
+    static let python = PeerPython.path
 
     /// `authvault login --browser-command SCRIPT EXTRA`, the script reading `environment` (user, mode, log file).
     func login(script: String, as user: OAuthServer.User = OAuthServer.federatedUser, mode: String? = nil,

@@ -17,7 +17,7 @@ final class TestClock: Sendable {
 /// SECRET_HASH as python's hmac computes it, independent of the code under test.
 func pythonSecretHash(secret: String, username: String, clientId: String) throws -> String {
     let script = "import base64,hashlib,hmac,sys; print(base64.b64encode(hmac.new(sys.argv[1].encode(), (sys.argv[2] + sys.argv[3]).encode(), hashlib.sha256).digest()).decode())"
-    let output = try ProcessRunner.run("python3", ["-c", script, secret, username, clientId])
+    let output = try ProcessRunner.run(PeerPython.path, ["-c", script, secret, username, clientId])
     return output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
@@ -29,7 +29,7 @@ func currentTOTPCode(secret: String = "asdfasdfasdf") async throws -> String {
         try await Task.sleep(for: .seconds(30 - now.truncatingRemainder(dividingBy: 30) + 0.2))
         now = Date().timeIntervalSince1970
     }
-    let output = try ProcessRunner.run("python3", [ScriptServer.scriptPath("totp.py"), secret, String(Int(now))])
+    let output = try ProcessRunner.run(PeerPython.path, [ScriptServer.scriptPath("totp.py"), secret, String(Int(now))])
     return output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 

@@ -7,7 +7,7 @@ import TestSupport
 /// The public SRP façade against pycognito (PyPI) on random cases, and the known-answer vector's SRP_A.
 @Suite struct CognitoSRPTests {
     @Test func agreesWithPycognito() throws {
-        let output = try ProcessRunner.run("python3", [ScriptServer.scriptPath("pycognito_srp_cases.py"), "10", "20261202"])
+        let output = try ProcessRunner.run(PeerPython.path, [ScriptServer.scriptPath("pycognito_srp_cases.py"), "10", "20261202"])
         let cases = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [[String: Any]])
         #expect(cases.count == 10)
         for item in cases {

@@ -58,8 +58,8 @@ import TestSupport
 
     /// pycognito's answers to 50 random cases, computed once per test run (pycognito loads boto3: a slow start).
     static let pycognitoCases = Result { () throws -> [PycognitoCase] in
-        let output = try ProcessRunner.run("python3", [ScriptServer.scriptPath("pycognito_srp_cases.py"), "50"])
-        guard output.status == 0 else { throw TestFixtureError("pycognito_srp_cases.py failed (pip install pycognito): \(output.stderrText)") }
+        let output = try ProcessRunner.run(PeerPython.path, [ScriptServer.scriptPath("pycognito_srp_cases.py"), "50"])
+        guard output.status == 0 else { throw TestFixtureError("pycognito_srp_cases.py failed (Scripts/install-deps.sh test puts pycognito in .venv): \(output.stderrText)") }
         return try JSONDecoder().decode([PycognitoCase].self, from: output.stdout)
     }
 

@@ -94,7 +94,7 @@ public final class OAuthServer: Sendable {
                        stopAt: String = "http://127.0.0.1:53682/") async throws -> BrowserOutcome {
         let arguments = [ScriptServer.scriptPath("oauth_server/browser.py"), url, stopAt, session.cookieFile]
             + (user.map { [$0.username, $0.password] } ?? [])
-        let output = try await OffPool.run { try ProcessRunner.run("python3", arguments, timeout: 60) }
+        let output = try await OffPool.run { try ProcessRunner.run(PeerPython.path, arguments, timeout: 60) }
         let result = (try? JSONSerialization.jsonObject(with: output.stdout)) as? [String: Any] ?? [:]
         guard output.status == 0, let redirect = result["redirect"] as? String else {
             throw TestFixtureError("the scripted browser stopped: \(output.stdoutText) \(output.stderrText)")

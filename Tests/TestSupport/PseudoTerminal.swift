@@ -18,7 +18,7 @@ public enum PseudoTerminal {
         let steps = answers.map { [$0.prompt, $0.answer] }
         try JSONSerialization.data(withJSONObject: steps).write(to: URL(fileURLWithPath: scriptPath))
         let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/pty_drive.py").path
-        let output = try ProcessRunner.run("python3", [driver, scriptPath, "--"] + command, environment: environment, timeout: 90)
+        let output = try ProcessRunner.run(PeerPython.path, [driver, scriptPath, "--"] + command, environment: environment, timeout: 90)
         guard let object = try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any] else {
             throw TestFixtureError("pty_drive.py failed: \(output.stderrText)")
         }
