@@ -66,13 +66,13 @@ import TestSupport
             { cat "$PASSWORD_FILE"
               tries=0
               until grep -q 'secret: ' "$STDERR_FILE" || [ $tries -ge 300 ]; do sleep 0.1; tries=$((tries + 1)); done
-              python3 "$TOTP" \(TOTPCode.motoSecret) "$(date +%s)" | tee "$CODE_FILE"
+              "$PYTHON" "$TOTP" \(TOTPCode.motoSecret) "$(date +%s)" | tee "$CODE_FILE"
             } | "$AUTHVAULT" login --password --username second-factor --auth-flow password \\
                 --password-stdin --new-password-stdin --mfa-code-stdin \\
                 2> "$STDERR_FILE"
             """
         let environment = scenario.environment.merging([
-            "PASSWORD_FILE": passwordFile, "STDERR_FILE": stderrFile, "CODE_FILE": codeFile, "TOTP": ScriptServer.scriptPath("totp.py"),
+            "PASSWORD_FILE": passwordFile, "STDERR_FILE": stderrFile, "CODE_FILE": codeFile, "TOTP": ScriptServer.scriptPath("totp.py"), "PYTHON": BrowserProfile.python,
             "AUTHVAULT": BuiltProducts.executable("authvault"),
         ]) { $1 }
         try await Self.awayFromAStepBoundary()
