@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         .target(name: "CSecret", dependencies: ["CLibraryLoader"]),
         .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils", providers: [.apt(["libkeyutils-dev"])]),
+        // prctl(2) from the C library: no core dumps of a process that holds secrets.
+        .systemLibrary(name: "CProcessControl"),
 
         // Primitives: hashes, MACs, KDFs, AEAD, random, big integers, RSA verification, encodings, secret bytes.
         .target(name: "AuthCrypto", dependencies: ["COpenSSL"]),
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "TokenVault"]),
         // The command line: argument parsing, commands, the profile configuration.
-        .target(name: "AuthVaultCLI", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "SecureFiles", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthVaultCLI", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "SecureFiles", "TokenVault", "TokenVerification", "CProcessControl"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
@@ -61,14 +63,14 @@ let package = Package(
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
         .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "HTTPTransport", "TestSupport"]),
         .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "TestSupport"]),
+        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "CKeyutils", "TestSupport"]),
         // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).
         .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto"], path: "Tests/VaultProbe"),
         .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification", "TestSupport"]),
         .testTarget(name: "AuthAgentTests", dependencies: ["AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
-        .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "TestSupport"]),
+        .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "CProcessControl", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -46,9 +46,11 @@ extension OAuthClient {
     /// - Parameters:
     ///   - postLogoutRedirectURI: where the browser lands afterwards: Cognito's `logout_uri` (one of the app
     ///     client's sign-out URLs, required there) or OpenID Connect's `post_logout_redirect_uri`.
-    ///   - idTokenHint: OpenID Connect's `id_token_hint` (Cognito's style ignores it). It puts the ID token in the
-    ///     URL: pass it only when the URL goes straight to a browser, never to a log or a command line.
-    public func logoutURL(postLogoutRedirectURI: String?, idTokenHint: SecretBytes? = nil) throws(CognitoError) -> String {
+    ///
+    /// Never with OpenID Connect's optional `id_token_hint`: the URL goes on a browser's command line, which other
+    /// local users can read, and may be printed. `client_id` names the client instead (RP-Initiated Logout 1.0,
+    /// section 2); the provider may then ask the user to confirm.
+    public func logoutURL(postLogoutRedirectURI: String?) throws(CognitoError) -> String {
         guard let endpoint = configuration.endpoints.logout else {
             throw .invalidConfiguration("the authorization server has no logout endpoint")
         }
@@ -61,7 +63,6 @@ extension OAuthClient {
             parameters.append(("logout_uri", postLogoutRedirectURI))
         case .openIDConnect:
             if let postLogoutRedirectURI { parameters.append(("post_logout_redirect_uri", postLogoutRedirectURI)) }
-            if let idTokenHint { parameters.append(("id_token_hint", idTokenHint.utf8String)) }
         }
         return endpoint + (endpoint.contains("?") ? "&" : "?") + OAuthFormEncoding.encode(parameters)
     }

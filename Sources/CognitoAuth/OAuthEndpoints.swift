@@ -5,7 +5,7 @@ public struct OAuthEndpoints: Sendable, Equatable {
     public enum LogoutStyle: Sendable, Equatable {
         /// Cognito's `/logout?client_id=...&logout_uri=...`; `logout_uri` must be one of the app client's sign-out URLs.
         case cognito
-        /// OpenID Connect RP-Initiated Logout: `client_id`, `post_logout_redirect_uri`, `id_token_hint`.
+        /// OpenID Connect RP-Initiated Logout: `client_id`, `post_logout_redirect_uri` (never `id_token_hint`).
         case openIDConnect
     }
 

@@ -17,9 +17,12 @@ struct KernelKeyringCache: Sendable {
 
     private let keyring = KEY_SPEC_SESSION_KEYRING
     private let timeoutSeconds: UInt32
+    /// keyctl_set_timeout, or a stand-in that fails (tests of the path that must leave no key behind).
+    private let setTimeout: @Sendable (Int32, UInt32) -> Int
 
-    init(timeout: Duration) {
+    init(timeout: Duration, setTimeout: @escaping @Sendable (Int32, UInt32) -> Int = { keyctl_set_timeout($0, $1) }) {
         timeoutSeconds = UInt32(clamping: max(1, Int64(timeout.inSeconds.rounded(.up))))
+        self.setTimeout = setTimeout
     }
 
     func load(_ description: String) -> Lookup {
@@ -38,14 +41,20 @@ struct KernelKeyringCache: Sendable {
     }
 
     /// Caches `key`; answers the problem when the keyring refused.
+    ///
+    /// The kernel has no call that adds a key with its time-out, so the key is made in this thread's own keyring,
+    /// given its time-out there, and only then linked into the session keyring (displacing an older key of the
+    /// same description): the session never holds it without a time-out, even if this process dies half-way.
+    /// If a step fails, the new key is invalidated; the thread keyring's link goes in every case.
     func store(_ key: SecretBytes, description: String) -> String? {
         let serial = key.withUnsafeBytes { bytes in
-            add_key("user", description, bytes.baseAddress, bytes.count, keyring)
+            add_key("user", description, bytes.baseAddress, bytes.count, KEY_SPEC_THREAD_KEYRING)
         }
         guard serial >= 0 else { return Self.problem(errno) }
-        guard keyctl_set_timeout(serial, timeoutSeconds) == 0 else {
+        defer { _ = keyctl_unlink(serial, KEY_SPEC_THREAD_KEYRING) }
+        guard setTimeout(serial, timeoutSeconds) == 0, keyctl_link(serial, keyring) == 0 else {
             let problem = Self.problem(errno)
-            remove(description)
+            _ = keyctl_invalidate(serial)
             return problem
         }
         return nil

@@ -3,6 +3,7 @@ import AuthVaultCLI
 import Glibc
 #endif
 
+CoreDumps.refuse()
 let arguments = AuthVault.arguments(programName: CommandLine.arguments[0], Array(CommandLine.arguments.dropFirst()))
 let status = await AuthVault.run(arguments: arguments, environment: currentEnvironment())
 exit(status.rawValue)

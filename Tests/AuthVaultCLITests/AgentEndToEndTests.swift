@@ -103,7 +103,7 @@ final class AgentProcess: @unchecked Sendable {
     }
 
     static func start(_ authvault: String, _ arguments: [String] = ["agent"], environment: [String: String],
-                      log: String) throws -> AgentProcess {
+                      log: String, currentDirectory: String? = nil) throws -> AgentProcess {
         guard FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600]) else {
             throw TestFixtureError("cannot create \(log)")
         }
@@ -111,6 +111,7 @@ final class AgentProcess: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: authvault)
         process.arguments = arguments
         process.environment = environment
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -119,6 +120,7 @@ final class AgentProcess: @unchecked Sendable {
     }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var pid: Int32 { process.processIdentifier }
 
     func waitForSocket(_ path: String) async throws {
         for _ in 0..<1000 where !FileManager.default.fileExists(atPath: path) {
@@ -128,9 +130,10 @@ final class AgentProcess: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: path) else { throw TestFixtureError("no agent socket at \(path): \(log)") }
     }
 
-    /// SIGTERM, then its exit status (SIGKILL and a failure after `timeout` seconds).
-    func terminate(timeout: TimeInterval) async throws -> Int32 {
-        Glibc.kill(process.processIdentifier, SIGTERM)
+    /// SIGTERM (or `signal`), then its exit status, or the signal that ended it (SIGKILL and a failure after
+    /// `timeout` seconds).
+    func terminate(with signal: Int32 = SIGTERM, timeout: TimeInterval) async throws -> Int32 {
+        Glibc.kill(process.processIdentifier, signal)
         let process = self.process
         let exited = try await OffPool.run { () -> Bool in
             let deadline = Date().addingTimeInterval(timeout)
@@ -139,7 +142,7 @@ final class AgentProcess: @unchecked Sendable {
         }
         guard exited else {
             kill()
-            throw TestFixtureError("the agent did not exit within \(timeout) s of SIGTERM")
+            throw TestFixtureError("the agent did not exit within \(timeout) s of signal \(signal)")
         }
         return process.terminationStatus
     }

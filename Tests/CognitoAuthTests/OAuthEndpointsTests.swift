@@ -120,7 +120,7 @@ import TokenVerification
 
     @Test func cognitoLogoutURL() throws {
         let client = try Self.client(endpoints: try OAuthEndpoints(hostedUIBaseURL: "https://example.auth.us-east-1.amazoncognito.com"))
-        let url = try client.logoutURL(postLogoutRedirectURI: "http://localhost:53682/signed-out", idTokenHint: SecretBytes(utf8: "id.token.value"))
+        let url = try client.logoutURL(postLogoutRedirectURI: "http://localhost:53682/signed-out")
         let components = try #require(URLComponents(string: url))
         #expect(components.path == "/logout")
         #expect(components.queryItems == [URLQueryItem(name: "client_id", value: "client-abc"),
@@ -132,11 +132,11 @@ import TokenVerification
         let endpoints = OAuthEndpoints(authorization: "https://op.example/auth", token: "https://op.example/token",
                                        logout: "https://op.example/end-session?tenant=a")
         let client = try Self.client(endpoints: endpoints)
-        let url = try client.logoutURL(postLogoutRedirectURI: "http://127.0.0.1:53682/signed-out", idTokenHint: SecretBytes(utf8: "h.p.s"))
+        // The client by its id, never the ID token (id_token_hint): the URL goes on a browser's command line.
+        let url = try client.logoutURL(postLogoutRedirectURI: "http://127.0.0.1:53682/signed-out")
         #expect(try #require(URLComponents(string: url)).queryItems == [
             URLQueryItem(name: "tenant", value: "a"), URLQueryItem(name: "client_id", value: "client-abc"),
             URLQueryItem(name: "post_logout_redirect_uri", value: "http://127.0.0.1:53682/signed-out"),
-            URLQueryItem(name: "id_token_hint", value: "h.p.s"),
         ])
         #expect(try client.logoutURL(postLogoutRedirectURI: nil) == "https://op.example/end-session?tenant=a&client_id=client-abc")
         let noLogout = try Self.client(endpoints: OAuthEndpoints(authorization: "https://op.example/auth", token: "https://op.example/token"))

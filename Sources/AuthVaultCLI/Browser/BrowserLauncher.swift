@@ -16,7 +16,7 @@ struct BrowserLauncher: Sendable {
 
     /// - Returns: nil when there is no way to open a browser (no command, no `$BROWSER`, no xdg-open on PATH).
     static func choose(command: String?, environment: [String: String]) -> BrowserLauncher? {
-        let childEnvironment = environment.filter { !$0.key.hasPrefix("AUTHVAULT_") }
+        let childEnvironment = ChildProcess.environment(from: environment)
         if let command, !command.isEmpty {
             return BrowserLauncher(commandLine: command, substitutes: false, source: "--browser-command", environment: childEnvironment)
         }
@@ -56,14 +56,11 @@ struct BrowserLauncher: Sendable {
         for descriptor in [Int32(0), 1, 2] {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp) == 0 else { return false }
+        let spawned = ChildProcess.withCArrays(arguments, environment) { argv, envp in
+            posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        }
+        guard spawned == 0 else { return false }
         let child = pid
         DispatchQueue.global().async {
             var status: Int32 = 0

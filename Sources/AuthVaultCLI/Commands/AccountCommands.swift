@@ -2,8 +2,8 @@ import AuthCrypto
 import CognitoAuth
 
 // The account commands: signing up, confirming, resetting and changing passwords. Passwords and codes are
-// asked without echo on a terminal; scripts give them with the flags below, and a missing answer without a
-// terminal is a usage error naming the flag. Nothing secret is printed.
+// asked without echo on a terminal; scripts give them with the flags below (standard input, never the command line,
+// for a password), and a missing answer without a terminal is a usage error naming the flag. Nothing secret is printed.
 
 /// Options several account commands share, declared once so their help reads the same everywhere.
 enum AccountOption {
@@ -12,21 +12,20 @@ enum AccountOption {
     static let passwordStdin = OptionSpec.flag("password-stdin", help: "Read the password from the first line of standard input.")
     static let newPasswordStdin = OptionSpec.flag("new-password-stdin",
                                                   help: "Read the new password from the next line of standard input.")
-    static let code = OptionSpec.value("code", placeholder: "code",
-                                       help: "The code Cognito sent (one-time, so it may go on the command line; asked without echo otherwise).")
+    static let code = CodeOption("code", what: "the code Cognito sent")
 }
 
 /// The answers an account command needs: from its flags and standard input (scripts) or the terminal (people).
 struct AccountInput {
     private let arguments: ParsedArguments
     private let context: CommandContext
-    private var stdinLines: [SecretBytes]
+    private var piped: PipedAnswers
 
-    /// Reads standard input once, up front, when any of `stdinFlags` was given.
+    /// - Parameter stdinFlags: the command's `-stdin` options, in the order it asks them (one line each).
     init(arguments: ParsedArguments, context: CommandContext, stdinFlags: [OptionSpec] = []) {
         self.arguments = arguments
         self.context = context
-        stdinLines = stdinFlags.contains(where: arguments.flag) ? StandardInput.secretLines() : []
+        piped = PipedAnswers(arguments: arguments, order: stdinFlags)
     }
 
     func username() throws(CLIError) -> String {
@@ -39,7 +38,7 @@ struct AccountInput {
 
     /// A password the user already has: the next line of standard input with `stdinFlag`, else asked once.
     mutating func password(_ stdinFlag: OptionSpec, prompt: String) throws(CLIError) -> SecretBytes {
-        if arguments.flag(stdinFlag) { return try nextLine(for: stdinFlag) }
+        if let line = try pipedLine(stdinFlag) { return line }
         guard context.isInteractive, let password = context.prompter.readSecret(prompt: prompt), password.count > 0 else {
             throw CLIError("No terminal to ask for the password: pipe it in with --\(stdinFlag.long).", status: .usage)
         }
@@ -48,7 +47,7 @@ struct AccountInput {
 
     /// A password being chosen: the next line of standard input with `stdinFlag`, else asked twice.
     mutating func newPassword(_ stdinFlag: OptionSpec, prompt: String = "New password: ") throws(CLIError) -> SecretBytes {
-        if arguments.flag(stdinFlag) { return try nextLine(for: stdinFlag) }
+        if let line = try pipedLine(stdinFlag) { return line }
         guard context.isInteractive else {
             throw CLIError("No terminal to ask for the new password: pipe it in with --\(stdinFlag.long).", status: .usage)
         }
@@ -61,20 +60,21 @@ struct AccountInput {
         return first
     }
 
-    /// A one-time code: the value of `option`, else asked without echo.
-    func code(_ option: OptionSpec = AccountOption.code, prompt: String) throws(CLIError) -> SecretBytes {
-        if let code = arguments.value(option), !code.isEmpty { return SecretBytes(utf8: code) }
+    /// A one-time code: a line of standard input with `--NAME-stdin`, else the value of `--NAME`, else asked
+    /// without echo.
+    mutating func code(_ option: CodeOption = AccountOption.code, prompt: String) throws(CLIError) -> SecretBytes {
+        if let line = try pipedLine(option.stdin) { return line }
+        if let code = arguments.value(option.value), !code.isEmpty { return SecretBytes(utf8: code) }
         guard context.isInteractive, let code = context.prompter.readSecret(prompt: prompt), code.count > 0 else {
-            throw CLIError("No terminal to ask for the code: pass --\(option.long) CODE.", status: .usage)
+            throw CLIError("No terminal to ask for the code: pipe it in with --\(option.stdin.long) (or pass --\(option.value.long) CODE).",
+                           status: .usage)
         }
         return code
     }
 
-    private mutating func nextLine(for flag: OptionSpec) throws(CLIError) -> SecretBytes {
-        guard !stdinLines.isEmpty else {
-            throw CLIError("--\(flag.long) was given but no line is left on standard input.", status: .usage)
-        }
-        return stdinLines.removeFirst()
+    /// The line of standard input for `flag`; nil when the flag was not given.
+    mutating func pipedLine(_ flag: OptionSpec) throws(CLIError) -> SecretBytes? {
+        piped.isPiped(flag) ? try piped.answer(for: flag) : nil
     }
 }
 
@@ -147,17 +147,21 @@ struct ConfirmSignUpCommand: CLICommand {
     static let spec = CommandSpec(
         name: "confirm-signup",
         abstract: "Confirm a new account with the code Cognito sent.",
-        discussion: "The code is asked without echo on a terminal, or given with --code. An expired code: run 'authvault resend-code'.",
-        options: [AccountOption.username, AccountOption.code])
+        discussion: """
+        The code is asked without echo on a terminal; scripts pipe it in with --code-stdin (or pass --code, which
+        other users of the machine can see). An expired code: run 'authvault resend-code'.
+        """,
+        options: [AccountOption.username] + AccountOption.code.options)
 
     let arguments: ParsedArguments
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
+        try AccountOption.code.checkNotBoth(arguments)
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let input = AccountInput(arguments: arguments, context: context)
+        var input = AccountInput(arguments: arguments, context: context, stdinFlags: [AccountOption.code.stdin])
         let session = try await ProfileSession.open(context)
         let username = try input.username()
         let code = try input.code(prompt: "Confirmation code for \(username): ")
@@ -218,19 +222,23 @@ struct ConfirmForgotPasswordCommand: CLICommand {
         name: "confirm-forgot-password",
         abstract: "Set a new password with the code from 'authvault forgot-password'.",
         discussion: """
-        On a terminal the code and the new password (twice) are asked without echo. Scripts pass --code and pipe
-        the new password in with --new-password-stdin. The profile's current session, if any, is left as it is.
+        On a terminal the code and the new password (twice) are asked without echo. Scripts pipe them in: with
+        both --code-stdin and --new-password-stdin, the code is the first line and the new password the second
+        (--code puts the code on the command line, which other users of the machine can see). The profile's
+        current session, if any, is left as it is.
         """,
-        options: [AccountOption.username, AccountOption.code, AccountOption.newPasswordStdin])
+        options: [AccountOption.username] + AccountOption.code.options + [AccountOption.newPasswordStdin])
 
     let arguments: ParsedArguments
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
+        try AccountOption.code.checkNotBoth(arguments)
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        var input = AccountInput(arguments: arguments, context: context, stdinFlags: [AccountOption.newPasswordStdin])
+        var input = AccountInput(arguments: arguments, context: context,
+                                 stdinFlags: [AccountOption.code.stdin, AccountOption.newPasswordStdin])
         let session = try await ProfileSession.open(context)
         let username = try input.username()
         let code = try input.code(prompt: "Reset code for \(username): ")

@@ -15,16 +15,18 @@ struct LoginCommand: CLICommand {
     static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "The federated provider for this sign-in (default: the profile's, Google; '' for the Hosted UI page).")
     static let timeout = OptionSpec.value("timeout", placeholder: "seconds", help: "How long to wait for the browser (default: 180).")
     static let password = OptionSpec.flag("password", help: "Sign in with a user name and password (the default without a Hosted UI).")
-    static let username = OptionSpec.value("username", short: "u", placeholder: "name", help: "The user name, e-mail or phone number (prompted for on a terminal).")
-    static let passwordStdin = OptionSpec.flag("password-stdin", help: "Read the password from the first line of standard input.")
+    static let username = AccountOption.username
+    static let passwordStdin = AccountOption.passwordStdin
     static let newPasswordStdin = OptionSpec.flag("new-password-stdin", help: "Read a required new password from the next line of standard input.")
     static let authFlow = OptionSpec.value("auth-flow", placeholder: "srp|password", help: "Override the profile's flow (srp keeps the password on this machine).")
-    static let mfaCode = OptionSpec.value("mfa-code", placeholder: "code", help: "The MFA code, for scripts (a one-time code, so not a lasting secret).")
+    static let mfaCode = CodeOption("mfa-code", what: "the MFA code")
     static let mfaType = OptionSpec.value("mfa-type", placeholder: "totp|sms|email", help: "The MFA method to use when Cognito lets you choose.")
     static let attribute = OptionSpec.repeatable("attribute", placeholder: "name=value", help: "A user attribute Cognito requires with a new password.")
 
     static let browserOptions = [browser, noBrowser, paste, browserCommand, identityProvider, timeout]
-    static let passwordOptions = [password, username, passwordStdin, newPasswordStdin, authFlow, mfaCode, mfaType, attribute]
+    static let passwordOptions = [password, username, passwordStdin, newPasswordStdin, authFlow] + mfaCode.options + [mfaType, attribute]
+    /// The order of the lines on standard input: the order the questions come in.
+    static let stdinOrder = [passwordStdin, newPasswordStdin, mfaCode.stdin]
 
     static let spec = CommandSpec(
         name: "login",
@@ -37,8 +39,11 @@ struct LoginCommand: CLICommand {
 
         With a password, every question is asked in turn on a terminal (password without echo, a new password twice,
         the MFA code, the MFA method, authenticator set-up). Without a terminal, give the answers with
-        --password-stdin, --new-password-stdin, --mfa-code and --attribute; a missing answer is an error naming the
-        option.
+        --password-stdin, --new-password-stdin, --mfa-code-stdin, --mfa-type and --attribute; a missing answer is an
+        error naming the option. Standard input holds one line per -stdin option given, in this order: the
+        password, the new password, the MFA code. Each line is read when its question comes, so a script may write
+        the MFA code (an SMS or e-mail code) after the password has gone through. --mfa-code puts the code on the
+        command line instead, where other users of the machine can see it.
         """,
         options: browserOptions + passwordOptions)
 
@@ -55,6 +60,7 @@ struct LoginCommand: CLICommand {
         for pair in arguments.values(Self.attribute) where !pair.contains("=") {
             throw UsageError("Invalid value '\(pair)' for --attribute: expected name=value.")
         }
+        try Self.mfaCode.checkNotBoth(arguments)
         if let seconds = arguments.value(Self.timeout), (Int(seconds) ?? 0) <= 0 {
             throw UsageError("Invalid value '\(seconds)' for --timeout: expected a whole number of seconds.")
         }
@@ -125,9 +131,9 @@ struct LoginCommand: CLICommand {
     }
 
     private func signInWithPassword(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
-        var answers = try ScriptedAnswers(arguments: arguments, context: context)
-        let username = try answers.username(prompter: context.prompter)
-        let password = try answers.password(for: username, prompter: context.prompter)
+        var answers = ScriptedAnswers(arguments: arguments, context: context)
+        let username = try answers.input.username()
+        let password = try answers.input.password(Self.passwordStdin, prompt: "Password for \(username): ")
         let flow: AuthFlow = (arguments.value(Self.authFlow).flatMap(AuthFlowChoice.init) ?? session.profile.authFlow) == .password
             ? .userPassword : .userSRP
 
@@ -161,32 +167,13 @@ struct LoginCommand: CLICommand {
 private struct ScriptedAnswers {
     let arguments: ParsedArguments
     let interactive: Bool
-    private var stdinLines: [SecretBytes]
+    /// The user name, the password and codes, read as the account commands read them.
+    var input: AccountInput
 
-    init(arguments: ParsedArguments, context: CommandContext) throws(CLIError) {
+    init(arguments: ParsedArguments, context: CommandContext) {
         self.arguments = arguments
         interactive = context.isInteractive
-        let wantsStdin = arguments.flag(LoginCommand.passwordStdin) || arguments.flag(LoginCommand.newPasswordStdin)
-        stdinLines = wantsStdin ? StandardInput.secretLines() : []
-    }
-
-    mutating func username(prompter: any SecretPrompter) throws(CLIError) -> String {
-        if let name = arguments.value(LoginCommand.username), !name.isEmpty { return name }
-        guard interactive, let name = prompter.readLine(prompt: "Username: "), !name.isEmpty else {
-            throw CLIError("No user name: pass --username NAME.", status: .usage)
-        }
-        return name
-    }
-
-    mutating func password(for username: String, prompter: any SecretPrompter) throws(CLIError) -> SecretBytes {
-        if arguments.flag(LoginCommand.passwordStdin) {
-            guard !stdinLines.isEmpty else { throw CLIError("--password-stdin was given but standard input is empty.", status: .usage) }
-            return stdinLines.removeFirst()
-        }
-        guard interactive, let password = prompter.readSecret(prompt: "Password for \(username): "), password.count > 0 else {
-            throw CLIError("No terminal to ask for the password: pipe it in with --password-stdin.", status: .usage)
-        }
-        return password
+        input = AccountInput(arguments: arguments, context: context, stdinFlags: LoginCommand.stdinOrder)
     }
 
     mutating func answer(_ challenge: AuthChallenge, store: AuthStore, profile: ResolvedProfile,
@@ -199,7 +186,7 @@ private struct ScriptedAnswers {
         case .smsMFA, .emailOTP, .softwareTokenMFA:
             let source = challenge.kind == .softwareTokenMFA ? "your authenticator app"
                 : "the code sent to \(challenge.codeDeliveryDestination ?? "you")"
-            return .code(try code(prompt: "MFA code from \(source): ", prompter: prompter))
+            return .code(try input.code(LoginCommand.mfaCode, prompt: "MFA code from \(source): "))
         case .selectMFAType:
             return .mfaType(try chooseMFAType(challenge.mfaTypes, prompter: prompter))
         case .mfaSetup:
@@ -208,7 +195,7 @@ private struct ScriptedAnswers {
             // The user's own authenticator secret, shown because Cognito requires them to set it up now.
             context.standardError.line("Cognito requires an authenticator app for this account.")
             secret.show(accountName: challenge.username, profile: profile.name, on: context.standardError)
-            return .softwareTokenSetupCode(try code(prompt: "First code from the authenticator app: ", prompter: prompter),
+            return .softwareTokenSetupCode(try input.code(LoginCommand.mfaCode, prompt: "First code from the authenticator app: "),
                                            friendlyDeviceName: "authvault")
         default:
             throw CLIError("Cognito asks for \(challenge.kind), which authvault cannot answer yet.")
@@ -216,10 +203,7 @@ private struct ScriptedAnswers {
     }
 
     private mutating func newPassword(prompter: any SecretPrompter, context: CommandContext) throws(CLIError) -> SecretBytes {
-        if arguments.flag(LoginCommand.newPasswordStdin) {
-            guard !stdinLines.isEmpty else { throw CLIError("--new-password-stdin was given but no line is left on standard input.", status: .usage) }
-            return stdinLines.removeFirst()
-        }
+        if let line = try input.pipedLine(LoginCommand.newPasswordStdin) { return line }
         guard interactive else {
             throw CLIError("Cognito requires a new password: pipe it in with --new-password-stdin.", status: .usage)
         }
@@ -246,14 +230,6 @@ private struct ScriptedAnswers {
             given[name] = value
         }
         return given
-    }
-
-    private func code(prompt: String, prompter: any SecretPrompter) throws(CLIError) -> SecretBytes {
-        if let code = arguments.value(LoginCommand.mfaCode), !code.isEmpty { return SecretBytes(utf8: code) }
-        guard interactive, let code = prompter.readSecret(prompt: prompt), code.count > 0 else {
-            throw CLIError("Cognito asks for an MFA code: pass --mfa-code CODE.", status: .usage)
-        }
-        return code
     }
 
     private func chooseMFAType(_ offered: [MFAType], prompter: any SecretPrompter) throws(CLIError) -> MFAType {

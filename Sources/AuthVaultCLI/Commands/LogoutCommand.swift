@@ -21,7 +21,7 @@ struct LogoutCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         let session = try await ProfileSession.open(context)
-        // Built before the tokens go: OpenID's logout takes the ID token as a hint.
+        // Built before the tokens go, so that a profile with no logout endpoint changes nothing.
         let logoutPage = inBrowser ? try await logoutURL(session, context: context) : nil
         let result = await session.store.signOut(global: everywhere)
         if let logoutPage { openLogoutPage(logoutPage, context: context) }
@@ -35,14 +35,13 @@ struct LogoutCommand: CLICommand {
         }
     }
 
-    /// The Hosted UI's logout URL for the browser; with an ID token hint only when it goes straight to a browser.
+    /// The Hosted UI's logout URL for the browser. It names the client, never the ID token: the URL is on the
+    /// browser's command line, where other local users can read it, and printed when no browser starts.
     private func logoutURL(_ session: ProfileSession, context: CommandContext) async throws(CLIError) -> (url: String, launcher: BrowserLauncher?) {
         let launcher = context.promptsForbidden ? nil : BrowserLauncher.choose(command: browserCommand, environment: context.environment)
-        await session.store.bootstrap()
-        let idToken = launcher == nil ? nil : await session.store.storedRecord?.idToken
         do {
             let client = try await session.authority.oauthClient()
-            return (try client.logoutURL(postLogoutRedirectURI: session.profile.signOutURI, idTokenHint: idToken), launcher)
+            return (try client.logoutURL(postLogoutRedirectURI: session.profile.signOutURI), launcher)
         } catch {
             throw CLIError("Cannot sign out in the browser: \(error). Nothing was changed.", status: .usage)
         }

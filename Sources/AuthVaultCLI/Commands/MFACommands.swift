@@ -88,9 +88,7 @@ struct MFAStatusCommand: CLICommand {
 
 /// `authvault mfa setup-totp`: adds an authenticator app and makes it the preferred factor.
 struct MFASetupTOTPCommand: CLICommand {
-    static let code = OptionSpec.value("code", placeholder: "code", help: "The authenticator app's current code (for a script that knows the secret).")
-    static let codeStdin = OptionSpec.flag("code-stdin",
-                                           help: "Read the first code from standard input (read to its end) after the secret is shown.")
+    static let code = CodeOption("code", what: "the authenticator app's current code")
     static let deviceName = OptionSpec.value("device-name", placeholder: "name", help: "What Cognito calls the authenticator (default: authvault).")
     static let spec = CommandSpec(
         name: "setup-totp",
@@ -99,24 +97,23 @@ struct MFASetupTOTPCommand: CLICommand {
         Cognito makes a new secret (AssociateSoftwareToken); its otpauth:// URI and the base32 secret are shown on
         standard error for the authenticator app. The app's first code proves it works (VerifySoftwareToken), then
         the app becomes the enabled, preferred MFA method. On a terminal the code is asked without echo; a script
-        passes --code, or --code-stdin to compute the code from the secret shown first.
+        pipes it in with --code-stdin, whose line is read only after the secret is shown (so the script can compute
+        the code from it), or passes --code, which other users of the machine can see.
         """,
-        options: [code, codeStdin, deviceName])
+        options: code.options + [deviceName])
 
     let arguments: ParsedArguments
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        if arguments.flag(Self.codeStdin) && arguments.value(Self.code) != nil {
-            throw UsageError("Give the code with --code or --code-stdin, not both.")
-        }
+        try Self.code.checkNotBoth(arguments)
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let codeGiven = arguments.value(Self.code) != nil || arguments.flag(Self.codeStdin)
+        let codeGiven = Self.code.isGiven(arguments)
         // Checked before Cognito makes a secret that nobody could then confirm.
         guard codeGiven || context.isInteractive else {
-            throw CLIError("No terminal to ask for the authenticator's code: pass --code CODE or --code-stdin.", status: .usage)
+            throw CLIError("No terminal to ask for the authenticator's code: pipe it in with --code-stdin (or pass --code CODE).", status: .usage)
         }
         let session = try await ProfileSession.open(context)
         let accessToken = try await session.accessToken()
@@ -126,10 +123,10 @@ struct MFASetupTOTPCommand: CLICommand {
         let account = await session.store.storedRecord?.identity?.displayName ?? session.profile.name
         secret.show(accountName: account, profile: session.profile.name, on: context.standardError)
 
-        let input = AccountInput(arguments: arguments, context: context)
+        var input = AccountInput(arguments: arguments, context: context, stdinFlags: [Self.code.stdin])
         var wrongCodes = 0
         while true {
-            let code = try firstCode(input)
+            let code = try input.code(Self.code, prompt: "First code from the authenticator app: ")
             do {
                 try await client.verifySoftwareToken(accessToken: accessToken, code: code,
                                                      friendlyDeviceName: arguments.value(Self.deviceName) ?? "authvault")
@@ -149,14 +146,6 @@ struct MFASetupTOTPCommand: CLICommand {
             throw ProfileSession.tokenCallError(error)
         }
         context.standardError.line("The authenticator app is set up and preferred: sign-in now asks for its code.")
-    }
-
-    private func firstCode(_ input: AccountInput) throws(CLIError) -> SecretBytes {
-        guard arguments.flag(Self.codeStdin) else { return try input.code(Self.code, prompt: "First code from the authenticator app: ") }
-        guard let code = StandardInput.secretLines().first else {
-            throw CLIError("--code-stdin was given but standard input is empty.", status: .usage)
-        }
-        return code
     }
 }
 

@@ -4,14 +4,18 @@ import Glibc
 #endif
 
 /// `authvault exec -- CMD ARGS...`: runs a command with the token in its environment — only because the user asked;
-/// no other command ever puts a token in a child's environment.
+/// no other command ever puts a token in a child's environment. The command gets nothing else of ours.
 struct ExecCommand: CLICommand {
     static let variable = OptionSpec.value("env", placeholder: "name", help: "The environment variable to set (default: AUTHVAULT_TOKEN).")
     static let idToken = OptionSpec.flag("id", help: "Pass the ID token instead of the access token.")
     static let spec = CommandSpec(
         name: "exec",
         abstract: "Run a command with a valid token in its environment.",
-        discussion: "Example: authvault exec --env API_TOKEN -- ./deploy.sh. The command replaces authvault (its exit status is the command's).",
+        discussion: """
+        Example: authvault exec --env API_TOKEN -- ./deploy.sh. The command replaces authvault (its exit status is
+        the command's). It gets this environment without authvault's own AUTHVAULT_* variables (the vault
+        passphrase never reaches it), plus the token in the variable asked for.
+        """,
         options: [variable, idToken],
         acceptsTrailingArguments: true)
 
@@ -34,22 +38,22 @@ struct ExecCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         let token = try await HelperToken.fetch(kind, context: context)
-        var environment = context.environment
+        // The token asked for and nothing else of ours: no AUTHVAULT_* variable, the user's core-size limit.
+        var environment = ChildProcess.environment(from: context.environment)
         environment[name] = token.token
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        // execvp's PATH search, with our environment (Glibc's execvpe is not visible from Swift).
+        // execvp's PATH search, with the child's environment (Glibc's execvpe is not visible from Swift).
         let candidates = command[0].contains("/") ? [command[0]]
             : (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(command[0])" }
-        var reason = ENOENT
-        for path in candidates {
-            execve(path, argv, envp)
-            if errno != ENOENT { reason = errno }
+        CoreDumps.restoreInheritedLimit()
+        let reason = ChildProcess.withCArrays(command, environment) { argv, envp in
+            var reason = ENOENT
+            for path in candidates {
+                execve(path, argv, envp)
+                if errno != ENOENT { reason = errno }
+            }
+            return reason
         }
+        CoreDumps.refuse()
         throw CLIError("Cannot run '\(command[0])': \(String(cString: strerror(reason))).", status: .failure)
     }
 }

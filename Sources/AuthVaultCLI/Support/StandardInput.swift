@@ -3,13 +3,16 @@ import AuthCrypto
 import Glibc
 #endif
 
-/// Secrets piped in by scripts (`--password-stdin`, `--client-secret-stdin`): read once, the raw buffer wiped.
+/// Secrets piped in by scripts (`--password-stdin`, `--client-secret-stdin`, `--code-stdin`), raw buffers wiped.
 enum StandardInput {
-    /// Every non-empty line, each as a secret; a trailing CR is dropped.
-    static func secretLines() -> [SecretBytes] {
-        var buffer = readAll()
-        defer { buffer.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
-        return lines(of: buffer).filter { !$0.isEmpty }.map { SecretBytes($0) }
+    /// The next non-empty line, read only as far as its newline (what follows stays for the next question, and a
+    /// script may write it later); nil at the end of input.
+    static func nextLine() -> SecretBytes? {
+        while let line = LineBuffer.readLine(from: 0) {
+            guard line.count > 0 else { continue }
+            return SecretBytes(line.buffer[0..<line.count])
+        }
+        return nil
     }
 
     /// The first line (possibly empty), or nil when standard input is empty.

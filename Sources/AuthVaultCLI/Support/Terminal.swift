@@ -33,7 +33,7 @@ public struct Terminal: SecretPrompter {
                 EchoGuard.hide(descriptor: descriptor, saved: saved, quiet: quiet)
             }
             defer { if canHide { EchoGuard.restore() } }
-            return readBytes(descriptor).map { bytes in
+            return LineBuffer.readLine(from: descriptor).map { bytes in
                 defer { bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
                 return SecretBytes(bytes.buffer[0..<bytes.count])
             }
@@ -43,7 +43,7 @@ public struct Terminal: SecretPrompter {
     public func readLine(prompt: String) -> String? {
         withTerminal { descriptor in
             write(descriptor, prompt)
-            return readBytes(descriptor).map { String(decoding: $0.buffer[0..<$0.count], as: UTF8.self) }
+            return LineBuffer.readLine(from: descriptor).map { String(decoding: $0.buffer[0..<$0.count], as: UTF8.self) }
         }
     }
 
@@ -58,19 +58,6 @@ public struct Terminal: SecretPrompter {
         var text = text
         text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
-
-    /// One line without its newline, in a buffer the caller wipes; `nil` on end of input before a newline.
-    private func readBytes(_ descriptor: Int32) -> LineBuffer? {
-        let line = LineBuffer()
-        var byte: UInt8 = 0
-        while true {
-            let count = Glibc.read(descriptor, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return line.count > 0 ? line : nil }
-            if byte == UInt8(ascii: "\n") { return line }
-            if byte != UInt8(ascii: "\r") { line.append(byte) }
-        }
-    }
 }
 
 /// The prompter when prompts are forbidden: nobody is there to answer.
@@ -82,6 +69,20 @@ struct NoPrompter: SecretPrompter {
 
 /// A growable byte buffer that is zeroed before it is released or grown.
 final class LineBuffer {
+    /// One line of `descriptor` without its newline (CRs dropped), read a byte at a time so that nothing after
+    /// the newline is consumed; `nil` on end of input before any byte.
+    static func readLine(from descriptor: Int32) -> LineBuffer? {
+        let line = LineBuffer()
+        var byte: UInt8 = 0
+        while true {
+            let count = Glibc.read(descriptor, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return line.count > 0 ? line : nil }
+            if byte == UInt8(ascii: "\n") { return line }
+            if byte != UInt8(ascii: "\r") { line.append(byte) }
+        }
+    }
+
     private(set) var buffer = [UInt8](repeating: 0, count: 256)
     private(set) var count = 0
 

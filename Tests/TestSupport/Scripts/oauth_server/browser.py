@@ -1,5 +1,6 @@
 """The browser's part of a sign-in, without a browser: follows redirects from a URL with a cookie jar, fills in
-Django's login form (the CSRF cookie and field) when it is shown, and stops at the first redirect to a URL that
+Django's login form (the CSRF cookie and field) when it is shown, confirms a logout the provider asks about
+(a logout request without an ID token hint), and stops at the first redirect to a URL that
 starts with STOP_PREFIX (the loopback redirect URI, where nothing needs to listen).
 
     python3 browser.py URL STOP_PREFIX COOKIE_FILE [USERNAME PASSWORD]
@@ -25,6 +26,17 @@ class NoRedirects(urllib.request.HTTPRedirectHandler):
 def fail(reason, status=None, url=None):
     print(json.dumps({"error": reason, "status": status, "url": url}))
     sys.exit(1)
+
+
+def hidden_fields(page):
+    """Every hidden input of the page's form, by name (an input without a value is sent empty)."""
+    fields = {}
+    for tag in re.findall(r'<input[^>]*type="hidden"[^>]*>', page):
+        name = re.search(r'name="([^"]*)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name:
+            fields[html.unescape(name.group(1))] = html.unescape(value.group(1)) if value else ""
+    return fields
 
 
 def main():
@@ -63,6 +75,11 @@ def main():
             url = urllib.parse.urljoin(url, html.unescape(action))
             body = urllib.parse.urlencode(fields).encode()
             signed_in = True
+            continue
+        if status == 200 and token and 'id="authorizationForm"' in page and 'name="allow"' in page:
+            # The provider's "Confirm Logout" page: press its Logout button, as the person would.
+            fields = dict(hidden_fields(page), allow="Logout")
+            body = urllib.parse.urlencode(fields).encode()
             continue
         fail("the server answered without a redirect", status, url)
     fail("too many redirects", None, url)
