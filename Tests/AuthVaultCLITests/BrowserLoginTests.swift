@@ -136,7 +136,7 @@ import TestSupport
         let cookies = profile.scratch.appending("cookies.txt")
         let user = OAuthServer.federatedUser
         let output = try await OffPool.run {
-            try ProcessRunner.run(BrowserProfile.python, [ScriptServer.scriptPath("oauth_server/pty_paste.py"), cookies, user.username,
+            try ProcessRunner.run(PeerPython.path, [ScriptServer.scriptPath("oauth_server/pty_paste.py"), cookies, user.username,
                                                           user.password, "--", cli.authvault, "login", "--paste"],
                                   environment: cli.environment.merging(["TERM": "dumb"]) { $1 }, timeout: 120)
         }

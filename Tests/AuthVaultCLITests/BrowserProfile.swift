@@ -27,16 +27,13 @@ struct BrowserProfile {
         return BrowserProfile(server: server, cli: cli, client: client, scratch: try TemporaryDirectory(prefix: "authvault-browser-test"))
     }
 
-    /// The Python that has Playwright.
-    static let python = PeerPython.path
-
     /// `authvault login --browser-command SCRIPT EXTRA`, the script reading `environment` (user, mode, log file).
     func login(script: String, as user: OAuthServer.User = OAuthServer.federatedUser, mode: String? = nil,
                _ extra: [String] = [], environment: [String: String] = [:]) async throws -> ProcessOutput {
         var variables = ["TEST_BROWSER_LOG": browserLog, "TEST_BROWSER_USER": user.username, "TEST_BROWSER_PASSWORD": user.password]
         variables["TEST_BROWSER_MODE"] = mode
         try? FileManager.default.removeItem(atPath: browserLog)
-        let command = "\(Self.python) \(ScriptServer.scriptPath("oauth_server/\(script)"))"
+        let command = "\(PeerPython.path) \(ScriptServer.scriptPath("oauth_server/\(script)"))"
         let output = try await cli.run(["login", "--browser-command", command] + extra,
                                        extraEnvironment: variables.merging(environment) { $1 })
         if output.status == 0 { _ = try await cli.storedRecord() }

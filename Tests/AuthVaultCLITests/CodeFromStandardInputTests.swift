@@ -72,7 +72,7 @@ import TestSupport
                 2> "$STDERR_FILE"
             """
         let environment = scenario.environment.merging([
-            "PASSWORD_FILE": passwordFile, "STDERR_FILE": stderrFile, "CODE_FILE": codeFile, "TOTP": ScriptServer.scriptPath("totp.py"), "PYTHON": BrowserProfile.python,
+            "PASSWORD_FILE": passwordFile, "STDERR_FILE": stderrFile, "CODE_FILE": codeFile, "TOTP": ScriptServer.scriptPath("totp.py"), "PYTHON": PeerPython.path,
             "AUTHVAULT": BuiltProducts.executable("authvault"),
         ]) { $1 }
         try await Self.awayFromAStepBoundary()
