@@ -37,8 +37,11 @@ public enum SecureFile {
         return contents
     }
 
-    /// Replaces `path` atomically with `contents`, mode 0600. The directory must exist.
-    public static func write(_ contents: some Collection<UInt8>, to path: String) throws(FileSystemError) {
+    /// Replaces `path` atomically with `contents`, mode 0600. The directory must exist. `modificationTime`, when
+    /// given, is set on the new file before it replaces the old one (the kernel's own stamp is coarser than that).
+    public static func write(
+        _ contents: some Collection<UInt8>, to path: String, modificationTime: timespec? = nil
+    ) throws(FileSystemError) {
         let directory = FilePath.parent(of: path)
         var template = Array("\(path).tmp.XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -53,6 +56,11 @@ public enum SecureFile {
             defer { close(fd) }
             guard fchmod(fd, 0o600) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "chmod") }
             try writeAll(fd: fd, contents: Array(contents), path: temporaryPath)
+            if let modificationTime {
+                guard futimens(fd, [modificationTime, modificationTime]) == 0 else {
+                    throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "set the time of")
+                }
+            }
             guard fsync(fd) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "fsync") }
         }
         guard rename(temporaryPath, path) == 0 else { throw .from(errno: errno, path: path, operation: "replace") }

@@ -136,9 +136,16 @@ func makeVault(_ options: ProbeOptions) -> any VaultBackend {
         bindings[options.profile] = .init(userPoolId: pool, clientId: client)
     }
     return SecretServiceVault(
+        revisions: RecordRevisions(dataDirectory: options.values["directory"] ?? dataDirectory()),
         bindings: bindings, timeout: .milliseconds(options.int("timeout-ms", 3000)),
         allowPrompt: options.flags.contains("allow-prompt"),
         promptTimeout: .milliseconds(options.int("prompt-timeout-ms", 120_000)))
+}
+
+/// Where the CLI would keep the data: the Secret Service's revisions go there too.
+func dataDirectory() -> String {
+    let environment = ProcessInfo.processInfo.environment
+    return (environment["XDG_DATA_HOME"] ?? (environment["HOME"] ?? ".") + "/.local/share") + "/authvault"
 }
 
 func makeFileVault(_ options: ProbeOptions) -> EncryptedFileVault {

@@ -14,6 +14,9 @@ struct VaultFactory {
 
     var registry: BackendRegistry { BackendRegistry(dataDirectory: context.dataDirectory) }
 
+    /// Beside the file vault's records, for both backends: the agent watches them (see `RecordRevisions`).
+    var revisions: RecordRevisions { RecordRevisions(dataDirectory: context.dataDirectory) }
+
     func lock(for profile: String) -> ProfileLock {
         ProfileLock(directory: FilePath.join(context.dataDirectory, "locks"), profile: profile)
     }
@@ -30,7 +33,7 @@ struct VaultFactory {
             guard let pool = settings.userPoolId, let client = settings.clientId else { continue }
             bindings[name] = .init(userPoolId: pool, clientId: client)
         }
-        return SecretServiceVault(bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: context.isInteractive)
+        return SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: context.isInteractive)
     }
 
     func backend(_ kind: VaultBackendKind) throws(CLIError) -> any VaultBackend {
