@@ -23,12 +23,14 @@ final class TestProfiles: AgentProfileProvider {
     let clock: TestClock
     let authority: FakeAuthority
     let lockDirectory: String
+    let revisions: RecordRevisions
     private let counts = Mutex<(storesMade: Int, locks: Int)>((0, 0))
 
     init(clock: TestClock, authority: FakeAuthority, lockDirectory: String) {
         self.clock = clock
         self.authority = authority
         self.lockDirectory = lockDirectory
+        revisions = RecordRevisions(directory: lockDirectory + "/revisions")
     }
 
     var storesMade: Int { counts.withLock { $0.storesMade } }
@@ -49,6 +51,8 @@ final class TestProfiles: AgentProfileProvider {
     func lockVaults() async {
         counts.withLock { $0.locks += 1 }
     }
+
+    func unlockVaults() async throws(AgentFailure) {}
 
     /// Signs "work" in through a store of its own, as `authvault login` would before the agent starts.
     func signInWork() async throws {

@@ -42,8 +42,8 @@ struct AgentCommand: CLICommand {
             throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
         }
         let configuration = try VaultCommands.configuration(context)
-        let profiles = AgentProfiles(context: context,
-                                     fileVault: try VaultFactory(context: context, configuration: configuration).fileVault())
+        let factory = VaultFactory(context: context, configuration: configuration)
+        let profiles = AgentProfiles(context: context, fileVault: try factory.fileVault(), revisions: factory.revisions)
         let log: @Sendable (String) -> Void = { context.standardError.line("authvault agent: \($0)") }
         let server: AgentServer
         do {
@@ -72,13 +72,20 @@ enum AgentSocket {
 }
 
 /// The agent's stores: one per profile, on one shared file vault, refreshing in the background.
+///
+/// After `authvault vault lock` the file vault stays locked in the agent, even when the agent could derive the key
+/// from its own `AUTHVAULT_VAULT_PASSPHRASE(_FILE)`: it answers "vault locked" until `authvault vault unlock`, which
+/// opens it as at start (the session keyring, where `vault unlock` has just put the key, else the agent's own
+/// passphrase source).
 private final class AgentProfiles: AgentProfileProvider {
     let context: CommandContext
     let fileVault: EncryptedFileVault
+    let revisions: RecordRevisions
 
-    init(context: CommandContext, fileVault: EncryptedFileVault) {
+    init(context: CommandContext, fileVault: EncryptedFileVault, revisions: RecordRevisions) {
         self.context = context
         self.fileVault = fileVault
+        self.revisions = revisions
     }
 
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
@@ -91,6 +98,15 @@ private final class AgentProfiles: AgentProfileProvider {
 
     func lockVaults() async {
         try? await fileVault.lock()
+    }
+
+    func unlockVaults() async throws(AgentFailure) {
+        do {
+            try await fileVault.unlock()
+        } catch {
+            let code: AgentErrorCode = VaultCommands.status(of: error) == .vaultLocked ? .vaultLocked : .internal
+            throw AgentFailure(code, "The agent's encrypted file vault stays locked: \(error)")
+        }
     }
 }
 
