@@ -59,7 +59,7 @@ public struct RecordRevisions: Sendable, Equatable {
 /// What `stat` says about a revision file: equal stamps mean no bump in between. Each bump is a new file (a new
 /// inode while the old one still exists) with the writer's nanosecond clock as its modification time, so a reused
 /// inode number is still told apart.
-public struct RevisionStamp: Sendable, Equatable {
+public struct RevisionStamp: Sendable, Hashable {
     private var device: UInt64 = 0
     private var inode: UInt64 = 0
     private var seconds: Int = 0
