@@ -24,7 +24,7 @@ final class TestProfiles: AgentProfileProvider {
     let authority: FakeAuthority
     let lockDirectory: String
     let revisions: RecordRevisions
-    private let counts = Mutex<(storesMade: Int, locks: Int)>((0, 0))
+    private let counts = Mutex<(storesMade: Int, locks: Int, unlocks: Int)>((0, 0, 0))
 
     init(clock: TestClock, authority: FakeAuthority, lockDirectory: String) {
         self.clock = clock
@@ -35,6 +35,7 @@ final class TestProfiles: AgentProfileProvider {
 
     var storesMade: Int { counts.withLock { $0.storesMade } }
     var locks: Int { counts.withLock { $0.locks } }
+    var unlocks: Int { counts.withLock { $0.unlocks } }
 
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
         let backend: any VaultBackend
@@ -52,7 +53,9 @@ final class TestProfiles: AgentProfileProvider {
         counts.withLock { $0.locks += 1 }
     }
 
-    func unlockVaults() async throws(AgentFailure) {}
+    func unlockVaults() async throws(AgentFailure) {
+        counts.withLock { $0.unlocks += 1 }
+    }
 
     /// Signs "work" in through a store of its own, as `authvault login` would before the agent starts.
     func signInWork() async throws {
