@@ -10,6 +10,7 @@
 //                 one long-lived process, as the agent is)
 //   options:    --backend secret-service|file   --profile NAME (default work)
 //               secret service: --timeout-ms N --allow-prompt --prompt-timeout-ms N --pool ID --client ID
+//                               --directory DIR (its revisions; default $XDG_DATA_HOME/authvault)
 //               file: --directory DIR --logn N --cache none|session --cache-timeout SECONDS
 //                     --count N --writer ID
 //   passphrases come from the environment, never the command line: AUTHVAULT_PROBE_PASSPHRASE and, for
