@@ -16,10 +16,12 @@ import TestSupport
         return agent
     }
 
-    /// `authvault token` with no vault passphrase of its own.
-    static func token(_ cli: HeadlessCLI) async throws -> (status: Int32, token: String, stderr: String) {
+    /// `authvault token` with no vault passphrase of its own. `printed` is whether it printed anything: the
+    /// token itself is never compared inside `#expect`, which would show it in the test output.
+    static func token(_ cli: HeadlessCLI) async throws -> (status: Int32, token: String, printed: Bool, stderr: String) {
         let output = try await cli.run(["token"], extraEnvironment: ["AUTHVAULT_VAULT_PASSPHRASE": ""])
-        return (output.status, output.stdoutText.trimmingCharacters(in: .newlines), output.stderrText)
+        let token = output.stdoutText.trimmingCharacters(in: .newlines)
+        return (output.status, token, !token.isEmpty, output.stderrText)
     }
 
     @Test func aSignOutReachesTheAgentAtOnce() async throws {
@@ -36,7 +38,7 @@ import TestSupport
                 "\(logout.stderrText)")
         let after = try await Self.token(cli)
         #expect(after.status == 3, "sign-in required, not the cached token: \(after.stderr)")
-        #expect(after.token.isEmpty)
+        #expect(!after.printed)
         #expect(after.stderr.contains("authvault login"))
         cli.expectNoSecretLeaks()
     }
@@ -49,12 +51,14 @@ import TestSupport
         defer { agent.kill() }
         let before = try await Self.token(cli)
         #expect(before.status == 0, "\(before.stderr); agent: \(agent.log)")
-        #expect(try await profile.pool.owner(ofAccessToken: before.token) == SignedInProfile.username)
+        let firstOwner = try await profile.pool.owner(ofAccessToken: before.token)
+        #expect(firstOwner == SignedInProfile.username)
 
         #expect(try await cli.login(Self.otherUser, lines: [Self.otherPassword]).status == 0)
         let after = try await Self.token(cli)
         #expect(after.status == 0, "\(after.stderr)")
-        #expect(try await profile.pool.owner(ofAccessToken: after.token) == Self.otherUser, "the new user's token")
+        let newOwner = try await profile.pool.owner(ofAccessToken: after.token)
+        #expect(newOwner == Self.otherUser, "the new user's token")
         cli.expectNoSecretLeaks()
     }
 
@@ -74,11 +78,12 @@ import TestSupport
         for _ in 0..<2 {
             let locked = try await Self.token(cli)
             #expect(locked.status == 4, "vault locked: \(locked.stderr)")
-            #expect(locked.token.isEmpty)
+            #expect(!locked.printed)
             #expect(locked.stderr.contains("authvault vault unlock"))
         }
         let withPassphrase = try await cli.run(["token"])
-        #expect(withPassphrase.status == 4 && withPassphrase.stdout.isEmpty, "the agent's answer is final")
+        let servedNothing = withPassphrase.status == 4 && withPassphrase.stdout.isEmpty
+        #expect(servedNothing, "the agent's answer is final (exit \(withPassphrase.status))")
 
         let unlock = try await cli.run(["vault", "unlock"])
         #expect(unlock.status == 0, "\(unlock.stderrText)")
@@ -107,7 +112,7 @@ import TestSupport
         #expect(rekey.status == 0, "\(rekey.stderrText)")
         let afterRekey = try await Self.token(cli)
         #expect(afterRekey.status == 4, "the agent cannot open the re-keyed vault: \(afterRekey.stderr)")
-        #expect(afterRekey.token.isEmpty)
+        #expect(!afterRekey.printed)
         #expect(try await agent.terminate(timeout: 10) == 0)
 
         let direct = try await cli.run(["token"], extraEnvironment: ["AUTHVAULT_VAULT_PASSPHRASE": newPassphrase])
@@ -138,15 +143,15 @@ import TestSupport
                                            log: keyring.session.root.path + "/agent.log")
         defer { agent.kill() }
         try await agent.waitForSocket(keyring.session.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
-        #expect(try await keyring.tokenThroughAgent() == first, "agent: \(agent.log)")
+        #expect(sameSecret(try await keyring.tokenThroughAgent(), first), "agent: \(agent.log)")
 
         let migrate = try await keyring.run(["vault", "migrate", "--to", "secret-service"])
         #expect(migrate.status == 0, "\(migrate.stderrText)")
-        #expect(try await keyring.tokenThroughAgent() == first)
+        #expect(sameSecret(try await keyring.tokenThroughAgent(), first))
         let inKeyring = try await keyring.save("in-keyring", backend: "secret-service")
-        #expect(try await keyring.tokenThroughAgent() == inKeyring, "served from the new backend; agent: \(agent.log)")
+        #expect(sameSecret(try await keyring.tokenThroughAgent(), inKeyring), "served from the new backend; agent: \(agent.log)")
         _ = try await keyring.save("left-behind", backend: "file")
-        #expect(try await keyring.tokenThroughAgent() == inKeyring, "not from the old one")
+        #expect(sameSecret(try await keyring.tokenThroughAgent(), inKeyring), "not from the old one")
     }
 }
 
@@ -169,7 +174,7 @@ private struct KeyringMachine {
 
     func tokenThroughAgent() async throws -> String {
         let output = try await run(["token"], ["AUTHVAULT_VAULT_PASSPHRASE": ""])
-        guard output.status == 0 else { return "exit \(output.status): \(output.stderrText)" }
+        guard output.status == 0 else { throw TestFixtureError("token exited \(output.status): \(output.stderrText)") }
         return output.stdoutText.trimmingCharacters(in: .newlines)
     }
 
