@@ -10,27 +10,36 @@ import TestSupport
     static let otherUser = "frank"
     static let otherPassword = "Other-User-8!"
 
-    static func startAgent(_ cli: HeadlessCLI) async throws -> AgentProcess {
+    typealias Served = (status: Int32, token: String, printed: Bool, stderr: String)
+
+    /// A signed-in profile, an agent on it, and the token it served first (so its reply is cached).
+    static func servingAgent() async throws -> (profile: SignedInProfile, agent: AgentProcess, first: Served) {
+        let profile = try await SignedInProfile.make()
+        let cli = profile.cli
         let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent.log")
-        try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
-        return agent
+        do {
+            try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
+            let first = try await token(cli)
+            guard first.status == 0 else { throw TestFixtureError("the agent served nothing: \(first.stderr); \(agent.log)") }
+            return (profile, agent, first)
+        } catch {
+            agent.kill()
+            throw error
+        }
     }
 
     /// `authvault token` with no vault passphrase of its own. `printed` is whether it printed anything: the
     /// token itself is never compared inside `#expect`, which would show it in the test output.
-    static func token(_ cli: HeadlessCLI) async throws -> (status: Int32, token: String, printed: Bool, stderr: String) {
+    static func token(_ cli: HeadlessCLI) async throws -> Served {
         let output = try await cli.run(["token"], extraEnvironment: ["AUTHVAULT_VAULT_PASSPHRASE": ""])
         let token = output.stdoutText.trimmingCharacters(in: .newlines)
         return (output.status, token, !token.isEmpty, output.stderrText)
     }
 
     @Test func aSignOutReachesTheAgentAtOnce() async throws {
-        let profile = try await SignedInProfile.make()
-        let cli = profile.cli
-        let agent = try await Self.startAgent(cli)
+        let (profile, agent, before) = try await Self.servingAgent()
         defer { agent.kill() }
-        let before = try await Self.token(cli)
-        #expect(before.status == 0, "\(before.stderr); agent: \(agent.log)")
+        let cli = profile.cli
 
         // moto has no RevokeToken, so the remote half fails (status 5) after the local sign-out.
         let logout = try await cli.run(["logout"])
@@ -44,13 +53,10 @@ import TestSupport
     }
 
     @Test func aSignInAsAnotherUserIsServedAtOnce() async throws {
-        let profile = try await SignedInProfile.make()
+        let (profile, agent, before) = try await Self.servingAgent()
+        defer { agent.kill() }
         let cli = profile.cli
         try await profile.pool.createUser(Self.otherUser, password: Self.otherPassword)
-        let agent = try await Self.startAgent(cli)
-        defer { agent.kill() }
-        let before = try await Self.token(cli)
-        #expect(before.status == 0, "\(before.stderr); agent: \(agent.log)")
         let firstOwner = try await profile.pool.owner(ofAccessToken: before.token)
         #expect(firstOwner == SignedInProfile.username)
 
@@ -65,12 +71,9 @@ import TestSupport
     /// After `vault lock` the agent serves nothing (exit 4), not even to a client that has the passphrase, until
     /// `vault unlock`; its own passphrase does not unlock it in between.
     @Test func vaultLockReachesTheAgentUntilUnlock() async throws {
-        let profile = try await SignedInProfile.make()
-        let cli = profile.cli
-        let agent = try await Self.startAgent(cli)
+        let (profile, agent, before) = try await Self.servingAgent()
         defer { agent.kill() }
-        let before = try await Self.token(cli)
-        #expect(before.status == 0, "\(before.stderr); agent: \(agent.log)")
+        let cli = profile.cli
 
         let lock = try await cli.run(["vault", "lock"])
         #expect(lock.status == 0, "\(lock.stderrText)")
@@ -98,14 +101,12 @@ import TestSupport
     /// since, and the agent (whose passphrase is now the old one, with no key cache) stops serving rather than
     /// going on with the old data key.
     @Test func reKeyingReachesTheAgentAndLocksOutTheOldKeyFile() async throws {
-        let profile = try await SignedInProfile.make()
+        let (profile, agent, _) = try await Self.servingAgent()
+        defer { agent.kill() }
         let cli = profile.cli
         let newPassphrase = "the new vault passphrase words"
         cli.remember(newPassphrase, as: "the new vault passphrase")
         let oldKeyFile = try #require(FileManager.default.contents(atPath: cli.keyFilePath))
-        let agent = try await Self.startAgent(cli)
-        defer { agent.kill() }
-        #expect(try await Self.token(cli).status == 0)
 
         let rekey = try await cli.run(["vault", "change-passphrase", "--rekey"],
                                       extraEnvironment: ["AUTHVAULT_NEW_VAULT_PASSPHRASE": newPassphrase])

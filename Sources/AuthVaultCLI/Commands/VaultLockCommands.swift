@@ -15,15 +15,8 @@ struct VaultLockCommand: CLICommand {
     init(arguments: ParsedArguments) throws(UsageError) {}
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let factory = VaultFactory(context: context, configuration: try VaultCommands.configuration(context))
-        let vault = try factory.fileVault()
-        do {
-            try await vault.lock()
-        } catch {
-            throw VaultCommands.cliError(error)
-        }
-        let agent = try RunningAgent.tell(context, what: "lock") { client throws(AgentClientError) in try client.lock() }
-        context.standardError.line("Locked the encrypted file vault\(agent ? ", in the agent too" : "").")
+        try await RunningAgent.apply(context, "lock", here: { vault throws(VaultError) in try await vault.lock() },
+                                     inAgent: { client throws(AgentClientError) in try client.lock() })
     }
 }
 
@@ -41,20 +34,29 @@ struct VaultUnlockCommand: CLICommand {
     init(arguments: ParsedArguments) throws(UsageError) {}
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let factory = VaultFactory(context: context, configuration: try VaultCommands.configuration(context))
-        let vault = try factory.fileVault()
-        do {
-            try await vault.unlock()
-        } catch {
-            throw VaultCommands.cliError(error)
-        }
-        let agent = try RunningAgent.tell(context, what: "unlock") { client throws(AgentClientError) in try client.unlock() }
-        context.standardError.line("Unlocked the encrypted file vault\(agent ? ", in the agent too" : "").")
+        try await RunningAgent.apply(context, "unlock", here: { vault throws(VaultError) in try await vault.unlock() },
+                                     inAgent: { client throws(AgentClientError) in try client.unlock() })
     }
 }
 
 /// A request to the agent on the default socket, if one runs there.
 enum RunningAgent {
+    /// `action` ("lock" or "unlock") on the file vault here, then in a running agent; says where it was done.
+    static func apply(
+        _ context: CommandContext, _ action: String, here: (EncryptedFileVault) async throws(VaultError) -> Void,
+        inAgent: (AgentClient) throws(AgentClientError) -> Void
+    ) async throws(CLIError) {
+        let factory = VaultFactory(context: context, configuration: try VaultCommands.configuration(context))
+        let vault = try factory.fileVault()
+        do {
+            try await here(vault)
+        } catch {
+            throw VaultCommands.cliError(error)
+        }
+        let agent = try tell(context, what: action, inAgent)
+        context.standardError.line("\(action == "lock" ? "Locked" : "Unlocked") the encrypted file vault\(agent ? ", in the agent too" : "").")
+    }
+
     /// False when no agent runs; an agent that runs but does not carry out `request` is an error (the vault would
     /// not be in the state the user was told).
     static func tell(
