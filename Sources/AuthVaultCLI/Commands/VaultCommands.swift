@@ -171,7 +171,7 @@ struct VaultMigrateCommand: CLICommand {
             try await factory.lock(for: name).withLock { () async throws(CLIError) in
                 if let source, source != target {
                     let origin = try factory.backend(source)
-                    if let record = try await Self.vault { () async throws(VaultError) in try await origin.load(profile: name) } {
+                    if let record = try await Self.vault({ () async throws(VaultError) in try await origin.load(profile: name) }) {
                         try await Self.vault { () async throws(VaultError) in try await destination.save(record) }
                         let copy = try await Self.vault { () async throws(VaultError) in try await destination.load(profile: name) }
                         guard copy == record else {
