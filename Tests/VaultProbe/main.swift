@@ -3,7 +3,7 @@
 // and the cross-process tests need many processes at once. Test code only; never installed.
 //
 //   vault-probe OPERATION [options]
-//   operations: save (record JSON on stdin) | load | delete | list | status | lock | change-passphrase
+//   operations: save (record JSON on stdin) | load | delete | list | status | lock | change-passphrase [--rekey]
 //               | hammer (alternate save and load --count times, checking every record read is whole)
 //               | write-loop (save revisions 1, 2, 3, ... until killed; prints "ready" after the first)
 //               | status-watch (prints the status now, then again for every line read on stdin, until its end:
@@ -30,7 +30,7 @@ struct ProbeOptions {
         while let argument = remaining.next() {
             guard argument.hasPrefix("--") else { continue }
             let name = String(argument.dropFirst(2))
-            if ["allow-prompt"].contains(name) { flags.insert(name) } else { values[name] = remaining.next() ?? "" }
+            if ["allow-prompt", "rekey"].contains(name) { flags.insert(name) } else { values[name] = remaining.next() ?? "" }
         }
     }
 
@@ -190,7 +190,7 @@ func run(_ options: ProbeOptions, vault: any VaultBackend) async throws(VaultErr
         guard let new = environmentSecret("AUTHVAULT_PROBE_NEW_PASSPHRASE") else {
             throw .passphraseRequired("set AUTHVAULT_PROBE_NEW_PASSPHRASE")
         }
-        try await (vault as! EncryptedFileVault).changePassphrase(new: new)
+        try await (vault as! EncryptedFileVault).changePassphrase(new: new, rekey: options.flags.contains("rekey"))
         return [:]
     case "hammer":
         return try await hammer(options, vault: vault)
