@@ -37,10 +37,13 @@ public enum SecureFile {
         return contents
     }
 
-    /// Replaces `path` atomically with `contents`, mode 0600. The directory must exist. `modificationTime`, when
-    /// given, is set on the new file before it replaces the old one (the kernel's own stamp is coarser than that).
+    /// Replaces `path` atomically with `contents`, mode 0600. The directory must exist.
+    /// - Parameters:
+    ///   - modificationTime: set on the new file before it replaces the old one (the kernel's own is coarser).
+    ///   - durable: false skips both fsyncs, for a file whose loss in a crash costs nothing (a change marker): the
+    ///     replace is still atomic for every running process.
     public static func write(
-        _ contents: some Collection<UInt8>, to path: String, modificationTime: timespec? = nil
+        _ contents: some Collection<UInt8>, to path: String, modificationTime: timespec? = nil, durable: Bool = true
     ) throws(FileSystemError) {
         let directory = FilePath.parent(of: path)
         var template = Array("\(path).tmp.XXXXXX".utf8CString)
@@ -61,11 +64,11 @@ public enum SecureFile {
                     throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "set the time of")
                 }
             }
-            guard fsync(fd) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "fsync") }
+            guard !durable || fsync(fd) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "fsync") }
         }
         guard rename(temporaryPath, path) == 0 else { throw .from(errno: errno, path: path, operation: "replace") }
         committed = true
-        try syncDirectory(directory)
+        if durable { try syncDirectory(directory) }
     }
 
     /// Removes `path`; a missing file is not an error. The directory is synced so the removal is durable.

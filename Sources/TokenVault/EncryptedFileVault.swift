@@ -98,14 +98,14 @@ public actor EncryptedFileVault: VaultBackend {
             // Two fsyncs: off the cooperative pool.
             try await DedicatedThread.run { () throws(VaultError) in try Self.write(sealed, to: path) }
         }
-        try await revisions.bump(profile: record.profile)
+        try revisions.bump(profile: record.profile)
     }
 
     public func delete(profile: String) async throws(VaultError) {
         let path = try checkedRecordPath(profile)
         guard try directoryExists() else { return }
         try await DedicatedThread.run { () throws(VaultError) in try Self.remove(path) }
-        try await revisions.bump(profile: profile)
+        try revisions.bump(profile: profile)
     }
 
     public func profiles() async throws(VaultError) -> [String] {

@@ -72,7 +72,7 @@ public struct SecretServiceVault: VaultBackend {
         try await withUnlockedCollection { connection throws(VaultError) in
             try connection.store(secret, label: label, attributes: attributes)
         }
-        try await revisions.bump(profile: record.profile)
+        try revisions.bump(profile: record.profile)
     }
 
     public func delete(profile: String) async throws(VaultError) {
@@ -81,7 +81,7 @@ public struct SecretServiceVault: VaultBackend {
         try await withUnlockedCollection { connection throws(VaultError) in
             try connection.delete(matching: attributes)
         }
-        try await revisions.bump(profile: profile)
+        try revisions.bump(profile: profile)
     }
 
     public func profiles() async throws(VaultError) -> [String] {

@@ -22,7 +22,7 @@ extension AgentSuites {
                 #expect(text(try await OffPool.run { try client.token(profile: "work") }.token) == first)
                 #expect(agent.profiles.storesMade == 1)
 
-                try await agent.profiles.revisions.bump(profile: "work")
+                try agent.profiles.revisions.bump(profile: "work")
                 #expect(text(try await OffPool.run { try client.token(profile: "work") }.token) == newer)
                 #expect(agent.profiles.storesMade == 2, "the store is made again, and reads the record again")
                 // Unchanged since: served from the new store (and its cache), no store made per request.
@@ -37,7 +37,7 @@ extension AgentSuites {
                 let client = agent.client
                 _ = try await OffPool.run { try client.token(profile: "work") }
                 try await agent.profiles.vault.delete(profile: "work")
-                try await agent.profiles.revisions.bump(profile: "work")
+                try agent.profiles.revisions.bump(profile: "work")
                 let status = try await OffPool.run { try client.status(profile: "work") }
                 #expect(status.first?.state == "signedOut", "\(status)")
                 do {

@@ -23,7 +23,7 @@ import TestSupport
         var seen: [RevisionStamp] = [revisions.stamp(profile: "work")]
         // Back to back, faster than the kernel's own file time stamps move: each one is still told apart.
         for _ in 0..<20 {
-            try await revisions.bump(profile: "work")
+            try revisions.bump(profile: "work")
             let stamp = revisions.stamp(profile: "work")
             #expect(stamp != seen.last, "a bump that left the stamp as it was")
             seen.append(stamp)
@@ -40,7 +40,7 @@ import TestSupport
         for name in ["../escape", ".hidden", "a/b", ""] {
             #expect(revisions.path(profile: name) == nil)
             #expect(revisions.stamp(profile: name) == .absent)
-            await #expect(throws: VaultError.self) { try await revisions.bump(profile: name) }
+            #expect(throws: VaultError.self) { try revisions.bump(profile: name) }
         }
         #expect(!FileManager.default.fileExists(atPath: root.appending("escape.revision")))
     }
@@ -49,14 +49,14 @@ import TestSupport
         let revisions = self.revisions, directory = revisions.directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o777)
-        let message = await Self.failure { () async throws(VaultError) in try await revisions.bump(profile: "work") }
+        let message = Self.failure { () throws(VaultError) in try revisions.bump(profile: "work") }
         #expect(message?.contains("chmod 0700 '\(directory)'") == true, "\(message ?? "no error")")
         #expect(revisions.stamp(profile: "work") == .absent)
     }
 
-    static func failure(_ body: () async throws(VaultError) -> Void) async -> String? {
+    static func failure(_ body: () throws(VaultError) -> Void) -> String? {
         do {
-            try await body()
+            try body()
             return nil
         } catch {
             return error.description
