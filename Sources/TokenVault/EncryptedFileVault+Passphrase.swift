@@ -17,10 +17,8 @@ extension EncryptedFileVault {
             throw .io("there is no vault at \(directory) yet; saving a profile creates it")
         }
         let current = try await passphraseSource.passphrase(for: .unlock)
-        let names = rekey ? try await profiles() : []
-        let records = names.map { ($0, recordPath(profile: $0)) }
         let location = keyFilePath, parameters = kdfParameters, directory = self.directory
-        let (rewrapped, key) = try await DedicatedThread.run { () throws(VaultError) -> (VaultKeyFile, SecretBytes) in
+        let (rewrapped, key, names) = try await DedicatedThread.run { () throws(VaultError) -> (VaultKeyFile, SecretBytes, [String]) in
             try VaultKeyFileLock.withLock(directory: directory) { () throws(VaultError) in
                 let oldKey = try keyFile.unwrap(passphrase: current, location: location)
                 // Another process may have changed it meanwhile: rewrap only the file whose key we just checked.
@@ -30,14 +28,16 @@ extension EncryptedFileVault {
                 guard rekey else {
                     let rewrapped = try VaultKeyFile(wrapping: oldKey, passphrase: new, parameters: parameters)
                     try Self.write(rewrapped.encoded, to: location)
-                    return (rewrapped, oldKey)
+                    return (rewrapped, oldKey, [])
                 }
-                let opened = try Self.openAll(records, using: oldKey)
+                // Listed under the lock: no record is added or removed until the re-key is done.
+                let names = try Self.profiles(in: directory)
+                let opened = try Self.openAll(names.map { ($0, self.recordPath(profile: $0)) }, using: oldKey)
                 let newKey = SecureRandom.secretBytes(count: AES256GCM.keyByteCount)
                 let rewrapped = try VaultKeyFile(wrapping: newKey, passphrase: new, parameters: parameters)
                 for (path, record) in opened { try Self.write(try VaultRecordFile.seal(record, using: newKey), to: path) }
                 try Self.write(rewrapped.encoded, to: location)
-                return (rewrapped, newKey)
+                return (rewrapped, newKey, names)
             }
         }
         keyring?.remove(keyFile.cacheDescription)

@@ -104,12 +104,20 @@ public actor EncryptedFileVault: VaultBackend {
     public func delete(profile: String) async throws(VaultError) {
         let path = try checkedRecordPath(profile)
         guard try directoryExists() else { return }
-        try await DedicatedThread.run { () throws(VaultError) in try Self.remove(path) }
+        // Not while a re-key runs: it would write the record back.
+        try await VaultKeyFileLock.withSharedLock(directory: directory) { () async throws(VaultError) in
+            try await DedicatedThread.run { () throws(VaultError) in try Self.remove(path) }
+        }
         try revisions.bump(profile: profile)
     }
 
     public func profiles() async throws(VaultError) -> [String] {
         guard try directoryExists() else { return [] }
+        return try Self.profiles(in: directory)
+    }
+
+    /// The profiles with a record file in `directory`, by name.
+    static func profiles(in directory: String) throws(VaultError) -> [String] {
         guard let stream = opendir(directory) else {
             throw .io("cannot list \(directory): \(String(cString: strerror(errno)))")
         }
