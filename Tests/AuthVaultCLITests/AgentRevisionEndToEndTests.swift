@@ -97,6 +97,32 @@ import TestSupport
         cli.expectNoSecretLeaks()
     }
 
+    /// An agent that cannot open its vault again (its passphrase file is gone) stays locked, and `vault unlock`
+    /// says so with exit status 4 rather than "Unlocked".
+    @Test func anAgentThatCannotUnlockStaysLockedAndSaysSo() async throws {
+        let profile = try await SignedInProfile.make()
+        let cli = profile.cli
+        let secrets = try TemporaryDirectory(prefix: "agent-passphrase")
+        let passphraseFile = secrets.appending("vault-passphrase")
+        #expect(FileManager.default.createFile(atPath: passphraseFile, contents: Data((HeadlessCLI.vaultPassphrase + "\n").utf8),
+                                               attributes: [.posixPermissions: 0o600]))
+        var environment = cli.environment
+        environment["AUTHVAULT_VAULT_PASSPHRASE"] = nil
+        environment["AUTHVAULT_VAULT_PASSPHRASE_FILE"] = passphraseFile
+        let agent = try AgentProcess.start(cli.authvault, environment: environment, log: cli.root + "/agent.log")
+        defer { agent.kill() }
+        try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
+        #expect(try await Self.token(cli).status == 0, "agent: \(agent.log)")
+
+        #expect(try await cli.run(["vault", "lock"]).status == 0)
+        try FileManager.default.removeItem(atPath: passphraseFile)
+        let unlock = try await cli.run(["vault", "unlock"])
+        #expect(unlock.status == 4, "\(unlock.stderrText)")
+        #expect(unlock.stderrText.contains("refused to unlock") && unlock.stderrText.contains(passphraseFile))
+        #expect(try await Self.token(cli).status == 4)
+        cli.expectNoSecretLeaks()
+    }
+
     /// `change-passphrase --rekey`: a copy of the old vault.key with the old passphrase opens no record written
     /// since, and the agent (whose passphrase is now the old one, with no key cache) stops serving rather than
     /// going on with the old data key.
