@@ -19,7 +19,8 @@ struct AgentCommand: CLICommand {
         The socket is 0600 in a 0700 directory and every connection's user id is checked. Refresh is single-flight
         across all clients, and the file vault is unlocked once (until 'authvault vault lock'; then 'authvault vault
         unlock'). A change to a profile's record by any command (sign-in, sign-out, migration, re-key) is seen on
-        the next request. Stop it with Ctrl-C or SIGTERM. Examples/systemd/ has user units that start it on the first connection (socket activation).
+        the next request. Stop it with Ctrl-C or SIGTERM. Examples/systemd/ has user units that start it on the
+        first connection (socket activation).
         """,
         options: [socket])
 

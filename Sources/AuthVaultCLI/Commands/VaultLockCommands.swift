@@ -15,7 +15,8 @@ struct VaultLockCommand: CLICommand {
     init(arguments: ParsedArguments) throws(UsageError) {}
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try await RunningAgent.apply(context, "lock", here: { vault throws(VaultError) in try await vault.lock() },
+        try await RunningAgent.apply(context, "lock", done: "Locked",
+                                     here: { vault throws(VaultError) in try await vault.lock() },
                                      inAgent: { client throws(AgentClientError) in try client.lock() })
     }
 }
@@ -34,16 +35,17 @@ struct VaultUnlockCommand: CLICommand {
     init(arguments: ParsedArguments) throws(UsageError) {}
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try await RunningAgent.apply(context, "unlock", here: { vault throws(VaultError) in try await vault.unlock() },
+        try await RunningAgent.apply(context, "unlock", done: "Unlocked",
+                                     here: { vault throws(VaultError) in try await vault.unlock() },
                                      inAgent: { client throws(AgentClientError) in try client.unlock() })
     }
 }
 
 /// A request to the agent on the default socket, if one runs there.
 enum RunningAgent {
-    /// `action` ("lock" or "unlock") on the file vault here, then in a running agent; says where it was done.
+    /// `action` on the file vault here, then in a running agent; says where it was `done`.
     static func apply(
-        _ context: CommandContext, _ action: String, here: (EncryptedFileVault) async throws(VaultError) -> Void,
+        _ context: CommandContext, _ action: String, done: String, here: (EncryptedFileVault) async throws(VaultError) -> Void,
         inAgent: (AgentClient) throws(AgentClientError) -> Void
     ) async throws(CLIError) {
         let factory = VaultFactory(context: context, configuration: try VaultCommands.configuration(context))
@@ -54,7 +56,7 @@ enum RunningAgent {
             throw VaultCommands.cliError(error)
         }
         let agent = try tell(context, what: action, inAgent)
-        context.standardError.line("\(action == "lock" ? "Locked" : "Unlocked") the encrypted file vault\(agent ? ", in the agent too" : "").")
+        context.standardError.line("\(done) the encrypted file vault\(agent ? ", in the agent too" : "").")
     }
 
     /// False when no agent runs; an agent that runs but does not carry out `request` is an error (the vault would
