@@ -86,6 +86,31 @@ extension EncryptedFileVaultTests {
         #expect(revisions.stamp(profile: "work") != before)
     }
 
+    /// While a re-key holds the key-file lock (here: the test, exclusively), a save, a load and a delete wait for
+    /// it: a delete that went ahead would be undone by the re-key writing the record back.
+    @Test func recordsWaitForAReKeyInProgress() async throws {
+        let vault = vault()
+        try await vault.save(sample())
+        let lockFile = open(directory + "/" + VaultKeyFileLock.fileName, O_RDWR | O_CLOEXEC)
+        #expect(lockFile >= 0)
+        defer { close(lockFile) }
+        #expect(flock(lockFile, LOCK_EX) == 0)
+
+        let delete = Task { try await vault.delete(profile: "work") }
+        let save = Task { try await vault.save(sample("home")) }
+        let load = Task { try await vault.load(profile: "work") }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(FileManager.default.fileExists(atPath: recordPath()), "the delete waited")
+        #expect(!FileManager.default.fileExists(atPath: recordPath("home")), "the save waited")
+
+        flock(lockFile, LOCK_UN)
+        try await delete.value
+        try await save.value
+        _ = try await load.value
+        #expect(!FileManager.default.fileExists(atPath: recordPath()))
+        #expect(try await vault.load(profile: "home") == sample("home"))
+    }
+
     /// A damaged record stops the re-key before anything is written.
     @Test func aDamagedRecordStopsTheReKeyWithNothingChanged() async throws {
         try await vault().save(sample())
