@@ -25,7 +25,7 @@ enum TokenBenchmark {
         let fileVault = EncryptedFileVault(directory: "\(root)/data/authvault",
                                            passphrase: .fixed(SecretBytes(utf8: "benchmark passphrase")))
         try await fileVault.save(record(profile: "file"))
-        let secretService = SecretServiceVault(bindings: ["keyring": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
+        let secretService = SecretServiceVault(revisions: RecordRevisions(dataDirectory: "\(root)/data/authvault"), bindings: ["keyring": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
         try await secretService.save(record(profile: "keyring"))
         defer { Task { try? await secretService.delete(profile: "keyring") } }
 

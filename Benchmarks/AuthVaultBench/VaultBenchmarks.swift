@@ -15,13 +15,14 @@ enum VaultBenchmarks {
         let lookup = try secretToolLookup(size: size, rounds: rounds)
         let peer = "secret-tool lookup " + formatSpread(lookup)
 
-        let secretService = SecretServiceVault(bindings: ["bench": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
+        let directory = try makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let secretService = SecretServiceVault(revisions: RecordRevisions(dataDirectory: directory),
+                                               bindings: ["bench": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
         try await secretService.save(record)
         let secretServiceRead = try await measureAsync(rounds: rounds) { _ = try await secretService.load(profile: "bench") }
         try await secretService.delete(profile: "bench")
 
-        let directory = try makeTemporaryDirectory()
-        defer { removeTree(directory) }
         let passphrase = PassphraseSource.fixed(SecretBytes(utf8: "benchmark passphrase"))
         let writer = EncryptedFileVault(directory: directory, passphrase: passphrase)
         try await writer.save(record)

@@ -13,7 +13,8 @@ enum ProfileStore {
         let vault: any VaultBackend
         switch settings.vault {
         case .secretService:
-            vault = SecretServiceVault(bindings: [settings.profile: .init(userPoolId: settings.userPoolId, clientId: settings.clientId)])
+            vault = SecretServiceVault(revisions: RecordRevisions(dataDirectory: settings.dataDirectory),
+                                       bindings: [settings.profile: .init(userPoolId: settings.userPoolId, clientId: settings.clientId)])
         default:
             let passphrase: PassphraseSource = settings.passphrase.map { .fixed(SecretBytes(utf8: $0)) }
                 ?? .unavailable("set AUTHVAULT_VAULT_PASSPHRASE")

@@ -33,9 +33,14 @@ public struct AgentClient: Sendable {
         return profiles
     }
 
-    /// Makes the agent forget its unlocked vault keys and the sessions it holds.
+    /// Makes the agent forget its unlocked vault keys and the sessions it holds, and keep its vaults locked.
     public func lock() throws(AgentClientError) {
         guard case .done = try exchange(.lock) else { throw unexpected() }
+    }
+
+    /// Makes the agent open its vaults again after `lock()`.
+    public func unlock() throws(AgentClientError) {
+        guard case .done = try exchange(.unlock) else { throw unexpected() }
     }
 
     public func version() throws(AgentClientError) -> AgentVersion {

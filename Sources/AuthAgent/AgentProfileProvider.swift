@@ -1,13 +1,22 @@
 import AuthStore
+import TokenVault
 
-/// What the agent asks of its host (the CLI): the store of a profile, and how to forget unlocked vault keys.
+/// What the agent asks of its host (the CLI): the store of a profile, where its record's revision is, and how to
+/// lock and unlock the vaults.
 public protocol AgentProfileProvider: Sendable {
     /// A store for `profile`. The agent calls this once per profile and keeps the store for its life (until a
-    /// `lock`), so every client shares its tokens and its single refresh. Throw `.unknownProfile` for a name that
-    /// is not configured; other failures say what to fix.
+    /// `lock`, or until the profile's record revision changes), so every client shares its tokens and its single
+    /// refresh. Throw `.unknownProfile` for a name that is not configured; other failures say what to fix.
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore
 
-    /// For `lock`: drop the vault keys this process holds unlocked (the file vault's data key), so the next use of
-    /// a vault needs its passphrase again.
+    /// Where every backend bumps a profile's record revision. The agent stats the profile's revision on every
+    /// request and, when it changed, drops the profile's store and cached tokens and reads the record again.
+    var revisions: RecordRevisions { get }
+
+    /// For `lock`: drop the vault keys this process holds unlocked (the file vault's data key), and keep the vaults
+    /// locked — no passphrase or key cache is used again — until `unlockVaults()`.
     func lockVaults() async
+
+    /// For `unlock`: open the vaults again, the way they were opened at start (throw `.vaultLocked` saying why not).
+    func unlockVaults() async throws(AgentFailure)
 }

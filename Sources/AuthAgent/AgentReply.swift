@@ -32,7 +32,7 @@ enum AgentReply: Sendable, Equatable {
     case token(AgentToken)
     case status([AgentProfileStatus])
     case version(AgentVersion)
-    /// ping and lock.
+    /// ping, lock and unlock.
     case done
     case failure(AgentFailure)
 
@@ -101,7 +101,7 @@ enum AgentReply: Sendable, Equatable {
                   let protocolVersion = message["protocol"]?.number.flatMap({ Int(exactly: $0) }),
                   let pid = message["pid"]?.number.flatMap({ Int32(exactly: $0) }) else { return nil }
             return .version(AgentVersion(version: version, protocolVersion: protocolVersion, pid: pid))
-        case .lock, .ping:
+        case .lock, .unlock, .ping:
             return .done
         }
     }

@@ -9,8 +9,10 @@ public enum AgentRequest: Sendable, Equatable {
     case token(profile: String, kind: TokenKind)
     /// Each profile the agent holds (or only `profile`): state, user, expiries; never a token.
     case status(profile: String?)
-    /// Forget the unlocked vault keys and the sessions held in memory: the next request unlocks again.
+    /// Forget the unlocked vault keys and the sessions held in memory; the vaults stay locked until `unlock`.
     case lock
+    /// Open the vaults again after `lock` (`authvault vault unlock`), the way the agent opened them at start.
+    case unlock
     case version
     case ping
 
@@ -36,9 +38,10 @@ public enum AgentRequest: Sendable, Equatable {
             }
         case "status": return .status(profile: profile)
         case "lock": return .lock
+        case "unlock": return .unlock
         case "version": return .version
         case "ping": return .ping
-        default: throw .badRequest("Unknown operation (known: token, status, lock, version, ping)")
+        default: throw .badRequest("Unknown operation (known: token, status, lock, unlock, version, ping)")
         }
     }
 
@@ -53,6 +56,7 @@ public enum AgentRequest: Sendable, Equatable {
         case .status(let profile):
             message = .object(("v", version), ("op", .string("status")), ("profile", profile.map(JSONValue.string)))
         case .lock: message = .object(("v", version), ("op", .string("lock")))
+        case .unlock: message = .object(("v", version), ("op", .string("unlock")))
         case .version: message = .object(("v", version), ("op", .string("version")))
         case .ping: message = .object(("v", version), ("op", .string("ping")))
         }

@@ -32,6 +32,7 @@ final class AgentService: Sendable {
         }
         switch request {
         case .token(let profile, let kind):
+            registry.forgetIfChanged(profile)
             let reply = cache.reply(profile: profile, kind: kind) ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind) }
             reply.withUnsafeBytes { output.append(contentsOf: $0) }
         case .status(let profile):
@@ -40,6 +41,9 @@ final class AgentService: Sendable {
         case .lock:
             BlockingWait.run { await self.lock() }
             output.append(contentsOf: AgentReply.done.line)
+        case .unlock:
+            let reply = BlockingWait.run { await self.unlock() }
+            output.append(contentsOf: reply.line)
         case .version:
             let reply = AgentReply.version(AgentVersion(version: version, protocolVersion: AgentRequest.protocolVersion, pid: getpid()))
             output.append(contentsOf: reply.line)
@@ -77,6 +81,7 @@ final class AgentService: Sendable {
     private func status(profile: String?) async -> AgentReply {
         var profiles: [AgentProfileStatus] = []
         for name in profile.map({ [$0] }) ?? registry.profiles {
+            registry.forgetIfChanged(name)
             let store: AuthStore
             do {
                 store = try await registry.store(for: name)
@@ -89,10 +94,22 @@ final class AgentService: Sendable {
         return .status(profiles)
     }
 
-    /// Keys first, then the sessions in memory: a store made after this must unlock its vault again.
+    /// Keys first, then the sessions in memory: a store made after this finds its vault locked until `unlock`.
     private func lock() async {
         await provider.lockVaults()
         registry.forgetAll()
         log("locked: vault keys and sessions dropped from memory")
+    }
+
+    /// The stores that found their vault locked read it again on their next request.
+    private func unlock() async -> AgentReply {
+        do {
+            try await provider.unlockVaults()
+        } catch {
+            log("unlock failed: \(error)")
+            return .failure(error)
+        }
+        log("unlocked")
+        return .done
     }
 }

@@ -1,13 +1,17 @@
 import AuthStore
 import Synchronization
+import TokenVault
 
-/// The agent's stores, one per profile, made on first use and kept: concurrent first requests share one store.
-/// Each store's state changes invalidate its cached tokens.
+/// The agent's stores, one per profile, made on first use and kept while the profile's record revision stays the
+/// same: concurrent first requests share one store. Each store's state changes invalidate its cached tokens.
 final class ProfileRegistry: Sendable {
     private struct Slot {
         let store: Task<Result<AuthStore, AgentFailure>, Never>
         /// Follows the store's states for the cache; cancelled when the store is forgotten.
         let observer: Task<Void, Never>
+        /// The profile's revision file, and its stamp taken before the store first read the record.
+        let revisionPath: String?
+        let revision: RevisionStamp
     }
 
     private let provider: any AgentProfileProvider
@@ -23,6 +27,8 @@ final class ProfileRegistry: Sendable {
         let task = slots.withLock { slots in
             if let slot = slots[profile] { return slot.store }
             let provider = self.provider, cache = self.cache
+            let revisionPath = provider.revisions.path(profile: profile)
+            let revision = revisionPath.map(RevisionStamp.init(path:)) ?? .absent
             let store = Task { () async -> Result<AuthStore, AgentFailure> in
                 do throws(AgentFailure) {
                     return .success(try await provider.makeStore(profile: profile))
@@ -34,7 +40,7 @@ final class ProfileRegistry: Sendable {
                 guard case .success(let made) = await store.value else { return }
                 for await _ in await made.states() { cache.invalidate(profile: profile) }
             }
-            slots[profile] = Slot(store: store, observer: observer)
+            slots[profile] = Slot(store: store, observer: observer, revisionPath: revisionPath, revision: revision)
             return store
         }
         let result = await task.value
@@ -47,6 +53,22 @@ final class ProfileRegistry: Sendable {
         return try result.get()
     }
 
+    /// Forgets the profile's store and cached replies if its record changed since the store was made (another
+    /// process signed in or out, refreshed, migrated or re-keyed): the next request reads the record again. Costs one
+    /// `stat`; call it before answering anything about the profile, from the cache or not.
+    func forgetIfChanged(_ profile: String) {
+        let known = slots.withLock { slots in slots[profile].map { ($0.store, $0.revisionPath, $0.revision) } }
+        guard let (store, path, revision) = known, let path, RevisionStamp(path: path) != revision else { return }
+        let dropped = slots.withLock { slots -> Slot? in
+            guard let slot = slots[profile], slot.store == store else { return nil }
+            slots[profile] = nil
+            // Inside the lock: no request finds the slot gone and the old replies still cached.
+            cache.invalidate(profile: profile)
+            return slot
+        }
+        dropped?.observer.cancel()
+    }
+
     /// The profiles with a store (or one being made), by name.
     var profiles: [String] { slots.withLock { $0.keys.sorted() } }
 
@@ -54,9 +76,9 @@ final class ProfileRegistry: Sendable {
     func forgetAll() {
         let dropped = slots.withLock { slots in
             defer { slots = [:] }
+            cache.removeAll()
             return Array(slots.values)
         }
         for slot in dropped { slot.observer.cancel() }
-        cache.removeAll()
     }
 }

@@ -38,7 +38,13 @@ public enum SecureFile {
     }
 
     /// Replaces `path` atomically with `contents`, mode 0600. The directory must exist.
-    public static func write(_ contents: some Collection<UInt8>, to path: String) throws(FileSystemError) {
+    /// - Parameters:
+    ///   - modificationTime: set on the new file before it replaces the old one (the kernel's own is coarser).
+    ///   - durable: false skips both fsyncs, for a file whose loss in a crash costs nothing (a change marker): the
+    ///     replace is still atomic for every running process.
+    public static func write(
+        _ contents: some Collection<UInt8>, to path: String, modificationTime: timespec? = nil, durable: Bool = true
+    ) throws(FileSystemError) {
         let directory = FilePath.parent(of: path)
         var template = Array("\(path).tmp.XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -53,11 +59,16 @@ public enum SecureFile {
             defer { close(fd) }
             guard fchmod(fd, 0o600) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "chmod") }
             try writeAll(fd: fd, contents: Array(contents), path: temporaryPath)
-            guard fsync(fd) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "fsync") }
+            if let modificationTime {
+                guard futimens(fd, [modificationTime, modificationTime]) == 0 else {
+                    throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "set the time of")
+                }
+            }
+            guard !durable || fsync(fd) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "fsync") }
         }
         guard rename(temporaryPath, path) == 0 else { throw .from(errno: errno, path: path, operation: "replace") }
         committed = true
-        try syncDirectory(directory)
+        if durable { try syncDirectory(directory) }
     }
 
     /// Removes `path`; a missing file is not an error. The directory is synced so the removal is durable.

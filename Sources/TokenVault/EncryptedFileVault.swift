@@ -11,9 +11,11 @@ import Glibc
 /// under the data key (see `VaultRecordFile`). Every write is an atomic replace. Damaged, foreign, newer or
 /// exposed files are refused with distinct errors, and no error path modifies or deletes anything.
 ///
-/// The unwrapped data key stays in this actor for its lifetime and, when `keyCache` allows, in a kernel keyring
+/// The unwrapped data key stays in this actor until `lock()` and, when `keyCache` allows, in a kernel keyring
 /// for the login session, so a warm read runs no KDF. A key from either place is used only if it matches the key
-/// file's key check.
+/// file's key check. Records are read and written under the key-file lock held shared, and re-keyed under it held
+/// exclusively, so no record is ever read or sealed with a key that `vault.key` no longer wraps. Every save and
+/// delete bumps the profile's revision (`revisions`), which tells long-lived processes to read the record again.
 public actor EncryptedFileVault: VaultBackend {
     /// scrypt N = 2^15, r = 8, p = 1 for new and rewrapped key files.
     public static let defaultKDFParameters = ScryptParameters.interactive
@@ -26,11 +28,15 @@ public actor EncryptedFileVault: VaultBackend {
     public nonisolated let kind = VaultBackendKind.file
     public nonisolated let directory: String
     public nonisolated let keyFilePath: String
-    private let passphraseSource: PassphraseSource
-    private let kdfParameters: ScryptParameters
+    /// In `directory/revisions/`, where the CLI also keeps the Secret Service's (see `RecordRevisions`).
+    public nonisolated let revisions: RecordRevisions
+    let passphraseSource: PassphraseSource
+    let kdfParameters: ScryptParameters
     private let keyCache: DataKeyCache
-    private let keyring: KernelKeyringCache?
+    let keyring: KernelKeyringCache?
     private var dataKey: SecretBytes?
+    /// Set by `lock()`: no key is taken from the keyring or derived from the passphrase until `unlock()`.
+    private var isLocked = false
     /// Why the keyring could not be used last time, for `status()`.
     private var keyringProblem: String?
 
@@ -45,6 +51,7 @@ public actor EncryptedFileVault: VaultBackend {
     ) {
         self.directory = directory
         keyFilePath = FilePath.join(directory, Self.keyFileName)
+        revisions = RecordRevisions(dataDirectory: directory)
         passphraseSource = passphrase
         self.kdfParameters = kdfParameters
         self.keyCache = keyCache
@@ -65,12 +72,16 @@ public actor EncryptedFileVault: VaultBackend {
         let path = try checkedRecordPath(profile)
         guard try directoryExists() else { return nil }
         guard let bytes = try Self.read(path) else { return nil }
-        let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
-        guard let keyFile = try readKeyFile() else {
+        _ = try VaultRecordFile.envelope(of: bytes, location: path)
+        guard try readKeyFile() != nil else {
             throw .corrupted(location: keyFilePath, reason: "the key file is missing, so no record can be read")
         }
-        let key = try await unlock(keyFile)
-        return try VaultRecordFile.open(envelope, profile: profile, using: key, location: path)
+        return try await withDataKey(creatingVault: false) { key throws(VaultError) in
+            // Read again under the lock: a re-key may have rewritten it since.
+            guard let bytes = try Self.read(path) else { return nil }
+            let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
+            return try VaultRecordFile.open(envelope, profile: profile, using: key, location: path)
+        }
     }
 
     public func save(_ record: CredentialRecord) async throws(VaultError) {
@@ -82,25 +93,31 @@ public actor EncryptedFileVault: VaultBackend {
         }
         // An existing record that cannot be read safely (exposed, foreign) is not silently replaced.
         if let existing = try Self.read(path) { _ = try VaultRecordFile.envelope(of: existing, location: path) }
-        let key: SecretBytes
-        if let keyFile = try readKeyFile() {
-            key = try await unlock(keyFile)
-        } else {
-            key = try await createVault()
+        try await withDataKey(creatingVault: true) { key throws(VaultError) in
+            let sealed = try VaultRecordFile.seal(record, using: key)
+            // Two fsyncs: off the cooperative pool.
+            try await DedicatedThread.run { () throws(VaultError) in try Self.write(sealed, to: path) }
         }
-        let sealed = try VaultRecordFile.seal(record, using: key)
-        // Two fsyncs: off the cooperative pool.
-        try await DedicatedThread.run { () throws(VaultError) in try Self.write(sealed, to: path) }
+        try revisions.bump(profile: record.profile)
     }
 
     public func delete(profile: String) async throws(VaultError) {
         let path = try checkedRecordPath(profile)
         guard try directoryExists() else { return }
-        try await DedicatedThread.run { () throws(VaultError) in try Self.remove(path) }
+        // Not while a re-key runs: it would write the record back.
+        try await VaultKeyFileLock.withSharedLock(directory: directory) { () async throws(VaultError) in
+            try await DedicatedThread.run { () throws(VaultError) in try Self.remove(path) }
+        }
+        try revisions.bump(profile: profile)
     }
 
     public func profiles() async throws(VaultError) -> [String] {
         guard try directoryExists() else { return [] }
+        return try Self.profiles(in: directory)
+    }
+
+    /// The profiles with a record file in `directory`, by name.
+    static func profiles(in directory: String) throws(VaultError) -> [String] {
         guard let stream = opendir(directory) else {
             throw .io("cannot list \(directory): \(String(cString: strerror(errno)))")
         }
@@ -110,7 +127,7 @@ public actor EncryptedFileVault: VaultBackend {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
             guard name.hasSuffix(Self.recordSuffix) else { continue }
             let profile = String(name.dropLast(Self.recordSuffix.count))
-            if Self.isValidProfileName(profile) { names.append(profile) }
+            if ProfileFileName.isValid(profile) { names.append(profile) }
         }
         return names.sorted()
     }
@@ -140,41 +157,60 @@ public actor EncryptedFileVault: VaultBackend {
 
     // MARK: Passphrase and cache
 
-    /// Forgets the data key: in this process and in the kernel keyring. The next read needs the passphrase.
+    /// Forgets the data key, in this process and in the kernel keyring, and keeps this vault locked: until
+    /// `unlock()`, reading or writing a record fails with `.passphraseRequired` instead of looking in the keyring or
+    /// asking for the passphrase again (a long-lived process must not quietly undo `authvault vault lock`).
     public func lock() throws(VaultError) {
         dataKey = nil
+        isLocked = true
         guard let keyring, try directoryExists(), let keyFile = try readKeyFile() else { return }
         keyring.remove(keyFile.cacheDescription)
     }
 
-    /// Rewraps the data key under `new` (fresh salt and nonce, this vault's KDF parameters); the records are not
-    /// touched. The current passphrase is asked for even when the key is cached: whoever changes it must know it.
-    public func changePassphrase(new: SecretBytes) async throws(VaultError) {
-        guard new.count > 0 else { throw .passphraseRequired("the new passphrase is empty") }
+    /// Opens the vault after `lock()`: the data key from the keyring, else from the passphrase (one KDF run),
+    /// cached as on any first use. The vault stays locked if that fails. A vault without a key file has nothing
+    /// to unlock.
+    public func unlock() async throws(VaultError) {
         guard try directoryExists(), let keyFile = try readKeyFile() else {
-            throw .io("there is no vault at \(directory) yet; saving a profile creates it")
+            isLocked = false
+            return
         }
-        let current = try await passphraseSource.passphrase(for: .unlock)
-        let location = keyFilePath, parameters = kdfParameters
-        let (rewrapped, key) = try await DedicatedThread.run { () throws(VaultError) -> (VaultKeyFile, SecretBytes) in
-            try VaultKeyFileLock.withLock(directory: FilePath.parent(of: location)) { () throws(VaultError) in
-                let key = try keyFile.unwrap(passphrase: current, location: location)
-                // Another process may have changed it meanwhile: rewrap only the file whose key we just checked.
-                guard let onDisk = try Self.read(location), onDisk == keyFile.encoded else {
-                    throw .io("\(location) changed while the passphrase was being changed; try again")
-                }
-                let rewrapped = try VaultKeyFile(wrapping: key, passphrase: new, parameters: parameters)
-                try Self.write(rewrapped.encoded, to: location)
-                return (rewrapped, key)
-            }
-        }
-        keyring?.remove(keyFile.cacheDescription)
-        cache(key, for: rewrapped)
+        _ = try await key(for: keyFile, evenIfLocked: true)
+        isLocked = false
     }
 
-    /// The data key for `keyFile`: from memory, else the keyring, else the passphrase (one KDF run).
-    private func unlock(_ keyFile: VaultKeyFile, passphrase given: SecretBytes? = nil) async throws(VaultError) -> SecretBytes {
-        if let key = cachedKey(for: keyFile) { return key }
+    /// Runs `body` with the data key, holding the key-file lock shared so that no re-key runs meanwhile, and only
+    /// once `vault.key` on disk (read again under the lock) still wraps that key.
+    private func withDataKey<T>(
+        creatingVault: Bool, _ body: (SecretBytes) async throws(VaultError) -> T
+    ) async throws(VaultError) -> T {
+        for _ in 0..<3 {
+            let key: SecretBytes
+            if let keyFile = try readKeyFile() {
+                key = try await self.key(for: keyFile)
+            } else if creatingVault {
+                key = try await createVault()
+            } else {
+                throw .corrupted(location: keyFilePath, reason: "the key file is missing, so no record can be read")
+            }
+            let outcome = try await VaultKeyFileLock.withSharedLock(directory: directory) { () async throws(VaultError) -> T? in
+                guard let current = try readKeyFile(), current.matches(key) else { return nil }
+                return try await body(key)
+            }
+            if let outcome { return outcome }
+        }
+        throw .io("\(keyFilePath) kept changing while it was being read (a re-key in another process?); try again")
+    }
+
+    /// The data key for `keyFile`: from memory, else the keyring, else the passphrase (one KDF run); while locked,
+    /// from memory only.
+    private func key(
+        for keyFile: VaultKeyFile, passphrase given: SecretBytes? = nil, evenIfLocked: Bool = false
+    ) async throws(VaultError) -> SecretBytes {
+        if let key = cachedKey(for: keyFile, evenIfLocked: evenIfLocked) { return key }
+        guard !isLocked || evenIfLocked else {
+            throw .passphraseRequired("it was locked with 'authvault vault lock'; 'authvault vault unlock' opens it again.")
+        }
         let passphrase: SecretBytes
         if let given { passphrase = given } else { passphrase = try await passphraseSource.passphrase(for: .unlock) }
         let location = keyFilePath
@@ -185,10 +221,13 @@ public actor EncryptedFileVault: VaultBackend {
         return key
     }
 
-    /// A key already at hand that matches `keyFile`; a stale keyring entry is dropped.
-    private func cachedKey(for keyFile: VaultKeyFile) -> SecretBytes? {
-        if let dataKey, keyFile.matches(dataKey) { return dataKey }
-        guard let keyring else { return nil }
+    /// A key already at hand that matches `keyFile`; a stale one (the vault was re-keyed) is dropped.
+    private func cachedKey(for keyFile: VaultKeyFile, evenIfLocked: Bool = false) -> SecretBytes? {
+        if let dataKey {
+            if keyFile.matches(dataKey) { return dataKey }
+            self.dataKey = nil
+        }
+        guard let keyring, !isLocked || evenIfLocked else { return nil }
         switch keyring.load(keyFile.cacheDescription) {
         case .found(let key) where key.count == AES256GCM.keyByteCount && keyFile.matches(key):
             dataKey = key
@@ -203,7 +242,7 @@ public actor EncryptedFileVault: VaultBackend {
         return nil
     }
 
-    private func cache(_ key: SecretBytes, for keyFile: VaultKeyFile) {
+    func cache(_ key: SecretBytes, for keyFile: VaultKeyFile) {
         dataKey = key
         keyringProblem = keyring?.store(key, description: keyFile.cacheDescription)
     }
@@ -224,7 +263,7 @@ public actor EncryptedFileVault: VaultBackend {
                 return (keyFile, key)
             }
         }
-        guard let key = outcome.1 else { return try await unlock(outcome.0, passphrase: passphrase) }
+        guard let key = outcome.1 else { return try await self.key(for: outcome.0, passphrase: passphrase) }
         cache(key, for: outcome.0)
         return key
     }
@@ -241,13 +280,13 @@ public actor EncryptedFileVault: VaultBackend {
 
     // MARK: Files
 
-    private func readKeyFile() throws(VaultError) -> VaultKeyFile? {
+    func readKeyFile() throws(VaultError) -> VaultKeyFile? {
         guard let bytes = try Self.read(keyFilePath) else { return nil }
         return try VaultKeyFile(parsing: bytes, location: keyFilePath)
     }
 
     /// False when the directory does not exist yet; refuses one that others can enter.
-    private func directoryExists() throws(VaultError) -> Bool {
+    func directoryExists() throws(VaultError) -> Bool {
         do {
             try PrivateDirectory.checkPrivate(directory)
             return true
@@ -259,18 +298,10 @@ public actor EncryptedFileVault: VaultBackend {
     }
 
     private func checkedRecordPath(_ profile: String) throws(VaultError) -> String {
-        guard Self.isValidProfileName(profile) else {
-            throw .io("the profile name '\(profile)' cannot be used as a file name (letters, digits, '.', '_', '-', "
-                + "'@' and '+'; not starting with '.')")
+        guard ProfileFileName.isValid(profile) else {
+            throw .io("the profile name '\(profile)' cannot be used as a file name (\(ProfileFileName.rule))")
         }
         return recordPath(profile: profile)
-    }
-
-    static func isValidProfileName(_ name: String) -> Bool {
-        guard !name.isEmpty, name.utf8.count <= 128, !name.hasPrefix(".") else { return false }
-        return name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-@+".unicodeScalars.contains(scalar))
-        }
     }
 
     static func read(_ path: String) throws(VaultError) -> [UInt8]? {

@@ -6,7 +6,8 @@ import AuthCrypto
 /// the attributes `application=authvault`, `profile`, `user-pool` and `client-id`; the secret is the record's JSON.
 /// Every call is bounded: each job runs on a dedicated thread with a `GCancellable` cancelled at the deadline, and
 /// answers ok, not found (`nil`), `.locked`, `.unavailable` or `.timedOut`. The collection's lock state is checked
-/// explicitly before every operation, because a locked collection answers a search like an empty one.
+/// explicitly before every operation, because a locked collection answers a search like an empty one. Every save
+/// and delete bumps the profile's revision in `revisions`, which tells long-lived processes to read it again.
 public struct SecretServiceVault: VaultBackend {
     /// The user pool and app client a profile signs in to: stored as item attributes so a person (or
     /// `secret-tool search`) can tell items apart, and matched on load so a reconfigured profile never picks up
@@ -29,13 +30,17 @@ public struct SecretServiceVault: VaultBackend {
     public let allowPrompt: Bool
     /// The bound on that prompt, which waits for a person.
     public let promptTimeout: Duration
+    /// Required: a process that keeps a session in memory learns of every change here (see `RecordRevisions`).
+    public let revisions: RecordRevisions
 
     public init(
+        revisions: RecordRevisions,
         bindings: [String: ProfileBinding] = [:],
         timeout: Duration = .seconds(3),
         allowPrompt: Bool = false,
         promptTimeout: Duration = .seconds(120)
     ) {
+        self.revisions = revisions
         self.bindings = bindings
         self.timeout = timeout
         self.allowPrompt = allowPrompt
@@ -67,6 +72,7 @@ public struct SecretServiceVault: VaultBackend {
         try await withUnlockedCollection { connection throws(VaultError) in
             try connection.store(secret, label: label, attributes: attributes)
         }
+        try revisions.bump(profile: record.profile)
     }
 
     public func delete(profile: String) async throws(VaultError) {
@@ -75,6 +81,7 @@ public struct SecretServiceVault: VaultBackend {
         try await withUnlockedCollection { connection throws(VaultError) in
             try connection.delete(matching: attributes)
         }
+        try revisions.bump(profile: profile)
     }
 
     public func profiles() async throws(VaultError) -> [String] {

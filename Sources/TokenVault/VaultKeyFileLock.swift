@@ -3,21 +3,49 @@ import Glibc
 #endif
 import SecureFiles
 
-/// Serializes creating and rewrapping `vault.key` across processes: an exclusive `flock` on a hidden lock file
-/// beside it (profile names cannot start with '.', so it never meets a profile's files). Blocking: callers hold it
-/// on a dedicated thread.
+/// Serializes changes to `vault.key` across processes: an exclusive `flock` on a hidden lock file beside it
+/// (profile names cannot start with '.', so it never meets a profile's files) for creating, rewrapping and
+/// re-keying; a shared one for reading and writing records, so that a re-key never runs in between.
 enum VaultKeyFileLock {
     static let fileName = ".vault.key.lock"
 
+    /// Exclusive. Blocking: callers hold it on a dedicated thread.
     static func withLock<T>(directory: String, _ body: () throws(VaultError) -> T) throws(VaultError) -> T {
-        let path = FilePath.join(directory, fileName)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        let descriptor = try open(directory)
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw .io("cannot lock \(path): \(String(cString: strerror(errno)))") }
+            guard errno == EINTR else { throw failure(directory) }
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
+    }
+
+    /// Shared, on the caller's actor. Waits on a dedicated thread only while a re-key holds the lock.
+    static func withSharedLock<T>(
+        directory: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws(VaultError) -> T
+    ) async throws(VaultError) -> T {
+        let descriptor = try open(directory)
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw failure(directory) }
+            let taken = await DedicatedThread.run { () -> Bool in
+                while flock(descriptor, LOCK_SH) != 0 { guard errno == EINTR else { return false } }
+                return true
+            }
+            guard taken else { throw failure(directory) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try await body()
+    }
+
+    private static func open(_ directory: String) throws(VaultError) -> Int32 {
+        let path = FilePath.join(directory, fileName)
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        return descriptor
+    }
+
+    private static func failure(_ directory: String) -> VaultError {
+        .io("cannot lock \(FilePath.join(directory, fileName)): \(String(cString: strerror(errno)))")
     }
 }

@@ -23,16 +23,19 @@ final class TestProfiles: AgentProfileProvider {
     let clock: TestClock
     let authority: FakeAuthority
     let lockDirectory: String
-    private let counts = Mutex<(storesMade: Int, locks: Int)>((0, 0))
+    let revisions: RecordRevisions
+    private let counts = Mutex<(storesMade: Int, locks: Int, unlocks: Int)>((0, 0, 0))
 
     init(clock: TestClock, authority: FakeAuthority, lockDirectory: String) {
         self.clock = clock
         self.authority = authority
         self.lockDirectory = lockDirectory
+        revisions = RecordRevisions(directory: lockDirectory + "/revisions")
     }
 
     var storesMade: Int { counts.withLock { $0.storesMade } }
     var locks: Int { counts.withLock { $0.locks } }
+    var unlocks: Int { counts.withLock { $0.unlocks } }
 
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
         let backend: any VaultBackend
@@ -48,6 +51,10 @@ final class TestProfiles: AgentProfileProvider {
 
     func lockVaults() async {
         counts.withLock { $0.locks += 1 }
+    }
+
+    func unlockVaults() async throws(AgentFailure) {
+        counts.withLock { $0.unlocks += 1 }
     }
 
     /// Signs "work" in through a store of its own, as `authvault login` would before the agent starts.

@@ -134,7 +134,23 @@ struct VaultCommandTests {
         #expect(try cli(["vault"]).status == 2)
         let help = try cli(["vault", "--help"])
         #expect(help.status == 0)
-        for command in ["status", "migrate", "lock", "change-passphrase"] { #expect(help.stdoutText.contains(command)) }
+        for command in ["status", "migrate", "lock", "unlock", "change-passphrase"] { #expect(help.stdoutText.contains(command)) }
+        #expect(try cli(["vault", "change-passphrase", "--help"]).stdoutText.contains("--rekey"))
+    }
+
+    /// With no agent running, lock and unlock act here only and say so; a wrong passphrase leaves it locked (4).
+    @Test func lockAndUnlockWithoutAnAgent() throws {
+        _ = try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"])
+        _ = try probeRun(["save"], stdin: record)
+        let lock = try cli(["vault", "lock"])
+        #expect(lock.status == 0)
+        #expect(lock.stderrText == "Locked the encrypted file vault.\n")
+        let wrong = try cli(["vault", "unlock"], ["AUTHVAULT_VAULT_PASSPHRASE": "wrong"])
+        #expect(wrong.status == 4)
+        #expect(wrong.stderrText.contains("Wrong vault passphrase"))
+        let unlock = try cli(["vault", "unlock"])
+        #expect(unlock.status == 0, "\(unlock.stderrText)")
+        #expect(unlock.stderrText == "Unlocked the encrypted file vault.\n")
     }
 }
 

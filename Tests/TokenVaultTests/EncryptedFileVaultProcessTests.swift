@@ -87,6 +87,38 @@ struct EncryptedFileVaultProcessTests {
         #expect(try await probe("list").object["profiles"] as? [String] == ["work"])
     }
 
+    /// Writers in other processes keep saving while the vault is re-keyed: each write lands before the re-key (and
+    /// is re-encrypted by it) or fails after it (their passphrase is now the old one); none is left sealed under the
+    /// old key, so every record opens with the new passphrase.
+    @Test func aReKeyAmidWritersLeavesEveryRecordReadable() async throws {
+        let profiles = ["work", "home", "ci"]
+        let writers = try profiles.map { profile in
+            try InteractiveProcess(VaultProbe.path, arguments("write-loop") + ["--profile", profile], environment: environment)
+        }
+        defer { for writer in writers { writer.kill() } }
+        for writer in writers { #expect(try await OffPool.run { writer.readLine(timeout: 30) } == "ready") }
+        try await Task.sleep(for: .milliseconds(50))
+
+        var rekeying = environment
+        rekeying["AUTHVAULT_PROBE_NEW_PASSPHRASE"] = "the new passphrase"
+        let rekey = try ProbeOutcome.single(in: await VaultProbe.run(VaultProbe.path, arguments("change-passphrase") + ["--rekey"],
+                                                                     environment: rekeying))
+        #expect(rekey.outcome == "ok", "\(rekey)")
+        for writer in writers {
+            let ended = try await OffPool.run { writer.readLine(timeout: 30) }.map(ProbeOutcome.init(line:))
+            #expect(ended?.outcome == "wrongPassphrase", "\(ended.map { "\($0)" } ?? "still writing")")
+        }
+        var reading = environment
+        reading["AUTHVAULT_PROBE_PASSPHRASE"] = "the new passphrase"
+        for profile in profiles {
+            let loaded = try ProbeOutcome.single(in: await VaultProbe.run(VaultProbe.path, arguments("load") + ["--profile", profile],
+                                                                          environment: reading))
+            #expect(loaded.outcome == "ok", "\(profile): \(loaded)")
+            let revision = loaded.record?["revision"] as? Int ?? 0
+            #expect(loaded.record?["accessToken"] as? String == "access-rev\(revision)", "a whole record")
+        }
+    }
+
     @Test func aWarmReadRunsNoKDFAndLockDropsTheKey() async throws {
         let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
         let outcomes = try await inNewSessionKeyring("""

@@ -42,9 +42,13 @@ import TestSupport
     /// Every file's bytes and mode, and the directory's mode: what "left untouched" means.
     func snapshot() throws -> [String: String] {
         var state = ["<dir>": String(try mode(directory), radix: 8)]
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+        // Recursive: the revisions (a bump is a change too).
+        for name in try FileManager.default.subpathsOfDirectory(atPath: directory) {
             let path = "\(directory)/\(name)"
-            state[name] = "\(String(try mode(path), radix: 8)) \(try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString())"
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let contents = isDirectory.boolValue ? "<dir>" : try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString()
+            state[name] = "\(String(try mode(path), radix: 8)) \(contents)"
         }
         return state
     }

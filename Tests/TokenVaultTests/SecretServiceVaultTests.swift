@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TokenVault
 
 /// SecretServiceVault against a real gnome-keyring-daemon on a private session bus, one vault-probe process per
 /// scenario (libsecret keeps one bus connection per process). Serialized: each test starts its own bus and daemon,
@@ -24,6 +25,21 @@ struct SecretServiceVaultTests {
 
     func lock(_ session: SecretServiceSession) async throws {
         try await OffPool.run { try session.lockDefaultCollection() }
+    }
+
+    /// Every save and delete bumps the profile's revision (where the CLI keeps the file vault's), and a read does
+    /// not: what a running agent watches.
+    @Test func savesAndDeletesBumpTheRevision() async throws {
+        let session = try await start(.gnomeKeyring)
+        let revisions = RecordRevisions(dataDirectory: session.environment["XDG_DATA_HOME"]! + "/authvault")
+        #expect(revisions.stamp(profile: "work") == .absent)
+        #expect(try await probe(session, ["save"] + binding, stdin: VaultProbe.json(VaultProbe.record())).outcome == "ok")
+        let saved = revisions.stamp(profile: "work")
+        #expect(saved != .absent)
+        #expect(try await probe(session, ["load"] + binding).outcome == "ok")
+        #expect(revisions.stamp(profile: "work") == saved)
+        #expect(try await probe(session, ["delete"]).outcome == "ok")
+        #expect(revisions.stamp(profile: "work") != saved)
     }
 
     @Test func saveLoadDeleteAndSecretToolSeesTheItem() async throws {

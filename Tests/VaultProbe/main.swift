@@ -3,13 +3,14 @@
 // and the cross-process tests need many processes at once. Test code only; never installed.
 //
 //   vault-probe OPERATION [options]
-//   operations: save (record JSON on stdin) | load | delete | list | status | lock | change-passphrase
+//   operations: save (record JSON on stdin) | load | delete | list | status | lock | change-passphrase [--rekey]
 //               | hammer (alternate save and load --count times, checking every record read is whole)
 //               | write-loop (save revisions 1, 2, 3, ... until killed; prints "ready" after the first)
 //               | status-watch (prints the status now, then again for every line read on stdin, until its end:
 //                 one long-lived process, as the agent is)
 //   options:    --backend secret-service|file   --profile NAME (default work)
 //               secret service: --timeout-ms N --allow-prompt --prompt-timeout-ms N --pool ID --client ID
+//                               --directory DIR (its revisions; default $XDG_DATA_HOME/authvault)
 //               file: --directory DIR --logn N --cache none|session --cache-timeout SECONDS
 //                     --count N --writer ID
 //   passphrases come from the environment, never the command line: AUTHVAULT_PROBE_PASSPHRASE and, for
@@ -29,7 +30,7 @@ struct ProbeOptions {
         while let argument = remaining.next() {
             guard argument.hasPrefix("--") else { continue }
             let name = String(argument.dropFirst(2))
-            if ["allow-prompt"].contains(name) { flags.insert(name) } else { values[name] = remaining.next() ?? "" }
+            if ["allow-prompt", "rekey"].contains(name) { flags.insert(name) } else { values[name] = remaining.next() ?? "" }
         }
     }
 
@@ -136,9 +137,16 @@ func makeVault(_ options: ProbeOptions) -> any VaultBackend {
         bindings[options.profile] = .init(userPoolId: pool, clientId: client)
     }
     return SecretServiceVault(
+        revisions: RecordRevisions(dataDirectory: options.values["directory"] ?? dataDirectory()),
         bindings: bindings, timeout: .milliseconds(options.int("timeout-ms", 3000)),
         allowPrompt: options.flags.contains("allow-prompt"),
         promptTimeout: .milliseconds(options.int("prompt-timeout-ms", 120_000)))
+}
+
+/// Where the CLI would keep the data: the Secret Service's revisions go there too.
+func dataDirectory() -> String {
+    let environment = ProcessInfo.processInfo.environment
+    return (environment["XDG_DATA_HOME"] ?? (environment["HOME"] ?? ".") + "/.local/share") + "/authvault"
 }
 
 func makeFileVault(_ options: ProbeOptions) -> EncryptedFileVault {
@@ -182,7 +190,7 @@ func run(_ options: ProbeOptions, vault: any VaultBackend) async throws(VaultErr
         guard let new = environmentSecret("AUTHVAULT_PROBE_NEW_PASSPHRASE") else {
             throw .passphraseRequired("set AUTHVAULT_PROBE_NEW_PASSPHRASE")
         }
-        try await (vault as! EncryptedFileVault).changePassphrase(new: new)
+        try await (vault as! EncryptedFileVault).changePassphrase(new: new, rekey: options.flags.contains("rekey"))
         return [:]
     case "hammer":
         return try await hammer(options, vault: vault)

@@ -17,8 +17,10 @@ struct AgentCommand: CLICommand {
         abstract: "Serve tokens to local processes over a Unix socket until stopped.",
         discussion: """
         The socket is 0600 in a 0700 directory and every connection's user id is checked. Refresh is single-flight
-        across all clients, and the file vault is unlocked once for the agent's life. Stop it with Ctrl-C or
-        SIGTERM. Examples/systemd/ has user units that start it on the first connection (socket activation).
+        across all clients, and the file vault is unlocked once (until 'authvault vault lock'; then 'authvault vault
+        unlock'). A change to a profile's record by any command (sign-in, sign-out, migration, re-key) is seen on
+        the next request. Stop it with Ctrl-C or SIGTERM. Examples/systemd/ has user units that start it on the
+        first connection (socket activation).
         """,
         options: [socket])
 
@@ -42,8 +44,8 @@ struct AgentCommand: CLICommand {
             throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
         }
         let configuration = try VaultCommands.configuration(context)
-        let profiles = AgentProfiles(context: context,
-                                     fileVault: try VaultFactory(context: context, configuration: configuration).fileVault())
+        let factory = VaultFactory(context: context, configuration: configuration)
+        let profiles = AgentProfiles(context: context, fileVault: try factory.fileVault(), revisions: factory.revisions)
         let log: @Sendable (String) -> Void = { context.standardError.line("authvault agent: \($0)") }
         let server: AgentServer
         do {
@@ -72,13 +74,20 @@ enum AgentSocket {
 }
 
 /// The agent's stores: one per profile, on one shared file vault, refreshing in the background.
+///
+/// After `authvault vault lock` the file vault stays locked in the agent, even when the agent could derive the key
+/// from its own `AUTHVAULT_VAULT_PASSPHRASE(_FILE)`: it answers "vault locked" until `authvault vault unlock`, which
+/// opens it as at start (the session keyring, where `vault unlock` has just put the key, else the agent's own
+/// passphrase source).
 private final class AgentProfiles: AgentProfileProvider {
     let context: CommandContext
     let fileVault: EncryptedFileVault
+    let revisions: RecordRevisions
 
-    init(context: CommandContext, fileVault: EncryptedFileVault) {
+    init(context: CommandContext, fileVault: EncryptedFileVault, revisions: RecordRevisions) {
         self.context = context
         self.fileVault = fileVault
+        self.revisions = revisions
     }
 
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
@@ -91,6 +100,15 @@ private final class AgentProfiles: AgentProfileProvider {
 
     func lockVaults() async {
         try? await fileVault.lock()
+    }
+
+    func unlockVaults() async throws(AgentFailure) {
+        do {
+            try await fileVault.unlock()
+        } catch {
+            let code: AgentErrorCode = VaultCommands.status(of: error) == .vaultLocked ? .vaultLocked : .internal
+            throw AgentFailure(code, "The agent's encrypted file vault stays locked: \(error)")
+        }
     }
 }
 

@@ -10,6 +10,7 @@ enum VaultCommands {
             .command(VaultStatusCommand.self),
             .command(VaultMigrateCommand.self),
             .command(VaultLockCommand.self),
+            .command(VaultUnlockCommand.self),
             .command(VaultChangePassphraseCommand.self),
         ]
     )
@@ -170,7 +171,7 @@ struct VaultMigrateCommand: CLICommand {
             try await factory.lock(for: name).withLock { () async throws(CLIError) in
                 if let source, source != target {
                     let origin = try factory.backend(source)
-                    if let record = try await Self.vault { () async throws(VaultError) in try await origin.load(profile: name) } {
+                    if let record = try await Self.vault({ () async throws(VaultError) in try await origin.load(profile: name) }) {
                         try await Self.vault { () async throws(VaultError) in try await destination.save(record) }
                         let copy = try await Self.vault { () async throws(VaultError) in try await destination.load(profile: name) }
                         guard copy == record else {
@@ -213,37 +214,26 @@ struct VaultMigrateCommand: CLICommand {
     }
 }
 
-/// `authvault vault lock`: forgets the encrypted file vault's key (in the session keyring too).
-struct VaultLockCommand: CLICommand {
-    static let spec = CommandSpec(
-        name: "lock",
-        abstract: "Forget the encrypted file vault's unlocked key; the next use asks for the passphrase.")
-
-    init(arguments: ParsedArguments) throws(UsageError) {}
-
-    func run(in context: CommandContext) async throws(CLIError) {
-        let factory = VaultFactory(context: context, configuration: try VaultCommands.configuration(context))
-        let vault = try factory.fileVault()
-        do {
-            try await vault.lock()
-        } catch {
-            throw VaultCommands.cliError(error)
-        }
-        context.standardError.line("Locked the encrypted file vault.")
-    }
-}
-
-/// `authvault vault change-passphrase`: rewraps the data key; the records are untouched.
+/// `authvault vault change-passphrase [--rekey]`: rewraps the data key, or replaces it and re-encrypts every record.
 struct VaultChangePassphraseCommand: CLICommand {
+    static let rekey = OptionSpec.flag(
+        "rekey", help: "Also replace the data key and re-encrypt every record: an old copy of vault.key with the old passphrase opens nothing written from now on.")
     static let spec = CommandSpec(
         name: "change-passphrase",
-        abstract: "Change the encrypted file vault's passphrase.",
+        abstract: "Change the encrypted file vault's passphrase (and, with --rekey, its data key).",
         discussion: """
         The current passphrase comes from $AUTHVAULT_VAULT_PASSPHRASE(_FILE) or a prompt; the new one from
-        $AUTHVAULT_NEW_VAULT_PASSPHRASE(_FILE) or a prompt (asked twice).
-        """)
+        $AUTHVAULT_NEW_VAULT_PASSPHRASE(_FILE) or a prompt (asked twice). Without --rekey only vault.key changes:
+        the data key stays, so a copy of the old vault.key still opens the records with the old passphrase. With
+        --rekey every record is rewritten under a new data key, and a running agent reads them again.
+        """,
+        options: [rekey])
 
-    init(arguments: ParsedArguments) throws(UsageError) {}
+    let replacesKey: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        replacesKey = arguments.flag(Self.rekey)
+    }
 
     func run(in context: CommandContext) async throws(CLIError) {
         let factory = VaultFactory(context: context, configuration: try VaultCommands.configuration(context))
@@ -251,10 +241,11 @@ struct VaultChangePassphraseCommand: CLICommand {
         let vault = try factory.fileVault()
         do throws(VaultError) {
             let new = try await newSource.passphrase(for: .create)
-            try await vault.changePassphrase(new: new)
+            try await vault.changePassphrase(new: new, rekey: replacesKey)
         } catch {
             throw VaultCommands.cliError(error)
         }
-        context.standardError.line("Changed the vault passphrase.")
+        context.standardError.line(replacesKey ? "Changed the vault passphrase and the data key; every record is re-encrypted."
+                                               : "Changed the vault passphrase.")
     }
 }

@@ -14,6 +14,9 @@ struct VaultFactory {
 
     var registry: BackendRegistry { BackendRegistry(dataDirectory: context.dataDirectory) }
 
+    /// Beside the file vault's records, for both backends: the agent watches them (see `RecordRevisions`).
+    var revisions: RecordRevisions { RecordRevisions(dataDirectory: context.dataDirectory) }
+
     func lock(for profile: String) -> ProfileLock {
         ProfileLock(directory: FilePath.join(context.dataDirectory, "locks"), profile: profile)
     }
@@ -30,7 +33,7 @@ struct VaultFactory {
             guard let pool = settings.userPoolId, let client = settings.clientId else { continue }
             bindings[name] = .init(userPoolId: pool, clientId: client)
         }
-        return SecretServiceVault(bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: context.isInteractive)
+        return SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: context.isInteractive)
     }
 
     func backend(_ kind: VaultBackendKind) throws(CLIError) -> any VaultBackend {
@@ -124,7 +127,7 @@ struct VaultFactory {
             throw .passphraseRequired("\(variable) names \(path), which cannot be used: \(error)")
         }
         guard var bytes else { throw .passphraseRequired("\(variable) names \(path), which does not exist.") }
-        defer { bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { _ = bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
         return SecretBytes(line)
     }

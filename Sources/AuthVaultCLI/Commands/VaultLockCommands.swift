@@ -1,0 +1,81 @@
+import AuthAgent
+import TokenVault
+
+/// `authvault vault lock`: forgets the encrypted file vault's key (in the session keyring too), and makes a running
+/// agent forget its copy and its sessions and answer "vault locked" until `vault unlock`.
+struct VaultLockCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "lock",
+        abstract: "Forget the encrypted file vault's unlocked key, here and in a running agent.",
+        discussion: """
+        The next command that reads the vault asks for the passphrase again. A running agent drops the key and the
+        sessions it holds and answers "vault locked" (exit status 4) until 'authvault vault unlock'.
+        """)
+
+    init(arguments: ParsedArguments) throws(UsageError) {}
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        try await RunningAgent.apply(context, "lock", done: "Locked",
+                                     here: { vault throws(VaultError) in try await vault.lock() },
+                                     inAgent: { client throws(AgentClientError) in try client.lock() })
+    }
+}
+
+/// `authvault vault unlock`: opens the encrypted file vault again after `vault lock`, here and in a running agent.
+struct VaultUnlockCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "unlock",
+        abstract: "Unlock the encrypted file vault, here and in a running agent (after 'vault lock').",
+        discussion: """
+        The passphrase comes from $AUTHVAULT_VAULT_PASSPHRASE(_FILE) or a prompt, and the key is kept in the session
+        keyring as on any first use. A running agent then opens its vault again: with the key from that keyring, else
+        from its own passphrase source; if it has neither, it stays locked and this command says so (exit status 4).
+        """)
+
+    init(arguments: ParsedArguments) throws(UsageError) {}
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        try await RunningAgent.apply(context, "unlock", done: "Unlocked",
+                                     here: { vault throws(VaultError) in try await vault.unlock() },
+                                     inAgent: { client throws(AgentClientError) in try client.unlock() })
+    }
+}
+
+/// A request to the agent on the default socket, if one runs there.
+enum RunningAgent {
+    /// `action` on the file vault here, then in a running agent; says where it was `done`.
+    static func apply(
+        _ context: CommandContext, _ action: String, done: String, here: (EncryptedFileVault) async throws(VaultError) -> Void,
+        inAgent: (AgentClient) throws(AgentClientError) -> Void
+    ) async throws(CLIError) {
+        let factory = VaultFactory(context: context, configuration: try VaultCommands.configuration(context))
+        let vault = try factory.fileVault()
+        do {
+            try await here(vault)
+        } catch {
+            throw VaultCommands.cliError(error)
+        }
+        let agent = try tell(context, what: action, inAgent)
+        context.standardError.line("\(done) the encrypted file vault\(agent ? ", in the agent too" : "").")
+    }
+
+    /// False when no agent runs; an agent that runs but does not carry out `request` is an error (the vault would
+    /// not be in the state the user was told).
+    static func tell(
+        _ context: CommandContext, what request: String, _ send: (AgentClient) throws(AgentClientError) -> Void
+    ) throws(CLIError) -> Bool {
+        guard let path = AgentSocket.path(context) else { return false }
+        do {
+            // Unlocking may run the agent's KDF once.
+            try send(AgentClient(socketPath: path, timeout: .seconds(10)))
+            return true
+        } catch .notRunning {
+            return false
+        } catch .server(let failure) {
+            throw CLIError("The agent at \(path) refused to \(request): \(failure.message)",
+                           status: failure.code == .vaultLocked ? .vaultLocked : .failure)
+        } catch {
+            throw CLIError("The agent at \(path) did not \(request) (\(error)). Stop it, or try again.")
+        }
+    }
+}

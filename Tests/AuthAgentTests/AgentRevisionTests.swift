@@ -1,0 +1,63 @@
+import AuthAgent
+import AuthStore
+import Foundation
+import Testing
+import TestSupport
+
+extension AgentSuites {
+    /// The agent follows the profiles' record revisions: another process's change (a sign-in, a sign-out, a
+    /// migration, a re-key) reaches the very next request, cached replies included.
+    @Suite struct AgentRevisionTests {
+        @Test func aBumpedRevisionDropsTheCachedReplyAndTheStore() async throws {
+            try await withAgent { agent in
+                let client = agent.client
+                let first = text(try await OffPool.run { try client.token(profile: "work") }.token)
+                #expect(agent.profiles.storesMade == 1)
+
+                // Another process signs in again: a new token in the vault. Without a bump the agent's cache answers
+                // (this vault, in memory, bumps nothing), which is what every backend's bump is there to prevent.
+                try await agent.profiles.signInWork()
+                let newer = try #require(try await agent.profiles.storedAccessToken())
+                #expect(newer != first)
+                #expect(text(try await OffPool.run { try client.token(profile: "work") }.token) == first)
+                #expect(agent.profiles.storesMade == 1)
+
+                try agent.profiles.revisions.bump(profile: "work")
+                #expect(text(try await OffPool.run { try client.token(profile: "work") }.token) == newer)
+                #expect(agent.profiles.storesMade == 2, "the store is made again, and reads the record again")
+                // Unchanged since: served from the new store (and its cache), no store made per request.
+                #expect(text(try await OffPool.run { try client.token(profile: "work", kind: .id) }.token) != newer)
+                #expect(text(try await OffPool.run { try client.token(profile: "work") }.token) == newer)
+                #expect(agent.profiles.storesMade == 2)
+            }
+        }
+
+        @Test func aSignOutElsewhereIsSeenByTheNextRequestAndByStatus() async throws {
+            try await withAgent { agent in
+                let client = agent.client
+                _ = try await OffPool.run { try client.token(profile: "work") }
+                try await agent.profiles.vault.delete(profile: "work")
+                try agent.profiles.revisions.bump(profile: "work")
+                let status = try await OffPool.run { try client.status(profile: "work") }
+                #expect(status.first?.state == "signedOut", "\(status)")
+                do {
+                    _ = try await OffPool.run { try client.token(profile: "work") }
+                    Issue.record("a token after the sign-out")
+                } catch let error as AgentClientError {
+                    guard case .server(let failure) = error else { throw error }
+                    #expect(failure.code == .signInRequired)
+                }
+            }
+        }
+
+    @Test func unlockIsPassedToTheHost() async throws {
+            try await withAgent { agent in
+                try await OffPool.run { try agent.client.lock() }
+                try await OffPool.run { try agent.client.unlock() }
+                #expect(agent.profiles.locks == 1)
+                #expect(agent.profiles.unlocks == 1)
+                #expect(agent.log.contains("unlocked"))
+            }
+        }
+    }
+}
