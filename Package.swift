@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "NetworkHostsTests", dependencies: ["NetworkHosts"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
         .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "HTTPTransport", "TestSupport"]),
-        .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "NetworkHosts", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "TestSupport"]),
         // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).
         .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto"], path: "Tests/VaultProbe"),

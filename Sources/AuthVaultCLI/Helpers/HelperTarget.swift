@@ -18,13 +18,18 @@ struct HelperTarget: Equatable {
         self.init(scheme: gitProtocol, endpoint: endpoint)
     }
 
-    /// A URL with a scheme (kubectl's cluster server, Vault's address), or the bare `host[:port][/path]` docker
-    /// passes for a registry, which docker reaches over https.
+    /// A URL: kubectl's cluster server, Vault's address.
     init?(url: String) {
-        if let parsed = ServiceURL(url) {
-            self.init(scheme: parsed.scheme, endpoint: parsed.authority)
+        guard let parsed = ServiceURL(url) else { return nil }
+        self.init(scheme: parsed.scheme, endpoint: parsed.authority)
+    }
+
+    /// What docker passes for a registry: usually the bare `host[:port]` (reached over https), sometimes a URL.
+    init?(dockerServer server: String) {
+        if server.contains("://") {
+            self.init(url: server)
         } else {
-            guard !url.contains("://"), let endpoint = HostPort(url.prefix { $0 != "/" }) else { return nil }
+            guard let endpoint = HostPort(server.prefix { $0 != "/" }) else { return nil }
             self.init(scheme: "https", endpoint: endpoint)
         }
     }
