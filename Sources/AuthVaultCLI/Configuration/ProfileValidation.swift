@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Loopback
 import NetworkHosts
 import SecureFiles
 #if canImport(Glibc)
@@ -56,14 +57,15 @@ enum ProfileValidation {
         }
     }
 
-    /// A registered callback for the loopback listener: http on a loopback host with an explicit port.
+    /// A registered callback for the loopback listener: checked by the listener's own parser (http, a loopback
+    /// address or localhost, an explicit port), so configure accepts exactly what a sign-in can serve.
     static func redirectURI(_ value: String) throws(ConfigError) {
-        guard let url = URL(string: value), url.scheme?.lowercased() == "http", ServiceURL(value)?.authority.host.isLoopback == true else {
+        do {
+            _ = try RegisteredRedirectURI(value)
+        } catch {
+            let problem = if case .invalidRedirectURI(_, let problem) = error { "\(problem)" } else { "\(error)" }
             throw .invalidValue(option: "redirect-uri", value: value,
-                                reason: "expected a loopback callback such as http://127.0.0.1:8400/callback, exactly as registered on the app client")
-        }
-        guard let port = url.port, (1...65535).contains(port) else {
-            throw .invalidValue(option: "redirect-uri", value: value, reason: "give the port explicitly, as registered")
+                                reason: "\(problem); expected a loopback callback such as http://127.0.0.1:8400/callback, exactly as registered on the app client")
         }
     }
 
