@@ -28,7 +28,8 @@ struct DockerCredentialCommand: CLICommand {
             context.standardOutput.line("authvault \(AuthVault.version)")
         case "get":
             let serverURL = String((Swift.readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace })
-            guard let target = HelperTarget(dockerServer: serverURL), let profile = try HelperToken.profile(for: target, context: context) else {
+            guard let target = HelperTarget(dockerServer: serverURL),
+                  let profile = try HelperToken.profile(for: target, context: context) else {
                 context.standardOutput.line("credentials not found in native keychain")
                 throw CLIError("No profile answers for \(serverURL): a token goes only over https, to a registry listed with "
                                + "'authvault configure --helper-host HOST[:PORT]'.")

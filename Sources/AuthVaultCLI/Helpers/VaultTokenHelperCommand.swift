@@ -27,7 +27,8 @@ struct VaultTokenHelperCommand: CLICommand {
             while Swift.readLine() != nil {}
             return
         }
-        let profile = try HelperToken.profile(forURL: context.environment["VAULT_ADDR"].flatMap { $0.isEmpty ? nil : $0 }, tool: "vault", context: context)
+        let address = context.environment["VAULT_ADDR"].flatMap { $0.isEmpty ? nil : $0 }
+        let profile = try HelperToken.profile(forURL: address, tool: "vault", context: context)
         let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
         context.standardOutput.write(token.token)
     }
