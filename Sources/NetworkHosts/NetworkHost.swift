@@ -28,7 +28,8 @@ public enum NetworkHost: Hashable, Sendable, CustomStringConvertible {
             self = .ipv6(address)
         } else {
             var name = bare.lowercased()
-            if name.hasSuffix(".") { name.removeLast() }
+            // `localhost.` keeps its dot: libcurl resolves only the bare name locally and asks DNS for this one.
+            if name.hasSuffix("."), name != "localhost." { name.removeLast() }
             let allowed = name.utf8.allSatisfy { byte in
                 (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                     || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
@@ -38,8 +39,9 @@ public enum NetworkHost: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// 127.0.0.0/8, ::1, or exactly the name `localhost` (RFC 6761 section 6.3: it never leaves the machine).
-    /// `localhost.example.com`, `127.0.0.1.nip.io` and `127.attacker.example` are names like any other.
+    /// 127.0.0.0/8, ::1, or exactly the name `localhost` (RFC 6761 section 6.3: it never leaves the machine, and
+    /// libcurl resolves it without DNS). `localhost.`, `localhost.example.com`, `127.0.0.1.nip.io` and
+    /// `127.attacker.example` are names like any other.
     public var isLoopback: Bool {
         switch self {
         case .ipv4(let address): address >> 24 == 127
