@@ -10,7 +10,7 @@ public enum NetworkHost: Hashable, Sendable, CustomStringConvertible {
     case ipv4(UInt32)
     /// The 16 bytes of the address.
     case ipv6([UInt8])
-    /// Lowercased, without a trailing dot (`Example.COM.` and `example.com` are one host).
+    /// Lowercased, without a trailing dot (`Example.COM.` and `example.com` are one host), except `localhost.`.
     case name(String)
 
     /// `text` is a bare host: an IPv6 literal with or without its URL brackets, never with a port. Nil for an

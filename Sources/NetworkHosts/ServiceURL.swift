@@ -6,13 +6,16 @@ public struct ServiceURL: Sendable, Equatable {
     public let scheme: String
     public let authority: HostPort
 
-    /// Nil when `url` has no `scheme://`, or an authority `HostPort` refuses (user information included: no request
-    /// of this project carries one, and parsers disagree on where it ends).
+    /// Nil when `url` has no `scheme://`, or an authority `HostPort` refuses, or one that URL parsers read in
+    /// different ways: user information (no request of this project carries one), escapes, backslashes, an IPv6
+    /// literal without its brackets.
     public init?(_ url: some StringProtocol) {
         guard let separator = url.firstRange(of: "://") else { return nil }
         let rest = url[separator.upperBound...]
         let authorityText = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !authorityText.contains("\\"), !authorityText.contains("%"), let authority = HostPort(authorityText) else { return nil }
+        let bareIPv6 = !authorityText.hasPrefix("[") && authorityText.filter({ $0 == ":" }).count > 1
+        guard !authorityText.contains("\\"), !authorityText.contains("%"), !bareIPv6,
+              let authority = HostPort(authorityText) else { return nil }
         scheme = url[..<separator.lowerBound].lowercased()
         self.authority = authority
     }

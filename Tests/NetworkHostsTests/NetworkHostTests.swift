@@ -52,7 +52,7 @@ import Testing
         for refused in ["http://127.attacker.example:5000/", "http://127.0.0.1.nip.io/", "http://localhost.evil.com/",
                         "http://2130706433/", "http://0x7f.1/", "http://example.com/", "ftp://127.0.0.1/",
                         "http://127.0.0.1@evil.example/", "http://evil.example\\@127.0.0.1/", "http://127.0.0.1%2f@evil/",
-                        "127.0.0.1:5000", "http:///path", "file:///etc/passwd"] {
+                        "127.0.0.1:5000", "http:///path", "file:///etc/passwd", "http://::1/", "http://::1:8080/"] {
             #expect(!ServiceURL.isPermitted(refused), "\(refused)")
         }
     }
