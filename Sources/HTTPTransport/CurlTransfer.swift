@@ -46,8 +46,8 @@ struct CurlTransfer {
     }
 
     /// Refuses what libcurl would guess at or pass on blindly: a URL without an http(s) scheme (libcurl
-    /// would assume http), plain http to a host that is not a loopback address, control characters (a NUL would cut the C string short), line breaks in a
-    /// method or header (they would inject headers).
+    /// would assume http), plain http to a host that is not a loopback address, control characters (a NUL
+    /// would cut the C string short), line breaks in a method or header (they would inject headers).
     private func validateRequest() throws(HTTPError) {
         let url = request.url
         let scheme = url.prefix { $0 != ":" }.lowercased()
