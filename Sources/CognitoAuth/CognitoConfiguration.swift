@@ -1,4 +1,5 @@
 import AuthCrypto
+import NetworkHosts
 
 /// Which user pool and app client a `CognitoClient` talks to, and how patiently. A plain value: the caller reads
 /// it from wherever it keeps settings (nothing here reads the environment).
@@ -55,8 +56,8 @@ public struct CognitoConfiguration: Sendable {
             throw .invalidConfiguration("the user pool id '\(userPoolId)' is not of the form region_name")
         }
         guard !clientId.isEmpty else { throw .invalidConfiguration("the app client id is empty") }
-        guard endpoint.hasPrefix("https://") || endpoint.hasPrefix("http://") else {
-            throw .invalidConfiguration("the endpoint must be an http:// or https:// URL")
+        guard ServiceURL.isPermitted(endpoint) else {
+            throw .invalidConfiguration("the endpoint \(endpoint): \(ServiceURL.rule)")
         }
         guard operationDeadline > .zero else { throw .invalidConfiguration("the operation deadline must be positive") }
         return self

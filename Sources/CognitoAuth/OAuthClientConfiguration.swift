@@ -1,4 +1,5 @@
 import AuthCrypto
+import NetworkHosts
 
 /// Which app client the OAuth client speaks for, at which endpoints, and how patiently. A plain value: the caller
 /// reads it from wherever it keeps settings.
@@ -39,7 +40,7 @@ public struct OAuthClientConfiguration: Sendable {
         guard let redirect = OAuthURL(redirectURI), redirect.query == nil, !redirectURI.contains("#") else {
             throw .invalidConfiguration("the redirect URI must be an absolute URL without query or fragment")
         }
-        guard redirect.scheme != "http" || redirect.isLoopback else {
+        guard redirect.scheme != "http" || ServiceURL.isPermitted(redirectURI) else {
             throw .invalidConfiguration("an http:// redirect URI must be on a loopback address")
         }
         guard scopes.contains("openid") else { throw .invalidConfiguration("the scopes must include openid") }

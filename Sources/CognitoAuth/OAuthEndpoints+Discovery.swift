@@ -1,6 +1,7 @@
 import AuthCrypto
 import FoundationEssentials
 import HTTPTransport
+import NetworkHosts
 
 extension OAuthEndpoints {
     static let discoveryPath = "/.well-known/openid-configuration"
@@ -20,8 +21,8 @@ extension OAuthEndpoints {
         if issuer.hasSuffix(discoveryPath) { issuer = issuer.dropLast(discoveryPath.count) }
         while issuer.hasSuffix("/") { issuer = issuer.dropLast() }
         let documentURL = String(issuer) + discoveryPath
-        guard isSafeEndpoint(documentURL) else {
-            throw .invalidConfiguration("the discovery URL must be an https:// URL (http:// only on a loopback address)")
+        guard ServiceURL.isPermitted(documentURL) else {
+            throw .invalidConfiguration("the discovery URL: \(ServiceURL.rule)")
         }
         let sender = RetryingSender(transport: transport, deadline: deadline, retryPolicy: retryPolicy,
                                         jitter: { Double.random(in: 0...1) })

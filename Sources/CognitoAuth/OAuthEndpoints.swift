@@ -1,3 +1,5 @@
+import NetworkHosts
+
 /// Where an authorization server takes the browser and the client's calls: Cognito's Hosted UI (managed login)
 /// by its domain, any OpenID provider by its discovery document, or each URL set by hand.
 public struct OAuthEndpoints: Sendable, Equatable {
@@ -57,13 +59,8 @@ public struct OAuthEndpoints: Sendable, Equatable {
     func checkURLs() throws(CognitoError) {
         let named: [(String, String?)] = [("authorization", authorization), ("token", token), ("userinfo", userInfo),
                                           ("revocation", revocation), ("logout", logout), ("JWKS", jwksURL)]
-        for case let (name, url?) in named where !Self.isSafeEndpoint(url) {
-            throw .invalidConfiguration("the \(name) endpoint must be an https:// URL (http:// only on a loopback address)")
+        for case let (name, url?) in named where !ServiceURL.isPermitted(url) {
+            throw .invalidConfiguration("the \(name) endpoint: \(ServiceURL.rule)")
         }
-    }
-
-    static func isSafeEndpoint(_ url: String) -> Bool {
-        guard let parsed = OAuthURL(url) else { return false }
-        return parsed.scheme == "https" || (parsed.scheme == "http" && parsed.isLoopback)
     }
 }

@@ -23,19 +23,6 @@ struct OAuthURL: Equatable {
         query = pathPart.endIndex < afterAuthority.endIndex ? String(afterAuthority[afterAuthority.index(after: pathPart.endIndex)...]) : nil
     }
 
-    /// The host without port or IPv6 brackets, lowercased.
-    var host: String {
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return authority[authority.index(after: authority.startIndex)..<close].lowercased()
-        }
-        return authority.prefix { $0 != ":" }.lowercased()
-    }
-
-    /// 127.0.0.0/8, ::1 or localhost.
-    var isLoopback: Bool {
-        host == "localhost" || host == "::1" || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
-    }
-
     /// `scheme://authority/path`: what must equal the registered redirect URI.
     var withoutQuery: String { "\(scheme)://\(authority)\(path)" }
 }

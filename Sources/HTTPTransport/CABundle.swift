@@ -1,13 +1,20 @@
 import Glibc
+import SecureFiles
 
-/// A configured CA bundle file. Checked before each request so a missing or unreadable file is reported
-/// as such, not as a TLS failure.
+/// A configured CA bundle file. Checked before each request so a missing or unreadable file is reported as such,
+/// not as a TLS failure; and since it decides which servers are believed, one that another user could change
+/// (writable by others, or owned by someone other than this user or root) is refused with the command that fixes it.
 enum CABundle {
-    static func checkReadable(_ path: String) throws(HTTPError) {
+    static func check(_ path: String) throws(HTTPError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .caBundleUnreadable("\(path): \(String(cString: strerror(errno)))")
         }
         close(descriptor)
+        do {
+            try FileTrust.ownerWritable.check(path)
+        } catch {
+            throw .caBundleUnreadable(error.description)
+        }
     }
 }

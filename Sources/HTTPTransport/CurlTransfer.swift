@@ -1,4 +1,5 @@
 internal import CCurl
+import NetworkHosts
 
 /// One request performed, blocking, on a worker's easy handle: validation, options, callbacks, result.
 struct CurlTransfer {
@@ -45,8 +46,8 @@ struct CurlTransfer {
     }
 
     /// Refuses what libcurl would guess at or pass on blindly: a URL without an http(s) scheme (libcurl
-    /// would assume http), control characters (a NUL would cut the C string short), line breaks in a
-    /// method or header (they would inject headers).
+    /// would assume http), plain http to a host that is not a loopback address, control characters (a NUL
+    /// would cut the C string short), line breaks in a method or header (they would inject headers).
     private func validateRequest() throws(HTTPError) {
         let url = request.url
         let scheme = url.prefix { $0 != ":" }.lowercased()
@@ -54,6 +55,8 @@ struct CurlTransfer {
               !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
             throw .invalidURL(RedactedURL(url).description)
         }
+        // The last word on plain http, whatever the configuration said: nothing is sent in clear to another host.
+        guard ServiceURL.isPermitted(url) else { throw .insecureURL(RedactedURL(url).description) }
         guard request.method.isHTTPToken else { throw .invalidRequest("the method is not an HTTP token") }
         for header in request.headers {
             guard header.name.isHTTPToken else { throw .invalidRequest("a header name is not an HTTP token") }
@@ -71,7 +74,7 @@ struct CurlTransfer {
         try handle.set(CURLOPT_SSL_VERIFYPEER, 1)
         try handle.set(CURLOPT_SSL_VERIFYHOST, 2)
         if let caBundlePath = configuration.caBundlePath {
-            try CABundle.checkReadable(caBundlePath)
+            try CABundle.check(caBundlePath)
             try handle.set(CURLOPT_CAINFO, caBundlePath)
         }
         try handle.set(CURLOPT_USERAGENT, configuration.userAgent)

@@ -1,8 +1,13 @@
+import NetworkHosts
+
 /// Why a request got no usable response. Messages name hosts and curl's diagnosis, never the request's
 /// query, headers or body.
 public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL is malformed or not `http`/`https`; it carries the URL without query or user information.
     case invalidURL(String)
+    /// Plain http to a host that is not a loopback address, or a URL whose host cannot be told for sure (user
+    /// information, escapes): refused before any connection. It carries the URL without query or user information.
+    case insecureURL(String)
     /// The request itself can't be sent as given (a line break in a header, a bad method).
     case invalidRequest(String)
     case cannotResolveHost(String)
@@ -24,13 +29,14 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isRetryable: Bool {
         switch self {
         case .cannotResolveHost, .cannotConnect, .timedOut, .connectionLost: true
-        case .invalidURL, .invalidRequest, .tlsFailure, .caBundleUnreadable, .responseTooLarge, .cancelled, .other: false
+        case .invalidURL, .insecureURL, .invalidRequest, .tlsFailure, .caBundleUnreadable, .responseTooLarge, .cancelled, .other: false
         }
     }
 
     public var description: String {
         switch self {
         case .invalidURL(let url): "invalid URL (only http:// and https:// are allowed): \(url)"
+        case .insecureURL(let url): "refused to send to \(url): \(ServiceURL.rule)"
         case .invalidRequest(let reason): "invalid request: \(reason)"
         case .cannotResolveHost(let host): "cannot resolve host \(host): check the network and the endpoint's name"
         case .cannotConnect(let reason): "cannot connect: \(reason)"

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import NetworkHosts
 
 /// One redirect URI as registered with the app client, checked for what a loopback listener can serve.
 ///
@@ -81,14 +79,12 @@ enum LoopbackHost: Sendable, Equatable {
     case localhost
 
     init?(_ text: Substring) {
-        if text.lowercased() == "localhost" { self = .localhost; return }
-        if var address = Self.ipv6(text) {
-            guard withUnsafeBytes(of: &address, { $0.elementsEqual(Self.ipv6LoopbackBytes) }) else { return nil }
-            self = .ipv6Loopback
-            return
+        guard let host = NetworkHost(text), host.isLoopback else { return nil }
+        switch host {
+        case .ipv4(let address): self = .ipv4(address.bigEndian)
+        case .ipv6: self = .ipv6Loopback
+        case .name: self = .localhost
         }
-        guard let address = Self.ipv4(text), UInt32(bigEndian: address.s_addr) >> 24 == 127 else { return nil }
-        self = .ipv4(address.s_addr)
     }
 
     func socketAddresses(port: Int) -> [SocketAddress] {
@@ -99,15 +95,4 @@ enum LoopbackHost: Sendable, Equatable {
         }
     }
 
-    private static let ipv6LoopbackBytes: [UInt8] = Array(repeating: 0, count: 15) + [1]
-
-    private static func ipv4(_ text: Substring) -> in_addr? {
-        var address = in_addr()
-        return inet_pton(AF_INET, String(text), &address) == 1 ? address : nil
-    }
-
-    private static func ipv6(_ text: Substring) -> in6_addr? {
-        var address = in6_addr()
-        return inet_pton(AF_INET6, String(text), &address) == 1 ? address : nil
-    }
 }

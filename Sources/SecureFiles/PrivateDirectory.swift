@@ -17,9 +17,7 @@ public enum PrivateDirectory {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .from(errno: errno, path: path, operation: "stat") }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path) }
-        if info.st_mode & 0o077 != 0 || info.st_uid != geteuid() {
-            throw .unsafePermissions(path: path, mode: info.st_mode, expected: 0o700)
-        }
+        try FileTrust.private.check(info, path: path)
     }
 
     private static func makeParents(of path: String, created: inout Bool) throws(FileSystemError) {

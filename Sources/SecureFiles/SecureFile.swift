@@ -8,9 +8,9 @@ import Glibc
 /// directory. A reader, or a writer killed at any point, sees the old content or the new, never a mix; a failed write
 /// leaves the old file as it was.
 public enum SecureFile {
-    /// The whole file, or `nil` when it does not exist. With `requirePrivate`, a file that other users can read or
-    /// write, or that another user owns, is refused rather than read.
-    public static func read(_ path: String, requirePrivate: Bool = true) throws(FileSystemError) -> [UInt8]? {
+    /// The whole file, or `nil` when it does not exist. A file that breaks `trust` (see `FileTrust`) is refused
+    /// rather than read.
+    public static func read(_ path: String, trust: FileTrust = .private) throws(FileSystemError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -19,9 +19,7 @@ public enum SecureFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .from(errno: errno, path: path, operation: "stat") }
-        if requirePrivate && (info.st_mode & 0o077 != 0 || info.st_uid != geteuid()) {
-            throw .unsafePermissions(path: path, mode: info.st_mode, expected: 0o600)
-        }
+        try trust.check(info, path: path)
         var contents: [UInt8] = []
         contents.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)

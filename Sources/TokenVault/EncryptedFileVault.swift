@@ -306,7 +306,7 @@ public actor EncryptedFileVault: VaultBackend {
 
     static func read(_ path: String) throws(VaultError) -> [UInt8]? {
         do {
-            return try SecureFile.read(path, requirePrivate: true)
+            return try SecureFile.read(path)
         } catch {
             throw vaultError(error)
         }
@@ -329,7 +329,9 @@ public actor EncryptedFileVault: VaultBackend {
     }
 
     static func vaultError(_ error: FileSystemError) -> VaultError {
-        if case .unsafePermissions = error { return .unsafePermissions(error.description) }
-        return .io(error.description)
+        switch error {
+        case .unsafePermissions, .foreignOwner: .unsafePermissions(error.description)
+        default: .io(error.description)
+        }
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Real git (Debian's /usr/bin/git, 2.39) clones over smart HTTP from a server that lets in only a valid Cognito
-/// access token as the Basic password (checked by the server itself against moto's JWKS), with AuthVault set up as
-/// a user would: Examples/git/gitconfig in the global git configuration, `git-credential-authvault` on PATH as
-/// `make install` links it, `authvault configure --helper-host`. Prompts are off (GIT_TERMINAL_PROMPT=0).
+/// Real git (Debian's /usr/bin/git, 2.39) clones over smart HTTPS (a CA the test makes, in GIT_SSL_CAINFO) from a
+/// server that lets in only a valid Cognito access token as the Basic password (checked by the server itself
+/// against moto's JWKS), with AuthVault set up as a user would: Examples/git/gitconfig in the global git
+/// configuration, `git-credential-authvault` on PATH as `make install` links it, `authvault configure
+/// --helper-host`. Prompts are off (GIT_TERMINAL_PROMPT=0).
 @Suite struct GitCloneTests {
     @Test func cloneWorksAndAfterTheTokenExpiredRefreshesOnce() async throws {
         let git = try await GitSetup.make()
@@ -66,6 +67,38 @@ import TestSupport
         #expect(SecretScan.names(of: cli.knownSecrets, in: [clone.output]).isEmpty, "git printed no secret")
         cli.expectNoSecretLeaks()
     }
+
+    /// Issue 10 item 2 with the profile named in $AUTHVAULT_PROFILE and authvault as git's helper for every host:
+    /// the listed https host and port gets the token; the same server under a name the profile does not list, and
+    /// a plain-http server whose address and port the profile does list, get none.
+    @Test func aNamedProfileGivesGitNoTokenForAnotherHostOrPlainHTTP() async throws {
+        let git = try await GitSetup.make()
+        let cli = git.profile.cli
+        let plain = try await BearerTokenServer.git(projectRoot: git.repositories.path, tls: nil, expecting: git.expectation)
+        let hosts = try await cli.run(["configure", "--helper-host", "127.0.0.1:\(git.server.port)", "--helper-host", "127.0.0.1:\(plain.port)"])
+        #expect(hosts.status == 0)
+        let everyHost = git.home + "/every-host.gitconfig"
+        try "[credential]\n\thelper =\n\thelper = authvault\n".write(toFile: everyHost, atomically: true, encoding: .utf8)
+        let environment = ["GIT_CONFIG_GLOBAL": everyHost, "AUTHVAULT_PROFILE": HeadlessCLI.profile]
+
+        let listed = try await git.clone(git.url, into: "listed", environment: environment)
+        #expect(listed.output.status == 0, "\(listed.output.stderrText)")
+        #expect(try git.server.attempts().contains(where: \.accepted))
+
+        let before = try git.server.attempts().count
+        let otherName = try await git.clone(git.url.replacingOccurrences(of: "127.0.0.1", with: "localhost"), into: "other-name",
+                                            environment: environment)
+        #expect(otherName.output.status != 0)
+        let byName = Array(try git.server.attempts().dropFirst(before))
+        #expect(!byName.isEmpty && byName.allSatisfy { $0.reason == "no credentials" }, "\(byName.map(\.reason))")
+
+        let overHTTP = try await git.clone("http://127.0.0.1:\(plain.port)/project.git", into: "plain", environment: environment)
+        #expect(overHTTP.output.status != 0)
+        let inClear = try plain.attempts()
+        #expect(!inClear.isEmpty && inClear.allSatisfy { $0.reason == "no credentials" }, "\(inClear.map(\.reason))")
+        #expect(SecretScan.names(of: cli.knownSecrets, in: [listed.output, otherName.output, overHTTP.output]).isEmpty)
+        cli.expectNoSecretLeaks()
+    }
 }
 
 /// A signed-in profile (refreshes counted by its fault proxy), a bare repository served by a bearer-token git
@@ -76,20 +109,25 @@ private struct GitSetup {
     static let exampleURL = "https://git.example.com"
 
     let profile: SignedInProfile
+    let tls: TLSFixture
     let server: BearerTokenServer
     let repositories: TemporaryDirectory
     let environment: [String: String]
 
     var home: String { profile.cli.environment["HOME"]! }
-    var url: String { "http://127.0.0.1:\(server.port)/project.git" }
+    var url: String { "https://127.0.0.1:\(server.port)/project.git" }
+    var expectation: BearerTokenServer.Expectation {
+        .init(jwksURL: profile.pool.jwksURL, issuer: profile.pool.issuer, clientId: profile.pool.clientId, tokenUse: .access)
+    }
 
     static func make() async throws -> GitSetup {
         let profile = try await SignedInProfile.make()
         let repositories = try TemporaryDirectory(prefix: "authvault-git")
         try await makeBareRepository(in: repositories)
         let pool = profile.pool
+        let tls = try TLSFixture()
         let server = try await BearerTokenServer.git(
-            projectRoot: repositories.path,
+            projectRoot: repositories.path, tls: tls,
             expecting: .init(jwksURL: pool.jwksURL, issuer: pool.issuer, clientId: pool.clientId, tokenUse: .access))
         let cli = profile.cli
         let hosts = try await cli.run(["configure", "--helper-host", "127.0.0.1:\(server.port)"])
@@ -99,17 +137,18 @@ private struct GitSetup {
         guard snippet.contains(exampleURL) else { throw TestFixtureError("Examples/git/gitconfig no longer names \(exampleURL)") }
         let home = cli.environment["HOME"]!
         let globalConfig = home + "/.gitconfig"
-        try ("[credential]\n\thelper = store\n" + snippet.replacingOccurrences(of: exampleURL, with: "http://127.0.0.1:\(server.port)"))
+        try ("[credential]\n\thelper = store\n" + snippet.replacingOccurrences(of: exampleURL, with: "https://127.0.0.1:\(server.port)"))
             .write(toFile: globalConfig, atomically: true, encoding: .utf8)
         let links = try CommandLinks(["git-credential-authvault"], to: cli.authvault, in: cli.root)
         let environment = cli.environment.merging([
             "PATH": links.searchPath(before: cli.environment["PATH"]),
             "GIT_CONFIG_GLOBAL": globalConfig,
             "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_SSL_CAINFO": tls.caCertificatePath,
             "GIT_TERMINAL_PROMPT": "0",
             "LC_ALL": "C",
         ]) { $1 }
-        return GitSetup(profile: profile, server: server, repositories: repositories, environment: environment)
+        return GitSetup(profile: profile, tls: tls, server: server, repositories: repositories, environment: environment)
     }
 
     /// `project.git`, with one commit holding README, made by git itself outside any user configuration.
@@ -130,9 +169,12 @@ private struct GitSetup {
 
     func clonePath(_ name: String) -> String { profile.cli.root + "/clones/" + name }
 
-    func clone(into name: String) async throws -> (output: ProcessOutput, seconds: TimeInterval) {
+    /// `git clone` of `url` (this server's repository by default), with `environment` over the set-up's.
+    func clone(_ url: String? = nil, into name: String, environment extra: [String: String] = [:]) async throws
+        -> (output: ProcessOutput, seconds: TimeInterval) {
         let started = Date()
-        let output = try await BoundedProcess.run("/usr/bin/git", ["clone", url, clonePath(name)], environment: environment, timeout: 60)
+        let output = try await BoundedProcess.run("/usr/bin/git", ["clone", url ?? self.url, clonePath(name)],
+                                                  environment: environment.merging(extra) { $1 }, timeout: 60)
         return (output, Date().timeIntervalSince(started))
     }
 

@@ -42,10 +42,25 @@ import TestSupport
         #expect(SecretScan.names(of: cli.knownSecrets, in: [run.output]).isEmpty, "kubectl printed no secret")
         cli.expectNoSecretLeaks()
     }
+
+    /// The example sets provideClusterInfo, so kubectl names its server: the same server under a name the profile
+    /// does not list (`localhost`, which its certificate also covers) gets no token.
+    @Test func aServerTheProfileDoesNotListGetsNoToken() async throws {
+        let kube = try await KubectlSetup.make()
+        let cli = kube.profile.cli
+        let run = try await kube.kubectl(["get", "namespaces", "-o", "name",
+                                          "--server", "https://localhost:\(kube.server.port)"])
+        #expect(run.output.status != 0)
+        #expect(run.output.stderrText.contains("--helper-host localhost:\(kube.server.port)"), "\(run.output.stderrText)")
+        #expect(try kube.server.attempts().allSatisfy { !$0.accepted }, "no token got in")
+        #expect(SecretScan.names(of: cli.knownSecrets, in: [run.output]).isEmpty, "kubectl printed no secret")
+        cli.expectNoSecretLeaks()
+    }
 }
 
-/// A signed-in profile, the bearer-token Kubernetes server on a fresh TLS fixture, and the example kubeconfig
-/// filled in (server URL, CA data, profile name) in the profile's HOME, with `authvault` first on PATH.
+/// A signed-in profile listing the server's address and port, the bearer-token Kubernetes server on a fresh TLS
+/// fixture, and the example kubeconfig filled in (server URL, CA data, profile name) in the profile's HOME, with
+/// `authvault` first on PATH.
 private struct KubectlSetup {
     static let kubectlPath = PackageFiles.path(".build/debian-tools/usr/bin/kubectl")
     static let exampleServer = "https://kubernetes.example.com:6443"
@@ -77,6 +92,8 @@ private struct KubectlSetup {
         }
         let caData = try Data(contentsOf: URL(fileURLWithPath: tls.caCertificatePath)).base64EncodedString()
         let cli = profile.cli
+        let hosts = try await cli.run(["configure", "--helper-host", "127.0.0.1:\(server.port)"])
+        guard hosts.status == 0 else { throw TestFixtureError("configure --helper-host exited \(hosts.status): \(hosts.stderrText)") }
         let kubeconfig = cli.environment["HOME"]! + "/kubeconfig.yaml"
         try template.replacingOccurrences(of: exampleServer, with: "https://127.0.0.1:\(server.port)")
             .replacingOccurrences(of: exampleCA, with: caData)

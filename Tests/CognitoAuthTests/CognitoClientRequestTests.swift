@@ -28,7 +28,7 @@ import TestSupport
 
     func client(_ transport: StubTransport, secret: String? = nil, poolId: String = poolId, clock: TestClock? = nil,
                 privateValue: BigUInt? = nil) throws -> CognitoClient {
-        try .forTests(poolId: poolId, clientId: Self.clientId, clientSecret: secret, endpoint: "http://stub.test/",
+        try .forTests(poolId: poolId, clientId: Self.clientId, clientSecret: secret, endpoint: "https://stub.test/",
                       jwksURL: StubTransport.jwksURL, transport: transport, clock: clock, privateValue: privateValue)
     }
 
@@ -54,7 +54,7 @@ import TestSupport
 
         for request in transport.requests {
             #expect(request.method == "POST")
-            #expect(request.url == "http://stub.test/")
+            #expect(request.url == "https://stub.test/")
             #expect(request.headerValue("Content-Type") == "application/x-amz-json-1.1")
         }
         let initiate = try #require(transport.bodies(of: "InitiateAuth").first)

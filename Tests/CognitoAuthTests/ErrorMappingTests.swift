@@ -1,6 +1,7 @@
 import AuthCrypto
 import Foundation
 import HTTPTransport
+import NetworkHosts
 import Synchronization
 import Testing
 @testable import CognitoAuth
@@ -12,7 +13,7 @@ import Testing
     /// A client whose every call gets `response`; counts the attempts.
     func failingCall(_ response: @escaping @Sendable () -> HTTPResponse) async -> (CognitoError?, Int) {
         let transport = StubTransport(jwks: Data()) { _, _ in response() }
-        let client = try! CognitoClient.forTests(poolId: "us-east-1_Errors1", clientId: "client", endpoint: "http://stub.test/",
+        let client = try! CognitoClient.forTests(poolId: "us-east-1_Errors1", clientId: "client", endpoint: "https://stub.test/",
                                                  jwksURL: StubTransport.jwksURL, transport: transport)
         do {
             _ = try await client.signIn(username: "alice", password: SecretBytes(utf8: Self.password), flow: .userPassword)
@@ -137,6 +138,15 @@ import Testing
         }
         #expect(throws: CognitoError.self) {
             try CognitoClient.forTests(poolId: "us-east-1_a", clientId: "c", endpoint: "ftp://x/", jwksURL: "", transport: transport)
+        }
+        // Plain http only to a loopback address, whatever the configuration file said: passwords go to the endpoint.
+        for endpoint in ["http://cognito.example.com/", "http://127.attacker.example/", "http://127.0.0.1.nip.io:5000/"] {
+            #expect(throws: CognitoError.invalidConfiguration("the endpoint \(endpoint): \(ServiceURL.rule)")) {
+                try CognitoClient.forTests(poolId: "us-east-1_a", clientId: "c", endpoint: endpoint, jwksURL: "", transport: transport)
+            }
+        }
+        #expect(throws: Never.self) {
+            try CognitoClient.forTests(poolId: "us-east-1_a", clientId: "c", endpoint: "http://127.0.0.1:5000/", jwksURL: "", transport: transport)
         }
         #expect(CognitoConfiguration(region: "eu-west-1", userPoolId: "eu-west-1_a", clientId: "c").endpoint == "https://cognito-idp.eu-west-1.amazonaws.com/")
     }

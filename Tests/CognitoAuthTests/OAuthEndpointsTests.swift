@@ -24,6 +24,9 @@ import TokenVerification
     @Test func plainHTTPOnlyOnLoopback() throws {
         #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://auth.example.com") }
         #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://127.0.0.1.evil.example") }
+        // Four labels after "127." passed the old dotted-quad shape check; only an address is loopback.
+        #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://127.evil.example.com") }
+        #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://localhost.evil.com") }
         #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "ftp://auth.example.com") }
         #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "https://user@auth.example.com") }
         for base in ["http://127.0.0.1:8000", "http://[::1]:8000", "http://localhost:8000", "https://auth.example.com"] {

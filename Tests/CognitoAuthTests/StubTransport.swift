@@ -8,7 +8,7 @@ import TestSupport
 final class StubTransport: HTTPTransport {
     typealias Handler = @Sendable (_ operation: String, _ body: [String: Any]) -> HTTPResponse
 
-    static let jwksURL = "http://stub.test/jwks.json"
+    static let jwksURL = "https://stub.test/jwks.json"
     private let jwks: Data
     private let handler: Handler
     private let recorded = Mutex<[HTTPRequest]>([])

@@ -13,7 +13,7 @@ extension HTTPTransportTests {
 
         @Test func unknownHostIsCannotResolveHost() async throws {
             // RFC 6761: names under .invalid never resolve.
-            let error = await sendError(CurlTransport(), HTTPRequest(url: "http://nonexistent.invalid/path?q=secret", timeout: .seconds(5)))
+            let error = await sendError(CurlTransport(), HTTPRequest(url: "https://nonexistent.invalid/path?q=secret", timeout: .seconds(5)))
             #expect(error == .cannotResolveHost("nonexistent.invalid"))
             #expect(error?.isRetryable == true)
         }
@@ -28,6 +28,28 @@ extension HTTPTransportTests {
             let error = await sendError(CurlTransport(), HTTPRequest(url: url))
             #expect(error == .invalidURL(shown))
             #expect(error?.isRetryable == false)
+        }
+
+        /// Whatever a configuration file says, plain http goes only to a loopback address: refused before any
+        /// connection. libcurl itself resolves `*.localhost` to 127.0.0.1, so without the check the first request
+        /// would reach the server; the others name hosts that only pass a prefix test.
+        @Test func plainHTTPToAnotherHostIsRefusedBeforeConnecting() async throws {
+            let server = try await TestHTTPServer.start()
+            let port = server.server.port
+            let transport = CurlTransport()
+            for url in ["http://evil.localhost:\(port)/echo?code=secret", "http://127.attacker.example:\(port)/echo",
+                        "http://127.0.0.1.nip.io:\(port)/echo", "http://2130706433:\(port)/echo",
+                        "http://127.0.0.1:\(port)@evil.localhost:\(port)/echo"] {
+                let request = HTTPRequest(url: url, headers: [HTTPHeader(name: "Authorization", value: "Bearer secret")], timeout: .seconds(5))
+                let error = await sendError(transport, request)
+                guard case .insecureURL(let shown) = error else { Issue.record("\(url): got \(String(describing: error))"); continue }
+                #expect(!shown.contains("secret"))
+                #expect(error?.isRetryable == false)
+                #expect(error?.description.contains("use https://") == true)
+            }
+            let counted = try await CurlTransport().send(HTTPRequest(url: server.url("/connections")))
+            let connections = try JSONSerialization.jsonObject(with: Data(counted.body)) as? [String: Int]
+            #expect(connections == ["connections": 1], "only the count itself reached the server")
         }
 
         /// Kept out of the list above: printing a NUL argument garbles the test log.

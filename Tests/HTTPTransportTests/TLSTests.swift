@@ -41,6 +41,30 @@ extension HTTPTransportTests {
             #expect(error?.isRetryable == false)
         }
 
+        /// The bundle decides which servers are believed: one another user could change is refused with the fix,
+        /// before any connection.
+        @Test func caBundleOthersCanChangeIsRefused() async throws {
+            let fixture = try TLSFixture()
+            let server = try await TestHTTPServer.start(tls: fixture)
+            chmod(fixture.caCertificatePath, 0o666)
+            let transport = CurlTransport(configuration: .init(caBundlePath: fixture.caCertificatePath))
+            let error = try #require(await sendError(transport, HTTPRequest(url: server.url("/echo"))))
+            guard case .caBundleUnreadable = error else { Issue.record("got \(error)"); return }
+            #expect(error.description.contains("chmod 0644 '\(fixture.caCertificatePath)'"), "\(error)")
+            if getuid() == 0 {
+                chmod(fixture.caCertificatePath, 0o644)
+                chown(fixture.caCertificatePath, 12345, 12345)
+                let stranger = try #require(await sendError(transport, HTTPRequest(url: server.url("/echo"))))
+                #expect(stranger.description.contains("chown root '\(fixture.caCertificatePath)'"), "\(stranger)")
+            }
+            let trusted = fixture.directory.appending("trusted.pem")
+            _ = FileManager.default.createFile(atPath: trusted, contents: try Data(contentsOf: URL(fileURLWithPath: fixture.caCertificatePath)),
+                                               attributes: [.posixPermissions: 0o644])
+            let counted = try await CurlTransport(configuration: .init(caBundlePath: trusted)).send(HTTPRequest(url: server.url("/connections")))
+            #expect(try JSONSerialization.jsonObject(with: Data(counted.body)) as? [String: Int] == ["connections": 1],
+                    "only the count itself reached the server")
+        }
+
         @Test func caBundleWithoutCertificatesIsUnreadable() async throws {
             let fixture = try TLSFixture()
             let server = try await TestHTTPServer.start(tls: fixture)

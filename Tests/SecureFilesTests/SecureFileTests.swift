@@ -50,7 +50,7 @@ import TestSupport
         #expect(throws: FileSystemError.unsafePermissions(path: path, mode: 0o100644, expected: 0o600)) {
             try SecureFile.read(path)
         }
-        #expect(try SecureFile.read(path, requirePrivate: false) == Array("x".utf8))
+        #expect(try SecureFile.read(path, trust: .ownerWritable) == Array("x".utf8))
         let message = FileSystemError.unsafePermissions(path: path, mode: 0o100644, expected: 0o600).description
         #expect(message.contains("chmod 0600"))
     }

@@ -53,14 +53,15 @@ public final class BearerTokenServer: Sendable {
         self.logDirectory = logDirectory
     }
 
-    /// Serves the bare repositories under `projectRoot` at `http://127.0.0.1:PORT/NAME.git`.
-    public static func git(projectRoot: String, expecting expectation: Expectation) async throws -> BearerTokenServer {
-        try await start("bearer_git_server.py", ["--project-root", projectRoot], expectation)
+    /// Serves the bare repositories under `projectRoot` at `https://127.0.0.1:PORT/NAME.git` with `tls`'s server
+    /// certificate, or at `http://...` without one.
+    public static func git(projectRoot: String, tls: TLSFixture?, expecting expectation: Expectation) async throws -> BearerTokenServer {
+        try await start("bearer_git_server.py", ["--project-root", projectRoot] + (tls?.serverArguments ?? []), expectation)
     }
 
     /// Serves `https://127.0.0.1:PORT` with `tls`'s server certificate: discovery and one namespace, `authvault-e2e`.
     public static func kubernetes(tls: TLSFixture, expecting expectation: Expectation) async throws -> BearerTokenServer {
-        try await start("bearer_kube_server.py", ["--cert", tls.serverCertificatePath, "--key", tls.serverKeyPath], expectation)
+        try await start("bearer_kube_server.py", tls.serverArguments, expectation)
     }
 
     private static func start(_ script: String, _ arguments: [String], _ expectation: Expectation) async throws -> BearerTokenServer {
@@ -82,4 +83,9 @@ public final class BearerTokenServer: Sendable {
                            exp: entry["exp"] as? Int, tokenUse: entry["tokenUse"] as? String)
         }
     }
+}
+
+extension TLSFixture {
+    /// The options the test servers take to serve HTTPS with this fixture's certificate.
+    var serverArguments: [String] { ["--cert", serverCertificatePath, "--key", serverKeyPath] }
 }

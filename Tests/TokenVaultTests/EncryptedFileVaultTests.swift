@@ -235,6 +235,19 @@ import TestSupport
         #expect(try await vault().load(profile: "work") == sample())
     }
 
+    /// A record another user owns could have been swapped by them: refused with the chown that fixes it, not a
+    /// chmod that would not.
+    @Test(.enabled(if: getuid() == 0, "chown needs root"))
+    func aRecordAnotherUserOwnsIsRefusedWithTheChown() async throws {
+        try await vault().save(sample())
+        chown(recordPath(), 12345, 12345)
+        try await expectRefusal({
+            if case .unsafePermissions(let message) = $0 { message.contains("chown root '\(recordPath())'") } else { false }
+        }) { _ = try await vault().load(profile: "work") }
+        chown(recordPath(), 0, 0)
+        #expect(try await vault().load(profile: "work") == sample())
+    }
+
     @Test func invalidProfileNamesNeverBecomePaths() async throws {
         for name in ["../escape", "a/b", ".hidden", ""] {
             await #expect(throws: VaultError.self) { try await vault().save(sample(name)) }

@@ -27,7 +27,7 @@ struct ConfigureCommand: CLICommand {
     static let authFlow = OptionSpec.value("auth-flow", placeholder: "srp|password", help: "How password sign-in proves the password (default: srp).")
     static let rotateRefreshTokens = OptionSpec.value("rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens (default: false).")
     static let caBundle = OptionSpec.value("ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).")
-    static let helperHost = OptionSpec.repeatable("helper-host", placeholder: "host", help: "A host (host or host:port) the git and docker helpers answer for with this profile; replaces the list, '' clears it.")
+    static let helperHost = OptionSpec.repeatable("helper-host", placeholder: "host", help: "A host the helpers (git, docker; kubectl and Vault when they name their server) hand this profile's token to, over https only: host (any port) or host:port; replaces the list, '' clears it.")
     static let clientSecretStdin = OptionSpec.flag("client-secret-stdin", help: "Read the app client's secret from standard input and keep it in the vault.")
 
     static let spec = CommandSpec(

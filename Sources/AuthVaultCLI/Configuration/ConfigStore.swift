@@ -27,8 +27,8 @@ public struct ConfigStore: Sendable {
     public func load() throws(ConfigError) -> ConfigFile {
         let bytes: [UInt8]?
         do {
-            // Not a secret store, so a readable-by-others file is read; only the vault insists on 0600.
-            bytes = try SecureFile.read(path, requirePrivate: false)
+            // Not a secret store, so others may read it; but it says where tokens go, so only its owner may change it.
+            bytes = try SecureFile.read(path, trust: .ownerWritable)
         } catch {
             throw .unreadable(path: path, reason: error.description)
         }

@@ -1,4 +1,7 @@
 import FoundationEssentials
+import Loopback
+import NetworkHosts
+import SecureFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,27 +49,28 @@ enum ProfileValidation {
 
     /// A service URL: https, or plain http only to a loopback host (a local emulator).
     static func serviceURL(_ value: String, option: String) throws(ConfigError) {
-        guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+        guard let url = URL(string: value), url.scheme != nil, let host = url.host, !host.isEmpty else {
             throw .invalidValue(option: option, value: value, reason: "expected an absolute URL such as https://example.com/")
         }
-        guard scheme == "https" || (scheme == "http" && isLoopback(host)) else {
-            throw .invalidValue(option: option, value: value,
-                                reason: "use https (plain http is accepted only for 127.0.0.1, [::1] and localhost)")
+        guard ServiceURL.isPermitted(value) else {
+            throw .invalidValue(option: option, value: value, reason: ServiceURL.rule)
         }
     }
 
-    /// A registered callback for the loopback listener: http on a loopback host with an explicit port.
+    /// A registered callback for the loopback listener: checked by the listener's own parser (http, a loopback
+    /// address or localhost, an explicit port), so configure accepts exactly what a sign-in can serve.
     static func redirectURI(_ value: String) throws(ConfigError) {
-        guard let url = URL(string: value), url.scheme?.lowercased() == "http", let host = url.host, isLoopback(host) else {
+        do {
+            _ = try RegisteredRedirectURI(value)
+        } catch {
+            let problem = if case .invalidRedirectURI(_, let problem) = error { "\(problem)" } else { "\(error)" }
             throw .invalidValue(option: "redirect-uri", value: value,
-                                reason: "expected a loopback callback such as http://127.0.0.1:8400/callback, exactly as registered on the app client")
-        }
-        guard let port = url.port, (1...65535).contains(port) else {
-            throw .invalidValue(option: "redirect-uri", value: value, reason: "give the port explicitly, as registered")
+                                reason: "\(problem); expected a loopback callback such as http://127.0.0.1:8400/callback, exactly as registered on the app client")
         }
     }
 
-    /// A CA bundle: an absolute path to a readable file (checked now, so a typo shows at configure time).
+    /// A CA bundle: an absolute path to a readable file that only its owner (this user or root) can change; checked
+    /// now, so a mistake shows at configure time, and again before every request.
     static func caBundle(_ value: String) throws(ConfigError) {
         guard value.hasPrefix("/") else {
             throw .invalidValue(option: "ca-bundle", value: value, reason: "give an absolute path")
@@ -74,20 +78,18 @@ enum ProfileValidation {
         guard access(value, R_OK) == 0 else {
             throw .invalidValue(option: "ca-bundle", value: value, reason: "the file cannot be read")
         }
+        do {
+            try FileTrust.ownerWritable.check(value)
+        } catch {
+            throw .invalidValue(option: "ca-bundle", value: value, reason: error.description)
+        }
     }
 
     /// A host name or address, optionally with a port: what git and docker pass to a credential helper.
     static func helperHost(_ value: String) throws(ConfigError) {
-        let allowed = value.utf8.allSatisfy { isAlphanumeric($0) || [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: ":"),
-                                                                      UInt8(ascii: "["), UInt8(ascii: "]")].contains($0) }
-        guard !value.isEmpty, value.count <= 255, allowed, !value.contains("/") else {
+        guard value.count <= 255, HostPort(value) != nil else {
             throw .invalidValue(option: "helper-host", value: value, reason: "expected a host such as git.example.com or registry.example.com:5000")
         }
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let bare = host.filter { $0 != "[" && $0 != "]" }.lowercased()
-        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -8,7 +8,8 @@ struct DockerCredentialCommand: CLICommand {
         abstract: "Docker credential helper: the profile's token for its registries.",
         discussion: """
         Configure with "credHelpers": {"registry.example.com": "authvault"} in ~/.docker/config.json and
-        'authvault configure --helper-host registry.example.com'. store and erase change nothing.
+        'authvault configure --helper-host registry.example.com'. Only a listed registry reached over https gets
+        the token; --profile or $AUTHVAULT_PROFILE chooses among the listing profiles. store and erase change nothing.
         """,
         positionals: [PositionalSpec("operation", help: "get, store, erase, list or version (docker passes it).")])
 
@@ -27,9 +28,11 @@ struct DockerCredentialCommand: CLICommand {
             context.standardOutput.line("authvault \(AuthVault.version)")
         case "get":
             let serverURL = String((Swift.readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace })
-            guard let profile = try HelperToken.profile(forHost: Self.host(of: serverURL), context: context) else {
+            guard let target = HelperTarget(dockerServer: serverURL),
+                  let profile = try HelperToken.profile(for: target, context: context) else {
                 context.standardOutput.line("credentials not found in native keychain")
-                throw CLIError("No profile answers for \(serverURL): add it with 'authvault configure --helper-host HOST'.")
+                throw CLIError("No profile answers for \(serverURL): a token goes only over https, to a registry listed with "
+                               + "'authvault configure --helper-host HOST[:PORT]'.")
             }
             let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
             try JSONOutput.write(["ServerURL": serverURL, "Username": token.username, "Secret": token.token],
@@ -46,12 +49,5 @@ struct DockerCredentialCommand: CLICommand {
             // store and erase: the request is read and dropped; the session stays.
             while Swift.readLine() != nil {}
         }
-    }
-
-    /// `https://registry.example.com:5000/v2/` -> `registry.example.com:5000`; a bare host stays as it is.
-    static func host(of serverURL: String) -> String {
-        let parts = serverURL.split(separator: "/", omittingEmptySubsequences: true)
-        let authority = serverURL.contains("://") && parts.count > 1 ? parts[1] : parts.first ?? ""
-        return authority.lowercased()
     }
 }

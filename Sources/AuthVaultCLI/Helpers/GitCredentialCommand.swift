@@ -8,8 +8,10 @@ struct GitCredentialCommand: CLICommand {
         discussion: """
         Configure with: git config --global credential.https://git.example.com.helper authvault
         (git runs git-credential-authvault, installed by 'make install') and
-        'authvault configure --helper-host git.example.com'. A host no profile lists gets no answer, so git asks
-        its other helpers. Never prompts: without a session it says which login to run.
+        'authvault configure --helper-host git.example.com'. Only https, and only a host (and port, when the
+        entry names one) that a profile lists, gets an answer; anything else gets none, so git asks its other
+        helpers. --profile or $AUTHVAULT_PROFILE chooses among the listing profiles. Never prompts: without a
+        session it says which login to run.
         """,
         positionals: [PositionalSpec("operation", help: "get, store or erase (git passes it).")])
 
@@ -25,7 +27,9 @@ struct GitCredentialCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let request = CredentialRequest.read()
         guard operation == "get" else { return }
-        guard let host = request.values["host"], let profile = try HelperToken.profile(forHost: host, context: context) else {
+        guard let host = request.values["host"],
+              let target = HelperTarget(gitProtocol: request.values["protocol"], host: host),
+              let profile = try HelperToken.profile(for: target, context: context) else {
             return
         }
         let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())

@@ -55,17 +55,34 @@ struct HelperToken {
         }
     }
 
-    /// The profile that answers for `host`: the one named explicitly (--profile, $AUTHVAULT_PROFILE) answers for
-    /// every host; otherwise the profile that lists the host with `configure --helper-host`. `nil`: not ours.
-    static func profile(forHost host: String, context: CommandContext) throws(CLIError) -> String? {
-        if context.profileIsExplicit { return context.profileName }
+    /// The profile whose token may go to `target`, nil when none may. Only https targets get a token, and only
+    /// from a profile that lists the target's host with `configure --helper-host`. A profile named explicitly
+    /// (--profile, $AUTHVAULT_PROFILE) chooses among those, it never widens them; otherwise the first listing
+    /// profile by name answers.
+    static func profile(for target: HelperTarget, context: CommandContext) throws(CLIError) -> String? {
+        guard target.scheme == "https" else { return nil }
         let file: ConfigFile
         do { file = try context.configStore.load() } catch { throw CLIError(error.description) }
-        let wanted = host.lowercased()
-        let bare = wanted.split(separator: ":").first.map(String.init) ?? wanted
-        return file.profiles.keys.sorted().first { name in
-            let hosts = file.profiles[name]?.helperHosts ?? []
-            return hosts.contains(wanted) || hosts.contains(bare)
+        let listing = file.profiles.keys.sorted().filter { name in
+            (file.profiles[name]?.helperHosts ?? []).contains { target.isListed(by: $0) }
         }
+        if context.profileIsExplicit { return listing.contains(context.profileName) ? context.profileName : nil }
+        return listing.first
+    }
+
+    /// For tools that may say where the token goes (kubectl's cluster server, Vault's address): nil when the tool
+    /// said nothing, so the current profile answers as before; the listing profile when the URL passes
+    /// `profile(for:context:)`; otherwise an error naming the fix.
+    static func profile(forURL url: String?, tool: String, context: CommandContext) throws(CLIError) -> String? {
+        guard let url else { return nil }
+        guard let target = HelperTarget(url: url) else {
+            throw CLIError("\(tool) named a server that is no URL, so no token is handed over.")
+        }
+        guard let profile = try profile(for: target, context: context) else {
+            throw CLIError("No token for \(tool)'s server \(target.scheme)://\(target.endpoint): a token goes only over https, "
+                           + "to a host its profile lists. Add it with 'authvault configure --profile \(context.profileName) "
+                           + "--helper-host \(target.endpoint)'.")
+        }
+        return profile
     }
 }

@@ -11,7 +11,8 @@ struct KubectlCredentialCommand: CLICommand {
         abstract: "kubectl exec credential plugin: an ExecCredential with the profile's token.",
         discussion: """
         In a kubeconfig user: exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: authvault,
-        args: [kubectl-credential, --profile, work], interactiveMode: Never}.
+        args: [kubectl-credential, --profile, work], interactiveMode: Never}. With provideClusterInfo: true kubectl
+        names the cluster's server: then it must be https and its host listed with 'configure --helper-host'.
         """,
         options: [tokenKind])
 
@@ -28,7 +29,8 @@ struct KubectlCredentialCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let info = ExecInfo(environment: context.environment["KUBERNETES_EXEC_INFO"])
         let effective = info.interactive ? context : context.withoutPrompts()
-        let token = try await HelperToken.fetch(kind, profile: nil, context: effective)
+        let profile = try HelperToken.profile(forURL: info.server, tool: "kubectl", context: context)
+        let token = try await HelperToken.fetch(kind, profile: profile, context: effective)
         let credential = ExecCredential(
             apiVersion: info.apiVersion, kind: "ExecCredential",
             status: .init(token: token.token, expirationTimestamp: TimeText.rfc3339(token.expiresAt)))
@@ -45,20 +47,27 @@ struct KubectlCredentialCommand: CLICommand {
         let status: Status
     }
 
-    /// What kubectl says about the call; kubectl 1.20 sends v1beta1, newer ones v1.
+    /// What kubectl says about the call; kubectl 1.20 sends v1beta1, newer ones v1. The cluster's server only
+    /// with `provideClusterInfo: true`.
     private struct ExecInfo {
         var apiVersion = "client.authentication.k8s.io/v1beta1"
         var interactive = false
+        var server: String?
 
         init(environment value: String?) {
             struct Payload: Decodable {
-                struct Spec: Decodable { let interactive: Bool? }
+                struct Spec: Decodable {
+                    struct Cluster: Decodable { let server: String? }
+                    let interactive: Bool?
+                    let cluster: Cluster?
+                }
                 let apiVersion: String?
                 let spec: Spec?
             }
             guard let value, let payload = try? JSONDecoder().decode(Payload.self, from: Data(value.utf8)) else { return }
             if let version = payload.apiVersion, version.hasPrefix("client.authentication.k8s.io/") { apiVersion = version }
             interactive = payload.spec?.interactive ?? false
+            server = payload.spec?.cluster?.server
         }
     }
 }

@@ -1,10 +1,16 @@
 /// `authvault vault-token-helper get|store|erase` (also run as `vault-token-helper-authvault`): HashiCorp Vault's
-/// token helper protocol. `get` prints the bare token; `store` and `erase` change nothing.
+/// token helper protocol. `get` prints the bare token; `store` and `erase` change nothing. Vault's CLI runs the
+/// helper with `VAULT_ADDR` set to the server it is about to call: when it is, that server must be https and its
+/// host listed with `configure --helper-host`, as for every helper.
 struct VaultTokenHelperCommand: CLICommand {
     static let spec = CommandSpec(
         name: "vault-token-helper",
         abstract: "HashiCorp Vault token helper: the profile's token for the vault CLI.",
-        discussion: "Configure with token_helper = \"/usr/local/bin/vault-token-helper-authvault\" in ~/.vault (installed by 'make install').",
+        discussion: """
+        Configure with token_helper = "/usr/local/bin/vault-token-helper-authvault" in ~/.vault (installed by 'make install')
+        and 'authvault configure --helper-host vault.example.com:8200': the token goes only to the https VAULT_ADDR
+        the vault CLI names, when it names one.
+        """,
         positionals: [PositionalSpec("operation", help: "get, store or erase (vault passes it).")])
 
     let operation: String
@@ -21,7 +27,9 @@ struct VaultTokenHelperCommand: CLICommand {
             while Swift.readLine() != nil {}
             return
         }
-        let token = try await HelperToken.fetch(.access, context: context.withoutPrompts())
+        let address = context.environment["VAULT_ADDR"].flatMap { $0.isEmpty ? nil : $0 }
+        let profile = try HelperToken.profile(forURL: address, tool: "vault", context: context)
+        let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
         context.standardOutput.write(token.token)
     }
 }

@@ -1,6 +1,10 @@
 """A git smart-HTTP server on 127.0.0.1 that requires a Cognito token (python3 stdlib and python3-cryptography).
 
-    bearer_git_server.py --project-root DIR --jwks-url URL --issuer ISS --client-id ID --token-use access --log FILE
+    bearer_git_server.py --project-root DIR [--cert PEM --key PEM] --jwks-url URL --issuer ISS --client-id ID
+                         --token-use access --log FILE
+
+With --cert and --key it speaks HTTPS (git hands a credential helper's token only to https:// hosts AuthVault
+lists), without them plain HTTP.
 
 Serves the bare repositories under DIR through `git http-backend` (CGI) to requests whose HTTP Basic password is a
 token that passes bearer_server.TokenCheck (any user name). Any other request gets 401 with
@@ -112,8 +116,10 @@ def make_handler(arguments):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--project-root", required=True, help="the directory holding the bare repositories")
+    bearer_server.add_tls_arguments(parser, required=False)
     bearer_server.add_arguments(parser)
-    bearer_server.serve(make_handler(parser.parse_args()))
+    arguments = parser.parse_args()
+    bearer_server.serve(make_handler(arguments), wrap=bearer_server.tls_wrap(arguments))
 
 
 if __name__ == "__main__":

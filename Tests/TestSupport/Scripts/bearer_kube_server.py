@@ -10,7 +10,6 @@ and the namespace list (NAMESPACES, one namespace "authvault-e2e"). Every reques
 (bearer_server.AttemptLog). Prints its port on the first stdout line and serves until stdin closes.
 """
 import argparse
-import ssl
 import urllib.parse
 
 import bearer_server
@@ -69,13 +68,10 @@ def make_handler(arguments):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--cert", required=True, help="the server certificate chain (PEM)")
-    parser.add_argument("--key", required=True, help="the server's private key (PEM)")
+    bearer_server.add_tls_arguments(parser, required=True)
     bearer_server.add_arguments(parser)
     arguments = parser.parse_args()
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(arguments.cert, arguments.key)
-    bearer_server.serve(make_handler(arguments), wrap=lambda sock: context.wrap_socket(sock, server_side=True))
+    bearer_server.serve(make_handler(arguments), wrap=bearer_server.tls_wrap(arguments))
 
 
 if __name__ == "__main__":

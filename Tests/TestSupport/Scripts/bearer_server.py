@@ -12,6 +12,7 @@ It never holds a token itself.
 """
 import base64
 import json
+import ssl
 import sys
 import threading
 import time
@@ -105,6 +106,21 @@ class AttemptLog:
                  "jti": claims.get("jti"), "exp": claims.get("exp"), "tokenUse": claims.get("token_use")}
         with self.lock, open(self.path, "a", encoding="utf-8") as log:
             log.write(json.dumps(entry) + "\n")
+
+
+def add_tls_arguments(parser, required):
+    """--cert and --key: the server certificate chain and its private key (PEM), for serving HTTPS."""
+    parser.add_argument("--cert", required=required, help="the server certificate chain (PEM)")
+    parser.add_argument("--key", required=required, help="the server's private key (PEM)")
+
+
+def tls_wrap(arguments):
+    """The `wrap` for `serve` that speaks TLS with --cert and --key; None (plain HTTP) without them."""
+    if not arguments.cert:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(arguments.cert, arguments.key)
+    return lambda sock: context.wrap_socket(sock, server_side=True)
 
 
 def serve(handler, wrap=None):

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who besides this user may touch a file the project reads, checked on its `stat` before the content is used.
+public enum FileTrust: Sendable {
+    /// Secrets (the vault's files): owned by this user, neither readable nor writable by anyone else (0600).
+    case `private`
+    /// Files that steer where tokens go (the configuration, a CA bundle): anyone may read them, but only their
+    /// owner may change them, and the owner is this user or root (a system bundle such as /etc/ssl/certs/...).
+    case ownerWritable
+
+    /// Refuses `info` (of `path`) with the command that fixes it: `chown` for a stranger's file, else `chmod`.
+    func check(_ info: stat, path: String) throws(FileSystemError) {
+        let me = geteuid()
+        switch self {
+        case .private:
+            guard info.st_uid == me else { throw .foreignOwner(path: path, owner: info.st_uid) }
+            guard info.st_mode & 0o077 == 0 else {
+                throw .unsafePermissions(path: path, mode: info.st_mode, expected: info.st_mode & S_IFMT == S_IFDIR ? 0o700 : 0o600)
+            }
+        case .ownerWritable:
+            guard info.st_uid == me || info.st_uid == 0 else { throw .foreignOwner(path: path, owner: info.st_uid) }
+            guard info.st_mode & 0o022 == 0 else {
+                throw .unsafePermissions(path: path, mode: info.st_mode, expected: info.st_mode & 0o755)
+            }
+        }
+    }
+
+    /// Checks the file `path` names (following links, as the library that opens it will).
+    public func check(_ path: String) throws(FileSystemError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .from(errno: errno, path: path, operation: "stat") }
+        try check(info, path: path)
+    }
+}

@@ -1,0 +1,51 @@
+import Testing
+@testable import AuthVaultCLI
+
+/// Where a helper's token may go, decided in one place: the target each protocol describes, matched against the
+/// `--helper-host` entries.
+@Suite struct HelperTargetTests {
+    @Test func gitTargets() throws {
+        let target = try #require(HelperTarget(gitProtocol: "HTTPS", host: "Git.Example.com:8443"))
+        #expect(target.scheme == "https")
+        #expect(target.endpoint.description == "git.example.com:8443")
+        #expect(HelperTarget(gitProtocol: nil, host: "git.example.com") == nil)
+        #expect(HelperTarget(gitProtocol: "https", host: nil) == nil)
+        #expect(HelperTarget(gitProtocol: "https", host: "user@git.example.com") == nil)
+        #expect(HelperTarget(gitProtocol: "http", host: "git.example.com")?.scheme == "http")
+    }
+
+    @Test func dockerAndURLTargets() throws {
+        #expect(HelperTarget(dockerServer: "registry.example.com:5000")?.scheme == "https")
+        #expect(HelperTarget(dockerServer: "registry.example.com:5000/v2/")?.endpoint.port == 5000)
+        #expect(HelperTarget(dockerServer: "http://registry.example.com:5000")?.scheme == "http")
+        #expect(HelperTarget(dockerServer: "https://index.docker.io/v1/")?.endpoint.description == "index.docker.io")
+        #expect(HelperTarget(url: "registry.example.com:5000") == nil, "a URL needs its scheme")
+        #expect(HelperTarget(url: "https://[::1]:6443")?.endpoint.description == "[::1]:6443")
+        #expect(HelperTarget(url: "https://user@kube.example.com") == nil)
+    }
+
+    @Test(arguments: [
+        // (target, entry, listed)
+        ("git.example.com", "git.example.com", true),
+        ("git.example.com:8443", "git.example.com", true),
+        ("GIT.example.com.", "git.example.com", true),
+        ("git.example.com", "Git.Example.Com.", true),
+        ("git.example.com:8443", "git.example.com:8443", true),
+        ("git.example.com:8444", "git.example.com:8443", false),
+        ("git.example.com", "git.example.com:8443", false),
+        ("git.example.com", "git.example.com:443", true),
+        ("git.example.com.evil.example", "git.example.com", false),
+        ("evil-git.example.com", "git.example.com", false),
+        ("example.com", "git.example.com", false),
+        ("[::1]:8443", "::1", true),
+        ("[0:0::1]:8443", "[::1]:8443", true),
+        ("[::1]:8443", "[::1]:9443", false),
+        ("127.0.0.1:8443", "127.0.0.1", true),
+        ("127.0.0.1:8443", "localhost", false),
+        ("2130706433", "127.0.0.1", false),
+    ])
+    func entries(target: String, entry: String, listed: Bool) throws {
+        let helperTarget = try #require(HelperTarget(gitProtocol: "https", host: target))
+        #expect(helperTarget.isListed(by: entry) == listed)
+    }
+}
