@@ -1,3 +1,4 @@
+import AuthCrypto
 import AuthStore
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import AuthCrypto
 #if canImport(Glibc)
 import Glibc
 #endif

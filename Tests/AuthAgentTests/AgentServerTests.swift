@@ -153,7 +153,7 @@ extension AgentSuites {
             await first.stop()
 
             // A regular file where the socket goes is not ours to delete.
-            FileManager.default.createFile(atPath: path, contents: Data("keep me".utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data("keep me".utf8))
             #expect(throws: AgentServerError.notASocket(path: path)) {
                 _ = try AgentServer.start(socketPath: path, profiles: profiles, options: .init(version: "third"))
             }

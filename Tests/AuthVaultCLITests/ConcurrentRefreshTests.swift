@@ -195,7 +195,7 @@ import TestSupport
     @Test func twentyProcessesOnAnExpiredSessionRefreshOnce() async throws {
         let profile = try await SignedInProfile.make()
         let aged = try await profile.cli.ageTokens(expiringIn: -120)
-        let stub = try #require(aged["accessToken"] as? String)
+        let expired = try #require(aged["accessToken"] as? String)
         let baseline = try await profile.proxy.records().count
         let cli = profile.cli
 
@@ -213,6 +213,8 @@ import TestSupport
         let token = printed.first ?? ""
         let owner = try await profile.pool.owner(ofAccessToken: token)
         #expect(owner == SignedInProfile.username, "a token moto issued")
+        let replaced = !sameSecret(token, expired)
+        #expect(replaced, "not the expired token")
         let newClaims = TestJWT.claims(of: token)
         let expiry = try #require(newClaims?["exp"] as? Int)
         #expect(Double(expiry) > Date().timeIntervalSince1970 + 3000, "a new token, valid for moto's hour")

@@ -175,7 +175,7 @@ final class SocketActivation: Sendable {
             throw TestFixtureError("cannot create \(log)")
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try PeerPython.path)
+        process.executableURL = URL(fileURLWithPath: PeerPython.path)
         process.arguments = [ScriptServer.scriptPath("socket_activate.py")] + (listening ? [] : ["--not-listening"])
             + [socketPath, "--"] + command
         process.environment = environment

@@ -33,7 +33,7 @@ import TestSupport
 
         // Another process takes the same flock(2) lock: one python process, so SIGKILL releases it at once.
         let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: try PeerPython.path)
+        holder.executableURL = URL(fileURLWithPath: PeerPython.path)
         holder.arguments = ["-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(30)", lock.path]
         holder.standardInput = FileHandle.nullDevice
         holder.standardOutput = FileHandle.nullDevice

@@ -109,7 +109,7 @@ struct ConfigureCommand: CLICommand {
         guard var secret = StandardInput.firstLine() else {
             throw CLIError("--client-secret-stdin was given but standard input is empty.", status: .usage)
         }
-        defer { secret.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { secret.wipe() }
         let session = try await ProfileSession.open(context)
         let vault = session.vault, profile = session.profile.name
         let value = secret.isEmpty ? nil : SecretBytes(secret)

@@ -127,7 +127,7 @@ struct VaultFactory {
             throw .passphraseRequired("\(variable) names \(path), which cannot be used: \(error)")
         }
         guard var bytes else { throw .passphraseRequired("\(variable) names \(path), which does not exist.") }
-        defer { _ = bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { bytes.wipe() }
         let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
         return SecretBytes(line)
     }

@@ -18,7 +18,7 @@ enum StandardInput {
     /// The first line (possibly empty), or nil when standard input is empty.
     static func firstLine() -> [UInt8]? {
         var buffer = readAll()
-        defer { buffer.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { buffer.wipe() }
         guard !buffer.isEmpty else { return nil }
         return lines(of: buffer).first.map(Array.init) ?? []
     }
@@ -31,7 +31,7 @@ enum StandardInput {
     private static func readAll() -> [UInt8] {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        defer { chunk.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { chunk.wipe() }
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
