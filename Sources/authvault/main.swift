@@ -12,9 +12,10 @@ func currentEnvironment() -> [String: String] {
     var environment: [String: String] = [:]
     var entry = environ
     while let pointer = entry.pointee {
-        let pair = String(cString: pointer)
-        if let equals = pair.firstIndex(of: "=") {
-            environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        // Split on the bytes: String's Character view would run grapheme breaking over every variable.
+        if let equals = strchr(pointer, Int32(UInt8(ascii: "="))) {
+            let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: equals - pointer), as: UTF8.self)
+            environment[name] = String(cString: equals + 1)
         }
         entry += 1
     }

@@ -22,7 +22,7 @@ struct GitCredentialCommand: CLICommand {
         }
     }
 
-    func run(in context: CommandContext) async throws(CLIError) {
+    nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         let request = CredentialRequest.read()
         guard operation == "get" else { return }
         guard let host = request.values["host"], let profile = try HelperToken.profile(forHost: host, context: context) else {

@@ -12,7 +12,9 @@ struct HelperToken {
 
     /// A valid token for `profile` (the current one when nil), without ever prompting to sign in: from the agent
     /// when one runs, else directly from the vault (refreshing first when due).
-    static func fetch(_ kind: TokenKind, profile: String? = nil, context: CommandContext) async throws(CLIError) -> HelperToken {
+    nonisolated(nonsending) static func fetch(
+        _ kind: TokenKind, profile: String? = nil, context: CommandContext
+    ) async throws(CLIError) -> HelperToken {
         if let served = try fromAgent(kind, profile: profile ?? context.profileName, context: context) { return served }
         let session = try await ProfileSession.open(context, profile: profile)
         let secret: SecretBytes
@@ -59,12 +61,12 @@ struct HelperToken {
     /// every host; otherwise the profile that lists the host with `configure --helper-host`. `nil`: not ours.
     static func profile(forHost host: String, context: CommandContext) throws(CLIError) -> String? {
         if context.profileIsExplicit { return context.profileName }
-        let file: ConfigFile
-        do { file = try context.configStore.load() } catch { throw CLIError(error.description) }
+        let profiles: [String: [String]]
+        do { profiles = try context.configStore.helperHosts() } catch { throw CLIError(error.description) }
         let wanted = host.lowercased()
         let bare = wanted.split(separator: ":").first.map(String.init) ?? wanted
-        return file.profiles.keys.sorted().first { name in
-            let hosts = file.profiles[name]?.helperHosts ?? []
+        return profiles.keys.sorted().first { name in
+            let hosts = profiles[name] ?? []
             return hosts.contains(wanted) || hosts.contains(bare)
         }
     }

@@ -16,7 +16,7 @@ struct VaultTokenHelperCommand: CLICommand {
         }
     }
 
-    func run(in context: CommandContext) async throws(CLIError) {
+    nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         guard operation == "get" else {
             while Swift.readLine() != nil {}
             return
