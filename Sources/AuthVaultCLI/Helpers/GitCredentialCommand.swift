@@ -38,7 +38,9 @@ struct GitCredentialCommand: CLICommand {
             lines += ["username=\(token.username)", "password=\(token.token)"]
         }
         lines.append("password_expiry_utc=\(Int64(token.expiresAt))")
-        context.standardOutput.write(lines.joined(separator: "\n") + "\n\n")
+        // Each line ended, then the blank line; by concatenation, as joined(separator:)'s generic path costs a
+        // conformance lookup on every call.
+        context.standardOutput.write(lines.reduce(into: "") { $0 += $1 + "\n" } + "\n")
     }
 }
 
