@@ -38,9 +38,7 @@ struct GitCredentialCommand: CLICommand {
             lines += ["username=\(token.username)", "password=\(token.token)"]
         }
         lines.append("password_expiry_utc=\(Int64(token.expiresAt))")
-        // Each line ended, then the blank line; by concatenation, as joined(separator:)'s generic path costs a
-        // conformance lookup on every call.
-        context.standardOutput.write(lines.reduce(into: "") { $0 += $1 + "\n" } + "\n")
+        context.standardOutput.write(lines.concatenated(separator: "\n") + "\n\n")
     }
 }
 
