@@ -47,12 +47,22 @@ public enum AuthVault {
         return [command] + arguments
     }
 
-    /// Runs one invocation and returns its exit status. Nothing here calls `exit`, so tests can run it in-process.
-    /// On the caller's executor, like `CLICommand.run`.
-    /// - Parameter environment: read only by a command (`--version` and `--help` start without building it).
+    /// Runs one invocation with `environment` as its environment (tests).
     nonisolated(nonsending) public static func run(
         arguments: [String],
-        environment: @autoclosure () -> [String: String],
+        environment: [String: String],
+        standardOutput: any TextOutput = FileDescriptorOutput.standardOutput,
+        standardError: any TextOutput = FileDescriptorOutput.standardError
+    ) async -> ExitStatus {
+        await run(arguments: arguments, environment: EnvironmentVariables(environment), standardOutput: standardOutput,
+                  standardError: standardError)
+    }
+
+    /// Runs one invocation and returns its exit status. Nothing here calls `exit`, so tests can run it in-process.
+    /// On the caller's executor, like `CLICommand.run`.
+    nonisolated(nonsending) public static func run(
+        arguments: [String],
+        environment: EnvironmentVariables,
         standardOutput: any TextOutput = FileDescriptorOutput.standardOutput,
         standardError: any TextOutput = FileDescriptorOutput.standardError
     ) async -> ExitStatus {
@@ -71,7 +81,7 @@ public enum AuthVault {
             standardOutput.write(HelpFormatter.render(node, path: path))
             return .success
         case .run(let type, let parsed, let path):
-            let context = CommandContext(environment: environment(), standardOutput: standardOutput,
+            let context = CommandContext(variables: environment, standardOutput: standardOutput,
                                          standardError: standardError, globalArguments: parsed)
             do {
                 let command = try type.init(arguments: parsed)

@@ -21,8 +21,11 @@ import TestSupport
         var other = ProfileSettings()
         other.clientId = "abc"
         try store.save(ConfigFile(profiles: ["work": work, "other": other]))
-        #expect(try store.helperHosts() == ["work": ["git.example.com", "registry.example.com:5000"], "other": []])
-        #expect(try store.helperHosts() == store.load().profiles.mapValues { $0.helperHosts ?? [] })
+        let hosts = try store.helperHosts()
+        #expect(hosts.map(\.profile) == ["other", "work"])
+        #expect(hosts.map(\.hosts) == [[], ["git.example.com", "registry.example.com:5000"]])
+        let loaded = try store.load().profiles
+        #expect(hosts.map(\.hosts) == hosts.map { loaded[$0.profile]?.helperHosts ?? [] })
         withExtendedLifetime(directory) {}
     }
 

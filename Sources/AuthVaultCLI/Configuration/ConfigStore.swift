@@ -30,15 +30,15 @@ public struct ConfigStore: Sendable {
         return try decode(bytes)
     }
 
-    /// Each profile's helper hosts (`configure --helper-host`), which git and docker's helpers look up on every
-    /// call: read with the agent's JSON parser, as far as those lists, because JSONDecoder's first decode costs
-    /// about a millisecond. A file that parser does not take as a configuration is decoded by `load`'s rules,
-    /// which say what is wrong with it.
-    public func helperHosts() throws(ConfigError) -> [String: [String]] {
-        guard let bytes = try read() else { return [:] }
+    /// Each profile's helper hosts (`configure --helper-host`), by profile name, which git and docker's helpers look
+    /// up on every call: read with the agent's JSON parser, as far as those lists, because JSONDecoder's first
+    /// decode costs about a millisecond. A file that parser does not take as a configuration is decoded by `load`'s
+    /// rules, which say what is wrong with it.
+    public func helperHosts() throws(ConfigError) -> [(profile: String, hosts: [String])] {
+        guard let bytes = try read() else { return [] }
         if let root = JSONValue.parse(bytes), let version = root["version"]?.number, version <= Double(ConfigFile.currentVersion),
            case .object(let profiles)? = root["profiles"] {
-            let hosts = profiles.compactMap { profile -> (String, [String])? in
+            let hosts = profiles.compactMap { profile -> (profile: String, hosts: [String])? in
                 guard case .object = profile.value else { return nil }
                 switch profile.value["helperHosts"] {
                 case nil, .null?: return (profile.key, [])
@@ -46,10 +46,9 @@ public struct ConfigStore: Sendable {
                 default: return nil
                 }
             }
-            // The parser refuses duplicate keys, so the names are unique.
-            if hosts.count == profiles.count { return Dictionary(uniqueKeysWithValues: hosts) }
+            if hosts.count == profiles.count { return hosts.sorted { $0.profile < $1.profile } }
         }
-        return try decode(bytes).profiles.mapValues { $0.helperHosts ?? [] }
+        return try decode(bytes).profiles.map { ($0.key, $0.value.helperHosts ?? []) }.sorted { $0.profile < $1.profile }
     }
 
     /// The file's bytes; nil when it does not exist yet.

@@ -61,13 +61,10 @@ struct HelperToken {
     /// every host; otherwise the profile that lists the host with `configure --helper-host`. `nil`: not ours.
     static func profile(forHost host: String, context: CommandContext) throws(CLIError) -> String? {
         if context.profileIsExplicit { return context.profileName }
-        let profiles: [String: [String]]
+        let profiles: [(profile: String, hosts: [String])]
         do { profiles = try context.configStore.helperHosts() } catch { throw CLIError(error.description) }
         let wanted = host.lowercased()
         let bare = wanted.split(separator: ":").first.map(String.init) ?? wanted
-        return profiles.keys.sorted().first { name in
-            let hosts = profiles[name] ?? []
-            return hosts.contains(wanted) || hosts.contains(bare)
-        }
+        return profiles.first { $0.hosts.contains(wanted) || $0.hosts.contains(bare) }?.profile
     }
 }

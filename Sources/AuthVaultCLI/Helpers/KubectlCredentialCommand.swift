@@ -26,7 +26,7 @@ struct KubectlCredentialCommand: CLICommand {
     }
 
     nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
-        let info = ExecInfo(environment: context.environment["KUBERNETES_EXEC_INFO"])
+        let info = ExecInfo(environment: context.variables["KUBERNETES_EXEC_INFO"])
         let effective = info.interactive ? context : context.withoutPrompts()
         let token = try await HelperToken.fetch(kind, profile: nil, context: effective)
         let status = JSONValue.object(("expirationTimestamp", .string(TimeText.rfc3339(token.expiresAt))),
