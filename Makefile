@@ -45,8 +45,10 @@ test: deps-test
 bench: deps-test
 	$(SWIFT) build $(BUILD_FLAGS) --product authvault
 	$(SWIFT) build $(BUILD_FLAGS) --product authvault-bench
+	$(SWIFT) build $(BUILD_FLAGS) --product authvault-yardstick
 	PATH="$(CURDIR)/.venv/bin:$$PATH" Scripts/with-secret-service.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault-bench" \
-		--authvault "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
+		--authvault "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault" \
+		--yardstick "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault-yardstick"
 
 clean:
 	$(SWIFT) package clean

@@ -18,7 +18,10 @@ let package = Package(
     ],
     targets: [
         // System libraries, each with a small shim header for macros and varargs calls.
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // OpenSSL's headers only: COpenSSLLoader defines the functions AuthCrypto calls and opens libcrypto on first use.
+        // (No pkgConfig: its flags would link libssl and libcrypto. The headers are in /usr/include: libssl-dev.)
+        .systemLibrary(name: "COpenSSL"),
+        .target(name: "COpenSSLLoader", dependencies: ["CLibraryLoader"]),
         // libcurl and libsecret are not linked: these wrappers dlopen them on first use, so a command that needs
         // neither the network nor the keyring starts without them. Build: libcurl4-openssl-dev's header; run:
         // libcurl4, libsecret-1-0 (CSecret declares the GLib/libsecret types it uses itself).
@@ -30,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CProcessControl"),
 
         // Primitives: hashes, MACs, KDFs, AEAD, random, big integers, RSA verification, encodings, secret bytes.
-        .target(name: "AuthCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "AuthCrypto", dependencies: ["COpenSSL", "COpenSSLLoader"]),
         // Hosts and ports parsed as addresses (inet_pton) or names: what is loopback, where plain http may go.
         .target(name: "NetworkHosts"),
         // The one door to the network: a request/response protocol and its libcurl implementation.
@@ -54,6 +57,8 @@ let package = Package(
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
         .executableTarget(name: "authvault-bench", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "TokenVault", "TokenVerification"], path: "Benchmarks/AuthVaultBench"),
+        // The benchmark's start-up yardstick: a Swift program that imports Foundation and prints a line, same flags.
+        .executableTarget(name: "authvault-yardstick", path: "Benchmarks/Yardstick"),
         // The libraries as an application uses them: a signed-in profile's token on an HTTP API call (its README).
         .executableTarget(name: "authvault-library-example",
                           dependencies: ["AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "TokenVault", "TokenVerification"],

@@ -42,11 +42,13 @@ enum SpawnError: Error, CustomStringConvertible {
     }
 }
 
-/// Runs a program to completion with its output discarded; fails unless it exits 0.
-func spawnAndWait(_ arguments: [String], environment: [String]? = nil) throws {
+/// Runs a program to completion with its output discarded; fails unless it exits 0. `input`: a file to read as
+/// standard input.
+func spawnAndWait(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws {
     var fileActions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&fileActions)
     defer { posix_spawn_file_actions_destroy(&fileActions) }
+    if let input { posix_spawn_file_actions_addopen(&fileActions, 0, input, O_RDONLY, 0) }
     posix_spawn_file_actions_addopen(&fileActions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&fileActions, 2, "/dev/null", O_WRONLY, 0)
     let argv = arguments.map { strdup($0) } + [nil]

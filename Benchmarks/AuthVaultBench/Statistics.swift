@@ -18,22 +18,27 @@ struct Samples {
     }
 }
 
-/// One row of the report: our figure, the peer's, and how they compare.
+/// One row of the report: our figure, the peer's, how they compare, and for a whole process the yardstick's
+/// figure from the same run with our ratio to it.
 struct Row {
     let name: String
     let ours: String
     let peer: String
     let ratio: String
+    var yardstick = "-"
 }
 
 enum Report {
     static func print(_ rows: [Row]) {
-        let header = Row(name: "benchmark", ours: "authvault", peer: "peer (same run)", ratio: "ratio")
+        let header = Row(name: "benchmark", ours: "authvault", peer: "peer (same run)", ratio: "ratio",
+                         yardstick: "yardstick (same run): ratio")
         let all = [header] + rows
-        let widths = [all.map(\.name.count).max()!, all.map(\.ours.count).max()!, all.map(\.peer.count).max()!]
+        let widths = [all.map(\.name.count).max()!, all.map(\.ours.count).max()!, all.map(\.peer.count).max()!,
+                      all.map(\.ratio.count).max()!]
         for (index, row) in all.enumerated() {
-            Swift.print(pad(row.name, widths[0]) + "  " + pad(row.ours, widths[1]) + "  " + pad(row.peer, widths[2]) + "  " + row.ratio)
-            if index == 0 { Swift.print(String(repeating: "-", count: widths.reduce(0, +) + 6 + 12)) }
+            Swift.print(pad(row.name, widths[0]) + "  " + pad(row.ours, widths[1]) + "  " + pad(row.peer, widths[2]) + "  "
+                        + pad(row.ratio, widths[3]) + "  " + row.yardstick)
+            if index == 0 { Swift.print(String(repeating: "-", count: widths.reduce(0, +) + 8 + 30)) }
         }
     }
 
@@ -78,4 +83,9 @@ func ratio(_ ours: Double, over peer: Double) -> String {
     let value = ours / peer
     let digits = value >= 0.1 ? 2 : value >= 0.001 ? 4 : 6
     return fixed(value, digits) + "x"
+}
+
+/// The yardstick column: its median, and ours over it.
+func yardstickColumn(ours: Samples, yardstick: Samples) -> String {
+    formatDuration(yardstick.median) + ": " + ratio(ours.median, over: yardstick.median)
 }

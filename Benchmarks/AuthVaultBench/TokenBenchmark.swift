@@ -6,10 +6,18 @@ import Glibc
 #endif
 
 /// `authvault token` on a warm session — a whole process, as git or kubectl run it — per vault backend and through a
-/// running `authvault agent`, against `secret-tool lookup` of an item of the same size. The file vault's key is in
-/// the session keyring after the first run, so the warm path derives nothing. Then the agent under concurrent load.
+/// running `authvault agent`, and the token helpers through the agent, against `secret-tool lookup` of an item of
+/// the same size and the start-up yardstick. The file vault's key is in the session keyring after the first run, so
+/// the warm path derives nothing. Then the agent under concurrent load.
 enum TokenBenchmark {
-    static func run(authvault: String, rounds: Int) async throws -> [Row] {
+    /// A process the benchmark runs again and again.
+    private struct Command {
+        let arguments: [String]
+        var environment: [String]? = nil
+        var input: String? = nil
+    }
+
+    static func run(authvault: String, yardstick: String, rounds: Int) async throws -> [Row] {
         let root = try makeTemporaryDirectory(prefix: "authvault-bench-token")
         defer { try? spawnAndWait(["/bin/rm", "-rf", root]) }
         let environment = [
@@ -22,6 +30,8 @@ enum TokenBenchmark {
             try spawnAndWait([authvault, "--profile", profile, "configure", "--user-pool-id", "us-east-1_Bench",
                               "--client-id", "bench", "--vault", vault], environment: environment)
         }
+        try spawnAndWait([authvault, "--profile", "file", "configure", "--helper-host", "git.example.com",
+                          "--helper-host", "registry.example.com"], environment: environment)
         let fileVault = EncryptedFileVault(directory: "\(root)/data/authvault",
                                            passphrase: .fixed(SecretBytes(utf8: "benchmark passphrase")))
         try await fileVault.save(record(profile: "file"))
@@ -33,36 +43,51 @@ enum TokenBenchmark {
         try spawnAndWait(["/bin/sh", "-c", "head -c \(size) /dev/zero | tr '\\\\0' x | secret-tool store --label=bench application authvault-bench item token"])
         defer { try? spawnAndWait(["/usr/bin/secret-tool", "clear", "application", "authvault-bench", "item", "token"]) }
 
-        // Not at the default path ($XDG_RUNTIME_DIR/authvault/agent.sock), so that only the agent row uses it.
+        // Not at the default path ($XDG_RUNTIME_DIR/authvault/agent.sock), so that only the agent rows use it.
         let agentSocket = "\(root)/agent/agent.sock"
         let agent = try BackgroundProcess.start([authvault, "agent", "--socket", agentSocket], environment: environment,
                                                 socketPath: agentSocket)
         defer { agent.stop() }
         let throughAgent = environment + ["AUTHVAULT_AGENT_SOCKET=\(agentSocket)"]
+        // What git, docker and kubectl hand their helpers.
+        let gitRequest = "\(root)/git-request", dockerRequest = "\(root)/docker-request"
+        try spawnAndWait(["/bin/sh", "-c", "printf 'protocol=https\\nhost=git.example.com\\n\\n' > \(gitRequest); "
+                          + "printf 'https://registry.example.com\\n' > \(dockerRequest)"])
+        let execInfo = #"KUBERNETES_EXEC_INFO={"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false}}"#
 
-        var lookup = Samples(), file = Samples(), keyring = Samples(), agentPath = Samples()
-        for _ in 0..<3 {
-            try spawnAndWait([authvault, "--profile", "file", "token"], environment: environment)
-            try spawnAndWait([authvault, "--profile", "keyring", "token"], environment: environment)
-            try spawnAndWait([authvault, "--profile", "file", "token"], environment: throughAgent)
-        }
-        // Interleaved, so that machine noise hits all four alike.
-        for _ in 0..<rounds {
-            lookup.add(try timed { try spawnAndWait(["/usr/bin/secret-tool", "lookup", "application", "authvault-bench", "item", "token"]) })
-            file.add(try timed { try spawnAndWait([authvault, "--profile", "file", "token"], environment: environment) })
-            keyring.add(try timed { try spawnAndWait([authvault, "--profile", "keyring", "token"], environment: environment) })
-            agentPath.add(try timed { try spawnAndWait([authvault, "--profile", "file", "token"], environment: throughAgent) })
-        }
-        let peer = "secret-tool lookup " + formatSpread(lookup)
-        return [
-            Row(name: "authvault token, file vault (warm)", ours: formatSpread(file), peer: peer,
-                ratio: ratio(file.median, over: lookup.median)),
-            Row(name: "authvault token, secret service", ours: formatSpread(keyring), peer: peer,
-                ratio: ratio(keyring.median, over: lookup.median)),
-            Row(name: "authvault token, through the agent (goal <= 1/4, < 5 ms)", ours: formatSpread(agentPath), peer: peer,
-                ratio: ratio(agentPath.median, over: lookup.median)),
-            try AgentThroughputBenchmark.run(agentSocket: agentSocket, profile: "file", directory: root),
+        let commands = [
+            Command(arguments: ["/usr/bin/secret-tool", "lookup", "application", "authvault-bench", "item", "token"]),
+            Command(arguments: [yardstick]),
+            Command(arguments: [authvault, "--profile", "file", "token"], environment: environment),
+            Command(arguments: [authvault, "--profile", "keyring", "token"], environment: environment),
+            Command(arguments: [authvault, "--profile", "file", "token"], environment: throughAgent),
+            Command(arguments: [authvault, "git-credential", "get"], environment: throughAgent, input: gitRequest),
+            Command(arguments: [authvault, "docker-credential", "get"], environment: throughAgent, input: dockerRequest),
+            Command(arguments: [authvault, "kubectl-credential", "--profile", "file"], environment: throughAgent + [execInfo]),
         ]
+        // Interleaved, so that machine noise hits all alike; three unmeasured rounds first.
+        var samples = Array(repeating: Samples(), count: commands.count)
+        for round in -3..<rounds {
+            for (index, command) in commands.enumerated() {
+                let start = monotonicNow()
+                try spawnAndWait(command.arguments, environment: command.environment, input: command.input)
+                if round >= 0 { samples[index].add(monotonicNow() - start) }
+            }
+        }
+        let lookup = samples[0], yardstickSamples = samples[1]
+        let peer = "secret-tool lookup " + formatSpread(lookup)
+        let names = [
+            "authvault token, file vault (warm)",
+            "authvault token, secret service (goal <= 1.0x secret-tool)",
+            "authvault token, through the agent (goal <= 0.25x secret-tool, <= 1.5x yardstick)",
+            "git-credential get, through the agent (same goals)",
+            "docker-credential get, through the agent (same goals)",
+            "kubectl-credential, through the agent (same goals)",
+        ]
+        return zip(names, samples[2...]).map { name, ours in
+            Row(name: name, ours: formatSpread(ours), peer: peer, ratio: ratio(ours.median, over: lookup.median),
+                yardstick: yardstickColumn(ours: ours, yardstick: yardstickSamples))
+        } + [try AgentThroughputBenchmark.run(agentSocket: agentSocket, profile: "file", directory: root)]
     }
 
     /// A signed-in record whose access token is fresh for an hour (unsigned: cached tokens are only decoded).
@@ -82,12 +107,6 @@ enum TokenBenchmark {
         record.identity = UserIdentity(username: "bench-user", email: "bench@example.com")
         record.origin = .userPoolAPI
         return record
-    }
-
-    private static func timed(_ body: () throws -> Void) rethrows -> Double {
-        let start = monotonicNow()
-        try body()
-        return monotonicNow() - start
     }
 
     private static func monotonicWallClock() -> Double {

@@ -4,14 +4,14 @@ extension JSONValue {
 
     /// Parses one JSON text (RFC 8259), surrounding whitespace allowed. Nil for anything else: bad syntax,
     /// invalid UTF-8, duplicate keys, nesting beyond `maximumDepth`.
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> JSONValue? {
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> JSONValue? {
         var parser = JSONParser(bytes)
         guard let value = parser.value(depth: 0) else { return nil }
         parser.skipWhitespace()
         return parser.atEnd ? value : nil
     }
 
-    static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
+    public static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
         if let parsed = bytes.withContiguousStorageIfAvailable({ parse(UnsafeRawBufferPointer($0)) }) { return parsed }
         return Array(bytes).withUnsafeBytes { parse($0) }
     }

@@ -1,6 +1,6 @@
 extension JSONValue {
     /// Compact JSON, members in their order.
-    func write(into output: inout [UInt8]) {
+    public func write(into output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)

@@ -2,8 +2,9 @@ import AuthCrypto
 
 /// The JSON of the agent's protocol. The agent parses and writes it itself rather than with JSONDecoder: the
 /// client runs on every `authvault token`, and JSONDecoder's first decode costs about half a millisecond of
-/// start-up (measured here); a parser of our own also bounds what a hostile line can make the agent do.
-enum JSONValue: Sendable, Equatable {
+/// start-up (measured here); a parser of our own also bounds what a hostile line can make the agent do. Public for
+/// the CLI's other hot paths: the token helpers' JSON answers, and the helper hosts in the configuration.
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -14,37 +15,37 @@ enum JSONValue: Sendable, Equatable {
     /// A token on its way out: written as a JSON string, never produced by the parser, never shown in `text`.
     case secret(SecretBytes)
 
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
-    var string: String? {
+    public var string: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    var number: Double? {
+    public var number: Double? {
         if case .number(let value) = self { return value }
         return nil
     }
 
-    var bool: Bool? {
+    public var bool: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
-    var array: [JSONValue]? {
+    public var array: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 }
 
-struct JSONMember: Sendable, Equatable {
-    let key: String
-    let value: JSONValue
+public struct JSONMember: Sendable, Equatable {
+    public let key: String
+    public let value: JSONValue
 
-    init(_ key: String, _ value: JSONValue) {
+    public init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value
     }
@@ -52,7 +53,7 @@ struct JSONMember: Sendable, Equatable {
 
 extension JSONValue {
     /// An object of the members whose values are present, so optional fields are simply left out.
-    static func object(_ members: (String, JSONValue?)...) -> JSONValue {
+    public static func object(_ members: (String, JSONValue?)...) -> JSONValue {
         .object(members.compactMap { key, value in value.map { JSONMember(key, $0) } })
     }
 }

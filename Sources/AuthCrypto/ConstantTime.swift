@@ -6,7 +6,7 @@ public enum ConstantTime {
     public static func equals(_ a: some DataProtocol, _ b: some DataProtocol) -> Bool {
         guard a.count == b.count else { return false }
         return a.withContiguousBytes { left in
-            b.withContiguousBytes { right in OpenSSLMemory.equals(left, right) }
+            b.withContiguousBytes { right in SecureMemory.equals(left, right) }
         }
     }
 }

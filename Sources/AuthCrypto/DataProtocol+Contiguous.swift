@@ -15,7 +15,7 @@ extension DataProtocol {
         } else {
             var copy = [UInt8](self)
             result = copy.withUnsafeBytes { buffer in Result { () throws(E) -> R in try Self.callNonNil(buffer, body) } }
-            copy.withUnsafeMutableBytes { OpenSSLMemory.cleanse($0) }
+            copy.withUnsafeMutableBytes { SecureMemory.cleanse($0) }
         }
         return try result.get()
     }

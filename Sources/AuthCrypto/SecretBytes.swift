@@ -16,7 +16,7 @@ public struct SecretBytes: Sendable, Equatable, CustomStringConvertible, CustomD
         } else {
             var scratch = Array(bytes)
             storage = scratch.withUnsafeBytes { SecretStorage(copying: $0) }
-            scratch.withUnsafeMutableBytes { OpenSSLMemory.cleanse($0) }
+            scratch.withUnsafeMutableBytes { SecureMemory.cleanse($0) }
         }
     }
 
@@ -71,7 +71,7 @@ private final class SecretStorage: @unchecked Sendable {
     }
 
     deinit {
-        OpenSSLMemory.cleanse(buffer)
+        SecureMemory.cleanse(buffer)
         buffer.baseAddress!.deallocate()
     }
 }

@@ -31,25 +31,38 @@ public enum AuthVault {
         ]
     )
 
-    /// The names other tools run helpers by (installed as links to the binary): each stands for a command.
+    /// The names other tools run helpers by (installed as links to the binary): each stands for a command. Pairs,
+    /// not a dictionary: every start-up reads this, and a dictionary's first use costs more than the search.
     static let helperNames = [
-        "git-credential-authvault": "git-credential",
-        "docker-credential-authvault": "docker-credential",
-        "vault-token-helper-authvault": "vault-token-helper",
+        ("git-credential-authvault", "git-credential"),
+        ("docker-credential-authvault", "docker-credential"),
+        ("vault-token-helper-authvault", "vault-token-helper"),
     ]
 
     /// The arguments as the command tree reads them: run as `git-credential-authvault get`, the program is
     /// `authvault git-credential get`.
     public static func arguments(programName: String, _ arguments: [String]) -> [String] {
         let base = programName.split(separator: "/").last.map(String.init) ?? programName
-        guard let command = helperNames[base] else { return arguments }
+        guard let (_, command) = helperNames.first(where: { $0.0 == base }) else { return arguments }
         return [command] + arguments
     }
 
-    /// Runs one invocation and returns its exit status. Nothing here calls `exit`, so tests can run it in-process.
-    public static func run(
+    /// Runs one invocation with `environment` as its environment (tests).
+    nonisolated(nonsending) public static func run(
         arguments: [String],
         environment: [String: String],
+        standardOutput: any TextOutput = FileDescriptorOutput.standardOutput,
+        standardError: any TextOutput = FileDescriptorOutput.standardError
+    ) async -> ExitStatus {
+        await run(arguments: arguments, environment: EnvironmentVariables(environment), standardOutput: standardOutput,
+                  standardError: standardError)
+    }
+
+    /// Runs one invocation and returns its exit status. Nothing here calls `exit`, so tests can run it in-process.
+    /// On the caller's executor, like `CLICommand.run`.
+    nonisolated(nonsending) public static func run(
+        arguments: [String],
+        environment: EnvironmentVariables,
         standardOutput: any TextOutput = FileDescriptorOutput.standardOutput,
         standardError: any TextOutput = FileDescriptorOutput.standardError
     ) async -> ExitStatus {
@@ -68,7 +81,7 @@ public enum AuthVault {
             standardOutput.write(HelpFormatter.render(node, path: path))
             return .success
         case .run(let type, let parsed, let path):
-            let context = CommandContext(environment: environment, standardOutput: standardOutput,
+            let context = CommandContext(variables: environment, standardOutput: standardOutput,
                                          standardError: standardError, globalArguments: parsed)
             do {
                 let command = try type.init(arguments: parsed)

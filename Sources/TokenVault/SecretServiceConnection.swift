@@ -16,13 +16,13 @@ final class SecretServiceConnection {
         var error: UnsafeMutablePointer<GError>?
         guard let service = authvault_secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, cancellable.pointer, &error)
         else {
-            throw Self.failure(error, .connecting, cancellable)
+            throw SecretServiceError.vaultError(taking: error, stage: .connecting, cancellable: cancellable)
         }
         guard let collection = authvault_secret_collection_for_alias_sync(
             service, "default", SECRET_COLLECTION_NONE, cancellable.pointer, &error)
         else {
             authvault_g_object_unref(UnsafeMutableRawPointer(service))
-            if error != nil { throw Self.failure(error, .connecting, cancellable) }
+            if error != nil { throw SecretServiceError.vaultError(taking: error, stage: .connecting, cancellable: cancellable) }
             throw .unavailable("the Secret Service has no default collection; create one (for example the 'Login' "
                 + "keyring in Seahorse)")
         }
@@ -86,7 +86,7 @@ final class SecretServiceConnection {
             authvault_secret_item_create_sync(collection, SecretServiceSchema.shared.pointer, table, label, value,
                                     SECRET_ITEM_CREATE_REPLACE, cancellable.pointer, &error)
         }
-        guard let item else { throw Self.failure(error, .operating, cancellable) }
+        guard let item else { throw SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable) }
         authvault_g_object_unref(UnsafeMutableRawPointer(item))
     }
 
@@ -97,7 +97,7 @@ final class SecretServiceConnection {
             guard failure == nil else { return () }
             var error: UnsafeMutablePointer<GError>?
             if authvault_secret_item_delete_sync(itemPointer, cancellable.pointer, &error) == 0 {
-                failure = Self.failure(error, .operating, cancellable)
+                failure = SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable)
             }
         }
         if let failure { throw failure }
@@ -143,12 +143,5 @@ final class SecretServiceConnection {
         var length = 0
         guard let bytes = authvault_secret_value_get(value, &length) else { return nil }
         return SecretBytes(UnsafeRawBufferPointer(start: bytes, count: length))
-    }
-
-    private static func failure(
-        _ error: UnsafeMutablePointer<GError>?, _ stage: SecretServiceError.Stage, _ cancellable: CallCancellable
-    ) -> VaultError {
-        guard let error else { return .io("the Secret Service failed without saying why") }
-        return SecretServiceError.vaultError(taking: error, stage: stage, cancellable: cancellable)
     }
 }

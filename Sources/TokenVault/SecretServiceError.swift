@@ -7,6 +7,14 @@ enum SecretServiceError {
     /// service is not there for us.
     enum Stage { case connecting, operating }
 
+    /// A failed call's error, which libsecret may leave unset; takes ownership of `error` and frees it.
+    static func vaultError(
+        taking error: UnsafeMutablePointer<GError>?, stage: Stage, cancellable: CallCancellable
+    ) -> VaultError {
+        guard let error else { return .io("the Secret Service failed without saying why") }
+        return vaultError(taking: error, stage: stage, cancellable: cancellable)
+    }
+
     /// Takes ownership of `error` and frees it.
     static func vaultError(
         taking error: UnsafeMutablePointer<GError>, stage: Stage, cancellable: CallCancellable

@@ -49,8 +49,18 @@ public struct SecretServiceVault: VaultBackend {
 
     public func load(profile: String) async throws(VaultError) -> CredentialRecord? {
         let attributes = SecretAttributes.profile(profile, binding: bindings[profile])
-        let secrets = try await withUnlockedCollection { connection throws(VaultError) in
-            try connection.items(matching: attributes, loadSecrets: true).compactMap(\.secret)
+        // The hot path reads as `secret-tool lookup` does; only when nothing unlocked matched does the full way
+        // (a collection proxy, its lock state, the unlock prompt) tell a locked collection from a missing item.
+        let found = try await SecretServiceCall.run(timeout: timeout) { cancellable throws(VaultError) in
+            try SecretServiceLookup.unlockedSecrets(matching: attributes, cancellable: cancellable)
+        }
+        let secrets: [SecretBytes]
+        if let found {
+            secrets = found
+        } else {
+            secrets = try await withUnlockedCollection { connection throws(VaultError) in
+                try connection.items(matching: attributes, loadSecrets: true).compactMap(\.secret)
+            }
         }
         // Replacing by attributes keeps one item per profile; should a second one exist, the newest revision wins.
         var newest: CredentialRecord?

@@ -5,19 +5,5 @@ import Glibc
 
 CoreDumps.refuse()
 let arguments = AuthVault.arguments(programName: CommandLine.arguments[0], Array(CommandLine.arguments.dropFirst()))
-let status = await AuthVault.run(arguments: arguments, environment: currentEnvironment())
+let status = await AuthVault.run(arguments: arguments, environment: .process)
 exit(status.rawValue)
-
-/// The process environment as a dictionary, read once at start-up.
-func currentEnvironment() -> [String: String] {
-    var environment: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-        let pair = String(cString: pointer)
-        if let equals = pair.firstIndex(of: "=") {
-            environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-        }
-        entry += 1
-    }
-    return environment
-}

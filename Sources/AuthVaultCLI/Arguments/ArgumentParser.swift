@@ -84,10 +84,10 @@ struct ArgumentParser {
                 } else {
                     throw usage("Option '--\(option.long)' needs a value.")
                 }
-                parsed.values[option.long, default: []].append(value)
+                parsed.add(option.long, value: value)
             } else {
                 if inlineValue != nil { throw usage("Option '--\(option.long)' takes no value.") }
-                parsed.flags.insert(option.long)
+                parsed.addFlag(option.long)
             }
             if option == GlobalOption.help { wantsHelp = true }
         }

@@ -29,7 +29,9 @@ public struct CommandSpec: Sendable {
 public protocol CLICommand: Sendable {
     static var spec: CommandSpec { get }
     init(arguments: ParsedArguments) throws(UsageError)
-    func run(in context: CommandContext) async throws(CLIError)
+    /// On the caller's executor (nonsending): a command that answers without awaiting any actor — a token from the
+    /// agent — then runs on the main thread from start to exit, and the async runtime starts no thread.
+    nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError)
 }
 
 /// A node of the command tree: a runnable command, or a group such as `vault` whose children do the work.

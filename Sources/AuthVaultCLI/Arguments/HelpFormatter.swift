@@ -2,7 +2,7 @@
 enum HelpFormatter {
     static func render(_ node: CommandNode, path: [String]) -> String {
         var lines: [String] = []
-        let commandPath = path.joined(separator: " ")
+        let commandPath = path.concatenated(separator: " ")
         switch node {
         case .group(_, let abstract, let children):
             lines.append("OVERVIEW: \(abstract)")
@@ -43,7 +43,7 @@ enum HelpFormatter {
             lines.append("GLOBAL OPTIONS:")
             lines += table(GlobalOption.all.map(optionRow))
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.concatenated(separator: "\n") + "\n"
     }
 
     private static func optionRow(_ option: OptionSpec) -> (String, String) {
@@ -53,7 +53,7 @@ enum HelpFormatter {
     }
 
     private static func table(_ rows: [(String, String)]) -> [String] {
-        let width = min(30, rows.map(\.0.count).max() ?? 0)
+        let width = min(30, rows.map { $0.0.count }.max() ?? 0)
         return rows.map { name, help in
             if name.count > width {
                 return "  \(name)\n  \(String(repeating: " ", count: width))  \(help)"

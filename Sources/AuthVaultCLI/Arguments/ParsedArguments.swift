@@ -1,23 +1,32 @@
 /// What the parser found on the command line for one command: flags, option values and positionals.
 public struct ParsedArguments: Sendable {
-    var flags: Set<String> = []
-    var values: [String: [String]] = [:]
+    /// Options by long name, in the order given; a flag has no value. A list, not a dictionary: every start-up
+    /// parses, and a few lookups in a short list cost less than a dictionary's first use.
+    private var options: [(name: String, value: String?)] = []
     public internal(set) var positionals: [String] = []
 
     public init() {}
 
+    mutating func addFlag(_ name: String) {
+        options.append((name, nil))
+    }
+
+    mutating func add(_ name: String, value: String) {
+        options.append((name, value))
+    }
+
     public func flag(_ option: OptionSpec) -> Bool {
-        flags.contains(option.long)
+        options.contains { $0.name == option.long && $0.value == nil }
     }
 
     /// The last value given for the option, or `nil`.
     public func value(_ option: OptionSpec) -> String? {
-        values[option.long]?.last
+        values(option).last
     }
 
     /// Every value given for a repeatable option, in order.
     public func values(_ option: OptionSpec) -> [String] {
-        values[option.long] ?? []
+        options.compactMap { $0.name == option.long ? $0.value : nil }
     }
 
     public func positional(_ index: Int) -> String? {

@@ -33,7 +33,7 @@ struct AgentCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let activated: ActivatedSocket?
         do {
-            activated = try ActivatedSocket.take(listenPID: context.environment["LISTEN_PID"], listenFDs: context.environment["LISTEN_FDS"])
+            activated = try ActivatedSocket.take(listenPID: context.variables["LISTEN_PID"], listenFDs: context.variables["LISTEN_FDS"])
         } catch {
             throw CLIError("Cannot start the agent: \(error)")
         }
@@ -67,8 +67,8 @@ struct AgentCommand: CLICommand {
 /// Where the agent listens by default: `$AUTHVAULT_AGENT_SOCKET`, else `$XDG_RUNTIME_DIR/authvault/agent.sock`.
 enum AgentSocket {
     static func path(_ context: CommandContext) -> String? {
-        if let explicit = context.environment["AUTHVAULT_AGENT_SOCKET"], !explicit.isEmpty { return explicit }
-        guard let runtime = context.environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+        if let explicit = context.variables["AUTHVAULT_AGENT_SOCKET"], !explicit.isEmpty { return explicit }
+        guard let runtime = context.variables["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
         return AgentClient.socketPath(runtimeDirectory: runtime)
     }
 }

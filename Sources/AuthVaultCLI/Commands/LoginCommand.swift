@@ -114,7 +114,7 @@ struct LoginCommand: CLICommand {
             throw CLIError("No terminal, so no browser is opened: pass --browser (or --browser-command CMD) to open one anyway, "
                 + "--no-browser or --paste to print the URL, or sign in with --password --password-stdin.", status: .usage)
         }
-        let desktop = ["DISPLAY", "WAYLAND_DISPLAY", "BROWSER"].contains { !(context.environment[$0] ?? "").isEmpty }
+        let desktop = ["DISPLAY", "WAYLAND_DISPLAY", "BROWSER"].contains { !(context.variables[$0] ?? "").isEmpty }
         guard desktop else {
             throw CLIError("No desktop session here ($DISPLAY is not set), so no browser to open: use --no-browser (with SSH port "
                 + "forwarding), --paste (sign in on another machine), or --password.", status: .usage)

@@ -1,3 +1,4 @@
+import AuthAgent
 import AuthStore
 
 /// `authvault token`: a valid token on standard output and nothing else, refreshed ahead of expiry.
@@ -25,7 +26,7 @@ struct TokenCommand: CLICommand {
         output = format
     }
 
-    func run(in context: CommandContext) async throws(CLIError) {
+    nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         let served = try await HelperToken.fetch(kind, context: context)
         switch output {
         case .bare:
@@ -33,17 +34,10 @@ struct TokenCommand: CLICommand {
         case .header:
             context.standardOutput.line("Authorization: Bearer \(served.token)")
         case .json:
-            let payload = TokenJSON(token: served.token, tokenType: kind == .access ? "access" : "id", profile: served.profile,
-                                    expiresAt: TimeText.rfc3339(served.expiresAt), expiresAtUnix: Int64(served.expiresAt))
-            try JSONOutput.write(payload, pretty: false, to: context.standardOutput)
+            JSONOutput.write(.object(("expiresAt", .string(TimeText.rfc3339(served.expiresAt))),
+                                     ("expiresAtUnix", .number(served.expiresAt.rounded(.towardZero))), ("profile", .string(served.profile)),
+                                     ("token", .string(served.token)), ("tokenType", .string(kind == .access ? "access" : "id"))),
+                             to: context.standardOutput)
         }
-    }
-
-    private struct TokenJSON: Encodable {
-        let token: String
-        let tokenType: String
-        let profile: String
-        let expiresAt: String
-        let expiresAtUnix: Int64
     }
 }

@@ -1,3 +1,4 @@
+import AuthAgent
 import FoundationEssentials
 import SecureFiles
 
@@ -25,14 +26,42 @@ public struct ConfigStore: Sendable {
 
     /// The file's content; an empty configuration when the file does not exist yet.
     public func load() throws(ConfigError) -> ConfigFile {
-        let bytes: [UInt8]?
+        guard let bytes = try read() else { return ConfigFile() }
+        return try decode(bytes)
+    }
+
+    /// Each profile's helper hosts (`configure --helper-host`), by profile name, which git and docker's helpers look
+    /// up on every call: read with the agent's JSON parser, as far as those lists, because JSONDecoder's first
+    /// decode costs about a millisecond. A file that parser does not take as a configuration is decoded by `load`'s
+    /// rules, which say what is wrong with it.
+    public func helperHosts() throws(ConfigError) -> [(profile: String, hosts: [String])] {
+        guard let bytes = try read() else { return [] }
+        if let root = JSONValue.parse(bytes), let version = root["version"]?.number, version <= Double(ConfigFile.currentVersion),
+           case .object(let profiles)? = root["profiles"] {
+            let hosts = profiles.compactMap { profile -> (profile: String, hosts: [String])? in
+                guard case .object = profile.value else { return nil }
+                switch profile.value["helperHosts"] {
+                case nil, .null?: return (profile.key, [])
+                case .array(let list)? where list.allSatisfy({ $0.string != nil }): return (profile.key, list.compactMap(\.string))
+                default: return nil
+                }
+            }
+            if hosts.count == profiles.count { return hosts.sorted { $0.profile < $1.profile } }
+        }
+        return try decode(bytes).profiles.map { ($0.key, $0.value.helperHosts ?? []) }.sorted { $0.profile < $1.profile }
+    }
+
+    /// The file's bytes; nil when it does not exist yet.
+    private func read() throws(ConfigError) -> [UInt8]? {
         do {
             // Not a secret store, so others may read it; but it says where tokens go, so only its owner may change it.
-            bytes = try SecureFile.read(path, trust: .ownerWritable)
+            return try SecureFile.read(path, trust: .ownerWritable)
         } catch {
             throw .unreadable(path: path, reason: error.description)
         }
-        guard let bytes else { return ConfigFile() }
+    }
+
+    private func decode(_ bytes: [UInt8]) throws(ConfigError) -> ConfigFile {
         let file: ConfigFile
         do {
             file = try JSONDecoder().decode(ConfigFile.self, from: Data(bytes))

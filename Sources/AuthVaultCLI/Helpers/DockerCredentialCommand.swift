@@ -1,4 +1,4 @@
-import FoundationEssentials
+import AuthAgent
 
 /// `authvault docker-credential get|store|erase|list|version` (also run as `docker-credential-authvault`): Docker's
 /// credential helper protocol, for registries listed with `configure --helper-host`.
@@ -22,7 +22,7 @@ struct DockerCredentialCommand: CLICommand {
         }
     }
 
-    func run(in context: CommandContext) async throws(CLIError) {
+    nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         switch operation {
         case "version":
             context.standardOutput.line("authvault \(AuthVault.version)")
@@ -35,8 +35,8 @@ struct DockerCredentialCommand: CLICommand {
                                + "'authvault configure --helper-host HOST[:PORT]'.")
             }
             let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
-            try JSONOutput.write(["ServerURL": serverURL, "Username": token.username, "Secret": token.token],
-                                 pretty: false, to: context.standardOutput)
+            JSONOutput.write(.object(("Secret", .string(token.token)), ("ServerURL", .string(serverURL)),
+                                     ("Username", .string(token.username))), to: context.standardOutput)
         case "list":
             let file: ConfigFile
             do { file = try context.configStore.load() } catch { throw CLIError(error.description) }

@@ -24,17 +24,17 @@ struct GitCredentialCommand: CLICommand {
         }
     }
 
-    func run(in context: CommandContext) async throws(CLIError) {
+    nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         let request = CredentialRequest.read()
         guard operation == "get" else { return }
-        guard let host = request.values["host"],
-              let target = HelperTarget(gitProtocol: request.values["protocol"], host: host),
+        guard let host = request.value("host"),
+              let target = HelperTarget(gitProtocol: request.value("protocol"), host: host),
               let profile = try HelperToken.profile(for: target, context: context) else {
             return
         }
         let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
         var lines: [String] = []
-        if let wanted = request.values["protocol"] { lines.append("protocol=\(wanted)") }
+        if let wanted = request.value("protocol") { lines.append("protocol=\(wanted)") }
         lines.append("host=\(host)")
         if request.capabilities.contains("authtype") {
             lines += ["capability[]=authtype", "authtype=Bearer", "credential=\(token.token)", "ephemeral=true"]
@@ -42,21 +42,27 @@ struct GitCredentialCommand: CLICommand {
             lines += ["username=\(token.username)", "password=\(token.token)"]
         }
         lines.append("password_expiry_utc=\(Int64(token.expiresAt))")
-        context.standardOutput.write(lines.joined(separator: "\n") + "\n\n")
+        context.standardOutput.write(lines.concatenated(separator: "\n") + "\n\n")
     }
 }
 
-/// The `key=value` lines git writes to a helper, up to a blank line or the end of input.
+/// The `key=value` lines git writes to a helper, up to a blank line or the end of input. Lists, not a dictionary
+/// and a set: a handful of lines, read on every git fetch, where a hashed collection's first use costs more.
 struct CredentialRequest {
-    var values: [String: String] = [:]
-    var capabilities: Set<String> = []
+    private var fields: [(key: String, value: String)] = []
+    private(set) var capabilities: [String] = []
+
+    /// The last value given for `key`.
+    func value(_ key: String) -> String? {
+        fields.last { $0.key == key }?.value
+    }
 
     static func read() -> CredentialRequest {
         var request = CredentialRequest()
         while let line = Swift.readLine(strippingNewline: true), !line.isEmpty {
             guard let equals = line.firstIndex(of: "=") else { continue }
             let key = String(line[..<equals]), value = String(line[line.index(after: equals)...])
-            if key == "capability[]" { request.capabilities.insert(value) } else { request.values[key] = value }
+            if key == "capability[]" { request.capabilities.append(value) } else { request.fields.append((key, value)) }
         }
         return request
     }

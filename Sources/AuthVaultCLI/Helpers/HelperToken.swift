@@ -12,7 +12,9 @@ struct HelperToken {
 
     /// A valid token for `profile` (the current one when nil), without ever prompting to sign in: from the agent
     /// when one runs, else directly from the vault (refreshing first when due).
-    static func fetch(_ kind: TokenKind, profile: String? = nil, context: CommandContext) async throws(CLIError) -> HelperToken {
+    nonisolated(nonsending) static func fetch(
+        _ kind: TokenKind, profile: String? = nil, context: CommandContext
+    ) async throws(CLIError) -> HelperToken {
         if let served = try fromAgent(kind, profile: profile ?? context.profileName, context: context) { return served }
         let session = try await ProfileSession.open(context, profile: profile)
         let secret: SecretBytes
@@ -61,11 +63,9 @@ struct HelperToken {
     /// profile by name answers.
     static func profile(for target: HelperTarget, context: CommandContext) throws(CLIError) -> String? {
         guard target.scheme == "https" else { return nil }
-        let file: ConfigFile
-        do { file = try context.configStore.load() } catch { throw CLIError(error.description) }
-        let listing = file.profiles.keys.sorted().filter { name in
-            (file.profiles[name]?.helperHosts ?? []).contains { target.isListed(by: $0) }
-        }
+        let profiles: [(profile: String, hosts: [String])]
+        do { profiles = try context.configStore.helperHosts() } catch { throw CLIError(error.description) }
+        let listing = profiles.filter { $0.hosts.contains { target.isListed(by: $0) } }.map(\.profile)
         if context.profileIsExplicit { return listing.contains(context.profileName) ? context.profileName : nil }
         return listing.first
     }

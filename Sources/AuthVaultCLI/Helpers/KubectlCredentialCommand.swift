@@ -1,5 +1,5 @@
+import AuthAgent
 import AuthStore
-import FoundationEssentials
 
 /// `authvault kubectl-credential`: a kubectl exec credential plugin printing an ExecCredential. It echoes the
 /// apiVersion kubectl sent in `KUBERNETES_EXEC_INFO` and honours its `interactive: false` by never prompting.
@@ -26,25 +26,15 @@ struct KubectlCredentialCommand: CLICommand {
         }
     }
 
-    func run(in context: CommandContext) async throws(CLIError) {
-        let info = ExecInfo(environment: context.environment["KUBERNETES_EXEC_INFO"])
+    nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
+        let info = ExecInfo(environment: context.variables["KUBERNETES_EXEC_INFO"])
         let effective = info.interactive ? context : context.withoutPrompts()
         let profile = try HelperToken.profile(forURL: info.server, tool: "kubectl", context: context)
         let token = try await HelperToken.fetch(kind, profile: profile, context: effective)
-        let credential = ExecCredential(
-            apiVersion: info.apiVersion, kind: "ExecCredential",
-            status: .init(token: token.token, expirationTimestamp: TimeText.rfc3339(token.expiresAt)))
-        try JSONOutput.write(credential, pretty: false, to: context.standardOutput)
-    }
-
-    private struct ExecCredential: Encodable {
-        struct Status: Encodable {
-            let token: String
-            let expirationTimestamp: String
-        }
-        let apiVersion: String
-        let kind: String
-        let status: Status
+        let status = JSONValue.object(("expirationTimestamp", .string(TimeText.rfc3339(token.expiresAt))),
+                                      ("token", .string(token.token)))
+        JSONOutput.write(.object(("apiVersion", .string(info.apiVersion)), ("kind", .string("ExecCredential")),
+                                 ("status", status)), to: context.standardOutput)
     }
 
     /// What kubectl says about the call; kubectl 1.20 sends v1beta1, newer ones v1. The cluster's server only
@@ -55,19 +45,10 @@ struct KubectlCredentialCommand: CLICommand {
         var server: String?
 
         init(environment value: String?) {
-            struct Payload: Decodable {
-                struct Spec: Decodable {
-                    struct Cluster: Decodable { let server: String? }
-                    let interactive: Bool?
-                    let cluster: Cluster?
-                }
-                let apiVersion: String?
-                let spec: Spec?
-            }
-            guard let value, let payload = try? JSONDecoder().decode(Payload.self, from: Data(value.utf8)) else { return }
-            if let version = payload.apiVersion, version.hasPrefix("client.authentication.k8s.io/") { apiVersion = version }
-            interactive = payload.spec?.interactive ?? false
-            server = payload.spec?.cluster?.server
+            guard let value, let payload = JSONValue.parse(Array(value.utf8)) else { return }
+            if let version = payload["apiVersion"]?.string, version.hasPrefix("client.authentication.k8s.io/") { apiVersion = version }
+            interactive = payload["spec"]?["interactive"]?.bool ?? false
+            server = payload["spec"]?["cluster"]?["server"]?.string
         }
     }
 }

@@ -22,12 +22,12 @@ struct VaultTokenHelperCommand: CLICommand {
         }
     }
 
-    func run(in context: CommandContext) async throws(CLIError) {
+    nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         guard operation == "get" else {
             while Swift.readLine() != nil {}
             return
         }
-        let address = context.environment["VAULT_ADDR"].flatMap { $0.isEmpty ? nil : $0 }
+        let address = context.variables["VAULT_ADDR"].flatMap { $0.isEmpty ? nil : $0 }
         let profile = try HelperToken.profile(forURL: address, tool: "vault", context: context)
         let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
         context.standardOutput.write(token.token)

@@ -97,10 +97,10 @@ struct VaultFactory {
     func passphraseSource(
         variable: String = "AUTHVAULT_VAULT_PASSPHRASE", prompt: String = "Vault passphrase"
     ) -> PassphraseSource {
-        if let value = context.environment[variable], !value.isEmpty {
+        if let value = context.variables[variable], !value.isEmpty {
             return .fixed(SecretBytes(utf8: value))
         }
-        if let path = context.environment[variable + "_FILE"], !path.isEmpty {
+        if let path = context.variables[variable + "_FILE"], !path.isEmpty {
             return PassphraseSource { _ throws(VaultError) in try Self.readPassphraseFile(path, variable: variable + "_FILE") }
         }
         let prompter = context.prompter
@@ -142,7 +142,7 @@ struct VaultFactory {
     }
 
     private func seconds(from variable: String, default value: Double) throws(CLIError) -> Double {
-        guard let text = context.environment[variable], !text.isEmpty else { return value }
+        guard let text = context.variables[variable], !text.isEmpty else { return value }
         guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
             throw CLIError("\(variable) must be a number of seconds, not '\(text)'.", status: .usage)
         }

@@ -4,7 +4,10 @@ import Glibc
 
 /// Everything a command may use from the outside world, passed in so commands run the same under test.
 public struct CommandContext: Sendable {
-    public let environment: [String: String]
+    /// The environment, read variable by variable.
+    public let variables: EnvironmentVariables
+    /// Every variable, for what hands the environment on (exec, the browser).
+    public var environment: [String: String] { variables.all }
     public let standardOutput: any TextOutput
     public let standardError: any TextOutput
     /// The profile named by `--profile`, else `$AUTHVAULT_PROFILE`, else "default".
@@ -18,24 +21,24 @@ public struct CommandContext: Sendable {
     public private(set) var promptsForbidden: Bool
 
     public init(
-        environment: [String: String],
+        variables: EnvironmentVariables,
         standardOutput: any TextOutput,
         standardError: any TextOutput,
         globalArguments: ParsedArguments
     ) {
-        self.environment = environment
+        self.variables = variables
         self.standardOutput = standardOutput
         self.standardError = standardError
-        let named = globalArguments.value(GlobalOption.profile) ?? environment["AUTHVAULT_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let named = globalArguments.value(GlobalOption.profile) ?? variables["AUTHVAULT_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
         profileName = named ?? "default"
         profileIsExplicit = named != nil
         configPath = globalArguments.value(GlobalOption.config)
-            ?? environment["AUTHVAULT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ConfigLocation.defaultPath(environment: environment)
+            ?? variables["AUTHVAULT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ConfigLocation.defaultPath(environment: variables)
         let refused = ["1", "true", "yes"]
         promptsForbidden = globalArguments.flag(GlobalOption.nonInteractive)
-            || refused.contains(environment["AUTHVAULT_NON_INTERACTIVE"]?.lowercased() ?? "")
-            || environment["GIT_TERMINAL_PROMPT"] == "0"
+            || refused.contains(variables["AUTHVAULT_NON_INTERACTIVE"]?.lowercased() ?? "")
+            || variables["GIT_TERMINAL_PROMPT"] == "0"
     }
 
     /// The same context with prompts forbidden.
@@ -48,7 +51,7 @@ public struct CommandContext: Sendable {
     var configStore: ConfigStore { ConfigStore(path: configPath) }
 
     /// Where vault files, lock files and the backend choices live: `$XDG_DATA_HOME/authvault`.
-    public var dataDirectory: String { ConfigLocation.dataDirectory(environment: environment) }
+    public var dataDirectory: String { ConfigLocation.dataDirectory(environment: variables) }
 
     /// Whether a person can be asked: a terminal on standard input and standard error.
     public var isInteractive: Bool { prompter.isInteractive }
@@ -58,16 +61,16 @@ public struct CommandContext: Sendable {
 
 /// Where configuration lives by default, following the XDG base directory specification.
 enum ConfigLocation {
-    static func defaultPath(environment: [String: String]) -> String {
+    static func defaultPath(environment: EnvironmentVariables) -> String {
         base("XDG_CONFIG_HOME", fallback: ".config", environment: environment) + "/authvault/config.json"
     }
 
-    static func dataDirectory(environment: [String: String]) -> String {
+    static func dataDirectory(environment: EnvironmentVariables) -> String {
         base("XDG_DATA_HOME", fallback: ".local/share", environment: environment) + "/authvault"
     }
 
     /// An XDG base directory: the variable when it holds an absolute path, else `$HOME/fallback`.
-    private static func base(_ variable: String, fallback: String, environment: [String: String]) -> String {
+    private static func base(_ variable: String, fallback: String, environment: EnvironmentVariables) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value }
         return (environment["HOME"] ?? homeFromPasswordDatabase()) + "/" + fallback
     }

@@ -1,7 +1,16 @@
+import AuthAgent
 import FoundationEssentials
 
 /// JSON on standard output, the same way for every `--json`: sorted keys, unescaped slashes, one value.
 enum JSONOutput {
+    /// A value built by hand, compact, members in the order given (sorted by the caller): for the token helpers,
+    /// which run many times a minute and must not pay for JSONEncoder's first use.
+    static func write(_ value: JSONValue, to output: any TextOutput) {
+        var bytes: [UInt8] = []
+        value.write(into: &bytes)
+        output.line(String(decoding: bytes, as: UTF8.self))
+    }
+
     static func write(_ value: some Encodable, pretty: Bool = true, to output: any TextOutput) throws(CLIError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]

@@ -1,9 +1,25 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Times as commands show them: RFC 3339 in UTC, and a rough "in 58 min" / "3 min ago".
 enum TimeText {
+    /// `2026-12-03T09:15:00Z`, the text of Foundation's `.iso8601` style, written by hand: that style's first use
+    /// loads a calendar and the time zone, about a millisecond on the token helpers' hot path.
     static func rfc3339(_ unixSeconds: Double) -> String {
-        Date(timeIntervalSince1970: unixSeconds.rounded(.down)).formatted(.iso8601)
+        guard unixSeconds.isFinite, abs(unixSeconds) < 1e11 else {
+            return Date(timeIntervalSince1970: unixSeconds.rounded(.down)).formatted(.iso8601)
+        }
+        var seconds = time_t(unixSeconds.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(parts.tm_year + 1900, 4) + "-" + padded(parts.tm_mon + 1, 2) + "-" + padded(parts.tm_mday, 2)
+            + "T" + padded(parts.tm_hour, 2) + ":" + padded(parts.tm_min, 2) + ":" + padded(parts.tm_sec, 2) + "Z"
     }
 
     static func relative(_ unixSeconds: Double, now: Double) -> String {

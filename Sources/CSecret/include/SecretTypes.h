@@ -77,6 +77,7 @@ typedef enum {
 
 // libsecret/secret-service.h
 typedef enum {
+    SECRET_SERVICE_NONE = 0,
     SECRET_SERVICE_OPEN_SESSION = 1 << 1,
 } SecretServiceFlags;
 

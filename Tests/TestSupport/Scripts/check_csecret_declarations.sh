@@ -13,6 +13,7 @@ trap 'rm -rf "$work"' EXIT
 sed -E 's/\b(g(char|int|boolean|uint|size|ssize|pointer|constpointer)|_?G[A-Z][A-Za-z]*|_?Secret[A-Za-z]*|G_[A-Z_]+|SECRET_[A-Z_]+|AUTHVAULT_SECRET_TYPES_H)\b/M_\1/g' \
     "$root/Sources/CSecret/include/SecretTypes.h" > "$work/renamed.h"
 cat > "$work/check.c" <<'CHECK'
+#define SECRET_API_SUBJECT_TO_CHANGE /* secret-paths.h: the D-Bus path calls SecretServiceLookup makes */
 #include <libsecret/secret.h>
 #include <stddef.h>
 #define AUTHVAULT_SECRET_TYPES_H /* the real headers stand in for the mirror */
@@ -30,7 +31,7 @@ VALUE(G_DBUS_ERROR_SERVICE_UNKNOWN) VALUE(G_DBUS_ERROR_NAME_HAS_NO_OWNER) VALUE(
 VALUE(G_DBUS_ERROR_NO_SERVER) VALUE(G_DBUS_ERROR_TIMEOUT) VALUE(G_DBUS_ERROR_DISCONNECTED)
 VALUE(G_DBUS_ERROR_FILE_NOT_FOUND) VALUE(G_DBUS_ERROR_TIMED_OUT)
 VALUE(SECRET_ERROR_IS_LOCKED) VALUE(SECRET_SEARCH_ALL) VALUE(SECRET_SEARCH_LOAD_SECRETS)
-VALUE(SECRET_SERVICE_OPEN_SESSION) VALUE(SECRET_COLLECTION_NONE) VALUE(SECRET_ITEM_CREATE_REPLACE)
+VALUE(SECRET_SERVICE_NONE) VALUE(SECRET_SERVICE_OPEN_SESSION) VALUE(SECRET_COLLECTION_NONE) VALUE(SECRET_ITEM_CREATE_REPLACE)
 VALUE(SECRET_SCHEMA_NONE)
 #define TYPE(name) _Static_assert(__builtin_types_compatible_p(M_##name, name), #name);
 TYPE(gchar) TYPE(gint) TYPE(gboolean) TYPE(guint) TYPE(gsize) TYPE(gssize) TYPE(gpointer) TYPE(gconstpointer)

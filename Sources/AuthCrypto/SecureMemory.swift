@@ -1,11 +1,16 @@
 internal import COpenSSL
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Memory operations the optimizer must not shortcut.
-enum OpenSSLMemory {
-    /// Overwrites `buffer` with zeros in a way that is not optimized away.
+enum SecureMemory {
+    /// Overwrites `buffer` with zeros in a way that is not optimized away. glibc's explicit_bzero rather than
+    /// OPENSSL_cleanse: every secret is wiped when dropped, and a token served through the agent must not be what
+    /// loads libcrypto.
     static func cleanse(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        OPENSSL_cleanse(base, buffer.count)
+        explicit_bzero(base, buffer.count)
     }
 
     /// Constant-time comparison of two buffers of the same length.

@@ -1,0 +1,12 @@
+import Foundation
+@testable import AuthVaultCLI
+import Testing
+
+/// `TimeText.rfc3339` writes by hand what Foundation's `.iso8601` style writes, which it replaced on the helpers'
+/// hot path: the same text for every instant, and Foundation's own answer where the hand-written path stops.
+@Suite struct TimeTextTests {
+    @Test(arguments: [0, 59, 951_782_400, 1_796_288_860.75, 4_102_444_799, 253_402_300_799, -86_401, 1e12, .infinity])
+    func rfc3339IsFoundationsISO8601(seconds: Double) {
+        #expect(TimeText.rfc3339(seconds) == Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(.iso8601))
+    }
+}
