@@ -36,8 +36,8 @@ public enum AuthState: Sendable, Equatable, CustomStringConvertible {
 
 /// A challenge as the state shows it: what is asked and until when. It carries the challenge itself, whose `Session`
 /// the store answers with: the pending challenge lives in the state, so it goes only when the machine moves on.
-/// Nothing prints it (`AuthState.description` names the kind only).
-public struct ChallengeSummary: Sendable, Equatable {
+/// Nothing prints it: the descriptions name the kind and the expiry only.
+public struct ChallengeSummary: Sendable, Equatable, CustomStringConvertible {
     let challenge: AuthChallenge
 
     init(_ challenge: AuthChallenge) {
@@ -46,6 +46,7 @@ public struct ChallengeSummary: Sendable, Equatable {
 
     public var kind: ChallengeKind { challenge.kind }
     public var expiresAt: Double { challenge.expiresAt }
+    public var description: String { "\(kind) challenge, expiring at Unix time \(Int64(expiresAt))" }
 
     public static func == (lhs: ChallengeSummary, rhs: ChallengeSummary) -> Bool {
         lhs.kind == rhs.kind && lhs.expiresAt == rhs.expiresAt && lhs.challenge.session == rhs.challenge.session

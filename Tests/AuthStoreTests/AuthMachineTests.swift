@@ -9,7 +9,7 @@ import TokenVault
                                         lastRefreshAt: nil, revision: 1)
     static let later = SessionSummary(user: "alice@example.com", accessTokenExpiresAt: 5600, idTokenExpiresAt: 5600,
                                       lastRefreshAt: 2000, revision: 2)
-    static let challenge = ChallengeSummary(AuthChallenge(kind: .softwareTokenMFA, session: SecretBytes(utf8: "session"),
+    static let challenge = ChallengeSummary(AuthChallenge(kind: .softwareTokenMFA, session: SecretBytes(utf8: "Sess-7f3a9c"),
                                                           expiresAt: 180, username: "alice", parameters: [:]))
     static let timeout = CognitoError.network(.timedOut)
 
@@ -50,6 +50,16 @@ import TokenVault
             let transition = AuthMachine.transition(from: state, on: event)
             #expect(transition?.state == expected, "\(state) + \(event)")
             #expect(transition?.effects == effects, "\(state) + \(event)")
+        }
+    }
+
+    /// The pending challenge travels in the state, Cognito's `Session` (a bearer credential) with it: no
+    /// description of the state shows it.
+    @Test func theChallengeSessionInTheStateIsNeverPrinted() {
+        let state = AuthState.awaitingChallenge(Self.challenge)
+        for text in ["\(state)", String(reflecting: state), "\(Self.challenge)", String(reflecting: Self.challenge),
+                     "\(AuthEvent.challengeIssued(Self.challenge))"] {
+            #expect(!text.contains("7f3a9c"), "\(text)")
         }
     }
 
