@@ -7,9 +7,14 @@ import TokenVault
 /// The effects the machine returns, as the store performs them while other work is in flight: a refresh held on
 /// its way to "Cognito", an answer to a challenge held likewise.
 extension AuthStoreTests {
-    /// Waits until `count` callers wait for the refresh in flight.
-    func waitForWaiters(_ store: AuthStore, count: Int) async {
-        while await store.refreshWaiters.count < count { try? await Task.sleep(for: .milliseconds(2)) }
+    /// Whether `condition` holds within a few seconds: a store that never gets there fails the test, never hangs it.
+    func eventually(_ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return false
     }
 
     @Test func signOutDuringARefreshLeavesNoSessionAndTellsTheWaiters() async throws {
@@ -18,13 +23,16 @@ extension AuthStoreTests {
         authority.refreshGate.close()
         clock.advance(by: 3590)   // mandatory: callers wait for the refresh
         let waiter = Task { try await store.validAccessToken() }
-        await authority.refreshGate.awaitArrivals(1)
-        await waitForWaiters(store, count: 1)
+        #expect(await eventually { await store.refreshWaiters.count == 1 && authority.refreshGate.arrivals == 1 })
         let signOut = Task { await store.signOut(global: false) }
-        // The waiter hears at once, while the refresh is still on its way.
-        await #expect(throws: AuthStoreError.signInRequired(nil)) { try await waiter.value }
-        #expect(await store.state == .signingOut)
+        // The sign-out is accepted, and the waiter told, while the refresh is still on its way.
+        let told = await eventually {
+            let (state, waiting) = (await store.state, await store.refreshWaiters.count)
+            return state == .signingOut && waiting == 0
+        }
         authority.refreshGate.open()
+        guard told else { Issue.record("the sign-out was refused, or left the waiter waiting"); return }
+        await #expect(throws: AuthStoreError.signInRequired(nil)) { try await waiter.value }
         let result = await signOut.value
         #expect(result.isComplete)
         #expect(authority.calls.cancelledRefreshes == 1)
@@ -59,7 +67,7 @@ extension AuthStoreTests {
         _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
         authority.respondGate.close()
         let wrongAnswer = Task { try await store.answer(.code(SecretBytes(utf8: "000000"))) }
-        await authority.respondGate.awaitArrivals(1)
+        #expect(await eventually { authority.respondGate.arrivals == 1 })
         let refused = await store.signOut(global: false)
         #expect(refused.remoteFailures == ["another operation is running"])
         authority.respondGate.open()
@@ -83,9 +91,9 @@ extension AuthStoreTests {
         authority.refreshGate.close()
         clock.advance(by: 3590)
         let waiters = (0..<3).map { _ in Task { try await store.validAccessToken() } }
-        await authority.refreshGate.awaitArrivals(1)
-        await waitForWaiters(store, count: 3)
+        #expect(await eventually { await store.refreshWaiters.count == 3 && authority.refreshGate.arrivals == 1 })
         authority.refreshGate.open()
+        guard await eventually({ await store.refreshWaiters.isEmpty }) else { Issue.record("waiters left waiting"); return }
         for waiter in waiters {
             await #expect(throws: AuthStoreError.signInRequired(.refreshRejected("Refresh Token has been revoked"))) {
                 try await waiter.value

@@ -155,8 +155,6 @@ final class Gate: Sendable {
         }
     }
 
-    /// Returns once `count` calls have reached the gate.
-    func awaitArrivals(_ count: Int) async {
-        while state.withLock({ $0.arrived }) < count { try? await Task.sleep(for: .milliseconds(2)) }
-    }
+    /// How many calls have reached the gate.
+    var arrivals: Int { state.withLock { $0.arrived } }
 }
