@@ -1,3 +1,4 @@
+import CognitoAuth
 import TokenVault
 
 /// What happened, as the store tells the machine.
@@ -12,26 +13,30 @@ public enum AuthEvent: Sendable, Equatable {
     case sessionEstablished(SessionSummary)
     case refreshStarted
     case refreshSucceeded(SessionSummary)
-    /// Network trouble, a timeout, a 5xx, throttling: the session stays.
-    case refreshFailedTransiently
+    /// Network trouble, a timeout, a 5xx, throttling: the session stays, and the failure counts for the throttle.
+    case refreshFailedTransiently(CognitoError, at: Double)
+    /// The refresh found the session gone, and has already recorded why in the vault, under the profile lock.
     case sessionEnded(SignInReason)
     case signOutStarted(global: Bool)
     case signOutFinished
 }
 
-/// What the store must do because of a transition.
+/// What the store must do because of a transition. The store performs each one, in order, and does nothing else.
 public enum AuthEffect: Sendable, Equatable {
+    /// Refresh under the profile lock (re-reading the vault first); the outcome comes back as an event.
+    case startRefresh
+    /// Stop the refresh in flight. Whatever it still brings back, the state it finds refuses.
+    case cancelRefresh
+    /// Resume the callers waiting for the refresh: they read the outcome from the new state.
+    case resumeWaiters
     /// Remove the tokens from the vault (keeping the client secret): every process sees the session is gone.
     case clearStoredSession
     /// Revoke the refresh token and, with `global`, sign out everywhere. Done after the local state is cleared.
     case revokeRemotely(global: Bool)
-    /// Resume the callers waiting for a refresh to finish.
-    case resumeWaiters
 }
 
 /// The profile's state machine as one pure function, readable as a table:
-/// `state + event -> state + effects`. A pair not listed leaves the state as it is (`nil`): the store never
-/// reaches it, and tests check that it does not.
+/// `state + event -> state + effects`. A pair not listed is refused (`nil`): the state stays, and nothing is done.
 public enum AuthMachine {
     public struct Transition: Sendable, Equatable {
         public let state: AuthState
@@ -61,7 +66,8 @@ public enum AuthMachine {
              (.vaultUnavailable, .vaultFailed(let error)):
             return Transition(.vaultUnavailable(error))
 
-        // Sign-in, from any state in which no other operation is running.
+        // Sign-in, from any state in which no other operation is running. Answering a challenge is a sign-in step
+        // too: the challenge goes back into the state if the answer is refused.
         case (.signedOut, .signInStarted), (.signedIn, .signInStarted), (.needsSignIn, .signInStarted),
              (.awaitingChallenge, .signInStarted):
             return Transition(.signingIn)
@@ -78,19 +84,23 @@ public enum AuthMachine {
              (.signedOut, .sessionEstablished(let session)), (.needsSignIn, .sessionEstablished(let session)):
             return Transition(.signedIn(session))
 
-        // Refresh: transient trouble keeps the session; only a rejection ends it.
+        // Refresh: one at a time; transient trouble keeps the session; only a rejection ends it. Every way out of
+        // `refreshing` resumes the callers waiting for it.
         case (.signedIn(let session), .refreshStarted):
-            return Transition(.refreshing(session))
+            return Transition(.refreshing(session), [.startRefresh])
         case (.refreshing, .refreshSucceeded(let session)), (.refreshing, .sessionEstablished(let session)):
             return Transition(.signedIn(session), [.resumeWaiters])
-        case (.refreshing(let session), .refreshFailedTransiently):
-            return Transition(.signedIn(session), [.resumeWaiters])
-        case (.refreshing, .sessionEnded(let reason)), (.signedIn, .sessionEnded(let reason)):
-            return Transition(.needsSignIn(reason), [.clearStoredSession, .resumeWaiters])
+        case (.refreshing(let session), .refreshFailedTransiently(let error, let moment)):
+            return Transition(.signedIn(session.afterFailedRefresh(error, at: moment)), [.resumeWaiters])
+        case (.refreshing, .sessionEnded(let reason)):
+            return Transition(.needsSignIn(reason), [.resumeWaiters])
         case (.refreshing, .vaultFailed(let error)):
             return Transition(.vaultUnavailable(error), [.resumeWaiters])
 
-        // Sign-out: local state first, then the remote calls.
+        // Sign-out: local state first, then the remote calls. A refresh in flight is stopped and its waiters told
+        // that the session is gone; whatever it still saves is under the profile lock, so the clearing sees it.
+        case (.refreshing, .signOutStarted(let global)):
+            return Transition(.signingOut, [.cancelRefresh, .resumeWaiters, .clearStoredSession, .revokeRemotely(global: global)])
         case (.signedIn, .signOutStarted(let global)), (.needsSignIn, .signOutStarted(let global)),
              (.signedOut, .signOutStarted(let global)), (.awaitingChallenge, .signOutStarted(let global)),
              (.vaultUnavailable, .signOutStarted(let global)):

@@ -34,10 +34,23 @@ public enum AuthState: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A challenge as the state shows it: what is asked and until when; the `Session` itself stays in the store.
-public struct ChallengeSummary: Sendable, Equatable {
-    public let kind: ChallengeKind
-    public let expiresAt: Double
+/// A challenge as the state shows it: what is asked and until when. It carries the challenge itself, whose `Session`
+/// the store answers with: the pending challenge lives in the state, so it goes only when the machine moves on.
+/// Nothing prints it: the descriptions name the kind and the expiry only.
+public struct ChallengeSummary: Sendable, Equatable, CustomStringConvertible {
+    let challenge: AuthChallenge
+
+    init(_ challenge: AuthChallenge) {
+        self.challenge = challenge
+    }
+
+    public var kind: ChallengeKind { challenge.kind }
+    public var expiresAt: Double { challenge.expiresAt }
+    public var description: String { "\(kind) challenge, expiring at Unix time \(Int64(expiresAt))" }
+
+    public static func == (lhs: ChallengeSummary, rhs: ChallengeSummary) -> Bool {
+        lhs.kind == rhs.kind && lhs.expiresAt == rhs.expiresAt && lhs.challenge.session == rhs.challenge.session
+    }
 }
 
 /// A session as the state shows it: who, and until when. No token.
@@ -49,6 +62,16 @@ public struct SessionSummary: Sendable, Equatable {
     public let revision: UInt64
     /// The external identities (Google, ...) of a user who signed in through one.
     public var federated: [UserIdentity.FederatedLink] = []
+    /// The refreshes of this session that failed in a row for a passing reason; nil since the last success.
+    public internal(set) var refreshFailures: RefreshFailures? = nil
+
+    /// The same session after one more refresh failed.
+    func afterFailedRefresh(_ error: CognitoError, at moment: Double) -> SessionSummary {
+        var next = self
+        next.refreshFailures = RefreshFailures(consecutive: (refreshFailures?.consecutive ?? 0) + 1, lastFailedAt: moment,
+                                               lastError: error)
+        return next
+    }
 }
 
 /// Why a session ended.

@@ -1,3 +1,5 @@
+import AuthCrypto
+import CognitoAuth
 import Testing
 import TokenVault
 @testable import AuthStore
@@ -7,7 +9,9 @@ import TokenVault
                                         lastRefreshAt: nil, revision: 1)
     static let later = SessionSummary(user: "alice@example.com", accessTokenExpiresAt: 5600, idTokenExpiresAt: 5600,
                                       lastRefreshAt: 2000, revision: 2)
-    static let challenge = ChallengeSummary(kind: .softwareTokenMFA, expiresAt: 180)
+    static let challenge = ChallengeSummary(AuthChallenge(kind: .softwareTokenMFA, session: SecretBytes(utf8: "Sess-7f3a9c"),
+                                                          expiresAt: 180, username: "alice", parameters: [:]))
+    static let timeout = CognitoError.network(.timedOut)
 
     /// The machine as a table: each row is state + event -> state + effects.
     static let rows: [(AuthState, AuthEvent, AuthState, [AuthEffect])] = [
@@ -24,13 +28,19 @@ import TokenVault
         (.signingIn, .sessionEstablished(session), .signedIn(session), []),
         (.signingIn, .vaultLoaded(session), .signedIn(session), []),
         (.awaitingChallenge(challenge), .vaultLoaded(nil), .signedOut, []),
-        (.signedIn(session), .refreshStarted, .refreshing(session), []),
+        (.signedIn(session), .refreshStarted, .refreshing(session), [.startRefresh]),
         (.refreshing(session), .refreshSucceeded(later), .signedIn(later), [.resumeWaiters]),
-        (.refreshing(session), .refreshFailedTransiently, .signedIn(session), [.resumeWaiters]),
+        (.refreshing(session), .refreshFailedTransiently(timeout, at: 1990), .signedIn(session.afterFailedRefresh(timeout, at: 1990)),
+         [.resumeWaiters]),
+        // The refresh has already recorded the end in the vault, under the lock: nothing clears it twice.
         (.refreshing(session), .sessionEnded(.refreshRejected("revoked")), .needsSignIn(.refreshRejected("revoked")),
-         [.clearStoredSession, .resumeWaiters]),
+         [.resumeWaiters]),
         (.refreshing(session), .vaultFailed(.locked("x")), .vaultUnavailable(.locked("x")), [.resumeWaiters]),
         (.signedIn(session), .signOutStarted(global: true), .signingOut, [.clearStoredSession, .revokeRemotely(global: true)]),
+        (.refreshing(session), .signOutStarted(global: false), .signingOut,
+         [.cancelRefresh, .resumeWaiters, .clearStoredSession, .revokeRemotely(global: false)]),
+        (.awaitingChallenge(challenge), .signOutStarted(global: false), .signingOut,
+         [.clearStoredSession, .revokeRemotely(global: false)]),
         (.needsSignIn(.noRefreshToken), .signOutStarted(global: false), .signingOut, [.clearStoredSession, .revokeRemotely(global: false)]),
         (.signingOut, .signOutFinished, .signedOut, []),
     ]
@@ -43,10 +53,71 @@ import TokenVault
         }
     }
 
+    /// The pending challenge travels in the state, Cognito's `Session` (a bearer credential) with it: no
+    /// description of the state shows it.
+    @Test func theChallengeSessionInTheStateIsNeverPrinted() {
+        let state = AuthState.awaitingChallenge(Self.challenge)
+        for text in ["\(state)", String(reflecting: state), "\(Self.challenge)", String(reflecting: Self.challenge),
+                     "\(AuthEvent.challengeIssued(Self.challenge))"] {
+            #expect(!text.contains("7f3a9c"), "\(text)")
+        }
+    }
+
     @Test func transientRefreshFailureNeverEndsTheSession() {
-        let after = AuthMachine.transition(from: .refreshing(Self.session), on: .refreshFailedTransiently)
+        let after = AuthMachine.transition(from: .refreshing(Self.session), on: .refreshFailedTransiently(Self.timeout, at: 1990))
         guard case .signedIn = after?.state else { Issue.record("session lost"); return }
         #expect(after?.effects.contains(.clearStoredSession) == false)
+    }
+
+    /// The throttle lives in the state: failures in a row are counted, and a success or a new session starts over.
+    @Test func refreshFailuresAreCountedInTheStateUntilASuccess() {
+        var state = AuthState.signedIn(Self.session)
+        for moment in [1990.0, 1995] {
+            state = AuthMachine.transition(from: state, on: .refreshStarted)!.state
+            state = AuthMachine.transition(from: state, on: .refreshFailedTransiently(Self.timeout, at: moment))!.state
+        }
+        guard case .signedIn(let failing) = state else { Issue.record("session lost"); return }
+        #expect(failing.refreshFailures == RefreshFailures(consecutive: 2, lastFailedAt: 1995, lastError: Self.timeout))
+        #expect(failing.refreshFailures?.nextAttemptAt(RefreshPolicy()) == 1997)
+        state = AuthMachine.transition(from: state, on: .refreshStarted)!.state
+        #expect(AuthMachine.transition(from: state, on: .refreshSucceeded(Self.later))?.state == .signedIn(Self.later))
+    }
+
+    /// Callers wait for a refresh until an effect resumes them: no way out of `refreshing` may forget them.
+    @Test func everyWayOutOfARefreshResumesItsWaiters() {
+        let events: [AuthEvent] = [
+            .vaultLoaded(Self.later), .vaultLoaded(nil), .vaultLoadedEndedSession(.signedOutElsewhere),
+            .vaultFailed(.locked("x")), .signInStarted, .challengeIssued(Self.challenge), .sessionEstablished(Self.later),
+            .refreshStarted, .refreshSucceeded(Self.later), .refreshFailedTransiently(Self.timeout, at: 1990),
+            .sessionEnded(.noRefreshToken), .signOutStarted(global: true), .signOutFinished,
+        ]
+        for event in events {
+            guard let transition = AuthMachine.transition(from: .refreshing(Self.session), on: event) else { continue }
+            #expect(transition.effects.contains(.resumeWaiters), "refreshing + \(event)")
+        }
+    }
+
+    /// A refresh starts only on `refreshStarted` from a session, and only a sign-out stops one.
+    @Test func onlyTheRefreshRowsStartOrStopARefresh() {
+        let states: [AuthState] = [.bootstrapping, .signedOut, .signingIn, .awaitingChallenge(Self.challenge),
+                                   .signedIn(Self.session), .refreshing(Self.session), .needsSignIn(.noRefreshToken),
+                                   .vaultUnavailable(.locked("x")), .signingOut]
+        let events: [AuthEvent] = [
+            .vaultLoaded(Self.later), .vaultFailed(.locked("x")), .signInStarted, .sessionEstablished(Self.later),
+            .refreshStarted, .refreshSucceeded(Self.later), .refreshFailedTransiently(Self.timeout, at: 1990),
+            .sessionEnded(.noRefreshToken), .signOutStarted(global: false), .signOutFinished,
+        ]
+        for state in states {
+            for event in events {
+                let effects = AuthMachine.transition(from: state, on: event)?.effects ?? []
+                if effects.contains(.startRefresh) { #expect(event == .refreshStarted && state == .signedIn(Self.session)) }
+                if effects.contains(.cancelRefresh) { #expect(event == .signOutStarted(global: false) && state == .refreshing(Self.session)) }
+                // Local state first: the vault is cleared before any remote call.
+                if let revoke = effects.firstIndex(of: .revokeRemotely(global: false)) {
+                    #expect(effects.firstIndex(of: .clearStoredSession).map { $0 < revoke } == true)
+                }
+            }
+        }
     }
 
     @Test func operationsThatDoNotFitTheStateAreRefused() {
@@ -59,6 +130,12 @@ import TokenVault
             (.signingOut, .refreshSucceeded(Self.session)),
             (.bootstrapping, .signOutFinished),
             (.signingIn, .signOutStarted(global: false)),
+            (.signingOut, .signOutStarted(global: false)),
+            // A refresh that ends after a sign-out or a new sign-in brings back nothing.
+            (.signedOut, .refreshSucceeded(Self.later)),
+            (.signedIn(Self.later), .refreshSucceeded(Self.session)),
+            (.signingOut, .sessionEnded(.signedOutElsewhere)),
+            (.signedOut, .refreshFailedTransiently(Self.timeout, at: 1990)),
         ]
         for (state, event) in refused {
             #expect(AuthMachine.transition(from: state, on: event) == nil, "\(state) + \(event)")

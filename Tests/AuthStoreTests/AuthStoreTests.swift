@@ -186,7 +186,7 @@ import TokenVerification
 
     @Test func callersArrivingWhileTheVaultIsReadShareThatOneRead() async throws {
         _ = try await signedInStore()
-        let slow = SlowVault(vault)
+        let slow = CountingVault(vault, readDelay: .milliseconds(50))
         let store = makeStore(vault: slow)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<20 { group.addTask { _ = try? await store.validAccessToken() } }
@@ -258,22 +258,4 @@ import TokenVerification
         let seen = await collector.value
         #expect(seen == ["bootstrapping", "signed out", "signing in", "signed in as alice@example.com"])
     }
-}
-
-/// A vault whose reads take a while and are counted: callers pile up behind the first read.
-final class SlowVault: VaultBackend {
-    private let inner: MemoryVault
-    private let count = Mutex(0)
-    init(_ inner: MemoryVault) { self.inner = inner }
-    var loads: Int { count.withLock { $0 } }
-    var kind: VaultBackendKind { .memory }
-    func load(profile: String) async throws(VaultError) -> CredentialRecord? {
-        count.withLock { $0 += 1 }
-        try? await Task.sleep(for: .milliseconds(50))
-        return try await inner.load(profile: profile)
-    }
-    func save(_ record: CredentialRecord) async throws(VaultError) { try await inner.save(record) }
-    func delete(profile: String) async throws(VaultError) { try await inner.delete(profile: profile) }
-    func profiles() async throws(VaultError) -> [String] { try await inner.profiles() }
-    func status() async -> VaultStatus { await inner.status() }
 }

@@ -36,7 +36,13 @@ final class FakeAuthority: SessionAuthority {
         var refreshTokensSeen: [String] = []
         var refreshOrigins: [SessionOrigin] = []
         var revokedTokens: [String] = []
+        /// Refreshes that found their task cancelled when their answer came.
+        var cancelledRefreshes = 0
     }
+
+    /// Hold refreshes, or answers to challenges, on their way until the test lets them through.
+    let refreshGate = Gate()
+    let respondGate = Gate()
 
     let clock: TestClock
     let lifetime: Double
@@ -79,6 +85,7 @@ final class FakeAuthority: SessionAuthority {
 
     func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
         state.withLock { $0.calls.respond += 1 }
+        await respondGate.pass()
         if case .code(let code) = answer, code != SecretBytes(utf8: "123456") {
             throw .codeMismatch(message: "Invalid code received for user")
         }
@@ -99,6 +106,8 @@ final class FakeAuthority: SessionAuthority {
             return (state.behaviour, state.delay)
         }
         try? await Task.sleep(for: delay)
+        await refreshGate.pass()
+        if Task.isCancelled { state.withLock { $0.calls.cancelledRefreshes += 1 } }
         switch behaviour {
         case .succeed(let rotating): return tokens(refreshToken: rotating ? nil : refreshToken)
         case .fail(let error): throw error
@@ -117,4 +126,35 @@ final class FakeAuthority: SessionAuthority {
         state.withLock { $0.calls.globalSignOut += 1 }
         throw .network(.cannotConnect("127.0.0.1:9"))
     }
+}
+
+/// Holds the calls that reach it while closed, like a slow network call that does not heed cancellation, and counts
+/// the calls that reached it.
+final class Gate: Sendable {
+    private let state = Mutex<(closed: Bool, arrived: Int, held: [CheckedContinuation<Void, Never>])>((false, 0, []))
+
+    func close() { state.withLock { $0.closed = true } }
+
+    func open() {
+        let held = state.withLock { state in
+            state.closed = false
+            defer { state.held = [] }
+            return state.held
+        }
+        for call in held { call.resume() }
+    }
+
+    func pass() async {
+        await withCheckedContinuation { call in
+            let through = state.withLock { state in
+                state.arrived += 1
+                if state.closed { state.held.append(call) }
+                return !state.closed
+            }
+            if through { call.resume() }
+        }
+    }
+
+    /// How many calls have reached the gate.
+    var arrivals: Int { state.withLock { $0.arrived } }
 }

@@ -1,0 +1,124 @@
+import AuthCrypto
+import CognitoAuth
+import TokenVault
+
+extension AuthStore {
+    /// Starts a sign-in with a password. The result is a session, or a challenge to answer with `answer(_:)`.
+    public func signIn(username: String, password: SecretBytes, flow: AuthFlow = .userSRP) async throws(AuthStoreError) -> SignInProgress {
+        await bootstrap()
+        guard await send(.signInStarted) != nil else { throw .busy("sign-in, refresh or sign-out") }
+        let step: SignInStep
+        do {
+            step = try await authority.signIn(username: username, password: password, flow: flow)
+        } catch {
+            await reloadFromVault()
+            throw Self.classify(error)
+        }
+        return try await advance(step)
+    }
+
+    /// Keeps the verified tokens of a browser sign-in (the Hosted UI's authorization-code flow, done by the
+    /// caller), with the federated identities they name; the session is then refreshed at the token endpoint.
+    public func signIn(browserTokens: OAuthTokens) async throws(AuthStoreError) -> SessionSummary {
+        await bootstrap()
+        guard await send(.signInStarted) != nil else { throw .busy("sign-in, refresh or sign-out") }
+        let federated = browserTokens.identities.map { UserIdentity.FederatedLink(provider: $0.providerName, userId: $0.userId) }
+        guard case .signedIn(let summary) = try await advance(.signedIn(browserTokens.tokens), origin: .browser, federated: federated) else {
+            preconditionFailure("tokens always establish a session")
+        }
+        return summary
+    }
+
+    /// Answers the pending challenge. A wrong code keeps the challenge, so it can be answered again. While the
+    /// answer is on its way the state is `signingIn`: a sign-out meanwhile is refused rather than raced.
+    public func answer(_ answer: ChallengeAnswer) async throws(AuthStoreError) -> SignInProgress {
+        let pending = try await takeChallenge()
+        let step: SignInStep
+        do {
+            step = try await authority.respond(to: pending.challenge, with: answer)
+        } catch {
+            if case .codeMismatch = error {
+                await send(.challengeIssued(pending))
+                throw .rejected(error)
+            }
+            await reloadFromVault()
+            throw Self.classify(error)
+        }
+        return try await advance(step)
+    }
+
+    /// MFA_SETUP: the authenticator secret to show the user; then answer with `.softwareTokenSetupCode`.
+    public func beginSoftwareTokenSetup() async throws(AuthStoreError) -> SoftwareTokenSecret {
+        let pending = try await takeChallenge()
+        do {
+            let setup = try await authority.beginSoftwareTokenSetup(for: pending.challenge)
+            await send(.challengeIssued(ChallengeSummary(setup.challenge)))
+            return setup.secret
+        } catch {
+            await reloadFromVault()
+            throw Self.classify(error)
+        }
+    }
+
+    /// The pending challenge, if it has not expired, with the state moved on to `signingIn` while it is answered.
+    private func takeChallenge() async throws(AuthStoreError) -> ChallengeSummary {
+        guard case .awaitingChallenge(let pending) = state else { throw .noPendingChallenge }
+        guard !pending.challenge.isExpired(now: now()) else {
+            await reloadFromVault()
+            throw .challengeExpired
+        }
+        guard await send(.signInStarted) != nil else { throw .noPendingChallenge }
+        return pending
+    }
+
+    private func advance(
+        _ step: SignInStep, origin: SessionOrigin = .userPoolAPI, federated: [UserIdentity.FederatedLink] = []
+    ) async throws(AuthStoreError) -> SignInProgress {
+        switch step {
+        case .challenge(let challenge):
+            await send(.challengeIssued(ChallengeSummary(challenge)))
+            return .challenge(challenge)
+        case .signedIn(let tokens):
+            let stored: CredentialRecord
+            do {
+                stored = try await persistNewSession(tokens, origin: origin, federated: federated)
+            } catch {
+                await reloadFromVault()
+                throw error
+            }
+            let summary = SessionSummary(stored)
+            await send(.sessionEstablished(summary), record: stored)
+            return .signedIn(summary)
+        }
+    }
+
+    /// Writes a new session under the profile lock, keeping the record's other contents (the client secret).
+    private func persistNewSession(
+        _ tokens: CognitoTokens, origin: SessionOrigin, federated: [UserIdentity.FederatedLink]
+    ) async throws(AuthStoreError) -> CredentialRecord {
+        let profile = self.profile, vault = self.vault, moment = now()
+        do {
+            return try await lock.withLock { () async throws(VaultError) -> CredentialRecord in
+                var updated = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
+                updated.clearSession()
+                updated.sessionEndedReason = nil
+                updated.store(tokens)
+                updated.identity?.federated = federated
+                updated.origin = origin
+                updated.signedInAt = moment
+                updated.lastRefreshAt = moment
+                updated.revision += 1
+                try await vault.save(updated)
+                return updated
+            }
+        } catch {
+            switch error {
+            case .lock(let error), .body(let error): throw .vault(error)
+            }
+        }
+    }
+
+    private static func classify(_ error: CognitoError) -> AuthStoreError {
+        error.isRetryable ? .network(error) : .rejected(error)
+    }
+}

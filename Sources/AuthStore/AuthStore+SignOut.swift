@@ -1,0 +1,67 @@
+import CognitoAuth
+import TokenVault
+
+extension AuthStore {
+    /// Clears the local session first (every process sees it), then revokes the refresh token and, with
+    /// `global`, signs out everywhere. Remote failures come back in the result; the local sign-out stands.
+    /// A refresh in flight is stopped, and a pending challenge dropped, only once the machine accepts the sign-out.
+    public func signOut(global: Bool) async -> SignOutResult {
+        await bootstrap()
+        guard let report = await send(.signOutStarted(global: global)) else {
+            return SignOutResult(revoked: nil, signedOutGlobally: nil, remoteFailures: ["another operation is running"])
+        }
+        await send(.signOutFinished)
+        return report.signOut
+    }
+
+    /// The body of `AuthEffect.clearStoredSession`: removes the session from the vault under the lock and returns
+    /// what it held (the newest tokens, in case another process rotated them), so they can be revoked.
+    func clearStoredSession() async -> (CredentialRecord?, String?) {
+        let profile = self.profile, vault = self.vault
+        let known = record
+        do {
+            let previous = try await lock.withLock { () async throws(VaultError) -> CredentialRecord? in
+                guard let stored = try await vault.load(profile: profile) else { return nil }
+                var cleared = stored
+                cleared.clearSession()
+                cleared.sessionEndedReason = nil
+                cleared.revision += 1
+                if cleared.clientSecret == nil {
+                    try await vault.delete(profile: profile)
+                } else {
+                    try await vault.save(cleared)
+                }
+                return stored
+            }
+            return (previous ?? known, nil)
+        } catch {
+            switch error {
+            case .lock(let error), .body(let error): return (known, "clearing the vault: \(error)")
+            }
+        }
+    }
+
+    /// The body of `AuthEffect.revokeRemotely`: revokes the session `clearStoredSession` removed.
+    func revoke(_ cleared: CredentialRecord?, global: Bool, into result: inout SignOutResult) async {
+        if global, let accessToken = cleared?.accessToken {
+            do {
+                try await authority.globalSignOut(accessToken: accessToken)
+                result.signedOutGlobally = true
+            } catch {
+                result.signedOutGlobally = false
+                result.remoteFailures.append("global sign-out: \(error)")
+            }
+        }
+        if let stored = cleared.flatMap(StoredSession.init) {
+            do {
+                try await authority.revoke(stored)
+                result.revoked = true
+            } catch {
+                // After a global sign-out the token is already dead, which is what revoking wanted.
+                let alreadyDead = result.signedOutGlobally == true && !error.isRetryable
+                result.revoked = alreadyDead
+                if !alreadyDead { result.remoteFailures.append("revoking the refresh token: \(error)") }
+            }
+        }
+    }
+}
