@@ -41,7 +41,7 @@ let package = Package(
         // Private files: atomic replace, 0600 files in 0700 directories, permission checks.
         .target(name: "SecureFiles"),
         // The OAuth redirect listener on the loopback interface: plain sockets, a dedicated thread.
-        .target(name: "Loopback", dependencies: ["NetworkHosts"]),
+        .target(name: "Loopback", dependencies: ["AuthCrypto", "NetworkHosts"]),
         // JWT decoding, RS256 verification by kid, Cognito claim checks, the JWKS cache.
         .target(name: "TokenVerification", dependencies: ["AuthCrypto", "HTTPTransport"]),
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.

@@ -37,7 +37,7 @@ extension OAuthAuthorizationRequest {
     }
 
     private func matchesState(_ candidate: String) -> Bool {
-        ConstantTime.equals(Array(candidate.utf8), Array(state.utf8))
+        ConstantTime.equals(candidate, state)
     }
 
     private static func parameters(of callback: Substring, redirectURI: String) throws(OAuthCallbackError) -> [String: String] {
