@@ -1,4 +1,5 @@
 import AuthCrypto
+import NetworkHosts
 
 /// An authorization code from a callback whose `state` matched: what the code exchange redeems.
 public struct OAuthAuthorizationCode: Sendable, Equatable, CustomStringConvertible {
@@ -55,7 +56,7 @@ extension OAuthAuthorizationRequest {
         } else {
             query = withoutFragment.hasPrefix("?") ? withoutFragment.dropFirst() : withoutFragment
         }
-        guard let pairs = OAuthFormEncoding.decode(query) else { throw .malformed("a %-escape is broken") }
+        guard let pairs = FormURLEncoding.decode(query) else { throw .malformed("a %-escape is broken") }
         var parameters: [String: String] = [:]
         for (name, value) in pairs {
             guard parameters.updateValue(value, forKey: name) == nil else { throw .malformed("'\(OAuthText.printable(name, limit: 40))' appears twice") }
