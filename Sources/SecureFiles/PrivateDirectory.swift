@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Directories that hold the project's files: created with mode 0700, and refused when others can get in.

@@ -25,13 +25,13 @@ import TestSupport
     @Test func aMarkerCarriesTheGivenModificationTime() throws {
         let directory = try TemporaryDirectory()
         let path = directory.appending("marker")
-        let moment = timespec(tv_sec: 1_800_000_000, tv_nsec: 123_456_789)
+        let moment = (seconds: 1_800_000_000, nanoseconds: 123_456_789)
         for round in 0..<3 {
             try SecureFile.write(Array("round \(round)".utf8), to: path, modificationTime: moment, durable: false)
         }
         var info = stat()
         #expect(stat(path, &info) == 0)
-        #expect(info.st_mtim.tv_sec == moment.tv_sec && info.st_mtim.tv_nsec == moment.tv_nsec)
+        #expect(info.st_mtim.tv_sec == moment.seconds && info.st_mtim.tv_nsec == moment.nanoseconds)
         #expect(info.st_mode & 0o777 == 0o600)
         #expect(try SecureFile.read(path) == Array("round 2".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["marker"])

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The agent's end of its socket. One the agent binds itself has a private directory, a lock file held for the
