@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "TokenVault", dependencies: ["AuthCrypto", "SecureFiles", "CSecret", "CKeyutils"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
         .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
-        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "TokenVault"]),
+        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "SecureFiles", "TokenVault"]),
         // The command line: argument parsing, commands, the profile configuration.
         .target(name: "AuthVaultCLI", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),

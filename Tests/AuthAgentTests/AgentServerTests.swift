@@ -125,6 +125,20 @@ extension AgentSuites {
             }
         }
 
+        @Test func refusesALinkedDirectory() async throws {
+            let directory = try TemporaryDirectory(prefix: "agent")
+            let target = directory.appending("target"), linked = directory.appending("authvault")
+            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: target)
+            let profiles = TestProfiles(clock: TestClock(), authority: FakeAuthority(clock: TestClock()), lockDirectory: directory.appending("locks"))
+            #expect {
+                _ = try AgentServer.start(socketPath: linked + "/agent.sock", profiles: profiles, options: .init(version: "t"))
+            } throws: { error in
+                guard case .unsafeDirectory(let path, let reason) = error as? AgentServerError else { return false }
+                return path == linked && reason.contains("symbolic link")
+            }
+        }
+
         @Test func replacesAStaleSocketButNeverALiveAgent() async throws {
             let directory = try TemporaryDirectory(prefix: "agent")
             let path = AgentClient.socketPath(runtimeDirectory: directory.path)

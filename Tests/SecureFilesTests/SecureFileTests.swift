@@ -84,6 +84,18 @@ import TestSupport
         #expect(throws: FileSystemError.self) { try PrivateDirectory.create(nested) }
     }
 
+    /// A socket's directory must be the directory itself: a link to a private directory passes only when links
+    /// are followed.
+    @Test func aLinkToAPrivateDirectoryIsRefusedWhenLinksAreNotFollowed() throws {
+        let directory = try TemporaryDirectory()
+        let target = directory.appending("target"), link = directory.appending("link")
+        try PrivateDirectory.create(target)
+        #expect(symlink(target, link) == 0)
+        try PrivateDirectory.checkPrivate(link)
+        #expect(throws: FileSystemError.notADirectory(path: link)) { try PrivateDirectory.checkPrivate(link, followingLinks: false) }
+        try PrivateDirectory.checkPrivate(target, followingLinks: false)
+    }
+
     @Test func pathArithmetic() {
         #expect(FilePath.parent(of: "/a/b/c") == "/a/b")
         #expect(FilePath.parent(of: "/a") == "/")
