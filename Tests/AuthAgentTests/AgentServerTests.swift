@@ -59,7 +59,8 @@ extension AgentSuites {
                 #expect(unknown?.code == .unknownProfile)
                 let empty = try #require(try await failure("empty"))
                 #expect(empty.code == .signInRequired)
-                #expect(empty.message.contains("authvault login --profile empty"))
+                #expect(empty.message.contains("No usable session for profile 'empty'"))
+                #expect(!empty.message.contains("authvault login"), "the agent names no command; its caller adds the remedy")
                 #expect(try await failure("locked")?.code == .vaultLocked)
 
                 // Past expiry with Cognito unreachable: a network failure, and the session stays.

@@ -10,6 +10,11 @@ enum Remedy {
         remedy.map { "\(description) \($0)" } ?? description
     }
 
+    /// For a tool's log, where no one is at a terminal to be asked: the exact command that signs in.
+    static func signIn(profile: String) -> String {
+        "Run 'authvault login --profile \(profile)' in a terminal."
+    }
+
     static func of(_ error: VaultError) -> String? {
         switch error {
         case .locked:
