@@ -41,7 +41,7 @@ let package = Package(
         // Private files: atomic replace, 0600 files in 0700 directories, permission checks.
         .target(name: "SecureFiles"),
         // The OAuth redirect listener on the loopback interface: plain sockets, a dedicated thread.
-        .target(name: "Loopback", dependencies: ["NetworkHosts"]),
+        .target(name: "Loopback", dependencies: ["AuthCrypto", "NetworkHosts"]),
         // JWT decoding, RS256 verification by kid, Cognito claim checks, the JWKS cache.
         .target(name: "TokenVerification", dependencies: ["AuthCrypto", "HTTPTransport"]),
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "TokenVault", dependencies: ["AuthCrypto", "SecureFiles", "CSecret", "CKeyutils"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
         .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
-        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "TokenVault"]),
+        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "SecureFiles", "TokenVault"]),
         // The command line: argument parsing, commands, the profile configuration.
         .target(name: "AuthVaultCLI", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),

@@ -9,4 +9,9 @@ public enum ConstantTime {
             b.withContiguousBytes { right in SecureMemory.equals(left, right) }
         }
     }
+
+    /// True when both strings hold the same UTF-8 bytes (a callback's `state`, a token's `nonce`).
+    public static func equals(_ a: String, _ b: String) -> Bool {
+        equals(Array(a.utf8), Array(b.utf8))
+    }
 }

@@ -1,6 +1,6 @@
 internal import COpenSSL
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Memory operations the optimizer must not shortcut.

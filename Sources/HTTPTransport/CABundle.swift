@@ -1,4 +1,4 @@
-import Glibc
+internal import Glibc
 import SecureFiles
 
 /// A configured CA bundle file. Checked before each request so a missing or unreadable file is reported as such,

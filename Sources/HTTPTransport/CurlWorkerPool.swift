@@ -1,4 +1,4 @@
-import Glibc
+internal import Glibc
 
 /// The worker threads that run blocking libcurl transfers, off Swift's cooperative pool, and the queue
 /// that feeds them. Workers start lazily, one per transfer that finds no idle worker, up to the configured

@@ -41,8 +41,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotResolveHost(let host): "cannot resolve host \(host): check the network and the endpoint's name"
         case .cannotConnect(let reason): "cannot connect: \(reason)"
         case .timedOut: "the request timed out"
-        case .tlsFailure(let reason):
-            "TLS failure: \(reason). If the server's certificate comes from a private certificate authority, pass that CA's bundle with --ca-bundle"
+        case .tlsFailure(let reason): "TLS failure: \(reason)"
         case .connectionLost(let reason): "connection lost: \(reason)"
         case .caBundleUnreadable(let reason): "cannot use the CA bundle: \(reason)"
         case .responseTooLarge(let limit): "the response is larger than the limit of \(limit) bytes"

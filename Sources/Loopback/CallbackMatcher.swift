@@ -1,3 +1,5 @@
+internal import AuthCrypto
+
 /// Judges one request against the registered callback path and the expected `state`.
 struct CallbackMatcher: Sendable {
     let path: String
@@ -29,7 +31,7 @@ struct CallbackMatcher: Sendable {
         guard states.count == 1, codes.count <= 1, errors.count <= 1, descriptions.count <= 1 else {
             return states.isEmpty ? .badRequest(.stateMismatch) : .badRequest(.malformedQuery)
         }
-        guard constantTimeEquals(states[0], expectedState) else { return .badRequest(.stateMismatch) }
+        guard ConstantTime.equals(states[0], expectedState) else { return .badRequest(.stateMismatch) }
         if let error = errors.first {
             return .denied(error: Self.printable(error, limit: 64), description: descriptions.first.map { Self.printable($0, limit: 400) })
         }

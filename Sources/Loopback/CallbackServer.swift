@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The poll loop on the serving thread: accepts connections, reads request heads under their deadlines, answers

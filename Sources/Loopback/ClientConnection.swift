@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// One accepted connection on the serving thread: its request head so far, and the instant it must be done by.

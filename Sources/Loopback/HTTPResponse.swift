@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The bytes of a complete HTTP/1.1 response carrying a page, with headers that keep it out of caches, end the

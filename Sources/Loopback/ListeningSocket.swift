@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// A non-blocking, close-on-exec TCP socket listening on one loopback address.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Receives the OAuth authorization-code redirect from the browser on the loopback interface (RFC 8252).

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Starts the server's poll loop on a detached thread of its own: `poll` blocks, and Swift's cooperative pool has

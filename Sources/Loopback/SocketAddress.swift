@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// An IPv4 or IPv6 socket address, as the C socket calls take and return it.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// A host as a URL or a tool names it: an IPv4 literal, an IPv6 literal or a DNS name. Literals are parsed with

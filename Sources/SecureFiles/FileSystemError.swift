@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Why a file operation failed. Messages name the path and say what to do; they never carry file contents.

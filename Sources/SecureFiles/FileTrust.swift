@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Who besides this user may touch a file the project reads, checked on its `stat` before the content is used.

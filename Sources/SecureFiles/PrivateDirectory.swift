@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Directories that hold the project's files: created with mode 0700, and refused when others can get in.
@@ -13,9 +13,13 @@ public enum PrivateDirectory {
     }
 
     /// Refuses a directory that other users can read, write or enter, or that another user owns.
-    public static func checkPrivate(_ path: String) throws(FileSystemError) {
+    /// - Parameter followingLinks: false refuses a symbolic link as not a directory (a socket's directory, where a
+    ///   link could point the socket somewhere another user chose).
+    public static func checkPrivate(_ path: String, followingLinks: Bool = true) throws(FileSystemError) {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw .from(errno: errno, path: path, operation: "stat") }
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
+            throw .from(errno: errno, path: path, operation: "stat")
+        }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path) }
         try FileTrust.private.check(info, path: path)
     }

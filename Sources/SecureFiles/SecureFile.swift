@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Reading and writing the project's private files (mode 0600).
@@ -41,7 +41,7 @@ public enum SecureFile {
     ///   - durable: false skips both fsyncs, for a file whose loss in a crash costs nothing (a change marker): the
     ///     replace is still atomic for every running process.
     public static func write(
-        _ contents: some Collection<UInt8>, to path: String, modificationTime: timespec? = nil, durable: Bool = true
+        _ contents: some Collection<UInt8>, to path: String, modificationTime: (seconds: Int, nanoseconds: Int)? = nil, durable: Bool = true
     ) throws(FileSystemError) {
         let directory = FilePath.parent(of: path)
         var template = Array("\(path).tmp.XXXXXX".utf8CString)
@@ -58,7 +58,8 @@ public enum SecureFile {
             guard fchmod(fd, 0o600) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "chmod") }
             try writeAll(fd: fd, contents: Array(contents), path: temporaryPath)
             if let modificationTime {
-                guard futimens(fd, [modificationTime, modificationTime]) == 0 else {
+                let time = timespec(tv_sec: modificationTime.seconds, tv_nsec: modificationTime.nanoseconds)
+                guard futimens(fd, [time, time]) == 0 else {
                     throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "set the time of")
                 }
             }

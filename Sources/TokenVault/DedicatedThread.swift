@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Blocking work (a libsecret `_sync` call, scrypt, a blocking `flock`) runs on a thread of its own: Swift's

@@ -1,7 +1,7 @@
 import AuthCrypto
 import SecureFiles
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Credential records in encrypted files, for machines without a Secret Service.

@@ -1,7 +1,7 @@
 import AuthCrypto
 internal import CKeyutils
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The data key in the kernel session keyring through libkeyutils. Only possessors of the keyring can read the key

@@ -1,6 +1,6 @@
 import SecureFiles
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Serializes work on one profile across processes: an exclusive `flock` on a lock file beside the vault, separate

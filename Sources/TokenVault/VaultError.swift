@@ -1,4 +1,5 @@
-/// Why the vault could not do what was asked. Each message says what to do next; none carries a secret.
+/// Why the vault could not do what was asked. Messages say what went wrong, never which command fixes it (the
+/// application adds that); none carries a secret.
 public enum VaultError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The Secret Service collection is locked and could not be unlocked without a prompt.
     case locked(String)
@@ -21,13 +22,11 @@ public enum VaultError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .locked(let detail):
-            return "The keyring is locked (\(detail)). Unlock it (for example by logging in to the desktop, or with "
-                + "'authvault vault status' in an interactive session), or use the encrypted file: --vault file."
+            return "The keyring is locked (\(detail))."
         case .unavailable(let detail):
-            return "No Secret Service is available (\(detail)). On a headless machine use the encrypted file: "
-                + "'authvault configure --vault file'."
+            return "No Secret Service is available (\(detail))."
         case .timedOut(let seconds):
-            return "The Secret Service did not answer within \(seconds) s. Check the keyring daemon, or use --vault file."
+            return "The Secret Service did not answer within \(seconds) s. Check the keyring daemon."
         case .passphraseRequired(let detail):
             return "The encrypted vault needs its passphrase: \(detail)"
         case .wrongPassphrase:

@@ -31,7 +31,7 @@ public struct TokenVerifier: Sendable {
         try checkCommonClaims(jwt.claims, tokenUse: "id")
         guard jwt.claims.audience.contains(clientId) else { throw .wrongAudience(expected: clientId) }
         if let nonce {
-            guard let found = jwt.claims.nonce, ConstantTime.equals(Array(found.utf8), Array(nonce.utf8)) else {
+            guard let found = jwt.claims.nonce, ConstantTime.equals(found, nonce) else {
                 throw .nonceMismatch
             }
         }

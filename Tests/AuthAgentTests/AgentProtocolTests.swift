@@ -90,7 +90,8 @@ extension AgentSuites {
                 #expect(try errorCode(unknown) == "unknownProfile")
                 #expect(try errorCode(missing) == "signInRequired")
                 let message = try #require((try object(missing)["error"] as? [String: Any])?["message"] as? String)
-                #expect(message.contains("authvault login --profile work"))
+                #expect(message.contains("No usable session for profile 'work'"))
+                #expect(!message.contains("authvault login"), "the agent names no command; its caller adds the remedy")
             }
         }
     }

@@ -59,7 +59,8 @@ extension AgentSuites {
                 #expect(unknown?.code == .unknownProfile)
                 let empty = try #require(try await failure("empty"))
                 #expect(empty.code == .signInRequired)
-                #expect(empty.message.contains("authvault login --profile empty"))
+                #expect(empty.message.contains("No usable session for profile 'empty'"))
+                #expect(!empty.message.contains("authvault login"), "the agent names no command; its caller adds the remedy")
                 #expect(try await failure("locked")?.code == .vaultLocked)
 
                 // Past expiry with Cognito unreachable: a network failure, and the session stays.
@@ -122,6 +123,20 @@ extension AgentSuites {
             } throws: { error in
                 guard case .unsafeDirectory(let path, _) = error as? AgentServerError else { return false }
                 return path == shared
+            }
+        }
+
+        @Test func refusesALinkedDirectory() async throws {
+            let directory = try TemporaryDirectory(prefix: "agent")
+            let target = directory.appending("target"), linked = directory.appending("authvault")
+            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: target)
+            let profiles = TestProfiles(clock: TestClock(), authority: FakeAuthority(clock: TestClock()), lockDirectory: directory.appending("locks"))
+            #expect {
+                _ = try AgentServer.start(socketPath: linked + "/agent.sock", profiles: profiles, options: .init(version: "t"))
+            } throws: { error in
+                guard case .unsafeDirectory(let path, let reason) = error as? AgentServerError else { return false }
+                return path == linked && reason.contains("symbolic link")
             }
         }
 

@@ -8,5 +8,9 @@ import Testing
         #expect(!ConstantTime.equals(utf8("state-123"), utf8("state-124")))
         #expect(!ConstantTime.equals(utf8("state"), utf8("state-123")))
         #expect(ConstantTime.equals([UInt8](), Data()))
+        #expect(ConstantTime.equals("xyz", "xyz"))
+        #expect(!ConstantTime.equals("xyz", "xya"))
+        #expect(!ConstantTime.equals("xyz", "xy"))
+        #expect(ConstantTime.equals("", ""))
     }
 }

@@ -25,13 +25,13 @@ import TestSupport
     @Test func aMarkerCarriesTheGivenModificationTime() throws {
         let directory = try TemporaryDirectory()
         let path = directory.appending("marker")
-        let moment = timespec(tv_sec: 1_800_000_000, tv_nsec: 123_456_789)
+        let moment = (seconds: 1_800_000_000, nanoseconds: 123_456_789)
         for round in 0..<3 {
             try SecureFile.write(Array("round \(round)".utf8), to: path, modificationTime: moment, durable: false)
         }
         var info = stat()
         #expect(stat(path, &info) == 0)
-        #expect(info.st_mtim.tv_sec == moment.tv_sec && info.st_mtim.tv_nsec == moment.tv_nsec)
+        #expect(info.st_mtim.tv_sec == moment.seconds && info.st_mtim.tv_nsec == moment.nanoseconds)
         #expect(info.st_mode & 0o777 == 0o600)
         #expect(try SecureFile.read(path) == Array("round 2".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["marker"])
@@ -82,6 +82,18 @@ import TestSupport
         }
         chmod(nested, 0o755)
         #expect(throws: FileSystemError.self) { try PrivateDirectory.create(nested) }
+    }
+
+    /// A socket's directory must be the directory itself: a link to a private directory passes only when links
+    /// are followed.
+    @Test func aLinkToAPrivateDirectoryIsRefusedWhenLinksAreNotFollowed() throws {
+        let directory = try TemporaryDirectory()
+        let target = directory.appending("target"), link = directory.appending("link")
+        try PrivateDirectory.create(target)
+        #expect(symlink(target, link) == 0)
+        try PrivateDirectory.checkPrivate(link)
+        #expect(throws: FileSystemError.notADirectory(path: link)) { try PrivateDirectory.checkPrivate(link, followingLinks: false) }
+        try PrivateDirectory.checkPrivate(target, followingLinks: false)
     }
 
     @Test func pathArithmetic() {

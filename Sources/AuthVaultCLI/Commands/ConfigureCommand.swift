@@ -86,7 +86,7 @@ struct ConfigureCommand: CLICommand {
             context.standardError.line("Read the endpoints of \(endpoints.issuer ?? url) from its discovery document.")
             return endpoints
         } catch {
-            throw CLIError("Cannot use the discovery document at \(url): \(error)", status: error.isRetryable ? .networkUnavailable : .failure)
+            throw CLIError(Remedy.message("Cannot use the discovery document at \(url): \(error).", Remedy.of(error)), status: error.isRetryable ? .networkUnavailable : .failure)
         }
     }
 

@@ -28,7 +28,7 @@ enum VaultCommands {
     }
 
     static func cliError(_ error: VaultError) -> CLIError {
-        CLIError(error.description, status: status(of: error))
+        CLIError(Remedy.message(error.description, Remedy.of(error)), status: status(of: error))
     }
 }
 

@@ -26,8 +26,8 @@ struct HelperToken {
             // Said for the tool's log: which profile, and the exact command that fixes it.
             let why: String
             if case .signInRequired(let reason?) = error { why = "\(reason)" } else { why = "not signed in" }
-            throw CLIError("No usable session for profile '\(session.profile.name)' (\(why)). "
-                           + "Run 'authvault login --profile \(session.profile.name)' in a terminal.", status: .signInRequired)
+            throw CLIError(Remedy.message("No usable session for profile '\(session.profile.name)' (\(why)).",
+                                          Remedy.signIn(profile: session.profile.name)), status: .signInRequired)
         }
         let record = await session.store.storedRecord
         return HelperToken(
@@ -49,7 +49,8 @@ struct HelperToken {
         } catch {
             guard case .server(let failure) = error else { return nil }
             switch failure.code {
-            case .signInRequired: throw CLIError(failure.message, status: .signInRequired)
+            case .signInRequired:
+                throw CLIError(Remedy.message(failure.message, Remedy.signIn(profile: profile)), status: .signInRequired)
             case .vaultLocked: throw CLIError(failure.message, status: .vaultLocked)
             case .network: throw CLIError(failure.message, status: .networkUnavailable)
             case .unknownProfile, .badRequest, .internal: return nil

@@ -58,16 +58,18 @@ enum CLIErrors {
         switch error {
         case .signInRequired: return CLIError(error.description, status: .signInRequired)
         case .vault(let vaultError): return from(vaultError)
-        case .network: return CLIError(error.description, status: .networkUnavailable)
+        case .network(let cognitoError):
+            return CLIError(Remedy.message(error.description, Remedy.of(cognitoError)), status: .networkUnavailable)
         case .rejected(let cognitoError): return from(cognitoError)
         case .noPendingChallenge, .challengeExpired, .busy: return CLIError(error.description, status: .failure)
         }
     }
 
     static func from(_ error: CognitoError) -> CLIError {
-        if error.requiresSignIn { return CLIError(error.description, status: .signInRequired) }
-        if error.isRetryable { return CLIError(error.description, status: .networkUnavailable) }
-        return CLIError(error.description, status: .failure)
+        let message = Remedy.message(error.description, Remedy.of(error))
+        if error.requiresSignIn { return CLIError(message, status: .signInRequired) }
+        if error.isRetryable { return CLIError(message, status: .networkUnavailable) }
+        return CLIError(message, status: .failure)
     }
 
     static func from(_ error: VaultError) -> CLIError {

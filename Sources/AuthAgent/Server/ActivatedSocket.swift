@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The listening socket a service manager opened for the agent and passed on descriptor 3 (systemd socket
@@ -20,8 +20,8 @@ public struct ActivatedSocket: Sendable {
     ///   - listenFDs: `$LISTEN_FDS`. The caller unsets both (and `LISTEN_FDNAMES`) afterwards, as
     ///     `sd_listen_fds(1)` does, so no child takes them for its own.
     public static func take(listenPID: String?, listenFDs: String?,
-                            processID: Int32 = getpid()) throws(AgentServerError) -> ActivatedSocket? {
-        guard let listenPID, Int32(listenPID) == processID, let listenFDs else { return nil }
+                            processID: Int32? = nil) throws(AgentServerError) -> ActivatedSocket? {
+        guard let listenPID, Int32(listenPID) == processID ?? getpid(), let listenFDs else { return nil }
         guard let count = Int(listenFDs), count >= 0 else {
             throw .activation(reason: "LISTEN_FDS is '\(listenFDs)', not a count of descriptors")
         }

@@ -16,7 +16,7 @@ public enum AgentClientError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notRunning(let socketPath):
             return "No authvault agent is running on \(socketPath)."
         case .timedOut(let seconds):
-            return "The authvault agent did not answer within \(seconds) s; restart it ('authvault agent')."
+            return "The authvault agent did not answer within \(seconds) s."
         case .connectionFailed(let detail):
             return "Cannot connect to the authvault agent: \(detail)."
         case .protocolError(let detail):

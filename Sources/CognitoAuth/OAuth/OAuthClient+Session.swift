@@ -1,6 +1,7 @@
 import AuthCrypto
 import FoundationEssentials
 import HTTPTransport
+import NetworkHosts
 import TokenVerification
 
 extension OAuthClient {
@@ -64,6 +65,6 @@ extension OAuthClient {
         case .openIDConnect:
             if let postLogoutRedirectURI { parameters.append(("post_logout_redirect_uri", postLogoutRedirectURI)) }
         }
-        return endpoint + (endpoint.contains("?") ? "&" : "?") + OAuthFormEncoding.encode(parameters)
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + FormURLEncoding.encode(parameters)
     }
 }

@@ -1,6 +1,7 @@
 import AuthCrypto
 import FoundationEssentials
 import HTTPTransport
+import NetworkHosts
 import TokenVerification
 
 /// The browser sign-in's client side for one app client: the authorization request, the code exchange, the
@@ -52,13 +53,13 @@ public struct OAuthClient: Sendable {
                        HTTPHeader(name: "Accept", value: "application/json")]
         var secrets = secrets
         if let secret = configuration.clientSecret {
-            let credentials = OAuthFormEncoding.percentEncoded(configuration.clientId) + ":" + OAuthFormEncoding.percentEncoded(secret.utf8String)
+            let credentials = FormURLEncoding.percentEncoded(configuration.clientId) + ":" + FormURLEncoding.percentEncoded(secret.utf8String)
             headers.append(HTTPHeader(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()))
             secrets.append(secret.utf8String)
         } else {
             form.append(("client_id", configuration.clientId))
         }
-        let request = HTTPRequest(method: "POST", url: url, headers: headers, body: Array(OAuthFormEncoding.encode(form).utf8))
+        let request = HTTPRequest(method: "POST", url: url, headers: headers, body: Array(FormURLEncoding.encode(form).utf8))
         return try await sender.send(request, operation, secrets: secrets)
     }
 }

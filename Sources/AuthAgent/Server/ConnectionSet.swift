@@ -1,6 +1,6 @@
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The open client connections: admits up to a cap, wakes them all when the agent stops, and says when the

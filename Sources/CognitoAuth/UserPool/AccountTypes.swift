@@ -1,4 +1,5 @@
 import AuthCrypto
+import NetworkHosts
 
 /// Where Cognito sent a confirmation or reset code (masked by Cognito, e.g. `a***@e***`).
 public struct CodeDeliveryDetails: Sendable, Equatable {
@@ -47,8 +48,8 @@ public struct SoftwareTokenSecret: Sendable, CustomStringConvertible {
 
     /// The `otpauth://totp/...` URI an authenticator app reads from a QR code; it contains the secret.
     public func provisioningURI(accountName: String, issuer: String) -> SecretBytes {
-        let label = OAuthFormEncoding.percentEncoded("\(issuer):\(accountName)")
-        return SecretBytes(utf8: "otpauth://totp/\(label)?secret=\(base32.utf8String)&issuer=\(OAuthFormEncoding.percentEncoded(issuer))")
+        let label = FormURLEncoding.percentEncoded("\(issuer):\(accountName)")
+        return SecretBytes(utf8: "otpauth://totp/\(label)?secret=\(base32.utf8String)&issuer=\(FormURLEncoding.percentEncoded(issuer))")
     }
 
     public var description: String { "SoftwareTokenSecret(<redacted>)" }

@@ -1,7 +1,7 @@
 import AuthCrypto
 import AuthStore
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Asks a running agent, one request per connection. Calls block the calling thread for at most `timeout`

@@ -2,7 +2,7 @@ import AuthStore
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The token agent: serves the tokens of long-lived `AuthStore`s to local processes of the same user over a Unix

@@ -1,6 +1,6 @@
 import AuthCrypto
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// One client connection on a thread of its own: reads request lines and answers each in order (a client may send

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Starts the agent's threads (the accept loop, the connection workers): detached, with a small stack, since a

@@ -1,4 +1,5 @@
 import AuthCrypto
+import NetworkHosts
 
 /// One browser sign-in in progress: the authorize URL to open, and what the callback and the code exchange are
 /// checked against. PKCE is always S256 (never `plain`); `state` and `nonce` are fresh and unguessable for each
@@ -38,7 +39,7 @@ public struct OAuthAuthorizationRequest: Sendable, CustomStringConvertible {
         ]
         if let identityProvider { parameters.append(("identity_provider", identityProvider)) }
         let separator = authorizationEndpoint.contains("?") ? "&" : "?"
-        url = authorizationEndpoint + separator + OAuthFormEncoding.encode(parameters)
+        url = authorizationEndpoint + separator + FormURLEncoding.encode(parameters)
         self.redirectURI = redirectURI
         self.identityProvider = identityProvider
         self.state = state

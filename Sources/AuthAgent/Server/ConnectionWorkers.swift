@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The threads that serve connections. A new connection goes to an idle thread when there is one, else to a new

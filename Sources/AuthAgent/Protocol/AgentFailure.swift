@@ -31,13 +31,13 @@ public struct AgentFailure: Error, Sendable, Equatable, CustomStringConvertible 
         AgentFailure(.badRequest, "\(detail). Send one JSON object per line, such as {\"v\":1,\"op\":\"ping\"}.")
     }
 
-    /// The store's answer for `profile`, with the command that fixes it.
+    /// The store's answer for `profile`: what is wrong, not which command fixes it (the caller knows its commands).
     init(_ error: AuthStoreError, profile: String) {
         switch error {
         case .signInRequired(let reason):
             let why = reason.map { "\($0)" } ?? "not signed in"
             self.init(.signInRequired,
-                      "No usable session for profile '\(profile)' (\(why)). Run 'authvault login --profile \(profile)' in a terminal.")
+                      "No usable session for profile '\(profile)' (\(why)).")
         case .vault(let vaultError):
             switch vaultError {
             case .locked, .passphraseRequired, .wrongPassphrase:

@@ -1,7 +1,7 @@
 import AuthCrypto
 import AuthStore
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Answers requests. A fresh cached token is answered right on the connection's thread, with no task and no actor

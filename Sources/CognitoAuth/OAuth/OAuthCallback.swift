@@ -1,4 +1,5 @@
 import AuthCrypto
+import NetworkHosts
 
 /// An authorization code from a callback whose `state` matched: what the code exchange redeems.
 public struct OAuthAuthorizationCode: Sendable, Equatable, CustomStringConvertible {
@@ -37,7 +38,7 @@ extension OAuthAuthorizationRequest {
     }
 
     private func matchesState(_ candidate: String) -> Bool {
-        ConstantTime.equals(Array(candidate.utf8), Array(state.utf8))
+        ConstantTime.equals(candidate, state)
     }
 
     private static func parameters(of callback: Substring, redirectURI: String) throws(OAuthCallbackError) -> [String: String] {
@@ -55,7 +56,7 @@ extension OAuthAuthorizationRequest {
         } else {
             query = withoutFragment.hasPrefix("?") ? withoutFragment.dropFirst() : withoutFragment
         }
-        guard let pairs = OAuthFormEncoding.decode(query) else { throw .malformed("a %-escape is broken") }
+        guard let pairs = FormURLEncoding.decode(query) else { throw .malformed("a %-escape is broken") }
         var parameters: [String: String] = [:]
         for (name, value) in pairs {
             guard parameters.updateValue(value, forKey: name) == nil else { throw .malformed("'\(OAuthText.printable(name, limit: 40))' appears twice") }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
+import SecureFiles
 
 /// The agent's end of its socket. One the agent binds itself has a private directory, a lock file held for the
 /// agent's life (so two agents starting at once cannot both take the path), and the socket file, born 0600; one
@@ -56,18 +57,20 @@ struct ListeningSocket: Sendable {
         } else if errno != EEXIST {
             throw .system(operation: "create the directory", path: directory, errno: errno)
         }
-        var status = stat()
-        guard lstat(directory, &status) == 0 else {
-            throw .system(operation: "inspect the directory", path: directory, errno: errno)
-        }
-        guard status.st_mode & S_IFMT == S_IFDIR else {
-            throw .unsafeDirectory(path: directory, reason: "is not a directory (or is a symbolic link)")
-        }
-        guard status.st_uid == geteuid() else {
-            throw .unsafeDirectory(path: directory, reason: "belongs to uid \(status.st_uid), not to you (uid \(geteuid()))")
-        }
-        guard status.st_mode & 0o077 == 0 else {
-            throw .unsafeDirectory(path: directory, reason: "is open to other users (mode \(String(status.st_mode & 0o777, radix: 8)))")
+        do {
+            try PrivateDirectory.checkPrivate(directory, followingLinks: false)
+        } catch {
+            switch error {
+            case .notADirectory:
+                throw .unsafeDirectory(path: directory, reason: "is not a directory (or is a symbolic link)")
+            case .foreignOwner(_, let owner):
+                throw .unsafeDirectory(path: directory, reason: "belongs to uid \(owner), not to you (uid \(geteuid()))")
+            case .unsafePermissions(_, let mode, _):
+                throw .unsafeDirectory(path: directory, reason: "is open to other users (mode \(String(mode & 0o777, radix: 8)))")
+            case .notFound: throw .system(operation: "inspect the directory", path: directory, errno: ENOENT)
+            case .permissionDenied: throw .system(operation: "inspect the directory", path: directory, errno: EACCES)
+            case .io(_, _, let code): throw .system(operation: "inspect the directory", path: directory, errno: code)
+            }
         }
     }
 

@@ -1,15 +1,16 @@
-/// Query strings and `application/x-www-form-urlencoded` bodies, as OAuth 2.0 uses them (RFC 6749 appendix B).
+/// Query strings and `application/x-www-form-urlencoded` bodies, as OAuth 2.0 uses them (RFC 6749 appendix B): the
+/// one encoder and decoder, for the requests the client sends and the callbacks the loopback listener reads.
 ///
 /// Encoding escapes everything but RFC 3986's unreserved characters, so a value survives every decoder: a `+` in
 /// a value is sent as %2B (a form decoder reads a bare `+` as a space) and a space as %20. Decoding accepts `+`
 /// for a space, as form encoders send it.
-enum OAuthFormEncoding {
+public enum FormURLEncoding {
     /// `name=value&...`, in the given order.
-    static func encode(_ pairs: [(name: String, value: String)]) -> String {
+    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
         pairs.map { "\(percentEncoded($0.name))=\(percentEncoded($0.value))" }.joined(separator: "&")
     }
 
-    static func percentEncoded(_ text: String) -> String {
+    public static func percentEncoded(_ text: String) -> String {
         var encoded = ""
         encoded.unicodeScalars.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -26,7 +27,7 @@ enum OAuthFormEncoding {
 
     /// The pairs of a query string (without its `?`), in order. Nil when a `%` escape is broken or a name or value
     /// is not UTF-8.
-    static func decode(_ query: some StringProtocol) -> [(name: String, value: String)]? {
+    public static func decode(_ query: some StringProtocol) -> [(name: String, value: String)]? {
         var pairs: [(name: String, value: String)] = []
         for field in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -38,7 +39,7 @@ enum OAuthFormEncoding {
         return pairs
     }
 
-    static func percentDecoded(_ text: some StringProtocol) -> String? {
+    public static func percentDecoded(_ text: some StringProtocol) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()

@@ -1,0 +1,41 @@
+import CognitoAuth
+import HTTPTransport
+import TokenVault
+
+/// What the user does next, for the reasons the libraries report: they say what went wrong, only the command line
+/// knows its own commands and flags.
+enum Remedy {
+    /// `description` followed by the remedy, if there is one.
+    static func message(_ description: String, _ remedy: String?) -> String {
+        remedy.map { "\(description) \($0)" } ?? description
+    }
+
+    /// For a tool's log, where no one is at a terminal to be asked: the exact command that signs in.
+    static func signIn(profile: String) -> String {
+        "Run 'authvault login --profile \(profile)' in a terminal."
+    }
+
+    static func of(_ error: VaultError) -> String? {
+        switch error {
+        case .locked:
+            "Unlock it (for example by logging in to the desktop, or with 'authvault vault status' in an interactive "
+                + "session), or use the encrypted file: --vault file."
+        case .unavailable: "On a headless machine use the encrypted file: 'authvault configure --vault file'."
+        case .timedOut: "Or use the encrypted file: --vault file."
+        default: nil
+        }
+    }
+
+    static func of(_ error: HTTPError) -> String? {
+        guard case .tlsFailure = error else { return nil }
+        return "If the server's certificate comes from a private certificate authority, pass that CA's bundle with --ca-bundle."
+    }
+
+    static func of(_ error: CognitoError) -> String? {
+        switch error {
+        case .network(let transport): of(transport)
+        case .deadlineExceeded(_, _, let last?): of(last)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,38 @@
+@testable import AuthVaultCLI
+import AuthStore
+import CognitoAuth
+import HTTPTransport
+import Testing
+import TestSupport
+import TokenVault
+
+/// Issue 11 item 2: the libraries report reasons and name no command or flag; the command line adds the remedy.
+@Suite struct RemedyTests {
+    @Test func vaultReasonsGetTheCommandThatHelps() {
+        #expect(CLIErrors.from(VaultError.unavailable("no bus")).message.contains("'authvault configure --vault file'"))
+        #expect(CLIErrors.from(VaultError.locked("default")).message.contains("--vault file"))
+        #expect(CLIErrors.from(VaultError.timedOut(seconds: 5)).message.contains("--vault file"))
+        #expect(CLIErrors.from(AuthStoreError.vault(.unavailable("no bus"))).message.contains("--vault file"))
+        #expect(CLIErrors.from(VaultError.wrongPassphrase).message == VaultError.wrongPassphrase.description)
+    }
+
+    @Test func aTLSFailureGetsTheCABundleFlagHoweverDeepItIs() {
+        let tls = CognitoError.network(.tlsFailure("unknown issuer"))
+        #expect(CLIErrors.from(tls).message.contains("--ca-bundle"))
+        let retried = CognitoError.deadlineExceeded(operation: "InitiateAuth", attempts: 3, lastError: tls)
+        #expect(CLIErrors.from(AuthStoreError.network(retried)).message.contains("--ca-bundle"))
+        #expect(!CLIErrors.from(CognitoError.network(.timedOut)).message.contains("--ca-bundle"))
+    }
+
+    /// Through the built binary: a discovery document behind a private certificate authority.
+    @Test func aPrivateCAAtDiscoveryNamesTheCABundleFlag() async throws {
+        let tls = try TLSFixture()
+        let server = try await ScriptServer.start(
+            script: "http_test_server.py", arguments: ["--cert", tls.serverCertificatePath, "--key", tls.serverKeyPath])
+        let cli = try HeadlessCLI()
+        let configure = try await cli.run(["configure", "--oidc-discovery", "https://127.0.0.1:\(server.port)/"])
+        #expect(configure.status == 1, "\(configure.stderrText)")
+        #expect(configure.stderrText.contains("TLS failure"), "\(configure.stderrText)")
+        #expect(configure.stderrText.contains("pass that CA's bundle with --ca-bundle"), "\(configure.stderrText)")
+    }
+}
