@@ -48,8 +48,10 @@ enum HelpFormatter {
 
     private static func optionRow(_ option: OptionSpec) -> (String, String) {
         let name = option.short.map { "-\($0), \(option.synopsis)" } ?? option.synopsis
-        if case .repeatable = option.kind { return (name, option.help + " (repeatable)") }
-        return (name, option.help)
+        var help = option.help
+        if let shown = option.defaultText { help += " (default: \(shown))" }
+        if case .repeatable = option.kind { help += " (repeatable)" }
+        return (name, help)
     }
 
     private static func table(_ rows: [(String, String)]) -> [String] {

@@ -13,6 +13,16 @@ public struct OptionSpec: Sendable, Hashable {
     public let short: Character?
     public let kind: Kind
     public let help: String
+    /// What the option is when absent, shown in help as "(default: ...)"; declared with the option's parser.
+    public let defaultText: String?
+
+    init(long: String, short: Character?, kind: Kind, help: String, defaultText: String? = nil) {
+        self.long = long
+        self.short = short
+        self.kind = kind
+        self.help = help
+        self.defaultText = defaultText
+    }
 
     public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(long: long, short: short, kind: .flag, help: help)

@@ -29,6 +29,12 @@ public struct ParsedArguments: Sendable {
         options.compactMap { $0.name == option.long ? $0.value : nil }
     }
 
+    /// The typed value given last, or the option's declared default.
+    func value<Value>(_ option: TypedOption<Value>) throws(UsageError) -> Value {
+        guard let text = value(option.spec) else { return option.defaultValue }
+        return try option.parsed(text)
+    }
+
     public func positional(_ index: Int) -> String? {
         index < positionals.count ? positionals[index] : nil
     }

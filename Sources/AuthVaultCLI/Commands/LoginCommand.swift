@@ -13,18 +13,19 @@ struct LoginCommand: CLICommand {
     static let paste = OptionSpec.flag("paste", help: "Print the sign-in URL, then read the redirect URL (or the code) pasted from a browser on another machine.")
     static let browserCommand = OptionSpec.value("browser-command", placeholder: "cmd", help: "The command that opens the URL, given as its last argument.")
     static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "The federated provider for this sign-in (default: the profile's, Google; '' for the Hosted UI page).")
-    static let timeout = OptionSpec.value("timeout", placeholder: "seconds", help: "How long to wait for the browser (default: 180).")
+    static let timeout = TypedOption<Int>("timeout", placeholder: "seconds", help: "How long to wait for the browser.",
+                                          expected: "a whole number of seconds", default: 180) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
     static let password = OptionSpec.flag("password", help: "Sign in with a user name and password (the default without a Hosted UI).")
     static let username = AccountOption.username
     static let passwordStdin = AccountOption.passwordStdin
     static let newPasswordStdin = OptionSpec.flag("new-password-stdin", help: "Read a required new password from the next line of standard input.")
-    static let authFlow = OptionSpec.value("auth-flow", placeholder: "srp|password", help: "Override the profile's flow (srp keeps the password on this machine).")
+    static let authFlow = TypedOption<AuthFlowChoice?>.optional("auth-flow", help: "Override the profile's flow (srp keeps the password on this machine).")
     static let mfaCode = CodeOption("mfa-code", what: "the MFA code")
-    static let mfaType = OptionSpec.value("mfa-type", placeholder: "totp|sms|email", help: "The MFA method to use when Cognito lets you choose.")
+    static let mfaType = MFACommands.methodOption("mfa-type", help: "The MFA method to use when Cognito lets you choose.")
     static let attribute = OptionSpec.repeatable("attribute", placeholder: "name=value", help: "A user attribute Cognito requires with a new password.")
 
-    static let browserOptions = [browser, noBrowser, paste, browserCommand, identityProvider, timeout]
-    static let passwordOptions = [password, username, passwordStdin, newPasswordStdin, authFlow] + mfaCode.options + [mfaType, attribute]
+    static let browserOptions = [browser, noBrowser, paste, browserCommand, identityProvider, timeout.spec]
+    static let passwordOptions = [password, username, passwordStdin, newPasswordStdin, authFlow.spec] + mfaCode.options + [mfaType.spec, attribute]
     /// The order of the lines on standard input: the order the questions come in.
     static let stdinOrder = [passwordStdin, newPasswordStdin, mfaCode.stdin]
 
@@ -48,22 +49,18 @@ struct LoginCommand: CLICommand {
         options: browserOptions + passwordOptions)
 
     let arguments: ParsedArguments
+    let browserTimeout: Duration
+    let authFlowChoice: AuthFlowChoice?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        if let flow = arguments.value(Self.authFlow), AuthFlowChoice(rawValue: flow) == nil {
-            throw UsageError("Invalid value '\(flow)' for --auth-flow: expected srp or password.")
-        }
-        if let type = arguments.value(Self.mfaType), Self.mfaTypes[type] == nil {
-            throw UsageError("Invalid value '\(type)' for --mfa-type: expected totp, sms or email.")
-        }
+        authFlowChoice = try arguments.value(Self.authFlow)
+        _ = try arguments.value(Self.mfaType)  // checked here; chooseMFAType names it to Cognito
+        browserTimeout = .seconds(try arguments.value(Self.timeout))
         for pair in arguments.values(Self.attribute) where !pair.contains("=") {
             throw UsageError("Invalid value '\(pair)' for --attribute: expected name=value.")
         }
         try Self.mfaCode.checkNotBoth(arguments)
-        if let seconds = arguments.value(Self.timeout), (Int(seconds) ?? 0) <= 0 {
-            throw UsageError("Invalid value '\(seconds)' for --timeout: expected a whole number of seconds.")
-        }
         let browserGiven = Self.browserOptions.filter { arguments.flag($0) || arguments.value($0) != nil }
         let passwordGiven = Self.passwordOptions.filter { arguments.flag($0) || !arguments.values($0).isEmpty }
         if let browserOption = browserGiven.first, let passwordOption = passwordGiven.first {
@@ -75,16 +72,13 @@ struct LoginCommand: CLICommand {
         }
     }
 
-    static let mfaTypes: [String: MFAType] = ["totp": .softwareToken, "sms": .sms, "email": .email]
-
     func run(in context: CommandContext) async throws(CLIError) {
         let session = try await ProfileSession.open(context)
         guard let delivery = try browserDelivery(session.profile, context: context) else {
             return try await signInWithPassword(session, context: context)
         }
         let provider = arguments.value(Self.identityProvider).map { $0.isEmpty ? nil : $0 } ?? session.profile.identityProvider
-        let seconds = arguments.value(Self.timeout).flatMap { Int($0) } ?? 180
-        let summary = try await BrowserSignIn(session: session, context: context, identityProvider: provider, timeout: .seconds(seconds))
+        let summary = try await BrowserSignIn(session: session, context: context, identityProvider: provider, timeout: browserTimeout)
             .run(delivery)
         let via = summary.federated.first.map { " via \($0.provider)" } ?? ""
         context.standardError.line("Signed in as \(summary.user)\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
@@ -134,7 +128,7 @@ struct LoginCommand: CLICommand {
         var answers = ScriptedAnswers(arguments: arguments, context: context)
         let username = try answers.input.username()
         let password = try answers.input.password(Self.passwordStdin, prompt: "Password for \(username): ")
-        let flow: AuthFlow = (arguments.value(Self.authFlow).flatMap(AuthFlowChoice.init) ?? session.profile.authFlow) == .password
+        let flow: AuthFlow = (authFlowChoice ?? session.profile.authFlow) == .password
             ? .userPassword : .userSRP
 
         var progress: SignInProgress
@@ -233,15 +227,15 @@ private struct ScriptedAnswers {
     }
 
     private func chooseMFAType(_ offered: [MFAType], prompter: any SecretPrompter) throws(CLIError) -> MFAType {
-        let names = LoginCommand.mfaTypes.filter { offered.contains($0.value) }.keys.sorted()
-        if let choice = arguments.value(LoginCommand.mfaType) {
-            guard let type = LoginCommand.mfaTypes[choice], offered.contains(type) else {
+        let names = MFACommands.types.filter { offered.contains($0.value) }.keys.sorted()
+        if let choice = arguments.value(LoginCommand.mfaType.spec) {
+            guard let type = MFACommands.types[choice], offered.contains(type) else {
                 throw CLIError("Cognito offers \(names.joined(separator: ", ")) for MFA, not \(choice).", status: .usage)
             }
             return type
         }
         guard interactive, let answer = prompter.readLine(prompt: "MFA method (\(names.joined(separator: "/"))): "),
-              let type = LoginCommand.mfaTypes[answer], offered.contains(type) else {
+              let type = MFACommands.types[answer], offered.contains(type) else {
             throw CLIError("Cognito asks which MFA method to use: pass --mfa-type \(names.joined(separator: "|")).", status: .usage)
         }
         return type

@@ -14,14 +14,12 @@ enum MFACommands {
         ]
     )
 
-    /// The `--method` value, by the names `login --mfa-type` takes.
-    static func method(_ option: OptionSpec, in arguments: ParsedArguments) throws(UsageError) -> MFAType? {
-        guard let name = arguments.value(option) else { return nil }
-        guard let type = LoginCommand.mfaTypes[name] else {
-            throw UsageError("Invalid value '\(name)' for --\(option.long): expected totp, sms or email.")
-        }
-        return type
+    /// An option naming an MFA method by the words a person uses (`mfa --method`, `login --mfa-type`); absent, nil.
+    static func methodOption(_ long: String, help: String, absent: String? = nil) -> TypedOption<MFAType?> {
+        .optional(long, placeholder: "totp|sms|email", help: help, expected: "totp, sms or email", absent: absent) { types[$0] }
     }
+
+    static let types: [String: MFAType] = ["totp": .softwareToken, "sms": .sms, "email": .email]
 
     /// Turns one factor on or off through SetUserMFAPreference.
     static func set(_ type: MFAType, to preference: MFAPreference, accessToken: SecretBytes,
@@ -89,7 +87,8 @@ struct MFAStatusCommand: CLICommand {
 /// `authvault mfa setup-totp`: adds an authenticator app and makes it the preferred factor.
 struct MFASetupTOTPCommand: CLICommand {
     static let code = CodeOption("code", what: "the authenticator app's current code")
-    static let deviceName = OptionSpec.value("device-name", placeholder: "name", help: "What Cognito calls the authenticator (default: authvault).")
+    static let deviceName = TypedOption<String>("device-name", placeholder: "name", help: "What Cognito calls the authenticator.",
+                                                expected: "a name", default: "authvault") { $0 }
     static let spec = CommandSpec(
         name: "setup-totp",
         abstract: "Set up an authenticator app (TOTP) for the signed-in user and prefer it.",
@@ -100,12 +99,14 @@ struct MFASetupTOTPCommand: CLICommand {
         pipes it in with --code-stdin, whose line is read only after the secret is shown (so the script can compute
         the code from it), or passes --code, which other users of the machine can see.
         """,
-        options: code.options + [deviceName])
+        options: code.options + [deviceName.spec])
 
     let arguments: ParsedArguments
+    let friendlyDeviceName: String
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
+        friendlyDeviceName = try arguments.value(Self.deviceName)
         try Self.code.checkNotBoth(arguments)
     }
 
@@ -129,7 +130,7 @@ struct MFASetupTOTPCommand: CLICommand {
             let code = try input.code(Self.code, prompt: "First code from the authenticator app: ")
             do {
                 try await client.verifySoftwareToken(accessToken: accessToken, code: code,
-                                                     friendlyDeviceName: arguments.value(Self.deviceName) ?? "authvault")
+                                                     friendlyDeviceName: friendlyDeviceName)
                 break
             } catch {
                 if error.isWrongCode, !codeGiven, wrongCodes < 2 {
@@ -171,7 +172,7 @@ extension SoftwareTokenSecret {
 
 /// `authvault mfa enable`: turns an MFA method on and prefers it.
 struct MFAEnableCommand: CLICommand {
-    static let method = OptionSpec.value("method", placeholder: "totp|sms|email", help: "The method to turn on (default: totp).")
+    static let method = MFACommands.methodOption("method", help: "The method to turn on.", absent: "totp")
     static let spec = CommandSpec(
         name: "enable",
         abstract: "Turn an MFA method on for the signed-in user and make it the preferred one.",
@@ -179,12 +180,12 @@ struct MFAEnableCommand: CLICommand {
         The method must be usable already: an authenticator app verified with 'authvault mfa setup-totp' (which
         enables it by itself), or a verified phone number or e-mail address for sms and email.
         """,
-        options: [method])
+        options: [method.spec])
 
     let type: MFAType
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        type = try MFACommands.method(Self.method, in: arguments) ?? .softwareToken
+        type = try arguments.value(Self.method) ?? .softwareToken
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
@@ -199,7 +200,7 @@ struct MFAEnableCommand: CLICommand {
 
 /// `authvault mfa disable`: turns MFA methods off.
 struct MFADisableCommand: CLICommand {
-    static let method = OptionSpec.value("method", placeholder: "totp|sms|email", help: "The method to turn off (default: every enabled one).")
+    static let method = MFACommands.methodOption("method", help: "The method to turn off.", absent: "every enabled one")
     static let spec = CommandSpec(
         name: "disable",
         abstract: "Turn MFA off for the signed-in user: one method, or every enabled one.",
@@ -207,12 +208,12 @@ struct MFADisableCommand: CLICommand {
         Without --method, every method GetUser lists as enabled is turned off. A user pool that requires MFA
         refuses this. An authenticator app turned off can be turned on again with 'authvault mfa enable'.
         """,
-        options: [method])
+        options: [method.spec])
 
     let type: MFAType?
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        type = try MFACommands.method(Self.method, in: arguments)
+        type = try arguments.value(Self.method)
     }
 
     func run(in context: CommandContext) async throws(CLIError) {

@@ -4,26 +4,22 @@ import AuthStore
 /// `authvault token`: a valid token on standard output and nothing else, refreshed ahead of expiry.
 struct TokenCommand: CLICommand {
     static let idToken = OptionSpec.flag("id", help: "Print the ID token instead of the access token.")
-    static let format = OptionSpec.value("format", placeholder: "bare|header|json",
-                                         help: "bare: the token (default); header: 'Authorization: Bearer ...' for curl -H @-; json: token and expiry.")
+    static let format = TypedOption<Format>("format", help: "bare: the token; header: 'Authorization: Bearer ...' for curl -H @-; json: token and expiry.",
+                                            default: .bare)
     static let spec = CommandSpec(
         name: "token",
         abstract: "Print a valid access token (or ID token) for the profile.",
         discussion: "Never prompts to sign in: when there is no usable session it exits with status 3 and says which command to run.",
-        options: [idToken, format])
+        options: [idToken, format.spec])
 
-    enum Format: String { case bare, header, json }
+    enum Format: String, OptionChoice { case bare, header, json }
 
     let kind: TokenKind
     let output: Format
 
     init(arguments: ParsedArguments) throws(UsageError) {
         kind = arguments.flag(Self.idToken) ? .id : .access
-        let value = arguments.value(Self.format) ?? "bare"
-        guard let format = Format(rawValue: value) else {
-            throw UsageError("Invalid value '\(value)' for --format: expected bare, header or json.")
-        }
-        output = format
+        output = try arguments.value(Self.format)
     }
 
     nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {

@@ -127,7 +127,9 @@ struct VaultStatusCommand: CLICommand {
 
 /// `authvault vault migrate`: copies, reads back and verifies, switches the profile over, then deletes the source.
 struct VaultMigrateCommand: CLICommand {
-    static let destination = OptionSpec.value("to", placeholder: "file|secret-service", help: "The backend to move to.")
+    static let destination = TypedOption<VaultBackendKind?>.optional(
+        "to", placeholder: "file|secret-service", help: "The backend to move to.", expected: "file or secret-service"
+    ) { VaultBackendKind(rawValue: $0).flatMap { $0 == .memory ? nil : $0 } }
     static let all = OptionSpec.flag("all", help: "Every configured profile (default: the current profile).")
     static let spec = CommandSpec(
         name: "migrate",
@@ -136,16 +138,13 @@ struct VaultMigrateCommand: CLICommand {
         Each credential is written to the new backend, read back and compared, the profile is switched to the new
         backend, and only then is it deleted from the old one: an interruption leaves it readable in one of the two.
         """,
-        options: [destination, all])
+        options: [destination.spec, all])
 
     let target: VaultBackendKind
     let everyProfile: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        guard let value = arguments.value(Self.destination) else { throw UsageError("Give --to file or --to secret-service.") }
-        guard let kind = VaultBackendKind(rawValue: value), kind != .memory else {
-            throw UsageError("Invalid value '\(value)' for --to: expected file or secret-service.")
-        }
+        guard let kind = try arguments.value(Self.destination) else { throw UsageError("Give --to file or --to secret-service.") }
         target = kind
         everyProfile = arguments.flag(Self.all)
     }

@@ -6,7 +6,10 @@ import Glibc
 /// `authvault exec -- CMD ARGS...`: runs a command with the token in its environment — only because the user asked;
 /// no other command ever puts a token in a child's environment. The command gets nothing else of ours.
 struct ExecCommand: CLICommand {
-    static let variable = OptionSpec.value("env", placeholder: "name", help: "The environment variable to set (default: AUTHVAULT_TOKEN).")
+    static let variable = TypedOption<String>("env", placeholder: "name", help: "The environment variable to set.",
+                                              expected: "a variable name such as API_TOKEN", default: "AUTHVAULT_TOKEN") { name in
+        isVariableName(name) ? name : nil
+    }
     static let idToken = OptionSpec.flag("id", help: "Pass the ID token instead of the access token.")
     static let spec = CommandSpec(
         name: "exec",
@@ -16,7 +19,7 @@ struct ExecCommand: CLICommand {
         the command's). It gets this environment without authvault's own AUTHVAULT_* variables (the vault
         passphrase never reaches it), plus the token in the variable asked for.
         """,
-        options: [variable, idToken],
+        options: [variable.spec, idToken],
         acceptsTrailingArguments: true)
 
     let name: String
@@ -24,16 +27,18 @@ struct ExecCommand: CLICommand {
     let command: [String]
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        name = arguments.value(Self.variable) ?? "AUTHVAULT_TOKEN"
-        guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
-                                                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
-                                                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(name.utf8.first!) else {
-            throw UsageError("Invalid value '\(name)' for --env: expected a variable name such as API_TOKEN.")
-        }
+        name = try arguments.value(Self.variable)
         kind = arguments.flag(Self.idToken) ? .id : .access
         command = arguments.positionals
         guard !command.isEmpty else { throw UsageError("Give the command to run after '--'.") }
+    }
+
+    /// Letters, digits and '_', not starting with a digit: a name every shell and exec accepts.
+    static func isVariableName(_ name: String) -> Bool {
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        guard let first = name.utf8.first, !digits.contains(first) else { return false }
+        return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                                      || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || digits.contains($0) }
     }
 
     func run(in context: CommandContext) async throws(CLIError) {

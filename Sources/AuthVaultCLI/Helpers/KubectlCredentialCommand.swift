@@ -4,8 +4,9 @@ import AuthStore
 /// `authvault kubectl-credential`: a kubectl exec credential plugin printing an ExecCredential. It echoes the
 /// apiVersion kubectl sent in `KUBERNETES_EXEC_INFO` and honours its `interactive: false` by never prompting.
 struct KubectlCredentialCommand: CLICommand {
-    static let tokenKind = OptionSpec.value("token", placeholder: "id|access",
-                                            help: "Which token to hand over (default: id, what Kubernetes' OIDC authenticator checks).")
+    /// The words `--token` takes, in the order help lists them.
+    enum Choice: String, OptionChoice { case id, access }
+    static let tokenKind = TypedOption<Choice>("token", help: "Which token to hand over (id is what Kubernetes' OIDC authenticator checks).", default: .id)
     static let spec = CommandSpec(
         name: "kubectl-credential",
         abstract: "kubectl exec credential plugin: an ExecCredential with the profile's token.",
@@ -14,15 +15,14 @@ struct KubectlCredentialCommand: CLICommand {
         args: [kubectl-credential, --profile, work], interactiveMode: Never}. With provideClusterInfo: true kubectl
         names the cluster's server: then it must be https and its host listed with 'configure --helper-host'.
         """,
-        options: [tokenKind])
+        options: [tokenKind.spec])
 
     let kind: TokenKind
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        switch arguments.value(Self.tokenKind) ?? "id" {
-        case "id": kind = .id
-        case "access": kind = .access
-        case let other: throw UsageError("Invalid value '\(other)' for --token: expected id or access.")
+        switch try arguments.value(Self.tokenKind) {
+        case .id: kind = .id
+        case .access: kind = .access
         }
     }
 

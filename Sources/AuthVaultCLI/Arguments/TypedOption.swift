@@ -1,0 +1,75 @@
+/// An option that takes a value of a type: its parser, the words an error uses for a good value, and its default,
+/// each declared once. Help shows the default from here; `init(arguments:)` reads the typed value.
+struct TypedOption<Value: Sendable>: Sendable {
+    let spec: OptionSpec
+    let defaultValue: Value
+    private let parse: @Sendable (String) -> Value?
+    private let expected: String
+
+    /// With a default: absent, the option is `defaultValue`; help shows `shown` (the default's own text unless given).
+    init(_ long: String, placeholder: String, help: String, expected: String, default defaultValue: Value,
+         shown: String? = nil, parse: @escaping @Sendable (String) -> Value?) {
+        self.init(spec: OptionSpec(long: long, short: nil, kind: .value(placeholder: placeholder), help: help,
+                                   defaultText: shown ?? "\(defaultValue)"),
+                  defaultValue: defaultValue, expected: expected, parse: parse)
+    }
+
+    private init(spec: OptionSpec, defaultValue: Value, expected: String, parse: @escaping @Sendable (String) -> Value?) {
+        self.spec = spec
+        self.defaultValue = defaultValue
+        self.parse = parse
+        self.expected = expected
+    }
+
+    /// The value given, parsed; a value that does not parse is a usage error naming what would.
+    func parsed(_ text: String) throws(UsageError) -> Value {
+        guard let value = parse(text) else {
+            throw UsageError("Invalid value '\(text)' for --\(spec.long): expected \(expected).")
+        }
+        return value
+    }
+}
+
+extension TypedOption {
+    /// Without a default of its own: absent, the option is `nil`, and help says what that means (`absent`).
+    static func optional<Wrapped: Sendable>(
+        _ long: String, placeholder: String, help: String, expected: String, absent: String? = nil,
+        parse: @escaping @Sendable (String) -> Wrapped?
+    ) -> TypedOption<Wrapped?> where Value == Wrapped? {
+        TypedOption<Wrapped?>(spec: OptionSpec(long: long, short: nil, kind: .value(placeholder: placeholder), help: help,
+                                               defaultText: absent),
+                              defaultValue: nil, expected: expected, parse: { parse($0).map(Optional.some) })
+    }
+}
+
+/// A closed set of words an option takes, such as `--format bare|header|json`: the placeholder and the error's
+/// list come from the cases.
+protocol OptionChoice: RawRepresentable<String>, CaseIterable, Sendable {}
+
+extension OptionChoice {
+    static var placeholder: String { allCases.map(\.rawValue).joined(separator: "|") }
+
+    /// "bare, header or json".
+    static var expected: String {
+        let words = allCases.map(\.rawValue)
+        guard words.count > 1 else { return words.joined() }
+        return words.dropLast().joined(separator: ", ") + " or " + words[words.index(before: words.endIndex)]
+    }
+}
+
+extension TypedOption where Value: OptionChoice {
+    init(_ long: String, help: String, default defaultValue: Value) {
+        self.init(long, placeholder: Value.placeholder, help: help, expected: Value.expected, default: defaultValue,
+                  shown: defaultValue.rawValue, parse: { Value(rawValue: $0) })
+    }
+}
+
+extension TypedOption {
+    static func optional<Choice: OptionChoice>(_ long: String, help: String, absent: String? = nil) -> TypedOption<Choice?>
+    where Value == Choice? {
+        .optional(long, placeholder: Choice.placeholder, help: help, expected: Choice.expected, absent: absent,
+                  parse: { Choice(rawValue: $0) })
+    }
+}
+
+extension AuthFlowChoice: OptionChoice {}
