@@ -101,13 +101,15 @@ if command -v chromium > /dev/null && "$python" -c 'import playwright, django, o
 {"users": [{"username": "Google_1122334455", "password": "Fed-user-pw-1", "email": "fed@example.com",
             "identities": [{"providerName": "Google", "providerType": "Google", "userId": "1122334455", "primary": "true",
                             "issuer": null, "dateCreated": "1700000000000"}]}],
- "applications": [{"name": "demo", "clientId": "authvault-demo", "redirectURIs": ["http://127.0.0.1:53682/callback"],
+ "applications": [{"name": "demo", "clientId": "authvault-demo", "redirectURIs": ["http://127.0.0.1:53682/callback", "http://127.0.0.1:53683/callback", "http://127.0.0.1:53684/callback"],
                    "postLogoutRedirectURIs": ["http://127.0.0.1:53682/signed-out"]}]}
 EOF
     start_server oauth "$scripts/oauth_server/server.py" "$demo/oauth.json"
     oauth=http://127.0.0.1:$port
+    # Three registered ports, as a team would register them: the listener takes the first one free.
     show "$authvault" --profile browser configure --user-pool-id us-east-1_Browser --client-id authvault-demo \
-        --oidc-discovery "$oauth" --redirect-uri http://127.0.0.1:53682/callback --vault file
+        --oidc-discovery "$oauth" --redirect-uri http://127.0.0.1:53682/callback \
+        --redirect-uri http://127.0.0.1:53683/callback --redirect-uri http://127.0.0.1:53684/callback --vault file
     export TEST_BROWSER_LOG=$demo/browser.json TEST_BROWSER_USER=Google_1122334455 TEST_BROWSER_PASSWORD=Fed-user-pw-1
     show "$authvault" --profile browser login --browser-command "$python $scripts/oauth_server/playwright_browser.py"
     for _ in $(seq 100); do [ -s "$TEST_BROWSER_LOG" ] && break; sleep 0.1; done

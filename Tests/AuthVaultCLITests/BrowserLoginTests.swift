@@ -78,16 +78,16 @@ import TestSupport
 
     @Test func theNextRegisteredPortIsUsedWhenTheFirstIsBusyAndEveryPortBusyIsAClearError() async throws {
         let profile = try await BrowserProfile.make()
-        let first = try LoopbackPort(53682)
+        let first = try LoopbackPort(OAuthServer.redirectPort)
         let login = try await profile.login(script: "scripted_browser.py", mode: "record",
                                             environment: ["TEST_BROWSER_SAVED": profile.scratch.appending("saved")])
         #expect(login.status == 0, "\(login.stderrText)")
         #expect(try profile.browserOutcome()["redirectURI"] as? String == OAuthServer.secondRedirectURI)
 
-        let second = try LoopbackPort(53683)
+        let second = try LoopbackPort(OAuthServer.secondRedirectPort)
         let busy = try await profile.login(script: "scripted_browser.py", mode: "silent")
         #expect(busy.status == 2)
-        #expect(busy.stderrText.contains("Every registered redirect port is in use by another program (53682, 53683)"))
+        #expect(busy.stderrText.contains("Every registered redirect port is in use by another program (\(OAuthServer.redirectPort), \(OAuthServer.secondRedirectPort))"))
         _ = (first, second)
     }
 
@@ -105,7 +105,7 @@ import TestSupport
         let login = try await profile.login(script: "scripted_browser.py", mode: "silent", ["--timeout", "2"])
         #expect(login.status == 1)
         #expect(login.stderrText.contains("No sign-in response arrived from the browser in time"))
-        _ = try LoopbackPort(53682)
+        _ = try LoopbackPort(OAuthServer.redirectPort)
     }
 
     @Test func anIDTokenWithAnotherNonceIsRejectedAndNothingIsStored() async throws {
@@ -152,11 +152,11 @@ import TestSupport
     @Test func ctrlCCancelsTheWaitAndFreesThePort() async throws {
         let profile = try await BrowserProfile.make()
         let process = try InteractiveProcess(profile.cli.authvault, ["login", "--no-browser"], environment: profile.cli.environment)
-        let listening = try await OffPool.run { LoopbackPort.waitUntilListening(53682, timeout: 20) }
+        let listening = try await OffPool.run { LoopbackPort.waitUntilListening(OAuthServer.redirectPort, timeout: 20) }
         #expect(listening)
         process.kill(signal: SIGINT)
         #expect(process.finish() == 130)
-        _ = try LoopbackPort(53682)
+        _ = try LoopbackPort(OAuthServer.redirectPort)
     }
 
     @Test func withoutATerminalLoginSaysWhichFlagToUse() async throws {
@@ -176,49 +176,5 @@ enum OAuthServerURLs {
     /// Form-encoded as the CLI sends it (RFC 3986 unreserved characters kept).
     static func encoded(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? value
-    }
-}
-
-/// A loopback port held by the test (as another program would hold it), released when this value goes.
-final class LoopbackPort: @unchecked Sendable {
-    private let descriptor: Int32
-
-    init(_ port: UInt16) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        // As a server would: a connection of an earlier test in TIME_WAIT does not make the port busy.
-        var one: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 1) == 0 else {
-            close(descriptor)
-            throw TestFixtureError("port \(port) is not free")
-        }
-    }
-
-    deinit { close(descriptor) }
-
-    /// Whether something accepts connections on the port within `timeout`.
-    static func waitUntilListening(_ port: UInt16, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(probe)
-            if connected == 0 { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return false
     }
 }

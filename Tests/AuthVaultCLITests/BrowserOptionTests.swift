@@ -5,13 +5,15 @@ import TestSupport
 /// The browser sign-in's options that need no authorization server: the authorize URL the CLI prints, how it
 /// reaches a browser, and the endpoints `configure` keeps.
 @Suite(.serialized) struct BrowserOptionTests {
+    /// The registered redirect port, free when the tests start.
+    static let port = FreeLoopbackPorts.run(of: 1)[0]
     let cli: HeadlessCLI
 
     init() async throws {
         cli = try HeadlessCLI()
         let configure = try await cli.run(["configure", "--user-pool-id", "eu-west-1_AbC123", "--client-id", "abc123",
                                            "--hosted-ui", "https://example.auth.eu-west-1.amazoncognito.com/",
-                                           "--redirect-uri", "http://127.0.0.1:53686/callback", "--sign-out-uri", "https://example.com/out",
+                                           "--redirect-uri", "http://127.0.0.1:\(Self.port)/callback", "--sign-out-uri", "https://example.com/out",
                                            "--vault", "file"])
         guard configure.status == 0 else { throw TestFixtureError("configure: \(configure.stderrText)") }
     }
@@ -20,7 +22,7 @@ import TestSupport
         let login = try await cli.run(["login", "--no-browser", "--timeout", "1"] + extra)
         #expect(login.status == 1, "\(login.stderrText)")
         #expect(login.stderrText.contains("No sign-in response arrived from the browser in time"))
-        #expect(login.stderrText.contains("ssh -L 53686:127.0.0.1:53686"))
+        #expect(login.stderrText.contains("ssh -L \(Self.port):127.0.0.1:\(Self.port)"))
         return login.stderrText.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .first { $0.hasPrefix("https://") } ?? ""
     }
@@ -30,7 +32,7 @@ import TestSupport
         #expect(url.host == "example.auth.eu-west-1.amazoncognito.com" && url.path == "/oauth2/authorize")
         let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
         #expect(query["response_type"] == "code" && query["client_id"] == "abc123")
-        #expect(query["redirect_uri"] == "http://127.0.0.1:53686/callback")
+        #expect(query["redirect_uri"] == "http://127.0.0.1:\(Self.port)/callback")
         #expect(query["code_challenge_method"] == "S256" && query["code_challenge"]?.count == 43)
         #expect((query["state"]?.count ?? 0) >= 43 && (query["nonce"]?.count ?? 0) >= 43)
         #expect(query["scope"] == "openid email profile")

@@ -22,12 +22,17 @@ public final class OAuthServer: Sendable {
         public let opaqueAccessTokens: Bool
     }
 
+    /// The loopback listener's two registered ports, chosen once per test process among free ones (a fixed port
+    /// can be held by another program, or be an outgoing connection's ephemeral port, when the tests start).
+    private static let redirectPorts = FreeLoopbackPorts.run(of: 2)
+    public static var redirectPort: UInt16 { redirectPorts[0] }
+    public static var secondRedirectPort: UInt16 { redirectPorts[1] }
     /// Registered with every client. Nothing listens there: the scripted browser stops when it is redirected to it.
-    public static let redirectURI = "http://127.0.0.1:53682/callback"
+    public static var redirectURI: String { "http://127.0.0.1:\(redirectPort)/callback" }
     /// Registered too, for the loopback listener's next port when the first is taken.
-    public static let secondRedirectURI = "http://127.0.0.1:53683/callback"
+    public static var secondRedirectURI: String { "http://127.0.0.1:\(secondRedirectPort)/callback" }
     /// The sign-out URL registered with the public client.
-    public static let signOutURI = "http://127.0.0.1:53682/signed-out"
+    public static var signOutURI: String { "http://127.0.0.1:\(redirectPort)/signed-out" }
 
     /// A user who signed in through Google, as Cognito shows such a user.
     public static let federatedUser = User(username: "Google_1122334455", password: "Fed-user-pw-1", email: "fed@example.com",
@@ -91,7 +96,7 @@ public final class OAuthServer: Sendable {
     /// stops at the redirect to the loopback URIs above.
     /// - Parameter stopAt: where the browse ends: the first redirect to a URL with this prefix.
     public func browse(_ url: String, as user: User?, session: BrowserSession,
-                       stopAt: String = "http://127.0.0.1:53682/") async throws -> BrowserOutcome {
+                       stopAt: String = "http://127.0.0.1:\(OAuthServer.redirectPort)/") async throws -> BrowserOutcome {
         let arguments = [ScriptServer.scriptPath("oauth_server/browser.py"), url, stopAt, session.cookieFile]
             + (user.map { [$0.username, $0.password] } ?? [])
         let output = try await OffPool.run { try ProcessRunner.run(PeerPython.path, arguments, timeout: 60) }
