@@ -22,8 +22,8 @@ final class StubTransport: HTTPTransport {
     var requests: [HTTPRequest] { recorded.withLock { $0 }.filter { $0.url != Self.jwksURL } }
 
     /// The JSON bodies of the calls of one operation, in order.
-    func bodies(of operation: String) -> [[String: Any]] {
-        requests.filter { $0.headerValue("X-Amz-Target") == "AWSCognitoIdentityProviderService.\(operation)" }.map(\.jsonBody)
+    func bodies(of operation: String, service: String = "AWSCognitoIdentityProviderService") -> [[String: Any]] {
+        requests.filter { $0.headerValue("X-Amz-Target") == "\(service).\(operation)" }.map(\.jsonBody)
     }
 
     func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {

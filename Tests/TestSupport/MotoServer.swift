@@ -30,12 +30,14 @@ public final class MotoServer: Sendable {
         guard response.status == 200 else { throw TestFixtureError("moto reset answered HTTP \(response.status)") }
     }
 
-    /// One user-pool API call (admin operations included: moto accepts them unsigned). Throws on an error answer.
+    /// One user-pool API call (admin operations included: moto accepts them unsigned), or with `service`
+    /// "AWSCognitoIdentityService" an identity-pool call. Throws on an error answer.
     @discardableResult
-    public func call(_ operation: String, _ body: [String: Any]) async throws -> [String: Any] {
+    public func call(_ operation: String, _ body: [String: Any],
+                     service: String = "AWSCognitoIdentityProviderService") async throws -> [String: Any] {
         let response = try await LoopbackHTTP.send(url: endpoint, headers: [
             "Content-Type": "application/x-amz-json-1.1",
-            "X-Amz-Target": "AWSCognitoIdentityProviderService.\(operation)",
+            "X-Amz-Target": "\(service).\(operation)",
         ], body: try JSONSerialization.data(withJSONObject: body))
         guard response.status == 200 else {
             throw TestFixtureError("moto \(operation) answered HTTP \(response.status): \(String(decoding: response.body, as: UTF8.self))")

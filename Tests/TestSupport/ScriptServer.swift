@@ -30,7 +30,7 @@ public final class ScriptServer: @unchecked Sendable {
     /// - Parameter environment: added to this process's environment.
     public static func start(script: String, arguments: [String] = [], environment: [String: String] = [:]) async throws -> ScriptServer {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try PeerPython.path)
+        process.executableURL = URL(fileURLWithPath: PeerPython.path)
         process.arguments = [scriptPath(script)] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdin = Pipe(), stdout = Pipe()

@@ -34,6 +34,10 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
     case mfaMethodNotFound(message: String)
     case unsupportedOperation(message: String)
     case unsupportedTokenType(message: String)
+    /// The identity pool's role mapping failed (InvalidIdentityPoolConfigurationException).
+    case invalidIdentityPoolConfiguration(message: String)
+    /// A provider the identity pool trusts failed (ExternalServiceException).
+    case externalService(message: String)
     /// An error type this client does not know, with the HTTP status it came with.
     case unknownService(type: String, status: Int, message: String)
 
@@ -41,6 +45,11 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// NotAuthorizedException in answer to a refresh: the refresh token expired, was revoked, or the user signed
     /// out everywhere or was disabled.
     case refreshTokenRejected(message: String)
+    /// NotAuthorizedException from the identity pool: the ID token expired or the pool does not trust its provider
+    /// or app client, or (without a login) the pool allows no guests.
+    case identityNotAuthorized(message: String)
+    /// ResourceNotFoundException from the identity pool: no such pool, or an identity it no longer has.
+    case identityPoolNotFound(message: String)
 
     // Failures on the way to or from Cognito.
     /// No response arrived (or it broke a limit).
@@ -99,7 +108,9 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
              .refreshTokenReuse(let message), .userLambdaValidation(let message), .unexpectedLambda(let message),
              .invalidLambdaResponse(let message), .internalError(let message), .enableSoftwareTokenMFA(let message),
              .softwareTokenMFANotFound(let message), .mfaMethodNotFound(let message), .unsupportedOperation(let message),
-             .unsupportedTokenType(let message), .unknownService(_, _, let message), .refreshTokenRejected(let message):
+             .unsupportedTokenType(let message), .unknownService(_, _, let message), .refreshTokenRejected(let message),
+             .invalidIdentityPoolConfiguration(let message), .externalService(let message),
+             .identityNotAuthorized(let message), .identityPoolNotFound(let message):
             message
         default:
             nil
@@ -163,6 +174,14 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
             "The user pool or app client does not allow this operation (for example token revocation is turned off)."
         case .unsupportedTokenType:
             "Cognito cannot revoke this kind of token: only refresh tokens can be revoked."
+        case .invalidIdentityPoolConfiguration:
+            "The identity pool's role mapping gave no role for this user: ask its administrator to check the pool's roles and rules."
+        case .externalService:
+            "An identity provider the identity pool relies on failed: try again later."
+        case .identityNotAuthorized:
+            "The identity pool refused the sign-in: the ID token expired (refresh the session), or the pool does not trust this user pool and app client, or it allows no guest access."
+        case .identityPoolNotFound:
+            "The identity pool, or this identity in it, does not exist: check the profile's identity pool id and region."
         case .unknownService(let type, let status, _):
             status >= 500
                 ? "Cognito failed with \(type) (HTTP \(status)): try again in a moment."

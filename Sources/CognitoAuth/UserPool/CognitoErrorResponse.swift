@@ -48,6 +48,8 @@ enum CognitoErrorResponse {
         case "MFAMethodNotFoundException": .mfaMethodNotFound(message: message)
         case "UnsupportedOperationException": .unsupportedOperation(message: message)
         case "UnsupportedTokenTypeException": .unsupportedTokenType(message: message)
+        case "InvalidIdentityPoolConfigurationException": .invalidIdentityPoolConfiguration(message: message)
+        case "ExternalServiceException": .externalService(message: message)
         default: .unknownService(type: type, status: status, message: message)
         }
     }

@@ -22,7 +22,6 @@ FAULT is one of
                                                         (Content-Length matching: well-formed HTTP, broken JSON)
 """
 import argparse
-import http.client
 import json
 import socket
 import struct
@@ -33,7 +32,7 @@ import urllib.parse
 from http.server import ThreadingHTTPServer
 import http_support
 
-HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "proxy-connection", "upgrade", "te"}
+HOP_BY_HOP = http_support.HOP_BY_HOP
 
 
 class State:
@@ -94,14 +93,7 @@ def make_handler(upstream, state):
             return self.answer(status, headers, payload)
 
         def forward(self, body):
-            connection = http.client.HTTPConnection(upstream_url.hostname, upstream_url.port, timeout=30)
-            headers = {name: value for name, value in self.headers.items() if name.lower() not in HOP_BY_HOP}
-            connection.request(self.command, self.path, body=body, headers=headers)
-            response = connection.getresponse()
-            payload = response.read()
-            kept = [(name, value) for name, value in response.getheaders() if name.lower() not in HOP_BY_HOP]
-            connection.close()
-            return response.status, kept, payload
+            return http_support.forward(self, upstream_url, body)
 
         def answer(self, status, headers, payload):
             super().answer(status, [(name, value) for name, value in headers if name.lower() not in HOP_BY_HOP], payload)

@@ -1,5 +1,6 @@
 """What the test servers' request handlers share: HTTP/1.1 with no request log (paths and headers carry codes and
-tokens), and one way to send a whole answer, JSON or not, and close the connection."""
+tokens), one way to send a whole answer, JSON or not, and close the connection, and one way to pass a request on."""
+import http.client
 import json
 from http.server import BaseHTTPRequestHandler
 
@@ -21,3 +22,19 @@ class QuietHandler(BaseHTTPRequestHandler):
 
     def answer_json(self, status, document):
         self.answer(status, [("Content-Type", "application/json")], json.dumps(document).encode())
+
+
+HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "proxy-connection", "upgrade", "te"}
+
+
+def forward(handler, upstream_url, body):
+    """Sends the handler's request (method, path, end-to-end headers, body) to upstream_url (a urlsplit result);
+    returns (status, end-to-end headers, payload)."""
+    connection = http.client.HTTPConnection(upstream_url.hostname, upstream_url.port, timeout=30)
+    headers = {name: value for name, value in handler.headers.items() if name.lower() not in HOP_BY_HOP}
+    connection.request(handler.command, handler.path, body=body, headers=headers)
+    response = connection.getresponse()
+    payload = response.read()
+    kept = [(name, value) for name, value in response.getheaders() if name.lower() not in HOP_BY_HOP]
+    connection.close()
+    return response.status, kept, payload

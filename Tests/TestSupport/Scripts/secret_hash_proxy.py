@@ -18,7 +18,6 @@ import argparse
 import base64
 import hashlib
 import hmac
-import http.client
 import json
 import os
 import sys
@@ -27,7 +26,6 @@ import urllib.parse
 from http.server import ThreadingHTTPServer
 import http_support
 
-HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "proxy-connection", "upgrade", "te"}
 TOP_LEVEL = {"SignUp", "ConfirmSignUp", "ResendConfirmationCode", "ForgotPassword", "ConfirmForgotPassword"}
 CHECKED_FLOWS = {"USER_PASSWORD_AUTH", "USER_SRP_AUTH"}
 
@@ -90,22 +88,12 @@ def make_handler(upstream, client_id, secret, state):
                 if refusal:
                     payload = json.dumps({"__type": "NotAuthorizedException", "message": f"proxy: {refusal}"}).encode()
                     return self.answer(400, [("Content-Type", "application/x-amz-json-1.1")], payload)
-            status, headers, payload = self.forward(body)
+            status, headers, payload = http_support.forward(self, upstream_url, body)
             code = dict((name.lower(), value) for name, value in headers).get("x-moto-forgot-password-confirmation-code")
             if operation == "ForgotPassword" and code:
                 with state["lock"]:
                     state["codes"][request.get("Username", "")] = code
             return self.answer(status, headers, payload)
-
-        def forward(self, body):
-            connection = http.client.HTTPConnection(upstream_url.hostname, upstream_url.port, timeout=30)
-            headers = {name: value for name, value in self.headers.items() if name.lower() not in HOP_BY_HOP}
-            connection.request(self.command, self.path, body=body, headers=headers)
-            response = connection.getresponse()
-            payload = response.read()
-            kept = [(name, value) for name, value in response.getheaders() if name.lower() not in HOP_BY_HOP]
-            connection.close()
-            return response.status, kept, payload
 
     return Handler
 

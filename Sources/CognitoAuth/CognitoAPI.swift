@@ -1,8 +1,17 @@
 import FoundationEssentials
 import HTTPTransport
 
-/// One user-pool API call as JSON 1.1 over the transport: `POST` with the operation in X-Amz-Target, errors read
-/// into `CognitoError`, retried as `RetryingSender` does.
+/// An operation of one of Cognito's JSON 1.1 services (user pools, identity pools), named by its X-Amz-Target.
+protocol CognitoServiceOperation: Sendable {
+    var rawValue: String { get }
+    /// The `X-Amz-Target` header value: the service's prefix and the operation's name.
+    var target: String { get }
+}
+
+extension CognitoOperation: CognitoServiceOperation {}
+
+/// One Cognito API call as JSON 1.1 over the transport: `POST` with the operation in X-Amz-Target, errors read
+/// into `CognitoError`, retried as `RetryingSender` does. The user-pool and identity-pool clients both use it.
 struct CognitoAPI: Sendable {
     let endpoint: String
     let sender: RetryingSender
@@ -15,6 +24,18 @@ struct CognitoAPI: Sendable {
 
     func call<Response: Decodable>(
         _ operation: CognitoOperation, _ body: [String: RequestValue], as _: Response.Type = Response.self
+    ) async throws(CognitoError) -> Response {
+        try await perform(operation, body)
+    }
+
+    func call<Response: Decodable>(
+        _ operation: IdentityPoolOperation, _ body: [String: RequestValue], as _: Response.Type = Response.self
+    ) async throws(CognitoError) -> Response {
+        try await perform(operation, body)
+    }
+
+    private func perform<Response: Decodable>(
+        _ operation: some CognitoServiceOperation, _ body: [String: RequestValue]
     ) async throws(CognitoError) -> Response {
         let payload = RequestValue.object(body)
         let encoded: [UInt8]
@@ -34,7 +55,7 @@ struct CognitoAPI: Sendable {
         return try decode(response.body, operation)
     }
 
-    private func decode<Response: Decodable>(_ body: [UInt8], _ operation: CognitoOperation) throws(CognitoError) -> Response {
+    private func decode<Response: Decodable>(_ body: [UInt8], _ operation: some CognitoServiceOperation) throws(CognitoError) -> Response {
         do {
             return try JSONDecoder().decode(Response.self, from: body.isEmpty ? Data("{}".utf8) : Data(body))
         } catch {

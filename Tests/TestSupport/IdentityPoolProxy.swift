@@ -1,0 +1,47 @@
+import Foundation
+
+/// Tests/TestSupport/Scripts/identity_pool_proxy.py in front of moto, whose identity pools accept any `Logins`:
+/// the proxy checks that GetId and GetCredentialsForIdentity carry exactly the user pool's key with a valid ID
+/// token of that pool and app client (signature by the pool's JWKS, issuer, audience, token use, expiry), and
+/// refuses the call as Cognito would otherwise.
+public final class IdentityPoolProxy: Sendable {
+    /// One identity-pool call the proxy saw.
+    public struct Record: Sendable, Equatable {
+        public let operation: String
+        /// The `Logins` key sent, or nil for a call without one (a guest).
+        public let provider: String?
+        /// Why it was refused, or nil when it passed.
+        public let refused: String?
+
+        public init(operation: String, provider: String?, refused: String?) {
+            self.operation = operation
+            self.provider = provider
+            self.refused = refused
+        }
+    }
+
+    private let server: ScriptServer
+    /// Point the identity-pool client's endpoint here.
+    public var endpoint: String { server.baseURL + "/" }
+
+    private init(server: ScriptServer) {
+        self.server = server
+    }
+
+    public static func start(moto: MotoServer, provider: String, clientId: String, jwksURL: String) async throws -> IdentityPoolProxy {
+        let server = try await ScriptServer.start(script: "identity_pool_proxy.py", arguments: [
+            "--upstream", moto.baseURL, "--provider", provider, "--client-id", clientId, "--jwks-url", jwksURL,
+        ])
+        return IdentityPoolProxy(server: server)
+    }
+
+    /// Every identity-pool call so far, in order.
+    public func records() async throws -> [Record] {
+        let response = try await LoopbackHTTP.send(method: "GET", url: server.baseURL + "/__proxy__/log")
+        guard response.status == 200 else { throw TestFixtureError("identity pool proxy answered HTTP \(response.status)") }
+        let entries = response.json["requests"] as? [[String: Any]] ?? []
+        return entries.map {
+            Record(operation: $0["target"] as? String ?? "", provider: $0["provider"] as? String, refused: $0["refused"] as? String)
+        }
+    }
+}
