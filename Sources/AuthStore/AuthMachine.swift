@@ -19,6 +19,8 @@ public enum AuthEvent: Sendable, Equatable {
     case sessionEnded(SignInReason)
     case signOutStarted(global: Bool)
     case signOutFinished
+    /// AWS credentials (or the identity id) were saved with the record, under the profile lock.
+    case awsCredentialsSaved
 }
 
 /// What the store must do because of a transition. The store performs each one, in order, and does nothing else.
@@ -107,6 +109,12 @@ public enum AuthMachine {
             return Transition(.signingOut, [.clearStoredSession, .revokeRemotely(global: global)])
         case (.signingOut, .signOutFinished):
             return Transition(.signedOut)
+
+        // AWS credentials are kept with the record and change nothing else; a guest's need no session. Saved
+        // under the profile lock, so a sign-out or a refresh in any process sees them in order.
+        case (.signedIn, .awsCredentialsSaved), (.refreshing, .awsCredentialsSaved), (.signedOut, .awsCredentialsSaved),
+             (.needsSignIn, .awsCredentialsSaved):
+            return Transition(state)
 
         default:
             return nil

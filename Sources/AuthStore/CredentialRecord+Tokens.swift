@@ -28,6 +28,8 @@ extension CredentialRecord {
         origin = nil
         signedInAt = nil
         lastRefreshAt = nil
+        identityId = nil
+        awsCredentials = nil
     }
 
     /// When the token was issued (its `iat`) and when it expires, read from the token itself; the stored expiry

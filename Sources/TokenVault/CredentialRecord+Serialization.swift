@@ -19,6 +19,15 @@ extension CredentialRecord {
         var lastRefreshAt: Double?
         var sessionEndedReason: String?
         var clientSecret: String?
+        var identityId: String?
+        var aws: StoredAWSCredentials?
+    }
+
+    private struct StoredAWSCredentials: Codable {
+        var accessKeyId: String
+        var secretAccessKey: String
+        var sessionToken: String
+        var expiresAt: Double
     }
 
     public func serialized() -> SecretBytes {
@@ -27,7 +36,11 @@ extension CredentialRecord {
             accessToken: accessToken.map(Self.text), idToken: idToken.map(Self.text),
             refreshToken: refreshToken.map(Self.text), accessTokenExpiresAt: accessTokenExpiresAt,
             idTokenExpiresAt: idTokenExpiresAt, identity: identity, origin: origin, signedInAt: signedInAt,
-            lastRefreshAt: lastRefreshAt, sessionEndedReason: sessionEndedReason, clientSecret: clientSecret.map(Self.text))
+            lastRefreshAt: lastRefreshAt, sessionEndedReason: sessionEndedReason, clientSecret: clientSecret.map(Self.text),
+            identityId: identityId, aws: awsCredentials.map {
+                StoredAWSCredentials(accessKeyId: $0.accessKeyId, secretAccessKey: Self.text($0.secretAccessKey),
+                                     sessionToken: Self.text($0.sessionToken), expiresAt: $0.expiresAt)
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // Encoding plain strings, numbers and optionals cannot fail.
@@ -62,6 +75,11 @@ extension CredentialRecord {
         lastRefreshAt = stored.lastRefreshAt
         sessionEndedReason = stored.sessionEndedReason
         clientSecret = stored.clientSecret.map { SecretBytes(utf8: $0) }
+        identityId = stored.identityId
+        awsCredentials = stored.aws.map {
+            AWSCredentialEntry(accessKeyId: $0.accessKeyId, secretAccessKey: SecretBytes(utf8: $0.secretAccessKey),
+                               sessionToken: SecretBytes(utf8: $0.sessionToken), expiresAt: $0.expiresAt)
+        }
     }
 
     private static func text(_ secret: SecretBytes) -> String {

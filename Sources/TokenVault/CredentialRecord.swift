@@ -62,6 +62,10 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
     public var sessionEndedReason: String?
     /// The app client's secret, for clients that have one (SECRET_HASH, HTTP Basic at the token endpoint).
     public var clientSecret: SecretBytes?
+    /// The user's identity in the profile's identity pool (GetId's answer, stable per user): kept with the session.
+    public var identityId: String?
+    /// The last AWS credentials from the identity pool, kept with the session they came from.
+    public var awsCredentials: AWSCredentialEntry?
 
     public init(profile: String) {
         formatVersion = Self.currentFormatVersion

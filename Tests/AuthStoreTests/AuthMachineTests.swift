@@ -43,6 +43,11 @@ import TokenVault
          [.clearStoredSession, .revokeRemotely(global: false)]),
         (.needsSignIn(.noRefreshToken), .signOutStarted(global: false), .signingOut, [.clearStoredSession, .revokeRemotely(global: false)]),
         (.signingOut, .signOutFinished, .signedOut, []),
+        // AWS credentials saved with the record change no state, and need no session (a guest's).
+        (.signedIn(session), .awsCredentialsSaved, .signedIn(session), []),
+        (.refreshing(session), .awsCredentialsSaved, .refreshing(session), []),
+        (.signedOut, .awsCredentialsSaved, .signedOut, []),
+        (.needsSignIn(.noRefreshToken), .awsCredentialsSaved, .needsSignIn(.noRefreshToken), []),
     ]
 
     @Test func everyRowOfTheTable() {
@@ -136,6 +141,9 @@ import TokenVault
             (.signedIn(Self.later), .refreshSucceeded(Self.session)),
             (.signingOut, .sessionEnded(.signedOutElsewhere)),
             (.signedOut, .refreshFailedTransiently(Self.timeout, at: 1990)),
+            // Credentials fetched while a sign-out or sign-in runs are not kept in memory: the vault decides.
+            (.signingOut, .awsCredentialsSaved),
+            (.signingIn, .awsCredentialsSaved),
         ]
         for (state, event) in refused {
             #expect(AuthMachine.transition(from: state, on: event) == nil, "\(state) + \(event)")

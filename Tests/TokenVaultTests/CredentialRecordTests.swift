@@ -17,6 +17,9 @@ import Testing
         record.signedInAt = 1_700_000_000
         record.lastRefreshAt = 1_700_000_100
         record.clientSecret = SecretBytes(utf8: "client-secret-value")
+        record.identityId = "us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6"
+        record.awsCredentials = AWSCredentialEntry(accessKeyId: "ASIAEXAMPLE", secretAccessKey: SecretBytes(utf8: "aws-secret-key-value"),
+                                                   sessionToken: SecretBytes(utf8: "aws-session-token-value"), expiresAt: 1_800_003_600)
         return record
     }
 
@@ -27,7 +30,8 @@ import Testing
 
     @Test func descriptionNeverShowsSecrets() {
         let text = "\(sample()) \(String(reflecting: sample()))"
-        for secret in ["access-secret-value", "id-secret-value", "refresh-secret-value", "client-secret-value"] {
+        for secret in ["access-secret-value", "id-secret-value", "refresh-secret-value", "client-secret-value",
+                       "aws-secret-key-value", "aws-session-token-value"] {
             #expect(!text.contains(secret))
         }
         #expect(text.contains("alice@example.com"))

@@ -1,0 +1,87 @@
+import AuthCrypto
+import CognitoAuth
+import TokenVault
+
+extension AuthStore {
+    /// AWS credentials from the profile's identity pool: the vault's while they last `minimumValidity`, else a new
+    /// set — GetId once per user (the identity id is kept with the session), then GetCredentialsForIdentity with a
+    /// valid ID token — fetched by one process at a time under the profile lock and saved with the session.
+    public func validAWSCredentials(_ request: AWSCredentialRequest) async throws(AuthStoreError) -> AWSCredentials {
+        await bootstrap()
+        if let record, let cached = usableCredentials(in: record, request) { return cached }
+        // The ID token first, outside the lock: a refresh takes the profile lock itself.
+        if request.providerName != nil { _ = try await validIDToken() }
+        let fetched: (record: CredentialRecord, credentials: AWSCredentials)
+        do {
+            fetched = try await lock.withLock { () async throws(AuthStoreError) -> (record: CredentialRecord, credentials: AWSCredentials) in
+                try await self.fetchHoldingLock(request)
+            }
+        } catch {
+            switch error {
+            case .lock(let vaultError): throw .vault(vaultError)
+            case .body(let storeError): throw storeError
+            }
+        }
+        await send(.awsCredentialsSaved, record: fetched.record)
+        return fetched.credentials
+    }
+
+    /// Re-reads the vault (another process may have fetched while we waited), fetches only if still needed, and
+    /// saves the identity id and the credentials with the record before handing them out.
+    private func fetchHoldingLock(_ request: AWSCredentialRequest) async throws(AuthStoreError) -> (record: CredentialRecord, credentials: AWSCredentials) {
+        var latest: CredentialRecord
+        do {
+            latest = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
+        } catch {
+            throw .vault(error)
+        }
+        if let cached = usableCredentials(in: latest, request) { return (latest, cached) }
+        var login: IdentityProviderLogin?
+        if let provider = request.providerName {
+            // The vault's ID token is the session's newest: the one just checked, or one another process refreshed.
+            guard latest.hasSession, let idToken = latest.idToken else { throw .signInRequired(.signedOutElsewhere) }
+            login = IdentityProviderLogin(providerName: provider, idToken: idToken)
+        }
+        let credentials: AWSCredentials
+        do {
+            credentials = try await Self.fetch(from: request.pool, identityId: latest.identityId, login: login)
+        } catch {
+            throw error.isRetryable ? .network(error) : .rejected(error)
+        }
+        latest.identityId = credentials.identityId
+        latest.awsCredentials = AWSCredentialEntry(accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey,
+                                                   sessionToken: credentials.sessionToken, expiresAt: credentials.expiresAt)
+        latest.revision += 1
+        do {
+            try await vault.save(latest)
+        } catch {
+            throw .vault(error)
+        }
+        return (latest, credentials)
+    }
+
+    /// GetId unless the identity is known, then GetCredentialsForIdentity; an identity the pool no longer has is
+    /// replaced by a new one, once.
+    private static func fetch(
+        from pool: any IdentityPoolAuthority, identityId known: String?, login: IdentityProviderLogin?
+    ) async throws(CognitoError) -> AWSCredentials {
+        if let known {
+            do {
+                return try await pool.credentials(identityId: known, login: login)
+            } catch {
+                guard case .identityPoolNotFound = error else { throw error }
+            }
+        }
+        return try await pool.credentials(identityId: try await pool.identityId(login: login), login: login)
+    }
+
+    /// The record's credentials, if they last as long as asked and belong to what is asked for (a session's, or a
+    /// guest's when no session is asked for).
+    private func usableCredentials(in record: CredentialRecord, _ request: AWSCredentialRequest) -> AWSCredentials? {
+        guard let entry = record.awsCredentials, let identityId = record.identityId,
+              record.hasSession == (request.providerName != nil),
+              entry.expiresAt - now() >= request.minimumValidity else { return nil }
+        return AWSCredentials(accessKeyId: entry.accessKeyId, secretAccessKey: entry.secretAccessKey,
+                              sessionToken: entry.sessionToken, expiresAt: entry.expiresAt, identityId: identityId)
+    }
+}
