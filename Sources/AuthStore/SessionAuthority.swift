@@ -43,6 +43,10 @@ public struct StoredSession: Sendable, CustomStringConvertible {
 
 /// The user-pool API refreshes and revokes every session of the pool, the Hosted UI's included.
 extension CognitoClient: SessionAuthority {
+    public func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep {
+        try await signIn(username: username, password: password, flow: flow, device: nil)
+    }
+
     public func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
         try await refresh(refreshToken: session.refreshToken, username: session.username)
     }

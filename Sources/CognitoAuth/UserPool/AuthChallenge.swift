@@ -16,6 +16,9 @@ public struct AuthChallenge: Sendable, CustomStringConvertible {
     public let username: String
     /// Cognito's ChallengeParameters, values as sent (lists as JSON text).
     public let parameters: [String: String]
+    /// The remembered device the sign-in goes on with: its key goes with every answer, and it proves itself if
+    /// Cognito asks (DEVICE_SRP_AUTH).
+    var device: RememberedDevice?
 
     public init(kind: ChallengeKind, session: SecretBytes, expiresAt: Double, username: String, parameters: [String: String]) {
         self.kind = kind
@@ -53,7 +56,9 @@ public struct AuthChallenge: Sendable, CustomStringConvertible {
 
     /// The same challenge under the session a later call handed back.
     func replacingSession(_ session: SecretBytes, expiresAt: Double) -> AuthChallenge {
-        AuthChallenge(kind: kind, session: session, expiresAt: expiresAt, username: username, parameters: parameters)
+        var replaced = AuthChallenge(kind: kind, session: session, expiresAt: expiresAt, username: username, parameters: parameters)
+        replaced.device = device
+        return replaced
     }
 
     public var description: String {

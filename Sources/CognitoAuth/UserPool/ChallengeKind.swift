@@ -13,7 +13,10 @@ public enum ChallengeKind: Sendable, Hashable, CustomStringConvertible {
     case mfaSetup
     /// A Lambda-defined challenge.
     case customChallenge
-    /// A challenge this client does not know by name (DEVICE_SRP_AUTH, SMS_OTP, ...).
+    /// A remembered device's SRP, in two steps: answered inside the sign-in, never handed to the caller.
+    case deviceSRPAuth
+    case devicePasswordVerifier
+    /// A challenge this client does not know by name.
     case other(String)
 
     public init(name: String) {
@@ -31,6 +34,8 @@ public enum ChallengeKind: Sendable, Hashable, CustomStringConvertible {
         case .selectMFAType: "SELECT_MFA_TYPE"
         case .mfaSetup: "MFA_SETUP"
         case .customChallenge: "CUSTOM_CHALLENGE"
+        case .deviceSRPAuth: "DEVICE_SRP_AUTH"
+        case .devicePasswordVerifier: "DEVICE_PASSWORD_VERIFIER"
         case .other(let name): name
         }
     }
@@ -39,6 +44,7 @@ public enum ChallengeKind: Sendable, Hashable, CustomStringConvertible {
 
     private static let known: [ChallengeKind] = [
         .passwordVerifier, .newPasswordRequired, .smsMFA, .softwareTokenMFA, .emailOTP, .selectMFAType, .mfaSetup, .customChallenge,
+        .deviceSRPAuth, .devicePasswordVerifier,
     ]
 }
 

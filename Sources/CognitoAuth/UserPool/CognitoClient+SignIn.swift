@@ -2,24 +2,28 @@ import AuthCrypto
 import FoundationEssentials
 
 extension CognitoClient {
-    /// Starts a sign-in. SRP answers Cognito's PASSWORD_VERIFIER itself, so the step returned is the tokens or
-    /// the first challenge the user has to answer.
-    public func signIn(username: String, password: SecretBytes, flow: AuthFlow = .userSRP) async throws(CognitoError) -> SignInStep {
+    /// Starts a sign-in. SRP answers Cognito's PASSWORD_VERIFIER itself, and a remembered `device` proves itself
+    /// when Cognito asks (so the pool may skip MFA), so the step returned is the tokens or the first challenge the
+    /// user has to answer.
+    public func signIn(
+        username: String, password: SecretBytes, flow: AuthFlow = .userSRP, device: RememberedDevice? = nil
+    ) async throws(CognitoError) -> SignInStep {
         var parameters: [String: RequestValue] = ["USERNAME": .string(username)]
         parameters["SECRET_HASH"] = secretHash(username: username)
+        parameters["DEVICE_KEY"] = device.map { .string($0.key) }
         switch flow {
         case .userPassword:
             parameters["PASSWORD"] = .secret(password)
             let response = try await initiateAuth(flow: flow.rawValue, parameters)
-            return try await step(from: response, username: username, operation: .initiateAuth)
+            return try await step(from: response, username: username, operation: .initiateAuth, device: device)
         case .userSRP:
             let srp = try SRPSignIn(privateValue: makeSRPPrivateValue())
             parameters["SRP_A"] = .string(srp.publicValueHex)
             let response = try await initiateAuth(flow: flow.rawValue, parameters)
             guard response.challengeName == ChallengeKind.passwordVerifier.name else {
-                return try await step(from: response, username: username, operation: .initiateAuth)
+                return try await step(from: response, username: username, operation: .initiateAuth, device: device)
             }
-            return try await answerPasswordVerifier(response, srp: srp, password: password, username: username)
+            return try await answerPasswordVerifier(response, srp: srp, password: password, username: username, device: device)
         }
     }
 
@@ -45,12 +49,13 @@ extension CognitoClient {
             throw .answerDoesNotFitChallenge(challenge.kind)
         }
         responses["SECRET_HASH"] = secretHash(username: challenge.username)
+        responses["DEVICE_KEY"] = challenge.device.map { .string($0.key) }
         let response = try await respondToAuthChallenge(challenge.kind, session: session, responses)
-        return try await step(from: response, username: challenge.username, operation: .respondToAuthChallenge)
+        return try await step(from: response, username: challenge.username, operation: .respondToAuthChallenge, device: challenge.device)
     }
 
     private func answerPasswordVerifier(
-        _ challenge: AuthResponse, srp: SRPSignIn, password: SecretBytes, username: String
+        _ challenge: AuthResponse, srp: SRPSignIn, password: SecretBytes, username: String, device: RememberedDevice?
     ) async throws(CognitoError) -> SignInStep {
         let parameters = challenge.challengeParameters
         guard let userIdForSRP = parameters["USER_ID_FOR_SRP"], let salt = parameters["SALT"], let serverPublicValue = parameters["SRP_B"],
@@ -74,9 +79,10 @@ extension CognitoClient {
             "TIMESTAMP": .string(timestamp),
         ]
         responses["SECRET_HASH"] = secretHash(username: internalUsername)
+        responses["DEVICE_KEY"] = device.map { .string($0.key) }
         let response = try await respondToAuthChallenge(.passwordVerifier, session: challenge.session.map(SecretBytes.init(utf8:)),
                                                         responses)
-        return try await step(from: response, username: internalUsername, operation: .respondToAuthChallenge)
+        return try await step(from: response, username: internalUsername, operation: .respondToAuthChallenge, device: device)
     }
 
     func initiateAuth(flow: String, _ parameters: [String: RequestValue]) async throws(CognitoError) -> AuthResponse {
@@ -87,7 +93,7 @@ extension CognitoClient {
         ])
     }
 
-    private func respondToAuthChallenge(
+    func respondToAuthChallenge(
         _ kind: ChallengeKind, session: SecretBytes?, _ responses: [String: RequestValue]
     ) async throws(CognitoError) -> AuthResponse {
         var body: [String: RequestValue] = [
@@ -99,18 +105,26 @@ extension CognitoClient {
         return try await api.call(.respondToAuthChallenge, body)
     }
 
-    /// Tokens, or the next challenge under its new session. A challenge without USERNAME (moto's MFA
-    /// challenges) keeps the name of the step before.
-    private func step(from response: AuthResponse, username: String, operation: CognitoOperation) async throws(CognitoError) -> SignInStep {
+    /// Tokens, or the next challenge under its new session; a remembered device's proof is given here. A
+    /// challenge without USERNAME (moto's MFA challenges) keeps the name of the step before.
+    func step(
+        from response: AuthResponse, username: String, operation: CognitoOperation, device: RememberedDevice?
+    ) async throws(CognitoError) -> SignInStep {
         if let result = response.authenticationResult {
             return .signedIn(try await verifiedTokens(result, keeping: nil, operation: operation))
         }
         guard let name = response.challengeName, let session = response.session else {
             throw .invalidResponse(operation: operation.rawValue, reason: "the answer has neither tokens nor a challenge with a session")
         }
-        return .challenge(AuthChallenge(
+        let internalUsername = response.challengeParameters["USERNAME"] ?? username
+        if let device, name == ChallengeKind.deviceSRPAuth.name {
+            return try await proveDevice(device, username: internalUsername, session: SecretBytes(utf8: session))
+        }
+        var challenge = AuthChallenge(
             kind: ChallengeKind(name: name), session: SecretBytes(utf8: session), expiresAt: challengeExpiry(),
-            username: response.challengeParameters["USERNAME"] ?? username, parameters: response.challengeParameters))
+            username: internalUsername, parameters: response.challengeParameters)
+        challenge.device = device
+        return .challenge(challenge)
     }
 
     func challengeExpiry() -> Double {

@@ -74,6 +74,7 @@ public struct CognitoClient: Sendable {
         }
         return CognitoTokens(idToken: SecretBytes(utf8: idToken), accessToken: SecretBytes(utf8: accessToken),
                              refreshToken: keptRefreshToken, idTokenExpiresAt: idExpiry, accessTokenExpiresAt: accessExpiry,
-                             identity: VerifiedIdentity(username: username, subject: subject, email: id.claims.email))
+                             identity: VerifiedIdentity(username: username, subject: subject, email: id.claims.email),
+                             newDevice: result.newDeviceMetadata)
     }
 }

@@ -15,6 +15,10 @@ public enum CognitoOperation: String, Sendable, CaseIterable {
     case setUserMFAPreference = "SetUserMFAPreference"
     case globalSignOut = "GlobalSignOut"
     case revokeToken = "RevokeToken"
+    case confirmDevice = "ConfirmDevice"
+    case updateDeviceStatus = "UpdateDeviceStatus"
+    case listDevices = "ListDevices"
+    case forgetDevice = "ForgetDevice"
 
     /// The `X-Amz-Target` header value.
     public var target: String { "AWSCognitoIdentityProviderService.\(rawValue)" }

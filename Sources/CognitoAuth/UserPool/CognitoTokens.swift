@@ -12,15 +12,19 @@ public struct CognitoTokens: Sendable, CustomStringConvertible {
     public let idTokenExpiresAt: Double
     public let accessTokenExpiresAt: Double
     public let identity: VerifiedIdentity
+    /// A sign-in from a device the pool tracks and had not seen: confirm it (`CognitoClient.confirmDevice`) to
+    /// remember it.
+    public let newDevice: NewDeviceMetadata?
 
     public init(idToken: SecretBytes, accessToken: SecretBytes, refreshToken: SecretBytes, idTokenExpiresAt: Double,
-                accessTokenExpiresAt: Double, identity: VerifiedIdentity) {
+                accessTokenExpiresAt: Double, identity: VerifiedIdentity, newDevice: NewDeviceMetadata? = nil) {
         self.idToken = idToken
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.idTokenExpiresAt = idTokenExpiresAt
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.identity = identity
+        self.newDevice = newDevice
     }
 
     public var description: String {

@@ -7,6 +7,7 @@ enum RequestValue: Sendable, Encodable {
     case string(String)
     case secret(SecretBytes)
     case bool(Bool)
+    case number(Int)
     case object([String: RequestValue])
     case array([RequestValue])
 
@@ -16,6 +17,7 @@ enum RequestValue: Sendable, Encodable {
         case .string(let value): try container.encode(value)
         case .secret(let value): try container.encode(value.utf8String)
         case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         }
@@ -24,7 +26,7 @@ enum RequestValue: Sendable, Encodable {
     /// Every secret inside, as the text that goes on the wire.
     var secrets: [String] {
         switch self {
-        case .string, .bool: []
+        case .string, .bool, .number: []
         case .secret(let value): [value.utf8String]
         case .object(let value): value.values.flatMap(\.secrets)
         case .array(let value): value.flatMap(\.secrets)

@@ -42,10 +42,40 @@ struct AuthenticationResult: Decodable {
     let accessToken: String?
     let idToken: String?
     let refreshToken: String?
+    /// A device Cognito tracks and has not seen before: confirm it to remember it.
+    let newDeviceMetadata: NewDeviceMetadata?
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "AccessToken", idToken = "IdToken", refreshToken = "RefreshToken"
+        case newDeviceMetadata = "NewDeviceMetadata"
     }
+}
+
+/// ConfirmDevice.
+struct ConfirmDeviceResponse: Decodable {
+    let userConfirmationNecessary: Bool?
+
+    enum CodingKeys: String, CodingKey { case userConfirmationNecessary = "UserConfirmationNecessary" }
+}
+
+/// ListDevices.
+struct ListDevicesResponse: Decodable {
+    struct Device: Decodable {
+        let deviceKey: String
+        let deviceAttributes: [GetUserResponse.Attribute]?
+        let deviceCreateDate: Double?
+        let deviceLastAuthenticatedDate: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case deviceKey = "DeviceKey", deviceAttributes = "DeviceAttributes", deviceCreateDate = "DeviceCreateDate"
+            case deviceLastAuthenticatedDate = "DeviceLastAuthenticatedDate"
+        }
+    }
+
+    let devices: [Device]
+    let paginationToken: String?
+
+    enum CodingKeys: String, CodingKey { case devices = "Devices", paginationToken = "PaginationToken" }
 }
 
 struct CodeDeliveryPayload: Decodable {

@@ -25,4 +25,15 @@ enum SRPGroup {
         guard let first = bytes.first, first & 0x80 == 0 else { return [0] + bytes }
         return bytes
     }
+
+    /// x = H(pad(salt) | H(realm | user | ":" | password)): the pool name and USER_ID_FOR_SRP for a user, the group
+    /// key and device key for a device.
+    static func passwordExponent(realm: String, user: String, password: SecretBytes, salt: BigUInt) -> BigUInt {
+        let identityHash = password.withUnsafeBytes { passwordBytes in
+            Array("\(realm)\(user):".utf8).withUnsafeBytes { prefix in
+                SecretBytes([prefix, passwordBytes].joined()).withUnsafeBytes { SHA256.hash(data: $0) }
+            }
+        }
+        return BigUInt(bigEndian: SHA256.hash(data: pad(salt) + identityHash))
+    }
 }

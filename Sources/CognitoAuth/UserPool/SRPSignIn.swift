@@ -2,7 +2,9 @@ import AuthCrypto
 import FoundationEssentials
 
 /// The client side of one USER_SRP_AUTH sign-in: the ephemeral pair (a, A) sent with InitiateAuth, and the
-/// password claim that answers Cognito's PASSWORD_VERIFIER challenge (the math of REFERENCE section 1).
+/// password claim that answers Cognito's PASSWORD_VERIFIER challenge (the math of REFERENCE section 1). A
+/// remembered device proves itself the same way (DEVICE_SRP_AUTH, DEVICE_PASSWORD_VERIFIER), with its group key
+/// for the pool name, its key for the user and its password.
 struct SRPSignIn: Sendable {
     /// a: secret, used once.
     private let privateValue: BigUInt
@@ -55,13 +57,7 @@ struct SRPSignIn: Sendable {
         let scrambler = BigUInt(bigEndian: SHA256.hash(data: SRPGroup.pad(publicValue) + SRPGroup.pad(serverPublicValue)))
         guard !scrambler.isZero else { throw .invalidSRPChallenge("u is zero") }
 
-        // x = H(pad(salt) | H(poolName | userIdForSRP | ":" | password))
-        let identityHash = password.withUnsafeBytes { passwordBytes in
-            Array("\(poolName)\(userIdForSRP):".utf8).withUnsafeBytes { prefix in
-                SecretBytes([prefix, passwordBytes].joined()).withUnsafeBytes { SHA256.hash(data: $0) }
-            }
-        }
-        let exponentOfVerifier = BigUInt(bigEndian: SHA256.hash(data: SRPGroup.pad(salt) + identityHash))
+        let exponentOfVerifier = SRPGroup.passwordExponent(realm: poolName, user: userIdForSRP, password: password, salt: salt)
 
         // S = (B - k * g^x) ^ (a + u * x) mod N
         let verifier = SRPGroup.generator.power(exponentOfVerifier, modulus: prime)
