@@ -49,7 +49,10 @@ public struct AuthChallenge: Sendable, CustomStringConvertible {
         return names.compactMap(MFAType.init(rawValue:))
     }
 
-    /// SMS_MFA and EMAIL_OTP: where the code went (masked by Cognito).
+    /// SELECT_CHALLENGE: the first factors the user may choose among (PASSWORD, PASSWORD_SRP, EMAIL_OTP, SMS_OTP...).
+    public var availableChallenges: [String] { Self.stringList(parameters["AvailableChallenges"]) }
+
+    /// SMS_MFA, EMAIL_OTP and SMS_OTP: where the code went (masked by Cognito).
     public var codeDeliveryDestination: String? { parameters["CODE_DELIVERY_DESTINATION"] }
 
     public func isExpired(now: Double) -> Bool { now >= expiresAt }

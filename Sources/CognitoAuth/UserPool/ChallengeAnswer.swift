@@ -12,6 +12,9 @@ public enum ChallengeAnswer: Sendable, CustomStringConvertible {
     case softwareTokenSetupCode(SecretBytes, friendlyDeviceName: String? = nil)
     /// CUSTOM_CHALLENGE: the ANSWER the Lambda trigger expects.
     case customAnswer(SecretBytes)
+    /// SELECT_CHALLENGE: the first factor chosen (a password one carries the password); an OTP's code challenge
+    /// comes next.
+    case firstFactor(FirstFactor)
 
     public var description: String {
         switch self {
@@ -20,6 +23,7 @@ public enum ChallengeAnswer: Sendable, CustomStringConvertible {
         case .mfaType(let type): "ChallengeAnswer.mfaType(\(type.rawValue))"
         case .softwareTokenSetupCode: "ChallengeAnswer.softwareTokenSetupCode(<redacted>)"
         case .customAnswer: "ChallengeAnswer.customAnswer(<redacted>)"
+        case .firstFactor(let factor): "ChallengeAnswer.firstFactor(\(factor.name))"
         }
     }
 }

@@ -13,6 +13,10 @@ public enum ChallengeKind: Sendable, Hashable, CustomStringConvertible {
     case mfaSetup
     /// A Lambda-defined challenge.
     case customChallenge
+    /// Choice-based sign-in (USER_AUTH): the user picks a first factor among `AuthChallenge.availableChallenges`.
+    case selectChallenge
+    /// Choice-based sign-in: a code Cognito sent by SMS instead of a password.
+    case smsOTP
     /// A remembered device's SRP, in two steps: answered inside the sign-in, never handed to the caller.
     case deviceSRPAuth
     case devicePasswordVerifier
@@ -34,6 +38,8 @@ public enum ChallengeKind: Sendable, Hashable, CustomStringConvertible {
         case .selectMFAType: "SELECT_MFA_TYPE"
         case .mfaSetup: "MFA_SETUP"
         case .customChallenge: "CUSTOM_CHALLENGE"
+        case .selectChallenge: "SELECT_CHALLENGE"
+        case .smsOTP: "SMS_OTP"
         case .deviceSRPAuth: "DEVICE_SRP_AUTH"
         case .devicePasswordVerifier: "DEVICE_PASSWORD_VERIFIER"
         case .other(let name): name
@@ -44,7 +50,7 @@ public enum ChallengeKind: Sendable, Hashable, CustomStringConvertible {
 
     private static let known: [ChallengeKind] = [
         .passwordVerifier, .newPasswordRequired, .smsMFA, .softwareTokenMFA, .emailOTP, .selectMFAType, .mfaSetup, .customChallenge,
-        .deviceSRPAuth, .devicePasswordVerifier,
+        .deviceSRPAuth, .devicePasswordVerifier, .selectChallenge, .smsOTP,
     ]
 }
 

@@ -31,13 +31,16 @@ extension CognitoClient {
     /// On CodeMismatchException the same challenge can be answered again.
     public func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
         guard !challenge.isExpired(now: now()) else { throw .challengeExpired(challenge.kind) }
+        if challenge.kind == .selectChallenge, case .firstFactor(let factor) = answer {
+            return try await choose(factor, for: challenge)
+        }
         var responses: [String: RequestValue] = ["USERNAME": .string(challenge.username)]
         var session = challenge.session
         switch (challenge.kind, answer) {
         case (.newPasswordRequired, .newPassword(let password, let attributes)):
             responses["NEW_PASSWORD"] = .secret(password)
             for (name, value) in attributes { responses["userAttributes.\(name)"] = .string(value) }
-        case (.smsMFA, .code(let code)), (.softwareTokenMFA, .code(let code)), (.emailOTP, .code(let code)):
+        case (.smsMFA, .code(let code)), (.softwareTokenMFA, .code(let code)), (.emailOTP, .code(let code)), (.smsOTP, .code(let code)):
             responses["\(challenge.kind.name)_CODE"] = .secret(code)
         case (.selectMFAType, .mfaType(let type)):
             responses["ANSWER"] = .string(type.rawValue)
@@ -54,7 +57,7 @@ extension CognitoClient {
         return try await step(from: response, username: challenge.username, operation: .respondToAuthChallenge, device: challenge.device)
     }
 
-    private func answerPasswordVerifier(
+    func answerPasswordVerifier(
         _ challenge: AuthResponse, srp: SRPSignIn, password: SecretBytes, username: String, device: RememberedDevice?
     ) async throws(CognitoError) -> SignInStep {
         let parameters = challenge.challengeParameters

@@ -12,7 +12,7 @@ struct AuthResponse: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case challengeName = "ChallengeName", session = "Session", challengeParameters = "ChallengeParameters"
-        case authenticationResult = "AuthenticationResult"
+        case authenticationResult = "AuthenticationResult", availableChallenges = "AvailableChallenges"
     }
 
     init(from decoder: any Decoder) throws {
@@ -20,7 +20,11 @@ struct AuthResponse: Decodable {
         challengeName = try container.decodeIfPresent(String.self, forKey: .challengeName)
         session = try container.decodeIfPresent(String.self, forKey: .session)
         authenticationResult = try container.decodeIfPresent(AuthenticationResult.self, forKey: .authenticationResult)
-        let parameters = try container.decodeIfPresent([String: JSONValue].self, forKey: .challengeParameters) ?? [:]
+        var parameters = try container.decodeIfPresent([String: JSONValue].self, forKey: .challengeParameters) ?? [:]
+        // USER_AUTH's SELECT_CHALLENGE lists the choices beside the parameters: kept with them.
+        if let available = try container.decodeIfPresent(JSONValue.self, forKey: .availableChallenges) {
+            parameters["AvailableChallenges"] = available
+        }
         challengeParameters = parameters.compactMapValues(Self.text)
     }
 
