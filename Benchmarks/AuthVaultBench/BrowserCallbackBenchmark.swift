@@ -76,12 +76,20 @@ enum BrowserCallbackBenchmark {
 
 /// The store never refreshes during the benchmark: the tokens it keeps last an hour.
 private struct NoAuthority: SessionAuthority {
-    func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep { throw .invalidConfiguration("unused") }
+    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+        throw .invalidConfiguration("unused")
+    }
     func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep { throw .invalidConfiguration("unused") }
     func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup { throw .invalidConfiguration("unused") }
     func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens { throw .invalidConfiguration("unused") }
     func revoke(_ session: StoredSession) async throws(CognitoError) {}
     func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {}
+    func confirmDevice(
+        _ newDevice: NewDeviceMetadata, name: String, accessToken: SecretBytes
+    ) async throws(CognitoError) -> (device: RememberedDevice, userConfirmationNecessary: Bool) { throw .invalidConfiguration("unused") }
+    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
+        throw .invalidConfiguration("unused")
+    }
 }
 
 /// Adds up what the server said it spent (Server-Timing `dur`, milliseconds) on the requests since the last reset.

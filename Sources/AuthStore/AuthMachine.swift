@@ -21,6 +21,8 @@ public enum AuthEvent: Sendable, Equatable {
     case signOutFinished
     /// AWS credentials (or the identity id) were saved with the record, under the profile lock.
     case awsCredentialsSaved
+    /// The remembered device was dropped from the record, under the profile lock.
+    case deviceForgotten
 }
 
 /// What the store must do because of a transition. The store performs each one, in order, and does nothing else.
@@ -114,6 +116,11 @@ public enum AuthMachine {
         // under the profile lock, so a sign-out or a refresh in any process sees them in order.
         case (.signedIn, .awsCredentialsSaved), (.refreshing, .awsCredentialsSaved), (.signedOut, .awsCredentialsSaved),
              (.needsSignIn, .awsCredentialsSaved):
+            return Transition(state)
+        // The machine's remembered device outlives sessions: dropping it changes no state. During a sign-in it is
+        // the sign-in's own doing (Cognito no longer knew the device).
+        case (.signedIn, .deviceForgotten), (.refreshing, .deviceForgotten), (.signedOut, .deviceForgotten),
+             (.needsSignIn, .deviceForgotten), (.signingIn, .deviceForgotten):
             return Transition(state)
 
         default:

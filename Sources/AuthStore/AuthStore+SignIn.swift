@@ -5,16 +5,34 @@ import TokenVault
 extension AuthStore {
     /// Starts a sign-in with a password. The result is a session, or a challenge to answer with `answer(_:)`.
     public func signIn(username: String, password: SecretBytes, flow: AuthFlow = .userSRP) async throws(AuthStoreError) -> SignInProgress {
+        try await signIn(username: username, method: .password(password, flow: flow))
+    }
+
+    /// Starts a sign-in by `method`, proving the machine's remembered device if it has one (a device Cognito no
+    /// longer knows is forgotten here, and the sign-in goes on without it). The result is a session, or a
+    /// challenge to answer with `answer(_:)`.
+    public func signIn(username: String, method: SignInMethod) async throws(AuthStoreError) -> SignInProgress {
         await bootstrap()
         guard await send(.signInStarted) != nil else { throw .busy("sign-in, refresh or sign-out") }
+        let device = record?.device.map { RememberedDevice(key: $0.key, groupKey: $0.groupKey, password: $0.password) }
         let step: SignInStep
         do {
-            step = try await authority.signIn(username: username, password: password, flow: flow)
+            step = try await startSignIn(username: username, method: method, device: device)
         } catch {
             await reloadFromVault()
             throw Self.classify(error)
         }
         return try await advance(step)
+    }
+
+    private func startSignIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+        do {
+            return try await authority.signIn(username: username, method: method, device: device)
+        } catch {
+            guard let device, case .resourceNotFound = error else { throw error }
+            await forgetDevice(device.key)
+            return try await authority.signIn(username: username, method: method, device: nil)
+        }
     }
 
     /// Keeps the verified tokens of a browser sign-in (the Hosted UI's authorization-code flow, done by the
@@ -79,9 +97,10 @@ extension AuthStore {
             await send(.challengeIssued(ChallengeSummary(challenge)))
             return .challenge(challenge)
         case .signedIn(let tokens):
+            let device = await confirmNewDevice(tokens)
             let stored: CredentialRecord
             do {
-                stored = try await persistNewSession(tokens, origin: origin, federated: federated)
+                stored = try await persistNewSession(tokens, origin: origin, federated: federated, device: device)
             } catch {
                 await reloadFromVault()
                 throw error
@@ -92,9 +111,10 @@ extension AuthStore {
         }
     }
 
-    /// Writes a new session under the profile lock, keeping the record's other contents (the client secret).
+    /// Writes a new session under the profile lock, keeping the record's other contents (the client secret, the
+    /// remembered device unless a new one was confirmed).
     private func persistNewSession(
-        _ tokens: CognitoTokens, origin: SessionOrigin, federated: [UserIdentity.FederatedLink]
+        _ tokens: CognitoTokens, origin: SessionOrigin, federated: [UserIdentity.FederatedLink], device: DeviceEntry?
     ) async throws(AuthStoreError) -> CredentialRecord {
         let profile = self.profile, vault = self.vault, moment = now()
         do {
@@ -107,6 +127,7 @@ extension AuthStore {
                 updated.origin = origin
                 updated.signedInAt = moment
                 updated.lastRefreshAt = moment
+                if let device { updated.device = device }
                 updated.revision += 1
                 try await vault.save(updated)
                 return updated

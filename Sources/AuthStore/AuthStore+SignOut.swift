@@ -26,7 +26,7 @@ extension AuthStore {
                 cleared.clearSession()
                 cleared.sessionEndedReason = nil
                 cleared.revision += 1
-                if cleared.clientSecret == nil {
+                if !cleared.keepsMachineSettings {
                     try await vault.delete(profile: profile)
                 } else {
                     try await vault.save(cleared)

@@ -17,6 +17,7 @@ public actor AuthStore {
     let authority: any SessionAuthority
     let policy: RefreshPolicy
     let refreshesInBackground: Bool
+    let devicePolicy: DevicePolicy?
     let now: @Sendable () -> Double
 
     public private(set) var state: AuthState = .bootstrapping
@@ -34,6 +35,7 @@ public actor AuthStore {
     ///   long-lived process such as the agent). A process that exits right after serving (the CLI) passes false:
     ///   it refreshes before answering, and still answers with the current token if that fails, so a refresh —
     ///   and a rotated refresh token — is never cut off by the process ending.
+    /// - Parameter devicePolicy: whether a sign-in confirms the device Cognito reports as new; nil: it does not.
     public init(
         profile: String,
         vault: any VaultBackend,
@@ -41,6 +43,7 @@ public actor AuthStore {
         authority: any SessionAuthority,
         policy: RefreshPolicy = RefreshPolicy(),
         refreshesInBackground: Bool = true,
+        devicePolicy: DevicePolicy? = nil,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.profile = profile
@@ -49,6 +52,7 @@ public actor AuthStore {
         self.authority = authority
         self.policy = policy
         self.refreshesInBackground = refreshesInBackground
+        self.devicePolicy = devicePolicy
         self.now = now
     }
 

@@ -6,7 +6,9 @@ import TokenVault
 /// session to the OAuth token endpoint; tests inject faults with their own. Errors are Cognito's, whose
 /// `requiresSignIn` and `isRetryable` decide whether a session survives.
 public protocol SessionAuthority: Sendable {
-    func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep
+    /// Starts a sign-in, with the machine's remembered device if it has one (a device Cognito no longer knows is
+    /// refused with ResourceNotFoundException).
+    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep
     func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep
     /// MFA_SETUP: a new authenticator secret, and the challenge (with its new session) to answer with a code.
     func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup
@@ -14,6 +16,12 @@ public protocol SessionAuthority: Sendable {
     func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens
     func revoke(_ session: StoredSession) async throws(CognitoError)
     func globalSignOut(accessToken: SecretBytes) async throws(CognitoError)
+    /// Registers a device a sign-in reported as new (ConfirmDevice).
+    func confirmDevice(
+        _ newDevice: NewDeviceMetadata, name: String, accessToken: SecretBytes
+    ) async throws(CognitoError) -> (device: RememberedDevice, userConfirmationNecessary: Bool)
+    /// Remembers a confirmed device, for pools that leave it to the user (UpdateDeviceStatus).
+    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError)
 }
 
 /// What refreshing or revoking a session needs of the stored record: its refresh token and user, and how it was
@@ -43,10 +51,6 @@ public struct StoredSession: Sendable, CustomStringConvertible {
 
 /// The user-pool API refreshes and revokes every session of the pool, the Hosted UI's included.
 extension CognitoClient: SessionAuthority {
-    public func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep {
-        try await signIn(username: username, password: password, flow: flow, device: nil)
-    }
-
     public func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
         try await refresh(refreshToken: session.refreshToken, username: session.username)
     }

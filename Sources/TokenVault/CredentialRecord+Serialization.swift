@@ -21,6 +21,14 @@ extension CredentialRecord {
         var clientSecret: String?
         var identityId: String?
         var aws: StoredAWSCredentials?
+        var device: StoredDevice?
+    }
+
+    private struct StoredDevice: Codable {
+        var key: String
+        var groupKey: String
+        var password: String
+        var name: String
     }
 
     private struct StoredAWSCredentials: Codable {
@@ -40,7 +48,8 @@ extension CredentialRecord {
             identityId: identityId, aws: awsCredentials.map {
                 StoredAWSCredentials(accessKeyId: $0.accessKeyId, secretAccessKey: Self.text($0.secretAccessKey),
                                      sessionToken: Self.text($0.sessionToken), expiresAt: $0.expiresAt)
-            })
+            },
+            device: device.map { StoredDevice(key: $0.key, groupKey: $0.groupKey, password: Self.text($0.password), name: $0.name) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // Encoding plain strings, numbers and optionals cannot fail.
@@ -80,6 +89,7 @@ extension CredentialRecord {
             AWSCredentialEntry(accessKeyId: $0.accessKeyId, secretAccessKey: SecretBytes(utf8: $0.secretAccessKey),
                                sessionToken: SecretBytes(utf8: $0.sessionToken), expiresAt: $0.expiresAt)
         }
+        device = stored.device.map { DeviceEntry(key: $0.key, groupKey: $0.groupKey, password: SecretBytes(utf8: $0.password), name: $0.name) }
     }
 
     private static func text(_ secret: SecretBytes) -> String {

@@ -66,6 +66,8 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
     public var identityId: String?
     /// The last AWS credentials from the identity pool, kept with the session they came from.
     public var awsCredentials: AWSCredentialEntry?
+    /// This machine as a remembered device of the user's: kept across sign-outs.
+    public var device: DeviceEntry?
 
     public init(profile: String) {
         formatVersion = Self.currentFormatVersion
@@ -75,6 +77,9 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
 
     /// True when the record holds a session (not only a client secret).
     public var hasSession: Bool { refreshToken != nil || accessToken != nil }
+
+    /// True when the record holds what outlives a session: the app client's secret, or the remembered device.
+    public var keepsMachineSettings: Bool { clientSecret != nil || device != nil }
 
     public var description: String {
         "CredentialRecord(profile: \(profile), revision: \(revision), session: \(hasSession), "

@@ -49,9 +49,21 @@ final class FakeAuthority: SessionAuthority {
             identity: VerifiedIdentity(username: "alice-internal", subject: "sub-1", email: "alice@example.com"))
     }
 
-    func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep {
-        guard password == SecretBytes(utf8: "correct horse") else { throw .notAuthorized(message: "Incorrect username or password.") }
+    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+        guard case .password(let password, _) = method, password == SecretBytes(utf8: "correct horse") else {
+            throw .notAuthorized(message: "Incorrect username or password.")
+        }
         return .signedIn(tokens(refreshToken: nil))
+    }
+
+    func confirmDevice(
+        _ newDevice: NewDeviceMetadata, name: String, accessToken: SecretBytes
+    ) async throws(CognitoError) -> (device: RememberedDevice, userConfirmationNecessary: Bool) {
+        throw .invalidConfiguration("the agent's tests confirm no device")
+    }
+
+    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
+        throw .invalidConfiguration("the agent's tests remember no device")
     }
 
     func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {

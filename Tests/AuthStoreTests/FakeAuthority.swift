@@ -77,10 +77,25 @@ final class FakeAuthority: SessionAuthority {
                                         username: "alice-internal", parameters: [:]))
     }
 
-    func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep {
+    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
         state.withLock { $0.calls.signIn += 1 }
-        guard password == SecretBytes(utf8: "correct horse") else { throw .notAuthorized(message: "Incorrect username or password.") }
-        return nextStep()
+        guard case .password(let password, _) = method, password == SecretBytes(utf8: "correct horse") else {
+            throw .notAuthorized(message: "Incorrect username or password.")
+        }
+        return try devices.signIn(with: device, step: nextStep())
+    }
+
+    /// Remembered devices, as Cognito treats them: scripted apart from the rest.
+    let devices = FakeDevices()
+
+    func confirmDevice(
+        _ newDevice: NewDeviceMetadata, name: String, accessToken: SecretBytes
+    ) async throws(CognitoError) -> (device: RememberedDevice, userConfirmationNecessary: Bool) {
+        devices.confirm(newDevice, name: name)
+    }
+
+    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
+        devices.setRemembered(remembered, key: deviceKey)
     }
 
     func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {

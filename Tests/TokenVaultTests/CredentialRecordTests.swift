@@ -20,6 +20,7 @@ import Testing
         record.identityId = "us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6"
         record.awsCredentials = AWSCredentialEntry(accessKeyId: "ASIAEXAMPLE", secretAccessKey: SecretBytes(utf8: "aws-secret-key-value"),
                                                    sessionToken: SecretBytes(utf8: "aws-session-token-value"), expiresAt: 1_800_003_600)
+        record.device = DeviceEntry(key: "us-east-1_dev", groupKey: "-grp", password: SecretBytes(utf8: "device-password-value"), name: "laptop")
         return record
     }
 
@@ -31,7 +32,7 @@ import Testing
     @Test func descriptionNeverShowsSecrets() {
         let text = "\(sample()) \(String(reflecting: sample()))"
         for secret in ["access-secret-value", "id-secret-value", "refresh-secret-value", "client-secret-value",
-                       "aws-secret-key-value", "aws-session-token-value"] {
+                       "aws-secret-key-value", "aws-session-token-value", "device-password-value"] {
             #expect(!text.contains(secret))
         }
         #expect(text.contains("alice@example.com"))

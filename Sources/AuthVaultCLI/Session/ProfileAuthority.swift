@@ -78,8 +78,8 @@ final class ProfileAuthority: SessionAuthority {
         }
     }
 
-    func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep {
-        try await cognitoClient().signIn(username: username, password: password, flow: flow)
+    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+        try await cognitoClient().signIn(username: username, method: method, device: device)
     }
 
     func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
@@ -102,5 +102,15 @@ final class ProfileAuthority: SessionAuthority {
 
     func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {
         try await cognitoClient().globalSignOut(accessToken: accessToken)
+    }
+
+    func confirmDevice(
+        _ newDevice: NewDeviceMetadata, name: String, accessToken: SecretBytes
+    ) async throws(CognitoError) -> (device: RememberedDevice, userConfirmationNecessary: Bool) {
+        try await cognitoClient().confirmDevice(newDevice, name: name, accessToken: accessToken)
+    }
+
+    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
+        try await cognitoClient().setDeviceRemembered(remembered, deviceKey: deviceKey, accessToken: accessToken)
     }
 }

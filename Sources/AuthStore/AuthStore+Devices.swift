@@ -1,0 +1,52 @@
+import AuthCrypto
+import CognitoAuth
+import TokenVault
+
+/// Whether a sign-in makes this machine a remembered device when Cognito reports it as new, and its name there.
+public struct DevicePolicy: Sendable, Equatable {
+    public var name: String
+    /// For pools that leave remembering to the user: remember it (so it may skip MFA), not just track it.
+    public var remember: Bool
+
+    public init(name: String, remember: Bool) {
+        self.name = name
+        self.remember = remember
+    }
+}
+
+extension AuthStore {
+    /// This machine's remembered device, for `status` and `devices`.
+    public var rememberedDevice: DeviceEntry? { record?.device }
+
+    /// Confirms the device a sign-in reported as new, as the policy says. A failure leaves the sign-in as it is:
+    /// the device stays unconfirmed, and the next sign-in reports it again.
+    func confirmNewDevice(_ tokens: CognitoTokens) async -> DeviceEntry? {
+        guard let policy = devicePolicy, let newDevice = tokens.newDevice else { return nil }
+        do {
+            let (device, userDecides) = try await authority.confirmDevice(newDevice, name: policy.name, accessToken: tokens.accessToken)
+            if userDecides, policy.remember {
+                try await authority.setDeviceRemembered(true, deviceKey: device.key, accessToken: tokens.accessToken)
+            }
+            return DeviceEntry(key: device.key, groupKey: device.groupKey, password: device.password, name: policy.name)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Drops the remembered device from the vault (Cognito no longer knows it, or the user forgot it there).
+    public func forgetDevice(_ key: String) async {
+        let profile = self.profile, vault = self.vault
+        let updated = try? await lock.withLock { () async throws(VaultError) -> CredentialRecord? in
+            guard var stored = try await vault.load(profile: profile), stored.device?.key == key else { return nil }
+            stored.device = nil
+            stored.revision += 1
+            if stored.hasSession || stored.keepsMachineSettings {
+                try await vault.save(stored)
+            } else {
+                try await vault.delete(profile: profile)
+            }
+            return stored
+        }
+        if let updated = updated ?? nil { await send(.deviceForgotten, record: updated) }
+    }
+}
