@@ -32,25 +32,28 @@ let package = Package(
         // prctl(2) from the C library: no core dumps of a process that holds secrets.
         .systemLibrary(name: "CProcessControl"),
 
+        // The system plumbing every blocking part shares: detached threads, a lock with a condition, EINTR-retrying
+        // calls with typed errors, listening sockets. `package` access: no product exports it.
+        .target(name: "SystemPlumbing"),
         // Primitives: hashes, MACs, KDFs, AEAD, random, big integers, RSA verification, encodings, secret bytes.
         .target(name: "AuthCrypto", dependencies: ["COpenSSL", "COpenSSLLoader"]),
         // Hosts and ports parsed as addresses (inet_pton) or names: what is loopback, where plain http may go.
         .target(name: "NetworkHosts"),
         // The one door to the network: a request/response protocol and its libcurl implementation.
-        .target(name: "HTTPTransport", dependencies: ["CCurl", "NetworkHosts", "SecureFiles"]),
+        .target(name: "HTTPTransport", dependencies: ["CCurl", "NetworkHosts", "SecureFiles", "SystemPlumbing"]),
         // Private files: atomic replace, 0600 files in 0700 directories, permission checks.
         .target(name: "SecureFiles"),
         // The OAuth redirect listener on the loopback interface: plain sockets, a dedicated thread.
-        .target(name: "Loopback", dependencies: ["AuthCrypto", "NetworkHosts"]),
+        .target(name: "Loopback", dependencies: ["AuthCrypto", "NetworkHosts", "SystemPlumbing"]),
         // JWT decoding, RS256 verification by kid, Cognito claim checks, the JWKS cache.
         .target(name: "TokenVerification", dependencies: ["AuthCrypto", "HTTPTransport"]),
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
         .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "HTTPTransport", "NetworkHosts", "TokenVerification"]),
         // Credential records and where they live: Secret Service, encrypted file, memory; the per-profile lock.
-        .target(name: "TokenVault", dependencies: ["AuthCrypto", "SecureFiles", "CSecret", "CKeyutils"]),
+        .target(name: "TokenVault", dependencies: ["AuthCrypto", "SecureFiles", "CSecret", "CKeyutils", "SystemPlumbing"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
         .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
-        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "SecureFiles", "TokenVault"]),
+        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "SecureFiles", "SystemPlumbing", "TokenVault"]),
         // The command line: argument parsing, commands, the profile configuration.
         .target(name: "AuthVaultCLI", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
@@ -68,6 +71,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Scripts"]),
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto", "COpenSSL", "TestSupport"]),
         .testTarget(name: "NetworkHostsTests", dependencies: ["NetworkHosts"]),
+        .testTarget(name: "SystemPlumbingTests", dependencies: ["SystemPlumbing"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
         .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "HTTPTransport", "TestSupport"]),
         .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "NetworkHosts", "TestSupport"], exclude: ["Fixtures"]),

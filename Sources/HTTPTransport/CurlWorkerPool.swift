@@ -1,4 +1,4 @@
-internal import Glibc
+internal import SystemPlumbing
 
 /// The worker threads that run blocking libcurl transfers, off Swift's cooperative pool, and the queue
 /// that feeds them. Workers start lazily, one per transfer that finds no idle worker, up to the configured
@@ -6,9 +6,8 @@ internal import Glibc
 final class CurlWorkerPool: @unchecked Sendable {
     let configuration: CurlTransportConfiguration
 
-    // Everything below is guarded by `mutex`; `wakeUp` is signalled for a new job or the shutdown.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let wakeUp = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    // Everything below is guarded by `lock`, which is signalled for a new job or the shutdown.
+    private let lock = ConditionLock()
     private var queue: [TransferJob] = []
     private var workerCount = 0
     /// Workers not running a transfer. A worker counts as idle again before it resumes its caller, so a
@@ -18,21 +17,12 @@ final class CurlWorkerPool: @unchecked Sendable {
 
     init(configuration: CurlTransportConfiguration) {
         self.configuration = configuration
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(wakeUp, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(wakeUp)
-        pthread_mutex_destroy(mutex)
-        wakeUp.deallocate()
-        mutex.deallocate()
     }
 
     func submit(_ job: TransferJob) {
         let needsWorker = locked {
             queue.append(job)
-            pthread_cond_signal(wakeUp)
+            lock.signal()
             guard queue.count > idleWorkerCount, workerCount < configuration.maximumConcurrentTransfers else { return false }
             workerCount += 1
             idleWorkerCount += 1
@@ -45,14 +35,14 @@ final class CurlWorkerPool: @unchecked Sendable {
     func shutDown() {
         locked {
             isShutDown = true
-            pthread_cond_broadcast(wakeUp)
+            lock.broadcast()
         }
     }
 
     /// Blocks the calling worker until there is a job; nil tells it to exit.
     func nextJob() -> TransferJob? {
         locked {
-            while queue.isEmpty && !isShutDown { pthread_cond_wait(wakeUp, mutex) }
+            while queue.isEmpty && !isShutDown { lock.wait() }
             idleWorkerCount -= 1
             guard !queue.isEmpty else {
                 workerCount -= 1
@@ -68,20 +58,7 @@ final class CurlWorkerPool: @unchecked Sendable {
 
     private func startWorker() {
         guard let worker = CurlWorker(pool: self) else { return workerFailedToStart() }
-        let context = Unmanaged.passRetained(worker).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var thread = pthread_t()
-        let status = pthread_create(&thread, &attributes, { context in
-            Unmanaged<CurlWorker>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
-        pthread_attr_destroy(&attributes)
-        if status != 0 {
-            Unmanaged<CurlWorker>.fromOpaque(context).release()
-            workerFailedToStart()
-        }
+        if DetachedThread.start({ worker.run() }) != 0 { workerFailedToStart() }
     }
 
     /// Without any worker, queued jobs would wait forever: fail them.
@@ -97,8 +74,6 @@ final class CurlWorkerPool: @unchecked Sendable {
     }
 
     private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
+        lock.withLock(body)
     }
 }

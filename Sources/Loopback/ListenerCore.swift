@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 import Synchronization
 
 /// What the serving thread and its callers share: the listening sockets and the outcome of the wait.
@@ -93,15 +94,7 @@ final class ListenerCore: Sendable {
     func acceptPending() -> [Int32] {
         var accepted: [Int32] = []
         for listener in listeners {
-            while true {
-                let descriptor = accept(listener, nil, nil)
-                if descriptor < 0 {
-                    if errno == EINTR { continue }
-                    break
-                }
-                // Glibc's module has no accept4: the flags are set right after (Linux does not inherit them).
-                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            while let descriptor = try? StreamListener.accept(on: listener, nonBlocking: true) {
                 accepted.append(descriptor)
             }
         }

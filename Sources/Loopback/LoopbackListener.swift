@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// Receives the OAuth authorization-code redirect from the browser on the loopback interface (RFC 8252).
 ///
@@ -51,7 +52,7 @@ public final class LoopbackListener: Sendable {
         precondition(!state.isEmpty, "the expected state must not be empty")
         let bound = try BoundRedirect.first(of: RegisteredRedirectURI.parseAll(redirectURIs))
         guard let wakeup = Wakeup() else {
-            let reason = "cannot create a wake-up socket pair: \(errorText())"
+            let reason = "cannot create a wake-up socket pair: \(SystemCallError.text(errno))"
             bound.descriptors.forEach { _ = close($0) }
             throw .bindFailed(reason)
         }
@@ -61,11 +62,11 @@ public final class LoopbackListener: Sendable {
         let server = CallbackServer(
             core: core, matcher: CallbackMatcher(path: bound.uri.path, expectedState: state),
             origin: bound.uri.origin, limits: limits, deadline: .now + timeout)
-        let status = ServingThread.start(server)
+        let status = DetachedThread.start { server.run() }
         guard status == 0 else {
             core.finish(.failure(.cancelled))
             core.closeListeners()
-            throw .bindFailed("cannot start the listener thread: \(errorText(status))")
+            throw .bindFailed("cannot start the listener thread: \(SystemCallError.text(status))")
         }
     }
 

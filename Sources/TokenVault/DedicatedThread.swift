@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
+internal import SystemPlumbing
 
 /// Blocking work (a libsecret `_sync` call, scrypt, a blocking `flock`) runs on a thread of its own: Swift's
 /// cooperative pool has as many threads as cores (two here), and one blocked thread would stall every task.
@@ -16,23 +14,6 @@ enum DedicatedThread {
     /// Starts `body` on a new detached thread. If the system refuses a thread, `body` runs on the caller's thread:
     /// slower for everyone, but still correct.
     static func start(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var thread = pthread_t()
-        let status = pthread_create(&thread, &attributes, { context in
-            Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, box)
-        pthread_attr_destroy(&attributes)
-        if status != 0 {
-            Unmanaged<ThreadBody>.fromOpaque(box).takeRetainedValue().body()
-        }
+        if DetachedThread.start(body) != 0 { body() }
     }
-}
-
-private final class ThreadBody: Sendable {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }

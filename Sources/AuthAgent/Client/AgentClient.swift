@@ -3,6 +3,7 @@ import AuthStore
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// Asks a running agent, one request per connection. Calls block the calling thread for at most `timeout`
 /// (from a Task, run them on a thread of your own). Cheap to start: no JSONDecoder, no thread, no task.
@@ -64,7 +65,7 @@ public struct AgentClient: Sendable {
         case .connected(let connected): descriptor = connected
         case .nobodyListening: throw .notRunning(socketPath: socketPath)
         case .timedOut: throw timedOut()
-        case .failed(let number): throw .connectionFailed("\(socketPath): \(UnixSocket.errorText(number))")
+        case .failed(let number): throw .connectionFailed("\(socketPath): \(SystemCallError.text(number))")
         }
         defer { close(descriptor) }
         // Tokens are taken only from an agent of this user: a socket another user put in place gets nothing.
@@ -90,7 +91,7 @@ public struct AgentClient: Sendable {
             } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 try wait(for: Int16(POLLOUT), on: descriptor, before: deadline)
             } else {
-                throw .protocolError("the agent closed the connection (\(UnixSocket.errorText(errno)))")
+                throw .protocolError("the agent closed the connection (\(SystemCallError.text(errno)))")
             }
         }
     }
@@ -121,7 +122,7 @@ public struct AgentClient: Sendable {
                 try wait(for: Int16(POLLIN), on: descriptor, before: deadline)
             } else {
                 line.wipe()
-                throw .protocolError("the connection failed (\(UnixSocket.errorText(errno)))")
+                throw .protocolError("the connection failed (\(SystemCallError.text(errno)))")
             }
         }
     }

@@ -100,8 +100,4 @@ enum UnixSocket {
         }
         return true
     }
-
-    static func errorText(_ number: Int32) -> String {
-        String(cString: strerror(number))
-    }
 }

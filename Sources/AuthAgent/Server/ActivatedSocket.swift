@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// The listening socket a service manager opened for the agent and passed on descriptor 3 (systemd socket
 /// activation), recognised as `sd_listen_fds(3)` does, without libsystemd: `LISTEN_PID` names this process and
@@ -41,7 +42,7 @@ public struct ActivatedSocket: Sendable {
     private static func checkedPath(of descriptor: Int32) throws(AgentServerError) -> String {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw .activation(reason: "descriptor \(descriptor) is not open (\(UnixSocket.errorText(errno)))")
+            throw .activation(reason: "descriptor \(descriptor) is not open (\(SystemCallError.text(errno)))")
         }
         guard status.st_mode & S_IFMT == S_IFSOCK else { throw .activation(reason: "descriptor \(descriptor) is not a socket") }
         guard integerOption(SO_TYPE, of: descriptor) == Int32(SOCK_STREAM.rawValue) else {

@@ -4,6 +4,7 @@ import Synchronization
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// The token agent: serves the tokens of long-lived `AuthStore`s to local processes of the same user over a Unix
 /// socket, in a line-delimited JSON protocol (see `AgentRequest`).
@@ -82,7 +83,7 @@ public final class AgentServer: Sendable {
         for descriptor in pipeEnds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         let server = AgentServer(listening: listening, wakePipe: (pipeEnds[0], pipeEnds[1]), profiles: profiles,
                                  options: options, log: log)
-        guard AgentThread.start({ server.acceptLoop() }) else {
+        guard DetachedThread.start(stackSize: ConnectionWorkers.stackSize, { server.acceptLoop() }) == 0 else {
             server.closeWakePipe()
             listening.stopListening()
             throw .system(operation: "start a thread for", path: socketPath, errno: EAGAIN)
@@ -143,18 +144,19 @@ public final class AgentServer: Sendable {
         var watched = [pollfd(fd: listening.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
         while true {
-            guard poll(&watched, 2, -1) >= 0 || errno == EINTR else { return log("accept loop failed: \(UnixSocket.errorText(errno))") }
+            guard poll(&watched, 2, -1) >= 0 || errno == EINTR else { return log("accept loop failed: \(SystemCallError.text(errno))") }
             if watched[1].revents != 0 { return }
             guard watched[0].revents != 0 else { continue }
-            let descriptor = accept(listening.descriptor, nil, nil)
-            guard descriptor >= 0 else {
-                if errno == EMFILE || errno == ENFILE {
-                    log("cannot accept a connection: \(UnixSocket.errorText(errno))")
-                    usleep(10_000)
-                }
+            let descriptor: Int32
+            do {
+                guard let accepted = try StreamListener.accept(on: listening.descriptor, nonBlocking: false) else { continue }
+                descriptor = accepted
+            } catch {
+                // Out of descriptors: say so, and give the connections in flight a moment to end.
+                log("cannot accept a connection: \(error)")
+                usleep(10_000)
                 continue
             }
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             let peer = UnixSocket.peerCredentials(descriptor)
             guard let peer, peer.uid == ownUid else {
                 let who = peer.map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown peer"

@@ -1,3 +1,4 @@
+internal import SystemPlumbing
 /// Why the agent could not start. Each message says what to do.
 public enum AgentServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another agent answers on the socket, or holds its lock.
@@ -27,7 +28,7 @@ public enum AgentServerError: Error, Sendable, Equatable, CustomStringConvertibl
             return "The socket systemd passed cannot be used: \(reason). Check the socket unit against "
                 + "Examples/systemd/authvault-agent.socket."
         case .system(let operation, let path, let number):
-            return "Cannot \(operation) \(path): \(UnixSocket.errorText(number))."
+            return "Cannot \(operation) \(path): \(SystemCallError.text(number))."
         }
     }
 }

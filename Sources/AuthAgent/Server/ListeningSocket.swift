@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 import SecureFiles
 
 /// The agent's end of its socket. One the agent binds itself has a private directory, a lock file held for the
@@ -105,25 +106,25 @@ struct ListeningSocket: Sendable {
     }
 
     private static func bind(_ path: String, backlog: Int32) throws(AgentServerError) -> (Int32, UInt64, UInt64) {
-        // Non-blocking, so a connection that vanishes between poll and accept cannot stall the accept loop;
-        // accepted sockets do not inherit the flag (Linux), so connections stay blocking.
-        guard let descriptor = UnixSocket.make(nonBlocking: true) else { throw .system(operation: "create a socket for", path: path, errno: errno) }
-        // Linux gives the socket file the mode of the socket's inode less the umask: set before bind, the file is
-        // born no more open than 0600, without touching the process-wide umask (other threads create files too).
-        // The chmod then makes it exactly 0600 whatever the umask took; nobody can connect before listen anyway.
-        fchmod(descriptor, 0o600)
-        let bound = UnixSocket.withAddress(path) { Glibc.bind(descriptor, $0, $1) } ?? -1
-        guard bound == 0 else {
-            let failure = errno
-            close(descriptor)
-            throw .system(operation: "bind", path: path, errno: failure)
+        // Accepted sockets do not inherit the listener's non-blocking flag (Linux), so connections stay blocking.
+        let descriptor: Int32
+        do {
+            // Linux gives the socket file the mode of the socket's inode less the umask: set before bind, the file
+            // is born no more open than 0600, without touching the process-wide umask (other threads create files).
+            descriptor = try StreamListener.open(family: AF_UNIX, backlog: backlog, prepare: { fchmod($0, 0o600) }, bind: { descriptor in
+                UnixSocket.withAddress(path) { Glibc.bind(descriptor, $0, $1) } ?? -1
+            })
+        } catch {
+            if error.call == "listen" { unlink(path) }
+            throw .system(operation: error.call == "listen" ? "listen on" : error.call, path: path, errno: error.code)
         }
+        // Exactly 0600 whatever the umask took; nobody could connect before listen anyway.
         var status = stat()
-        guard chmod(path, 0o600) == 0, lstat(path, &status) == 0, listen(descriptor, backlog) == 0 else {
+        guard chmod(path, 0o600) == 0, lstat(path, &status) == 0 else {
             let failure = errno
             close(descriptor)
             unlink(path)
-            throw .system(operation: "listen on", path: path, errno: failure)
+            throw .system(operation: "secure", path: path, errno: failure)
         }
         return (descriptor, UInt64(status.st_dev), UInt64(status.st_ino))
     }
