@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// One accepted connection on the serving thread: its request head so far, and the instant it must be done by.
 ///
@@ -32,12 +33,13 @@ struct ClientConnection {
     mutating func receive(headerLimit: Int) -> Event {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = recv(descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT))
-            if count == 0 { return .closed }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno == EAGAIN || errno == EWOULDBLOCK ? .incomplete : .closed
+            let count: Int
+            do {
+                count = try SystemCall.retryingInterrupts("recv") { recv(descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT)) }
+            } catch {
+                return error.code == EAGAIN || error.code == EWOULDBLOCK ? .incomplete : .closed
             }
+            if count == 0 { return .closed }
             if isClosing { continue }
             head += chunk[..<count]
             if let end = headEnd() {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// The bytes of a complete HTTP/1.1 response carrying a page, with headers that keep it out of caches, end the
 /// connection and forbid the page to load or send anything.
@@ -42,12 +43,9 @@ extension HTTPResponse {
     @discardableResult
     static func send(_ status: Status, _ page: CallbackPage, to descriptor: Int32) -> Bool {
         let response = bytes(status, page)
-        while true {
-            let sent = response.withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            }
-            if sent < 0 && errno == EINTR { continue }
-            return sent == response.count
+        let sent = try? SystemCall.retryingInterrupts("send") {
+            response.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         }
+        return sent == response.count
     }
 }

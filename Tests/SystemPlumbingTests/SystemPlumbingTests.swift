@@ -36,13 +36,14 @@ import Testing
 
         let ready = Mutex(false)
         let woken: Bool = await withCheckedContinuation { continuation in
-            DetachedThread.start {
+            let waiter: @Sendable () -> Void = {
                 lock.lock()
                 ready.withLock { $0 = true }
                 let signalled = lock.wait(timeout: .seconds(10))
                 lock.unlock()
                 continuation.resume(returning: signalled)
             }
+            DetachedThread.start(waiter)
             while !ready.withLock({ $0 }) { usleep(1_000) }
             lock.withLock { lock.signal() }
         }

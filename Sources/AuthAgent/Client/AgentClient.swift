@@ -83,15 +83,15 @@ public struct AgentClient: Sendable {
     private func transmit(_ bytes: [UInt8], to descriptor: Int32, before deadline: ContinuousClock.Instant) throws(AgentClientError) {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
-            if count > 0 {
-                sent += count
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            do {
+                sent += try SystemCall.retryingInterrupts("send") {
+                    bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+                }
+            } catch {
+                guard error.code == EAGAIN || error.code == EWOULDBLOCK else {
+                    throw .protocolError("the agent closed the connection (\(SystemCallError.text(error.code)))")
+                }
                 try wait(for: Int16(POLLOUT), on: descriptor, before: deadline)
-            } else {
-                throw .protocolError("the agent closed the connection (\(SystemCallError.text(errno)))")
             }
         }
     }
@@ -102,7 +102,17 @@ public struct AgentClient: Sendable {
         var chunk = [UInt8](repeating: 0, count: 4096)
         defer { chunk.wipe() }
         while true {
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let count: Int
+            do {
+                count = try SystemCall.retryingInterrupts("recv") { chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) } }
+            } catch {
+                guard error.code == EAGAIN || error.code == EWOULDBLOCK else {
+                    line.wipe()
+                    throw .protocolError("the connection failed (\(error))")
+                }
+                try wait(for: Int16(POLLIN), on: descriptor, before: deadline)
+                continue
+            }
             if count > 0 {
                 if let newline = chunk[0..<count].firstIndex(of: 0x0A) {
                     line.append(contentsOf: chunk[0..<newline])
@@ -113,16 +123,9 @@ public struct AgentClient: Sendable {
                     line.wipe()
                     throw .protocolError("a reply longer than \(Self.maximumReplyLength) bytes")
                 }
-            } else if count == 0 {
-                line.wipe()
-                throw .protocolError("the agent closed the connection without answering")
-            } else if errno == EINTR {
-                continue
-            } else if errno == EAGAIN || errno == EWOULDBLOCK {
-                try wait(for: Int16(POLLIN), on: descriptor, before: deadline)
             } else {
                 line.wipe()
-                throw .protocolError("the connection failed (\(SystemCallError.text(errno)))")
+                throw .protocolError("the agent closed the connection without answering")
             }
         }
     }
