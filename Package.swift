@@ -42,7 +42,7 @@ let package = Package(
         // The one door to the network: a request/response protocol and its libcurl implementation.
         .target(name: "HTTPTransport", dependencies: ["CCurl", "NetworkHosts", "SecureFiles", "SystemPlumbing"]),
         // Private files: atomic replace, 0600 files in 0700 directories, permission checks.
-        .target(name: "SecureFiles"),
+        .target(name: "SecureFiles", dependencies: ["SystemPlumbing"]),
         // The OAuth redirect listener on the loopback interface: plain sockets, a dedicated thread.
         .target(name: "Loopback", dependencies: ["AuthCrypto", "NetworkHosts", "SystemPlumbing"]),
         // JWT decoding, RS256 verification by kid, Cognito claim checks, the JWKS cache.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// Reading and writing the project's private files (mode 0600).
 ///
@@ -24,10 +25,11 @@ public enum SecureFile {
         contents.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .from(errno: errno, path: path, operation: "read")
+            let count: Int
+            do {
+                count = try SystemCall.retryingInterrupts("read") { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+            } catch {
+                throw .from(errno: error.code, path: path, operation: "read")
             }
             if count == 0 { break }
             contents.append(contentsOf: chunk[0..<count])
@@ -82,14 +84,13 @@ public enum SecureFile {
     private static func writeAll(fd: Int32, contents: [UInt8], path: String) throws(FileSystemError) {
         var offset = 0
         while offset < contents.count {
-            let written = contents.withUnsafeBytes { buffer in
-                Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            do {
+                offset += try SystemCall.retryingInterrupts("write") {
+                    contents.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                }
+            } catch {
+                throw .from(errno: error.code, path: path, operation: "write")
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .from(errno: errno, path: path, operation: "write")
-            }
-            offset += written
         }
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 import SecureFiles
 
 /// Serializes changes to `vault.key` across processes: an exclusive `flock` on a hidden lock file beside it
@@ -13,9 +14,7 @@ enum VaultKeyFileLock {
     static func withLock<T>(directory: String, _ body: () throws(VaultError) -> T) throws(VaultError) -> T {
         let descriptor = try open(directory)
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw failure(directory) }
-        }
+        guard (try? SystemCall.retryingInterrupts("flock", { flock(descriptor, LOCK_EX) })) != nil else { throw failure(directory) }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
     }
@@ -29,8 +28,7 @@ enum VaultKeyFileLock {
         if flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { throw failure(directory) }
             let taken = await DedicatedThread.run { () -> Bool in
-                while flock(descriptor, LOCK_SH) != 0 { guard errno == EINTR else { return false } }
-                return true
+                (try? SystemCall.retryingInterrupts("flock", { flock(descriptor, LOCK_SH) })) != nil
             }
             guard taken else { throw failure(directory) }
         }

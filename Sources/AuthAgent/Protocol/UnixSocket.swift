@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// The socket calls the server and the client share, errno turned into values.
 enum UnixSocket {
@@ -89,14 +90,10 @@ enum UnixSocket {
     static func sendAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let count = send(descriptor, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
-            if count > 0 {
-                sent += count
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                return false
-            }
+            guard let count = try? SystemCall.retryingInterrupts("send", {
+                send(descriptor, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }), count > 0 else { return false }
+            sent += count
         }
         return true
     }

@@ -2,6 +2,7 @@ import AuthCrypto
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// One client connection on a thread of its own: reads request lines and answers each in order (a client may send
 /// several before reading), until the client leaves, breaks a limit, or the agent stops. A slow or hostile client
@@ -59,13 +60,17 @@ struct AgentConnection {
                 receiveTimeoutIsFull = true
             }
             let room = min(chunk.count, limits.maximumLineLength + 1 - input.count)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, room, 0) }
+            let count: Int
+            var failure: Int32 = 0
+            do {
+                count = try SystemCall.retryingInterrupts("recv") { chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, room, 0) } }
+            } catch {
+                (count, failure) = (-1, error.code)
+            }
             if count > 0 {
                 input.append(contentsOf: chunk[0..<count])
-            } else if count < 0 && errno == EINTR {
-                continue
             } else {
-                if count < 0, errno == EAGAIN || errno == EWOULDBLOCK, !input.isEmpty {
+                if failure == EAGAIN || failure == EWOULDBLOCK, !input.isEmpty {
                     log("closed a connection that sent no complete request within \(limits.readTimeout)")
                 }
                 // The end of input: the client left, or the agent is stopping and every reply owed has been sent.
