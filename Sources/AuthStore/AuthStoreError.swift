@@ -19,9 +19,9 @@ public enum AuthStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .signInRequired(let reason?):
-            return "Sign-in required: \(reason). Run 'authvault login'."
+            return "Sign-in required: \(reason)."
         case .signInRequired(nil):
-            return "Not signed in. Run 'authvault login'."
+            return "Not signed in."
         case .vault(let error):
             return error.description
         case .network(let error):
@@ -29,9 +29,9 @@ public enum AuthStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         case .rejected(let error):
             return error.description
         case .noPendingChallenge:
-            return "There is no sign-in waiting for an answer. Run 'authvault login' again."
+            return "There is no sign-in waiting for an answer: start the sign-in again."
         case .challengeExpired:
-            return "The sign-in took too long and Cognito's session expired. Run 'authvault login' again."
+            return "The sign-in took too long and Cognito's session expired: start the sign-in again."
         case .busy(let operation):
             return "Another \(operation) is in progress for this profile."
         }

@@ -209,7 +209,7 @@ public actor EncryptedFileVault: VaultBackend {
     ) async throws(VaultError) -> SecretBytes {
         if let key = cachedKey(for: keyFile, evenIfLocked: evenIfLocked) { return key }
         guard !isLocked || evenIfLocked else {
-            throw .passphraseRequired("it was locked with 'authvault vault lock'; 'authvault vault unlock' opens it again.")
+            throw .lockedUntilUnlocked
         }
         let passphrase: SecretBytes
         if let given { passphrase = given } else { passphrase = try await passphraseSource.passphrase(for: .unlock) }

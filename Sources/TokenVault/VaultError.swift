@@ -9,6 +9,9 @@ public enum VaultError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(seconds: Double)
     /// The encrypted file needs its passphrase and none was given.
     case passphraseRequired(String)
+    /// This vault object was locked (`lock()`): it reads and writes nothing until `unlock()`, whatever passphrase
+    /// source or key cache it has.
+    case lockedUntilUnlocked
     case wrongPassphrase
     /// The file is truncated, altered or not ours. Nothing was changed.
     case corrupted(location: String, reason: String)
@@ -29,6 +32,8 @@ public enum VaultError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The Secret Service did not answer within \(seconds) s. Check the keyring daemon."
         case .passphraseRequired(let detail):
             return "The encrypted vault needs its passphrase: \(detail)"
+        case .lockedUntilUnlocked:
+            return "The encrypted vault was locked, and stays locked until it is unlocked."
         case .wrongPassphrase:
             return "Wrong vault passphrase. Nothing was changed; try again."
         case .corrupted(let location, let reason):

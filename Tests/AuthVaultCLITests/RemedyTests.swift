@@ -16,6 +16,14 @@ import TokenVault
         #expect(CLIErrors.from(VaultError.wrongPassphrase).message == VaultError.wrongPassphrase.description)
     }
 
+    @Test func storeAndLockReasonsGetTheCommandThatHelps() {
+        #expect(!AuthStoreError.signInRequired(nil).description.contains("authvault"))
+        #expect(CLIErrors.from(AuthStoreError.signInRequired(nil)).message == "Not signed in. Run 'authvault login'.")
+        #expect(CLIErrors.from(AuthStoreError.challengeExpired).message.hasSuffix("Run 'authvault login' again."))
+        #expect(!VaultError.lockedUntilUnlocked.description.contains("authvault"))
+        #expect(CLIErrors.from(VaultError.lockedUntilUnlocked).message.hasSuffix("Run 'authvault vault unlock' to open it again."))
+    }
+
     @Test func aTLSFailureGetsTheCABundleFlagHoweverDeepItIs() {
         let tls = CognitoError.network(.tlsFailure("unknown issuer"))
         #expect(CLIErrors.from(tls).message.contains("--ca-bundle"))

@@ -13,10 +13,10 @@ extension EncryptedFileVaultTests {
         let vault = vault()
         try await vault.save(sample())
         try await vault.lock()
-        try await expectRefusal({ if case .passphraseRequired(let why) = $0 { why.contains("vault unlock") } else { false } }) {
+        try await expectRefusal({ $0 == .lockedUntilUnlocked }) {
             _ = try await vault.load(profile: "work")
         }
-        try await expectRefusal({ if case .passphraseRequired = $0 { true } else { false } }) {
+        try await expectRefusal({ $0 == .lockedUntilUnlocked }) {
             try await vault.save(sample(tag: "two"))
         }
         #expect(await vault.status().state == .locked)
@@ -30,7 +30,7 @@ extension EncryptedFileVaultTests {
         let wrong = vault("not it")
         try await wrong.lock()
         try await expectRefusal({ $0 == .wrongPassphrase }) { try await wrong.unlock() }
-        try await expectRefusal({ if case .passphraseRequired = $0 { true } else { false } }) {
+        try await expectRefusal({ $0 == .lockedUntilUnlocked }) {
             _ = try await wrong.load(profile: "work")
         }
     }

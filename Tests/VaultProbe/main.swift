@@ -97,6 +97,7 @@ func outcomeName(_ error: VaultError) -> String {
     case .unavailable: return "unavailable"
     case .timedOut: return "timedOut"
     case .passphraseRequired: return "passphraseRequired"
+    case .lockedUntilUnlocked: return "lockedUntilUnlocked"
     case .wrongPassphrase: return "wrongPassphrase"
     case .corrupted: return "corrupted"
     case .unsupportedVersion: return "unsupportedVersion"

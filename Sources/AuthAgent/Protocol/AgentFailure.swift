@@ -40,7 +40,7 @@ public struct AgentFailure: Error, Sendable, Equatable, CustomStringConvertible 
                       "No usable session for profile '\(profile)' (\(why)).")
         case .vault(let vaultError):
             switch vaultError {
-            case .locked, .passphraseRequired, .wrongPassphrase:
+            case .locked, .passphraseRequired, .lockedUntilUnlocked, .wrongPassphrase:
                 self.init(.vaultLocked, "The vault of profile '\(profile)' is locked: \(vaultError)")
             default:
                 self.init(.internal, "The vault of profile '\(profile)' failed: \(vaultError)")

@@ -22,7 +22,7 @@ enum VaultCommands {
 
     static func status(of error: VaultError) -> ExitStatus {
         switch error {
-        case .locked, .passphraseRequired, .wrongPassphrase: return .vaultLocked
+        case .locked, .passphraseRequired, .lockedUntilUnlocked, .wrongPassphrase: return .vaultLocked
         default: return .failure
         }
     }

@@ -51,7 +51,7 @@ struct HelperToken {
             switch failure.code {
             case .signInRequired:
                 throw CLIError(Remedy.message(failure.message, Remedy.signIn(profile: profile)), status: .signInRequired)
-            case .vaultLocked: throw CLIError(failure.message, status: .vaultLocked)
+            case .vaultLocked: throw CLIError(Remedy.message(failure.message, Remedy.unlockVault), status: .vaultLocked)
             case .network: throw CLIError(failure.message, status: .networkUnavailable)
             case .unknownProfile, .badRequest, .internal: return nil
             }

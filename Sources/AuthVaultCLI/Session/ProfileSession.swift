@@ -56,12 +56,12 @@ struct ProfileSession {
 enum CLIErrors {
     static func from(_ error: AuthStoreError) -> CLIError {
         switch error {
-        case .signInRequired: return CLIError(error.description, status: .signInRequired)
+        case .signInRequired: return CLIError(Remedy.message(error.description, Remedy.of(error)), status: .signInRequired)
         case .vault(let vaultError): return from(vaultError)
         case .network(let cognitoError):
             return CLIError(Remedy.message(error.description, Remedy.of(cognitoError)), status: .networkUnavailable)
         case .rejected(let cognitoError): return from(cognitoError)
-        case .noPendingChallenge, .challengeExpired, .busy: return CLIError(error.description, status: .failure)
+        case .noPendingChallenge, .challengeExpired, .busy: return CLIError(Remedy.message(error.description, Remedy.of(error)), status: .failure)
         }
     }
 

@@ -1,3 +1,4 @@
+import AuthStore
 import CognitoAuth
 import HTTPTransport
 import TokenVault
@@ -15,6 +16,9 @@ enum Remedy {
         "Run 'authvault login --profile \(profile)' in a terminal."
     }
 
+    /// What the agent's "vault locked" answer leaves to the user, whichever backend it was.
+    static let unlockVault = "Unlock it: 'authvault vault unlock' (or log in to the desktop, for the keyring)."
+
     static func of(_ error: VaultError) -> String? {
         switch error {
         case .locked:
@@ -22,6 +26,15 @@ enum Remedy {
                 + "session), or use the encrypted file: --vault file."
         case .unavailable: "On a headless machine use the encrypted file: 'authvault configure --vault file'."
         case .timedOut: "Or use the encrypted file: --vault file."
+        case .lockedUntilUnlocked: "Run 'authvault vault unlock' to open it again."
+        default: nil
+        }
+    }
+
+    static func of(_ error: AuthStoreError) -> String? {
+        switch error {
+        case .signInRequired: "Run 'authvault login'."
+        case .noPendingChallenge, .challengeExpired: "Run 'authvault login' again."
         default: nil
         }
     }
