@@ -1,3 +1,5 @@
+import AuthVaultApp
+
 /// The `authvault` command line: the command tree, and running one invocation of it.
 public enum AuthVault {
     public static let version = "0.1.0"

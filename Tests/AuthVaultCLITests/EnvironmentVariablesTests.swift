@@ -1,3 +1,4 @@
+import AuthVaultApp
 import AuthVaultCLI
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import AuthVaultApp
+
 /// An option that takes a value of a type: its parser, the words an error uses for a good value, and its default,
 /// each declared once. Help shows the default from here; `init(arguments:)` reads the typed value.
 struct TypedOption<Value: Sendable>: Sendable {

@@ -1,4 +1,5 @@
 import AuthStore
+import AuthVaultApp
 import CognitoAuth
 import Loopback
 import Synchronization

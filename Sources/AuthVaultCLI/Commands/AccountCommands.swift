@@ -1,4 +1,5 @@
 import AuthCrypto
+import AuthVaultApp
 import CognitoAuth
 
 // The account commands: signing up, confirming, resetting and changing passwords. Passwords and codes are

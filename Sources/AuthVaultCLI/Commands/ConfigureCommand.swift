@@ -1,4 +1,5 @@
 import AuthCrypto
+import AuthVaultApp
 import CognitoAuth
 import HTTPTransport
 import TokenVault
@@ -134,9 +135,11 @@ struct ConfigureCommand: CLICommand {
     private func chooseBackendIfUndecided(_ name: String, context: CommandContext) async throws(CLIError) {
         let configuration: ConfigFile
         do { configuration = try context.configStore.load() } catch { throw CLIError(error.description) }
-        let factory = VaultFactory(context: context, configuration: configuration)
-        guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try factory.knownBackend(for: name) == nil else { return }
-        let (_, chosen) = try await factory.selectBackend(for: name)
+        let factory = context.application.vaults(for: configuration)
+        guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try application({ () throws(ApplicationError) in try factory.knownBackend(for: name) }) == nil else {
+            return
+        }
+        let (_, chosen) = try await application { () async throws(ApplicationError) in try await factory.selectBackend(for: name) }
         if chosen == .secretService {
             context.standardError.line("Profile '\(name)' keeps its tokens in the Secret Service (the default collection).")
         }

@@ -1,5 +1,6 @@
 import AuthCrypto
 import AuthStore
+import AuthVaultApp
 import CognitoAuth
 #if canImport(Glibc)
 import Glibc

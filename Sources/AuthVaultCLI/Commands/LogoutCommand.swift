@@ -1,3 +1,5 @@
+import AuthVaultApp
+
 /// `authvault logout`: clears the local session first, then revokes it remotely.
 struct LogoutCommand: CLICommand {
     static let global = OptionSpec.flag("global", help: "Also sign out everywhere (GlobalSignOut): every device's refresh token stops working.")

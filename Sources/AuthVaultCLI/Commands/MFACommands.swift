@@ -1,4 +1,5 @@
 import AuthCrypto
+import AuthVaultApp
 import CognitoAuth
 
 /// `authvault mfa ...`: the signed-in user's second factors, as GetUser reports them and SetUserMFAPreference sets them.

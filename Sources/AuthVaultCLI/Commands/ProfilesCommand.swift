@@ -1,3 +1,4 @@
+import AuthVaultApp
 import FoundationEssentials
 
 /// `authvault profiles`: lists the configured profiles.

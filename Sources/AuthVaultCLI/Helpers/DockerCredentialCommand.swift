@@ -1,4 +1,5 @@
 import AuthAgent
+import AuthVaultApp
 
 /// `authvault docker-credential get|store|erase|list|version` (also run as `docker-credential-authvault`): Docker's
 /// credential helper protocol, for registries listed with `configure --helper-host`.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import AuthVaultApp
 
 /// Everything a command may use from the outside world, passed in so commands run the same under test.
 public struct CommandContext: Sendable {
@@ -57,26 +55,4 @@ public struct CommandContext: Sendable {
     public var isInteractive: Bool { prompter.isInteractive }
 
     public var prompter: any SecretPrompter { promptsForbidden ? NoPrompter() as any SecretPrompter : Terminal() }
-}
-
-/// Where configuration lives by default, following the XDG base directory specification.
-enum ConfigLocation {
-    static func defaultPath(environment: EnvironmentVariables) -> String {
-        base("XDG_CONFIG_HOME", fallback: ".config", environment: environment) + "/authvault/config.json"
-    }
-
-    static func dataDirectory(environment: EnvironmentVariables) -> String {
-        base("XDG_DATA_HOME", fallback: ".local/share", environment: environment) + "/authvault"
-    }
-
-    /// An XDG base directory: the variable when it holds an absolute path, else `$HOME/fallback`.
-    private static func base(_ variable: String, fallback: String, environment: EnvironmentVariables) -> String {
-        if let value = environment[variable], value.hasPrefix("/") { return value }
-        return (environment["HOME"] ?? homeFromPasswordDatabase()) + "/" + fallback
-    }
-
-    private static func homeFromPasswordDatabase() -> String {
-        guard let entry = getpwuid(geteuid()), let home = entry.pointee.pw_dir else { return "/" }
-        return String(cString: home)
-    }
 }

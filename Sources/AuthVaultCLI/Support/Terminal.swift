@@ -1,4 +1,5 @@
 import AuthCrypto
+import AuthVaultApp
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,15 +8,6 @@ import Glibc
 ///
 /// Secrets are read from `/dev/tty`, not standard input, so a prompt still works when stdin is a pipe, and a
 /// script that pipes data in is never mistaken for a person.
-public protocol SecretPrompter: Sendable {
-    /// Whether a person can answer a prompt (standard input and the controlling terminal are both a TTY).
-    var isInteractive: Bool { get }
-    /// Asks on the terminal with echo off; `nil` when there is no terminal or the person pressed Ctrl-D.
-    func readSecret(prompt: String) -> SecretBytes?
-    /// Asks on the terminal with echo on (a user name, an MFA choice).
-    func readLine(prompt: String) -> String?
-}
-
 public struct Terminal: SecretPrompter {
     public init() {}
 
@@ -58,13 +50,6 @@ public struct Terminal: SecretPrompter {
         var text = text
         text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
-}
-
-/// The prompter when prompts are forbidden: nobody is there to answer.
-struct NoPrompter: SecretPrompter {
-    var isInteractive: Bool { false }
-    func readSecret(prompt: String) -> SecretBytes? { nil }
-    func readLine(prompt: String) -> String? { nil }
 }
 
 /// A growable byte buffer that is zeroed before it is released or grown.
