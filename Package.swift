@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "SecureFiles", "TokenVault"]),
         // The application: the profile configuration, choosing and building vaults, a profile's store, the agent-first
-        // token, the browser sign-in; the environment, a prompter, the browser and the clock passed in.
+        // token, the browser sign-in's flow; the environment, standard input, a prompter and a browser passed in.
         .target(name: "AuthVaultApp", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         // The command line, a thin adapter over the application: argument parsing, commands, help, output, exit statuses.
         .target(name: "AuthVaultCLI", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
@@ -63,9 +63,9 @@ let package = Package(
         .executableTarget(name: "authvault-bench", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "TokenVault", "TokenVerification"], path: "Benchmarks/AuthVaultBench"),
         // The benchmark's start-up yardstick: a Swift program that imports Foundation and prints a line, same flags.
         .executableTarget(name: "authvault-yardstick", path: "Benchmarks/Yardstick"),
-        // The libraries as an application uses them: a signed-in profile's token on an HTTP API call (its README).
+        // The libraries as an application uses them: a configured profile, opened by name, its token on an HTTP API call.
         .executableTarget(name: "authvault-library-example",
-                          dependencies: ["AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "TokenVault", "TokenVerification"],
+                          dependencies: ["AuthStore", "AuthVaultApp", "HTTPTransport"],
                           path: "Examples/LibraryClient", exclude: ["README.md"]),
 
         // Shared test support: temporary directories, running processes, TLS fixtures made with the openssl CLI.
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "AuthAgentTests", dependencies: ["AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
-        .testTarget(name: "AuthVaultAppTests", dependencies: ["AuthVaultApp", "AuthAgent", "AuthStore", "TokenVault", "TestSupport"]),
+        .testTarget(name: "AuthVaultAppTests", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "AuthVaultApp", "CProcessControl", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import AuthAgent
 import AuthCrypto
 import AuthVaultApp
+import CognitoAuth
 import Foundation
 import Synchronization
 import TestSupport
@@ -123,5 +124,16 @@ import TokenVault
         #expect(said == (session.backend == .file ? 1 : 0))
         _ = try await application.openProfile(named: "work")
         #expect(notices.withLock { $0.count } == said)
+    }
+
+    @Test func aProfileWithoutAHostedUICannotBeginABrowserSignIn() async throws {
+        let home = try Home()
+        let session = try await home.application.openProfile(named: "work")
+        await #expect {
+            try await BrowserSignIn(session: session, identityProvider: nil, timeout: .seconds(1)).begin()
+        } throws: { error in
+            guard case .client(.invalidConfiguration)? = error as? BrowserSignInError else { return false }
+            return true
+        }
     }
 }

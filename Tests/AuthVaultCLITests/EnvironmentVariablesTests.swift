@@ -1,5 +1,5 @@
 import AuthVaultApp
-import AuthVaultCLI
+@testable import AuthVaultCLI
 import Foundation
 import Testing
 

@@ -3,7 +3,7 @@ import Loopback
 import NetworkHosts
 import SecureFiles
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Checks of what a user types into `authvault configure`, so a typo is caught when it is made, not at sign-in.

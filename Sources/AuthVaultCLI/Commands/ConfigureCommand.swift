@@ -69,7 +69,7 @@ struct ConfigureCommand: CLICommand {
                 file.profiles[name] = settings
             }
         } catch {
-            throw CLIError(error.description, status: Self.status(of: error))
+            throw CLIErrors.from(error)
         }
         context.standardError.line("\(created ? "Created" : "Updated") profile '\(name)' in \(store.path).")
         try await chooseBackendIfUndecided(name, context: context)
@@ -107,7 +107,7 @@ struct ConfigureCommand: CLICommand {
 
     /// Keeps the app client's secret in the vault record, under the profile lock, beside any session.
     private func storeClientSecret(context: CommandContext) async throws(CLIError) {
-        guard var secret = StandardInput.firstLine() else {
+        guard var secret = context.standardInput.firstLine() else {
             throw CLIError("--client-secret-stdin was given but standard input is empty.", status: .usage)
         }
         defer { secret.wipe() }
@@ -134,7 +134,7 @@ struct ConfigureCommand: CLICommand {
     /// first sign-in, and later runs never probe the Secret Service again.
     private func chooseBackendIfUndecided(_ name: String, context: CommandContext) async throws(CLIError) {
         let configuration: ConfigFile
-        do { configuration = try context.configStore.load() } catch { throw CLIError(error.description) }
+        do { configuration = try context.configStore.load() } catch { throw CLIErrors.from(error) }
         let factory = context.application.vaults(for: configuration)
         guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try application({ () throws(ApplicationError) in try factory.knownBackend(for: name) }) == nil else {
             return
@@ -222,13 +222,6 @@ struct ConfigureCommand: CLICommand {
         } else {
             let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
             throw .invalidValue(option: option.long, value: value, reason: "expected one of \(names)")
-        }
-    }
-
-    private static func status(of error: ConfigError) -> ExitStatus {
-        switch error {
-        case .invalidValue, .incomplete: return .usage
-        default: return .failure
         }
     }
 }

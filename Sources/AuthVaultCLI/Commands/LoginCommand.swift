@@ -79,14 +79,14 @@ struct LoginCommand: CLICommand {
             return try await signInWithPassword(session, context: context)
         }
         let provider = arguments.value(Self.identityProvider).map { $0.isEmpty ? nil : $0 } ?? session.profile.identityProvider
-        let summary = try await BrowserSignIn(session: session, context: context, identityProvider: provider, timeout: browserTimeout)
+        let summary = try await TerminalBrowserSignIn(session: session, context: context, identityProvider: provider, timeout: browserTimeout)
             .run(delivery)
         let via = summary.federated.first.map { " via \($0.provider)" } ?? ""
         context.standardError.line("Signed in as \(summary.user)\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
     }
 
     /// Browser or password, and how the browser is reached; nil for a password sign-in.
-    private func browserDelivery(_ profile: ResolvedProfile, context: CommandContext) throws(CLIError) -> BrowserSignIn.Delivery? {
+    private func browserDelivery(_ profile: ResolvedProfile, context: CommandContext) throws(CLIError) -> TerminalBrowserSignIn.Delivery? {
         let asked = Self.browserOptions.contains { arguments.flag($0) || arguments.value($0) != nil }
         let passwordAsked = Self.passwordOptions.contains { arguments.flag($0) || !arguments.values($0).isEmpty }
         guard !passwordAsked else { return nil }
@@ -117,8 +117,8 @@ struct LoginCommand: CLICommand {
         return .openBrowser(try launcher(command: nil, context: context))
     }
 
-    private func launcher(command: String?, context: CommandContext) throws(CLIError) -> BrowserLauncher {
-        guard let launcher = BrowserLauncher.choose(command: command, environment: context.environment) else {
+    private func launcher(command: String?, context: CommandContext) throws(CLIError) -> ShellBrowserLauncher {
+        guard let launcher = ShellBrowserLauncher.choose(command: command, environment: context.environment) else {
             throw CLIError("No browser to open: set $BROWSER, install xdg-utils, pass --browser-command CMD, or use --no-browser or --paste.",
                            status: .usage)
         }

@@ -18,7 +18,7 @@ enum VaultCommands {
 
     /// The configuration, or the command's error.
     static func configuration(_ context: CommandContext) throws(CLIError) -> ConfigFile {
-        do { return try context.configStore.load() } catch { throw CLIError(error.description) }
+        do { return try context.configStore.load() } catch { throw CLIErrors.from(error) }
     }
 
     static func status(of error: VaultError) -> ExitStatus {
@@ -156,8 +156,8 @@ struct VaultMigrateCommand: CLICommand {
         let factory = context.application.vaults(for: configuration)
         let names = everyProfile ? configuration.profiles.keys.sorted() : [context.profileName]
         guard everyProfile || configuration.profiles[context.profileName] != nil else {
-            throw CLIError(ConfigError.noSuchProfile(name: context.profileName, path: context.configPath,
-                                                     known: configuration.profiles.keys.sorted()).description)
+            throw CLIErrors.from(ConfigError.noSuchProfile(name: context.profileName, path: context.configPath,
+                                                           known: configuration.profiles.keys.sorted()))
         }
         let destination = try application { () throws(ApplicationError) in try factory.backend(target) }
         for name in names {
@@ -205,7 +205,7 @@ struct VaultMigrateCommand: CLICommand {
                 file.profiles[name]?.vault = choice
             }
         } catch {
-            throw CLIError(error.description)
+            throw CLIErrors.from(error)
         }
         try application { () throws(ApplicationError) in try factory.registry.record(kind, for: name) }
     }

@@ -19,7 +19,7 @@ extension HelperToken {
     static func profile(for target: HelperTarget, context: CommandContext) throws(CLIError) -> String? {
         guard target.scheme == "https" else { return nil }
         let profiles: [(profile: String, hosts: [String])]
-        do { profiles = try context.configStore.helperHosts() } catch { throw CLIError(error.description) }
+        do { profiles = try context.configStore.helperHosts() } catch { throw CLIErrors.from(error) }
         let listing = profiles.filter { $0.hosts.contains { target.isListed(by: $0) } }.map(\.profile)
         if context.profileIsExplicit { return listing.contains(context.profileName) ? context.profileName : nil }
         return listing.first

@@ -8,11 +8,13 @@ import TokenVault
 enum CLIErrors {
     static func from(_ error: ApplicationError) -> CLIError {
         switch error {
-        case .configuration, .backendRecord: return CLIError(error.description, status: .failure)
+        case .configuration(let configError): return from(configError)
+        case .backendRecord: return CLIError(error.description, status: .failure)
         case .store(let storeError): return from(storeError)
         case .cognito(let cognitoError): return from(cognitoError)
         case .vault(let vaultError): return from(vaultError)
-        case .invalidVariable, .memoryVaultOutsideProcess: return CLIError(error.description, status: .usage)
+        case .invalidVariable: return CLIError(error.description, status: .usage)
+        case .memoryVaultOutsideProcess: return CLIError(error.description + " Use --vault file or secret-service.", status: .usage)
         case .noUsableSession(let profile, _):
             // Said for the tool's log: which profile, and the exact command that fixes it.
             return CLIError(Remedy.message(error.description, Remedy.signIn(profile: profile)), status: .signInRequired)
@@ -25,6 +27,15 @@ enum CLIErrors {
             case .unknownProfile, .badRequest, .internal: return CLIError(failure.message, status: .failure)
             }
         }
+    }
+
+    /// A configuration that is wrong: a value given is a usage error, the rest a failure.
+    static func from(_ error: ConfigError) -> CLIError {
+        let status: ExitStatus = switch error {
+        case .invalidValue, .incomplete: .usage
+        default: .failure
+        }
+        return CLIError(Remedy.message(error.description, Remedy.of(error)), status: status)
     }
 
     static func from(_ error: AuthStoreError) -> CLIError {

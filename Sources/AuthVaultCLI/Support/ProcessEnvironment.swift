@@ -5,7 +5,7 @@ import Glibc
 
 extension EnvironmentVariables {
     /// The process environment: the command line is the one part of the program that reads it.
-    public static let process = EnvironmentVariables(
+    static let process = EnvironmentVariables(
         lookup: { name in getenv(name).map { String(cString: $0) } }, all: processVariables)
 
     private static func processVariables() -> [String: String] {

@@ -1,3 +1,4 @@
+import AuthVaultApp
 import CognitoAuth
 import HTTPTransport
 import TokenVault
@@ -13,6 +14,15 @@ enum Remedy {
     /// For a tool's log, where no one is at a terminal to be asked: the exact command that signs in.
     static func signIn(profile: String) -> String {
         "Run 'authvault login --profile \(profile)' in a terminal."
+    }
+
+    static func of(_ error: ConfigError) -> String? {
+        switch error {
+        case .unsupportedVersion: "Upgrade authvault."
+        case .noSuchProfile(let name, _, _): "Create it with 'authvault configure --profile \(name) --user-pool-id ID --client-id ID'."
+        case .incomplete(let profile, let missing): "Set it with 'authvault configure --profile \(profile) \(missing) VALUE'."
+        default: nil
+        }
     }
 
     static func of(_ error: VaultError) -> String? {

@@ -8,12 +8,12 @@ import Glibc
 ///
 /// Secrets are read from `/dev/tty`, not standard input, so a prompt still works when stdin is a pipe, and a
 /// script that pipes data in is never mistaken for a person.
-public struct Terminal: SecretPrompter {
-    public init() {}
+struct Terminal: SecretPrompter {
+    init() {}
 
-    public var isInteractive: Bool { isatty(0) == 1 && isatty(2) == 1 }
+    var isInteractive: Bool { isatty(0) == 1 && isatty(2) == 1 }
 
-    public func readSecret(prompt: String) -> SecretBytes? {
+    func readSecret(prompt: String) -> SecretBytes? {
         withTerminal { descriptor in
             write(descriptor, prompt)
             var saved = termios()
@@ -32,7 +32,7 @@ public struct Terminal: SecretPrompter {
         }
     }
 
-    public func readLine(prompt: String) -> String? {
+    func readLine(prompt: String) -> String? {
         withTerminal { descriptor in
             write(descriptor, prompt)
             return LineBuffer.readLine(from: descriptor).map { String(decoding: $0.buffer[0..<$0.count], as: UTF8.self) }
