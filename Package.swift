@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CognitoAuth", targets: ["CognitoAuth"]),
         .library(name: "TokenVault", targets: ["TokenVault"]),
         .library(name: "AuthStore", targets: ["AuthStore"]),
+        .library(name: "AuthVaultApp", targets: ["AuthVaultApp"]),
         .executable(name: "authvault", targets: ["authvault"]),
         .executable(name: "authvault-library-example", targets: ["authvault-library-example"]),
     ],
@@ -54,17 +55,20 @@ let package = Package(
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
         .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "SecureFiles", "SystemPlumbing", "TokenVault"]),
-        // The command line: argument parsing, commands, the profile configuration.
-        .target(name: "AuthVaultCLI", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
+        // The application: the profile configuration, choosing and building vaults, a profile's store, the agent-first
+        // token, the browser sign-in's flow; the environment, standard input, a prompter and a browser passed in.
+        .target(name: "AuthVaultApp", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
+        // The command line, a thin adapter over the application: argument parsing, commands, help, output, exit statuses.
+        .target(name: "AuthVaultCLI", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
         .executableTarget(name: "authvault-bench", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "TokenVault", "TokenVerification"], path: "Benchmarks/AuthVaultBench"),
         // The benchmark's start-up yardstick: a Swift program that imports Foundation and prints a line, same flags.
         .executableTarget(name: "authvault-yardstick", path: "Benchmarks/Yardstick"),
-        // The libraries as an application uses them: a signed-in profile's token on an HTTP API call (its README).
+        // The libraries as an application uses them: a configured profile, opened by name, its token on an HTTP API call.
         .executableTarget(name: "authvault-library-example",
-                          dependencies: ["AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "TokenVault", "TokenVerification"],
+                          dependencies: ["AuthStore", "AuthVaultApp", "HTTPTransport"],
                           path: "Examples/LibraryClient", exclude: ["README.md"]),
 
         // Shared test support: temporary directories, running processes, TLS fixtures made with the openssl CLI.
@@ -82,7 +86,8 @@ let package = Package(
         .testTarget(name: "AuthAgentTests", dependencies: ["AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
-        .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "CProcessControl", "TestSupport"]),
+        .testTarget(name: "AuthVaultAppTests", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "TokenVault", "TestSupport"]),
+        .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "AuthVaultApp", "CProcessControl", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,22 +1,19 @@
 import AuthStore
-import CognitoAuth
+import AuthVaultApp
 import HTTPTransport
-import TokenVault
 
-/// Why the example stopped: each library's own error, whose message says what to do (and never holds a secret).
+/// Why the example stopped: the application's reason or the API call's, whose messages never hold a secret.
 enum ExampleError: Error, CustomStringConvertible {
     case usage(String)
-    case vault(VaultError)
-    case configuration(CognitoError)
-    case session(AuthStoreError)
+    case application(ApplicationError)
     case api(HTTPError)
 
     var description: String {
         switch self {
         case .usage(let message): "\(message)\n\(ExampleSettings.usage)"
-        case .vault(let error): "The vault: \(error)"
-        case .configuration(let error): "The Cognito client: \(error)"
-        case .session(let error): "\(error)"
+        case .application(.store(.signInRequired(let reason))):
+            "No usable session\(reason.map { " (\($0))" } ?? ""): sign in with 'authvault login'."
+        case .application(let error): "\(error)"
         case .api(let error): "The API call: \(error)"
         }
     }
@@ -24,11 +21,11 @@ enum ExampleError: Error, CustomStringConvertible {
     /// As authvault's: 2 usage, 3 sign in, 4 vault locked, 5 network, 1 anything else.
     var exitStatus: Int32 {
         switch self {
-        case .usage: 2
-        case .session(.signInRequired): 3
-        case .vault, .session(.vault): 4
-        case .session(.network), .api: 5
-        case .configuration, .session: 1
+        case .usage, .application(.invalidVariable): 2
+        case .application(.store(.signInRequired)): 3
+        case .application(.vault), .application(.store(.vault)): 4
+        case .application(.store(.network)), .api: 5
+        case .application: 1
         }
     }
 }

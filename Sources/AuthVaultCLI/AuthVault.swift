@@ -1,6 +1,8 @@
+import AuthVaultApp
+
 /// The `authvault` command line: the command tree, and running one invocation of it.
 public enum AuthVault {
-    public static let version = "0.1.0"
+    static let version = "0.1.0"
 
     static let commands = CommandNode.group(
         name: "authvault",
@@ -39,32 +41,43 @@ public enum AuthVault {
         ("vault-token-helper-authvault", "vault-token-helper"),
     ]
 
+    /// The program, from `main`: refuses core dumps, reads the process's arguments, environment and standard
+    /// input, and returns the exit status. The one public declaration of the command line.
+    public static func main() async -> Int32 {
+        CoreDumps.refuse()
+        let arguments = arguments(programName: CommandLine.arguments[0], Array(CommandLine.arguments.dropFirst()))
+        return await run(arguments: arguments, environment: .process).rawValue
+    }
+
     /// The arguments as the command tree reads them: run as `git-credential-authvault get`, the program is
     /// `authvault git-credential get`.
-    public static func arguments(programName: String, _ arguments: [String]) -> [String] {
+    static func arguments(programName: String, _ arguments: [String]) -> [String] {
         let base = programName.split(separator: "/").last.map(String.init) ?? programName
         guard let (_, command) = helperNames.first(where: { $0.0 == base }) else { return arguments }
         return [command] + arguments
     }
 
     /// Runs one invocation with `environment` as its environment (tests).
-    nonisolated(nonsending) public static func run(
+    nonisolated(nonsending) static func run(
         arguments: [String],
         environment: [String: String],
         standardOutput: any TextOutput = FileDescriptorOutput.standardOutput,
-        standardError: any TextOutput = FileDescriptorOutput.standardError
+        standardError: any TextOutput = FileDescriptorOutput.standardError,
+        standardInput: (any StandardInput)? = nil
     ) async -> ExitStatus {
         await run(arguments: arguments, environment: EnvironmentVariables(environment), standardOutput: standardOutput,
-                  standardError: standardError)
+                  standardError: standardError, standardInput: standardInput)
     }
 
     /// Runs one invocation and returns its exit status. Nothing here calls `exit`, so tests can run it in-process.
+    /// `standardInput` nil reads the process's own.
     /// On the caller's executor, like `CLICommand.run`.
-    nonisolated(nonsending) public static func run(
+    nonisolated(nonsending) static func run(
         arguments: [String],
         environment: EnvironmentVariables,
         standardOutput: any TextOutput = FileDescriptorOutput.standardOutput,
-        standardError: any TextOutput = FileDescriptorOutput.standardError
+        standardError: any TextOutput = FileDescriptorOutput.standardError,
+        standardInput: (any StandardInput)? = nil
     ) async -> ExitStatus {
         let invocation: Invocation
         do {
@@ -82,7 +95,8 @@ public enum AuthVault {
             return .success
         case .run(let type, let parsed, let path):
             let context = CommandContext(variables: environment, standardOutput: standardOutput,
-                                         standardError: standardError, globalArguments: parsed)
+                                         standardError: standardError, standardInput: standardInput ?? ProcessStandardInput(),
+                                         globalArguments: parsed)
             do {
                 let command = try type.init(arguments: parsed)
                 try await command.run(in: context)

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The browser sign-in's options that need no authorization server: the authorize URL the CLI prints, how it
-/// reaches a browser, and the endpoints `configure` keeps.
+/// reaches a browser, and the endpoints `configure` keeps. In-process, but for the runs on a terminal.
 @Suite(.serialized) struct BrowserOptionTests {
     /// The registered redirect port, free when the tests start.
     static let port = FreeLoopbackPorts.run(of: 1)[0]
@@ -11,7 +11,7 @@ import TestSupport
 
     init() async throws {
         cli = try HeadlessCLI()
-        let configure = try await cli.run(["configure", "--user-pool-id", "eu-west-1_AbC123", "--client-id", "abc123",
+        let configure = await cli.runInProcess(["configure", "--user-pool-id", "eu-west-1_AbC123", "--client-id", "abc123",
                                            "--hosted-ui", "https://example.auth.eu-west-1.amazoncognito.com/",
                                            "--redirect-uri", "http://127.0.0.1:\(Self.port)/callback", "--sign-out-uri", "https://example.com/out",
                                            "--vault", "file"])
@@ -19,7 +19,7 @@ import TestSupport
     }
 
     private func printedURL(_ extra: [String]) async throws -> String {
-        let login = try await cli.run(["login", "--no-browser", "--timeout", "1"] + extra)
+        let login = await cli.runInProcess(["login", "--no-browser", "--timeout", "1"] + extra)
         #expect(login.status == 1, "\(login.stderrText)")
         #expect(login.stderrText.contains("No sign-in response arrived from the browser in time"))
         #expect(login.stderrText.contains("ssh -L \(Self.port):127.0.0.1:\(Self.port)"))
@@ -64,7 +64,7 @@ import TestSupport
         try "#!/bin/sh\nenv > \(scratch.appending("env"))\nprintf %s \"$1\" > \(scratch.appending("url.tmp"))\nmv \(scratch.appending("url.tmp")) \(scratch.appending("url"))\n"
             .write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o700)
-        let logout = try await cli.run(["logout", "--browser"], extraEnvironment: ["BROWSER": "\(script) %s:firefox"])
+        let logout = await cli.runInProcess(["logout", "--browser"], extraEnvironment: ["BROWSER": "\(script) %s:firefox"])
         #expect(logout.status == 0, "\(logout.stderrText)")
         let url = String(decoding: try eventualContents(of: scratch.appending("url")), as: UTF8.self)
         #expect(url == "https://example.auth.eu-west-1.amazoncognito.com/logout?client_id=abc123&logout_uri=https%3A%2F%2Fexample.com%2Fout")
@@ -73,13 +73,13 @@ import TestSupport
     }
 
     @Test func endpointsCanBeSetOneByOneAndABadDiscoveryURLChangesNothing() async throws {
-        let set = try await cli.run(["configure", "--token-url", "https://idp.example.com/token", "--logout-style", "oidc"])
+        let set = await cli.runInProcess(["configure", "--token-url", "https://idp.example.com/token", "--logout-style", "oidc"])
         #expect(set.status == 0, "\(set.stderrText)")
         let before = try String(contentsOfFile: cli.configPath, encoding: .utf8)
         #expect(before.contains("https://idp.example.com/token"))
-        let insecure = try await cli.run(["configure", "--authorize-url", "http://idp.example.com/authorize"])
+        let insecure = await cli.runInProcess(["configure", "--authorize-url", "http://idp.example.com/authorize"])
         #expect(insecure.status == 2)
-        let unreachable = try await cli.run(["configure", "--oidc-discovery", "http://127.0.0.1:9/"])
+        let unreachable = await cli.runInProcess(["configure", "--oidc-discovery", "http://127.0.0.1:9/"])
         #expect(unreachable.status == 5, "\(unreachable.stderrText)")
         #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == before, "the configuration file is untouched")
     }

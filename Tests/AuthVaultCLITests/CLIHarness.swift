@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import AuthVaultApp
 @testable import AuthVaultCLI
 
 /// Runs the CLI in-process against an isolated configuration directory and captures what it prints.
@@ -24,9 +25,11 @@ struct CLIHarness {
         await run(arguments)
     }
 
-    func run(_ arguments: [String]) async -> Result {
+    /// `authvault ARGUMENTS` with `stdin` as its standard input (empty when nil).
+    func run(_ arguments: [String], stdin: String? = nil) async -> Result {
         let out = CapturedOutput(), err = CapturedOutput()
-        let status = await AuthVault.run(arguments: arguments, environment: environment, standardOutput: out, standardError: err)
+        let status = await AuthVault.run(arguments: arguments, environment: environment, standardOutput: out, standardError: err,
+                                         standardInput: GivenInput(stdin ?? ""))
         return Result(status: status, stdout: out.text, stderr: err.text)
     }
 

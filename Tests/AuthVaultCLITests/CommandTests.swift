@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import AuthVaultApp
 @testable import AuthVaultCLI
 
 @Suite struct CommandTests {

@@ -1,4 +1,5 @@
-import AuthVaultCLI
+import AuthVaultApp
+@testable import AuthVaultCLI
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+import AuthVaultApp
+@testable import AuthVaultCLI
 import Foundation
 import Synchronization
 import TestSupport
@@ -67,6 +69,18 @@ final class HeadlessCLI: Sendable {
                                                   environment: environment.merging(extraEnvironment) { $1 }, timeout: 90)
         keep(Run(command: arguments.first ?? "", stdout: output.stdoutText, stderr: output.stderrText))
         return output
+    }
+
+    /// `authvault ARGUMENTS` in this process, with this machine's environment and `stdin` given: for commands that
+    /// need no process of their own (no terminal, no signals, no agent, no Secret Service, whose libsecret reads the
+    /// process's environment, not the one given).
+    @discardableResult
+    func runInProcess(_ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:]) async -> ProcessOutput {
+        let out = CapturedOutput(), err = CapturedOutput()
+        let status = await AuthVault.run(arguments: arguments, environment: environment.merging(extraEnvironment) { $1 },
+                                         standardOutput: out, standardError: err, standardInput: GivenInput(stdin ?? ""))
+        keep(Run(command: arguments.first ?? "", stdout: out.text, stderr: err.text))
+        return ProcessOutput(status: status.rawValue, stdout: Data(out.text.utf8), stderr: Data(err.text.utf8))
     }
 
     /// `count` processes of `authvault ARGUMENTS` started at once.

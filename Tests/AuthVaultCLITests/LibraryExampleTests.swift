@@ -8,8 +8,9 @@ import TestSupport
 @Suite struct LibraryExampleTests {
     let example = BuiltProducts.executable("authvault-library-example")
 
-    func arguments(_ pool: CognitoPool, endpoint: String, api: String) -> [String] {
-        ["--user-pool-id", pool.poolId, "--client-id", pool.clientId, "--endpoint", endpoint, "--jwks-url", pool.jwksURL, api]
+    /// The profile by name only: its pool, endpoint, JWKS and vault are what `authvault configure` wrote.
+    func arguments(api: String) -> [String] {
+        ["--profile", "default", api]
     }
 
     func startAPI(_ pool: CognitoPool, log: String) async throws -> ScriptServer {
@@ -29,7 +30,7 @@ import TestSupport
         let attemptLog = logs.appending("attempts.jsonl")
         let api = try await startAPI(profile.pool, log: attemptLog)
 
-        let output = try await BoundedProcess.run(example, arguments(profile.pool, endpoint: profile.proxy.endpoint, api: api.baseURL + "/whoami"),
+        let output = try await BoundedProcess.run(example, arguments(api: api.baseURL + "/whoami"),
                                                   environment: cli.environment, timeout: 25)
         #expect(output.status == 0, "\(output.stderrText)")
         let lines = output.stdoutText.split(separator: "\n").map(String.init)
@@ -61,7 +62,7 @@ import TestSupport
         let attemptLog = logs.appending("attempts.jsonl")
         let api = try await startAPI(pool, log: attemptLog)
 
-        let output = try await BoundedProcess.run(example, arguments(pool, endpoint: pool.moto.endpoint, api: api.baseURL + "/whoami"),
+        let output = try await BoundedProcess.run(example, arguments(api: api.baseURL + "/whoami"),
                                                   environment: cli.environment, timeout: 25)
         #expect(output.status == 3, "\(output.stderrText)")
         #expect(output.stdout.isEmpty)

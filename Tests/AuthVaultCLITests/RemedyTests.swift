@@ -32,13 +32,13 @@ import TokenVault
         #expect(!CLIErrors.from(CognitoError.network(.timedOut)).message.contains("--ca-bundle"))
     }
 
-    /// Through the built binary: a discovery document behind a private certificate authority.
+    /// A discovery document behind a private certificate authority.
     @Test func aPrivateCAAtDiscoveryNamesTheCABundleFlag() async throws {
         let tls = try TLSFixture()
         let server = try await ScriptServer.start(
             script: "http_test_server.py", arguments: ["--cert", tls.serverCertificatePath, "--key", tls.serverKeyPath])
         let cli = try HeadlessCLI()
-        let configure = try await cli.run(["configure", "--oidc-discovery", "https://127.0.0.1:\(server.port)/"])
+        let configure = await cli.runInProcess(["configure", "--oidc-discovery", "https://127.0.0.1:\(server.port)/"])
         #expect(configure.status == 1, "\(configure.stderrText)")
         #expect(configure.stderrText.contains("TLS failure"), "\(configure.stderrText)")
         #expect(configure.stderrText.contains("pass that CA's bundle with --ca-bundle"), "\(configure.stderrText)")

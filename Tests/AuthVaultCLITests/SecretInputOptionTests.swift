@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import AuthVaultCLI
 
-/// In-process: how commands take one-time codes (each on standard input too, with a warning about the command
+/// In-process: how commands take piped secrets and one-time codes (each on standard input too, with a warning about the command
 /// line), and what a child process is given of authvault's environment.
 @Suite struct SecretInputOptionTests {
     static let codeCommands: [(command: [String], option: String)] = [
@@ -21,6 +21,27 @@ import TestSupport
             #expect(both.status == .usage, "\(command)")
             #expect(both.stderr.contains("not both"), "\(command): \(both.stderr)")
         }
+    }
+
+    /// Standard input is the invocation's own, given in-process: a piped client secret goes to the vault and is
+    /// never printed; an empty one is a usage error and nothing is stored.
+    @Test func aPipedSecretIsReadFromTheGivenStandardInput() async throws {
+        var cli = try CLIHarness()
+        cli.environment["AUTHVAULT_VAULT_PASSPHRASE"] = "in-process vault words"
+        cli.environment["AUTHVAULT_KEY_CACHE_TIMEOUT"] = "0"
+        let configure = ["configure", "--user-pool-id", "eu-west-1_AbC123", "--client-id", "client1", "--vault", "file"]
+        #expect(await cli.run(configure).status == .success)
+
+        let empty = await cli.run(["configure", "--client-secret-stdin"], stdin: "")
+        #expect(empty.status == .usage && empty.stderr.contains("standard input is empty"), "\(empty.stderr)")
+        let record = cli.home.appending(".local/share/authvault/default.record")
+        #expect(!FileManager.default.fileExists(atPath: record))
+
+        let stored = await cli.run(["configure", "--client-secret-stdin"], stdin: "piped-client-secret\n")
+        #expect(stored.status == .success, "\(stored.stderr)")
+        #expect(stored.stderr.contains("Stored the client secret of profile 'default' in file"), "\(stored.stderr)")
+        #expect(FileManager.default.fileExists(atPath: record))
+        #expect(!(stored.stdout + stored.stderr).contains("piped-client-secret"))
     }
 
     @Test func aChildGetsOurEnvironmentWithoutOurVariables() {

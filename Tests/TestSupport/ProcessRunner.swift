@@ -7,6 +7,12 @@ public struct ProcessOutput: Sendable {
     public let stderr: Data
     public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+
+    public init(status: Int32, stdout: Data, stderr: Data) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 public enum ProcessRunnerError: Error, CustomStringConvertible {

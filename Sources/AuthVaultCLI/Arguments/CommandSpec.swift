@@ -1,14 +1,14 @@
 /// What a command is called, what it does, and what it accepts: the single source for parsing and for `--help`.
-public struct CommandSpec: Sendable {
-    public let name: String
-    public let abstract: String
-    public let discussion: String?
-    public let options: [OptionSpec]
-    public let positionals: [PositionalSpec]
+struct CommandSpec: Sendable {
+    let name: String
+    let abstract: String
+    let discussion: String?
+    let options: [OptionSpec]
+    let positionals: [PositionalSpec]
     /// Accepts any number of trailing positionals (for example a command to run after `--`).
-    public let acceptsTrailingArguments: Bool
+    let acceptsTrailingArguments: Bool
 
-    public init(
+    init(
         name: String,
         abstract: String,
         discussion: String? = nil,
@@ -26,7 +26,7 @@ public struct CommandSpec: Sendable {
 }
 
 /// A command the user can run: its spec, how it is built from parsed arguments, and what it does.
-public protocol CLICommand: Sendable {
+protocol CLICommand: Sendable {
     static var spec: CommandSpec { get }
     init(arguments: ParsedArguments) throws(UsageError)
     /// On the caller's executor (nonsending): a command that answers without awaiting any actor — a token from the
@@ -35,7 +35,7 @@ public protocol CLICommand: Sendable {
 }
 
 /// A node of the command tree: a runnable command, or a group such as `vault` whose children do the work.
-public indirect enum CommandNode: Sendable {
+indirect enum CommandNode: Sendable {
     case command(any CLICommand.Type)
     case group(name: String, abstract: String, children: [CommandNode])
 

@@ -1,6 +1,6 @@
 /// One command-line option, declared beside the command that reads it.
-public struct OptionSpec: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+struct OptionSpec: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
         /// `--name`, present or not.
         case flag
         /// `--name VALUE` or `--name=VALUE`; the last one given wins.
@@ -9,12 +9,12 @@ public struct OptionSpec: Sendable, Hashable {
         case repeatable(placeholder: String)
     }
 
-    public let long: String
-    public let short: Character?
-    public let kind: Kind
-    public let help: String
+    let long: String
+    let short: Character?
+    let kind: Kind
+    let help: String
     /// What the option is when absent, shown in help as "(default: ...)"; declared with the option's parser.
-    public let defaultText: String?
+    let defaultText: String?
 
     init(long: String, short: Character?, kind: Kind, help: String, defaultText: String? = nil) {
         self.long = long
@@ -24,15 +24,15 @@ public struct OptionSpec: Sendable, Hashable {
         self.defaultText = defaultText
     }
 
-    public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
+    static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(long: long, short: short, kind: .flag, help: help)
     }
 
-    public static func value(_ long: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
+    static func value(_ long: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
         OptionSpec(long: long, short: short, kind: .value(placeholder: placeholder), help: help)
     }
 
-    public static func repeatable(_ long: String, placeholder: String, help: String) -> OptionSpec {
+    static func repeatable(_ long: String, placeholder: String, help: String) -> OptionSpec {
         OptionSpec(long: long, short: nil, kind: .repeatable(placeholder: placeholder), help: help)
     }
 
@@ -51,12 +51,12 @@ public struct OptionSpec: Sendable, Hashable {
 }
 
 /// A positional argument of a command.
-public struct PositionalSpec: Sendable, Hashable {
-    public let name: String
-    public let help: String
-    public let isOptional: Bool
+struct PositionalSpec: Sendable, Hashable {
+    let name: String
+    let help: String
+    let isOptional: Bool
 
-    public init(_ name: String, help: String, isOptional: Bool = false) {
+    init(_ name: String, help: String, isOptional: Bool = false) {
         self.name = name
         self.help = help
         self.isOptional = isOptional

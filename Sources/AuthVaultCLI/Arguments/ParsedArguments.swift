@@ -1,11 +1,11 @@
 /// What the parser found on the command line for one command: flags, option values and positionals.
-public struct ParsedArguments: Sendable {
+struct ParsedArguments: Sendable {
     /// Options by long name, in the order given; a flag has no value. A list, not a dictionary: every start-up
     /// parses, and a few lookups in a short list cost less than a dictionary's first use.
     private var options: [(name: String, value: String?)] = []
-    public internal(set) var positionals: [String] = []
+    var positionals: [String] = []
 
-    public init() {}
+    init() {}
 
     mutating func addFlag(_ name: String) {
         options.append((name, nil))
@@ -15,17 +15,17 @@ public struct ParsedArguments: Sendable {
         options.append((name, value))
     }
 
-    public func flag(_ option: OptionSpec) -> Bool {
+    func flag(_ option: OptionSpec) -> Bool {
         options.contains { $0.name == option.long && $0.value == nil }
     }
 
     /// The last value given for the option, or `nil`.
-    public func value(_ option: OptionSpec) -> String? {
+    func value(_ option: OptionSpec) -> String? {
         values(option).last
     }
 
     /// Every value given for a repeatable option, in order.
-    public func values(_ option: OptionSpec) -> [String] {
+    func values(_ option: OptionSpec) -> [String] {
         options.compactMap { $0.name == option.long ? $0.value : nil }
     }
 
@@ -35,7 +35,7 @@ public struct ParsedArguments: Sendable {
         return try option.parsed(text)
     }
 
-    public func positional(_ index: Int) -> String? {
+    func positional(_ index: Int) -> String? {
         index < positionals.count ? positionals[index] : nil
     }
 }

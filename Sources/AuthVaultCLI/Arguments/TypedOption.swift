@@ -1,3 +1,5 @@
+import AuthVaultApp
+
 /// An option that takes a value of a type: its parser, the words an error uses for a good value, and its default,
 /// each declared once. Help shows the default from here; `init(arguments:)` reads the typed value.
 struct TypedOption<Value: Sendable>: Sendable {
@@ -72,4 +74,39 @@ extension TypedOption {
     }
 }
 
+/// A `configure` value: one to keep, or '' for the option's default again.
+enum ConfiguredValue<Value: Sendable>: Sendable {
+    case set(Value)
+    case reset
+
+    /// Applies to a profile's field: a value replaces it, a reset clears it.
+    func apply(to field: inout Value?) {
+        switch self {
+        case .set(let value): field = value
+        case .reset: field = nil
+        }
+    }
+}
+
+extension TypedOption {
+    /// A `configure` option: absent leaves the profile as it is, '' resets it to `default` (which help shows),
+    /// anything else must parse.
+    static func setting<Wrapped: Sendable>(
+        _ long: String, placeholder: String, help: String, expected: String, default shown: String,
+        parse: @escaping @Sendable (String) -> Wrapped?
+    ) -> TypedOption<ConfiguredValue<Wrapped>?> where Value == ConfiguredValue<Wrapped>? {
+        .optional(long, placeholder: placeholder, help: help, expected: "\(expected), or '' for the default", absent: shown) { text in
+            text.isEmpty ? .reset : parse(text).map(ConfiguredValue.set)
+        }
+    }
+
+    static func setting<Choice: OptionChoice>(_ long: String, help: String, default shown: Choice) -> TypedOption<ConfiguredValue<Choice>?>
+    where Value == ConfiguredValue<Choice>? {
+        .setting(long, placeholder: Choice.placeholder, help: help, expected: Choice.expected, default: shown.rawValue,
+                 parse: { Choice(rawValue: $0) })
+    }
+}
+
 extension AuthFlowChoice: OptionChoice {}
+extension VaultChoice: OptionChoice {}
+extension OAuthEndpointSettings.LogoutStyleChoice: OptionChoice {}

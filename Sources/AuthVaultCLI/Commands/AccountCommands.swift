@@ -1,4 +1,5 @@
 import AuthCrypto
+import AuthVaultApp
 import CognitoAuth
 
 // The account commands: signing up, confirming, resetting and changing passwords. Passwords and codes are
@@ -74,7 +75,7 @@ struct AccountInput {
 
     /// The line of standard input for `flag`; nil when the flag was not given.
     mutating func pipedLine(_ flag: OptionSpec) throws(CLIError) -> SecretBytes? {
-        piped.isPiped(flag) ? try piped.answer(for: flag) : nil
+        piped.isPiped(flag) ? try piped.answer(for: flag, from: context.standardInput) : nil
     }
 }
 

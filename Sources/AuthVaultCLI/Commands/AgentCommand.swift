@@ -1,5 +1,6 @@
 import AuthAgent
 import AuthStore
+import AuthVaultApp
 import Dispatch
 import Synchronization
 import TokenVault
@@ -39,13 +40,13 @@ struct AgentCommand: CLICommand {
         }
         // As sd_listen_fds(3) does: the variables were for this process, not for the ones it starts.
         for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
-        let path = activated?.path ?? socketPath ?? AgentSocket.path(context)
+        let path = activated?.path ?? socketPath ?? context.application.agentSocketPath
         guard let path else {
             throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
         }
         let configuration = try VaultCommands.configuration(context)
-        let factory = VaultFactory(context: context, configuration: configuration)
-        let profiles = AgentProfiles(context: context, fileVault: try factory.fileVault(), revisions: factory.revisions)
+        let factory = context.application.vaults(for: configuration)
+        let profiles = AgentProfiles(context: context, fileVault: try application { () throws(ApplicationError) in try factory.fileVault() }, revisions: factory.revisions)
         let log: @Sendable (String) -> Void = { context.standardError.line("authvault agent: \($0)") }
         let server: AgentServer
         do {
@@ -61,15 +62,6 @@ struct AgentCommand: CLICommand {
         await StopSignal.wait()
         await server.stop()
         await server.waitUntilStopped()
-    }
-}
-
-/// Where the agent listens by default: `$AUTHVAULT_AGENT_SOCKET`, else `$XDG_RUNTIME_DIR/authvault/agent.sock`.
-enum AgentSocket {
-    static func path(_ context: CommandContext) -> String? {
-        if let explicit = context.variables["AUTHVAULT_AGENT_SOCKET"], !explicit.isEmpty { return explicit }
-        guard let runtime = context.variables["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
-        return AgentClient.socketPath(runtimeDirectory: runtime)
     }
 }
 

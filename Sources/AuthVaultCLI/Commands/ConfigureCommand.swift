@@ -1,4 +1,5 @@
 import AuthCrypto
+import AuthVaultApp
 import CognitoAuth
 import HTTPTransport
 import TokenVault
@@ -21,11 +22,15 @@ struct ConfigureCommand: CLICommand {
     static let userInfoURL = OptionSpec.value("userinfo-url", placeholder: "url", help: "The userinfo endpoint, in place of the Hosted UI's /oauth2/userInfo.")
     static let revokeURL = OptionSpec.value("revoke-url", placeholder: "url", help: "The revocation endpoint, in place of the Hosted UI's /oauth2/revoke.")
     static let logoutURL = OptionSpec.value("logout-url", placeholder: "url", help: "The logout endpoint, in place of the Hosted UI's /logout.")
-    static let logoutStyle = OptionSpec.value("logout-style", placeholder: "cognito|oidc", help: "The logout endpoint's parameters: Cognito's logout_uri or OpenID's post_logout_redirect_uri.")
+    static let logoutStyle = TypedOption<ConfiguredValue<OAuthEndpointSettings.LogoutStyleChoice>?>.setting(
+        "logout-style", help: "The logout endpoint's parameters: Cognito's logout_uri or OpenID's post_logout_redirect_uri.", default: .cognito)
     static let signOutURI = OptionSpec.value("sign-out-uri", placeholder: "url", help: "A sign-out URL registered on the app client, where 'logout --browser' lands.")
-    static let vault = OptionSpec.value("vault", placeholder: "auto|secret-service|file", help: "Where tokens are kept (default: auto).")
-    static let authFlow = OptionSpec.value("auth-flow", placeholder: "srp|password", help: "How password sign-in proves the password (default: srp).")
-    static let rotateRefreshTokens = OptionSpec.value("rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens (default: false).")
+    static let vault = TypedOption<ConfiguredValue<VaultChoice>?>.setting("vault", help: "Where tokens are kept.", default: .auto)
+    static let authFlow = TypedOption<ConfiguredValue<AuthFlowChoice>?>.setting(
+        "auth-flow", help: "How password sign-in proves the password.", default: .srp)
+    static let rotateRefreshTokens = TypedOption<ConfiguredValue<Bool>?>.setting(
+        "rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens.", expected: "true or false",
+        default: "false", parse: { ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false][$0] })
     static let caBundle = OptionSpec.value("ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).")
     static let helperHost = OptionSpec.repeatable("helper-host", placeholder: "host", help: "A host the helpers (git, docker; kubectl and Vault when they name their server) hand this profile's token to, over https only: host (any port) or host:port; replaces the list, '' clears it.")
     static let clientSecretStdin = OptionSpec.flag("client-secret-stdin", help: "Read the app client's secret from standard input and keep it in the vault.")
@@ -40,14 +45,22 @@ struct ConfigureCommand: CLICommand {
         and an empty line removes it.
         """,
         options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
-                  identityProvider, oidcDiscovery, authorizeURL, tokenURL, userInfoURL, revokeURL, logoutURL, logoutStyle,
-                  signOutURI, vault, authFlow, rotateRefreshTokens, caBundle, helperHost, clientSecretStdin]
+                  identityProvider, oidcDiscovery, authorizeURL, tokenURL, userInfoURL, revokeURL, logoutURL, logoutStyle.spec,
+                  signOutURI, vault.spec, authFlow.spec, rotateRefreshTokens.spec, caBundle, helperHost, clientSecretStdin]
     )
 
     let arguments: ParsedArguments
+    let logoutStyleValue: ConfiguredValue<OAuthEndpointSettings.LogoutStyleChoice>?
+    let vaultValue: ConfiguredValue<VaultChoice>?
+    let authFlowValue: ConfiguredValue<AuthFlowChoice>?
+    let rotationValue: ConfiguredValue<Bool>?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
+        logoutStyleValue = try arguments.value(Self.logoutStyle)
+        vaultValue = try arguments.value(Self.vault)
+        authFlowValue = try arguments.value(Self.authFlow)
+        rotationValue = try arguments.value(Self.rotateRefreshTokens)
         let given = Self.spec.options.contains { arguments.flag($0) || !arguments.values($0).isEmpty }
         guard given else { throw UsageError("Nothing to configure: give at least one option.", commandPath: "authvault configure") }
     }
@@ -68,7 +81,7 @@ struct ConfigureCommand: CLICommand {
                 file.profiles[name] = settings
             }
         } catch {
-            throw CLIError(error.description, status: Self.status(of: error))
+            throw CLIErrors.from(error)
         }
         context.standardError.line("\(created ? "Created" : "Updated") profile '\(name)' in \(store.path).")
         try await chooseBackendIfUndecided(name, context: context)
@@ -106,7 +119,7 @@ struct ConfigureCommand: CLICommand {
 
     /// Keeps the app client's secret in the vault record, under the profile lock, beside any session.
     private func storeClientSecret(context: CommandContext) async throws(CLIError) {
-        guard var secret = StandardInput.firstLine() else {
+        guard var secret = context.standardInput.firstLine() else {
             throw CLIError("--client-secret-stdin was given but standard input is empty.", status: .usage)
         }
         defer { secret.wipe() }
@@ -133,10 +146,12 @@ struct ConfigureCommand: CLICommand {
     /// first sign-in, and later runs never probe the Secret Service again.
     private func chooseBackendIfUndecided(_ name: String, context: CommandContext) async throws(CLIError) {
         let configuration: ConfigFile
-        do { configuration = try context.configStore.load() } catch { throw CLIError(error.description) }
-        let factory = VaultFactory(context: context, configuration: configuration)
-        guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try factory.knownBackend(for: name) == nil else { return }
-        let (_, chosen) = try await factory.selectBackend(for: name)
+        do { configuration = try context.configStore.load() } catch { throw CLIErrors.from(error) }
+        let factory = context.application.vaults(for: configuration)
+        guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try application({ () throws(ApplicationError) in try factory.knownBackend(for: name) }) == nil else {
+            return
+        }
+        let (_, chosen) = try await application { () async throws(ApplicationError) in try await factory.selectBackend(for: name) }
         if chosen == .secretService {
             context.standardError.line("Profile '\(name)' keeps its tokens in the Secret Service (the default collection).")
         }
@@ -157,7 +172,7 @@ struct ConfigureCommand: CLICommand {
                 try ProfileValidation.serviceURL(value, option: option.long)
             }
         }
-        try choose(&endpoints.logoutStyle, Self.logoutStyle)
+        logoutStyleValue?.apply(to: &endpoints.logoutStyle)
         settings.oauthEndpoints = endpoints == OAuthEndpointSettings() ? nil : endpoints
         try set(&settings.signOutURI, Self.signOutURI) { (value: String) throws(ConfigError) in
             try ProfileValidation.serviceURL(value, option: "sign-out-uri")
@@ -182,16 +197,9 @@ struct ConfigureCommand: CLICommand {
             settings.scopes = list.isEmpty ? nil : list
         }
         try set(&settings.caBundle, Self.caBundle, check: ProfileValidation.caBundle)
-        try choose(&settings.authFlow, Self.authFlow)
-        if let rotate = arguments.value(Self.rotateRefreshTokens) {
-            switch rotate {
-            case "": settings.rotateRefreshTokens = nil
-            case "true", "yes", "on": settings.rotateRefreshTokens = true
-            case "false", "no", "off": settings.rotateRefreshTokens = false
-            default: throw .invalidValue(option: "rotate-refresh-tokens", value: rotate, reason: "expected true or false")
-            }
-        }
-        try choose(&settings.vault, Self.vault)
+        authFlowValue?.apply(to: &settings.authFlow)
+        rotationValue?.apply(to: &settings.rotateRefreshTokens)
+        vaultValue?.apply(to: &settings.vault)
     }
 
     /// Sets a field from its option when given: '' clears it, anything else is checked first.
@@ -204,28 +212,6 @@ struct ConfigureCommand: CLICommand {
         } else {
             try check(value)
             field = value
-        }
-    }
-
-    /// Sets an enumerated field from its option when given: '' clears it, anything else must be one of the cases.
-    private func choose<Choice: RawRepresentable & CaseIterable>(
-        _ field: inout Choice?, _ option: OptionSpec
-    ) throws(ConfigError) where Choice.RawValue == String {
-        guard let value = arguments.value(option) else { return }
-        if value.isEmpty {
-            field = nil
-        } else if let choice = Choice(rawValue: value) {
-            field = choice
-        } else {
-            let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .invalidValue(option: option.long, value: value, reason: "expected one of \(names)")
-        }
-    }
-
-    private static func status(of error: ConfigError) -> ExitStatus {
-        switch error {
-        case .invalidValue, .incomplete: return .usage
-        default: return .failure
         }
     }
 }

@@ -1,5 +1,6 @@
 import AuthCrypto
 import AuthStore
+import AuthVaultApp
 import CognitoAuth
 #if canImport(Glibc)
 import Glibc
@@ -51,11 +52,13 @@ struct LoginCommand: CLICommand {
     let arguments: ParsedArguments
     let browserTimeout: Duration
     let authFlowChoice: AuthFlowChoice?
+    /// `--mfa-type`: the method to name when Cognito lets the user choose.
+    let mfaType: MFAType?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         authFlowChoice = try arguments.value(Self.authFlow)
-        _ = try arguments.value(Self.mfaType)  // checked here; chooseMFAType names it to Cognito
+        mfaType = try arguments.value(Self.mfaType)
         browserTimeout = .seconds(try arguments.value(Self.timeout))
         for pair in arguments.values(Self.attribute) where !pair.contains("=") {
             throw UsageError("Invalid value '\(pair)' for --attribute: expected name=value.")
@@ -78,14 +81,14 @@ struct LoginCommand: CLICommand {
             return try await signInWithPassword(session, context: context)
         }
         let provider = arguments.value(Self.identityProvider).map { $0.isEmpty ? nil : $0 } ?? session.profile.identityProvider
-        let summary = try await BrowserSignIn(session: session, context: context, identityProvider: provider, timeout: browserTimeout)
+        let summary = try await TerminalBrowserSignIn(session: session, context: context, identityProvider: provider, timeout: browserTimeout)
             .run(delivery)
         let via = summary.federated.first.map { " via \($0.provider)" } ?? ""
         context.standardError.line("Signed in as \(summary.user)\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
     }
 
     /// Browser or password, and how the browser is reached; nil for a password sign-in.
-    private func browserDelivery(_ profile: ResolvedProfile, context: CommandContext) throws(CLIError) -> BrowserSignIn.Delivery? {
+    private func browserDelivery(_ profile: ResolvedProfile, context: CommandContext) throws(CLIError) -> TerminalBrowserSignIn.Delivery? {
         let asked = Self.browserOptions.contains { arguments.flag($0) || arguments.value($0) != nil }
         let passwordAsked = Self.passwordOptions.contains { arguments.flag($0) || !arguments.values($0).isEmpty }
         guard !passwordAsked else { return nil }
@@ -116,8 +119,8 @@ struct LoginCommand: CLICommand {
         return .openBrowser(try launcher(command: nil, context: context))
     }
 
-    private func launcher(command: String?, context: CommandContext) throws(CLIError) -> BrowserLauncher {
-        guard let launcher = BrowserLauncher.choose(command: command, environment: context.environment) else {
+    private func launcher(command: String?, context: CommandContext) throws(CLIError) -> ShellBrowserLauncher {
+        guard let launcher = ShellBrowserLauncher.choose(command: command, environment: context.environment) else {
             throw CLIError("No browser to open: set $BROWSER, install xdg-utils, pass --browser-command CMD, or use --no-browser or --paste.",
                            status: .usage)
         }
@@ -125,7 +128,7 @@ struct LoginCommand: CLICommand {
     }
 
     private func signInWithPassword(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
-        var answers = ScriptedAnswers(arguments: arguments, context: context)
+        var answers = ScriptedAnswers(arguments: arguments, mfaType: mfaType, context: context)
         let username = try answers.input.username()
         let password = try answers.input.password(Self.passwordStdin, prompt: "Password for \(username): ")
         let flow: AuthFlow = (authFlowChoice ?? session.profile.authFlow) == .password
@@ -160,12 +163,14 @@ struct LoginCommand: CLICommand {
 /// The answers a sign-in needs, from the command line and standard input (scripts) or the terminal (people).
 private struct ScriptedAnswers {
     let arguments: ParsedArguments
+    let mfaType: MFAType?
     let interactive: Bool
     /// The user name, the password and codes, read as the account commands read them.
     var input: AccountInput
 
-    init(arguments: ParsedArguments, context: CommandContext) {
+    init(arguments: ParsedArguments, mfaType: MFAType?, context: CommandContext) {
         self.arguments = arguments
+        self.mfaType = mfaType
         interactive = context.isInteractive
         input = AccountInput(arguments: arguments, context: context, stdinFlags: LoginCommand.stdinOrder)
     }
@@ -228,11 +233,11 @@ private struct ScriptedAnswers {
 
     private func chooseMFAType(_ offered: [MFAType], prompter: any SecretPrompter) throws(CLIError) -> MFAType {
         let names = MFACommands.types.filter { offered.contains($0.value) }.keys.sorted()
-        if let choice = arguments.value(LoginCommand.mfaType.spec) {
-            guard let type = MFACommands.types[choice], offered.contains(type) else {
-                throw CLIError("Cognito offers \(names.joined(separator: ", ")) for MFA, not \(choice).", status: .usage)
+        if let mfaType {
+            guard offered.contains(mfaType) else {
+                throw CLIError("Cognito offers \(names.joined(separator: ", ")) for MFA, not \(mfaType.word).", status: .usage)
             }
-            return type
+            return mfaType
         }
         guard interactive, let answer = prompter.readLine(prompt: "MFA method (\(names.joined(separator: "/"))): "),
               let type = MFACommands.types[answer], offered.contains(type) else {

@@ -1,3 +1,5 @@
+import AuthVaultApp
+
 /// `authvault logout`: clears the local session first, then revokes it remotely.
 struct LogoutCommand: CLICommand {
     static let global = OptionSpec.flag("global", help: "Also sign out everywhere (GlobalSignOut): every device's refresh token stops working.")
@@ -37,8 +39,8 @@ struct LogoutCommand: CLICommand {
 
     /// The Hosted UI's logout URL for the browser. It names the client, never the ID token: the URL is on the
     /// browser's command line, where other local users can read it, and printed when no browser starts.
-    private func logoutURL(_ session: ProfileSession, context: CommandContext) async throws(CLIError) -> (url: String, launcher: BrowserLauncher?) {
-        let launcher = context.promptsForbidden ? nil : BrowserLauncher.choose(command: browserCommand, environment: context.environment)
+    private func logoutURL(_ session: ProfileSession, context: CommandContext) async throws(CLIError) -> (url: String, launcher: ShellBrowserLauncher?) {
+        let launcher = context.promptsForbidden ? nil : ShellBrowserLauncher.choose(command: browserCommand, environment: context.environment)
         do {
             let client = try await session.authority.oauthClient()
             return (try client.logoutURL(postLogoutRedirectURI: session.profile.signOutURI), launcher)
@@ -47,7 +49,7 @@ struct LogoutCommand: CLICommand {
         }
     }
 
-    private func openLogoutPage(_ page: (url: String, launcher: BrowserLauncher?), context: CommandContext) {
+    private func openLogoutPage(_ page: (url: String, launcher: ShellBrowserLauncher?), context: CommandContext) {
         if let launcher = page.launcher, launcher.open(page.url, exited: { _ in }) {
             context.standardError.line("Opened the Hosted UI's logout page in the browser, so its sign-in cookie goes too.")
         } else {

@@ -1,4 +1,5 @@
 import AuthCrypto
+import AuthVaultApp
 import CognitoAuth
 
 /// `authvault mfa ...`: the signed-in user's second factors, as GetUser reports them and SetUserMFAPreference sets them.
@@ -16,10 +17,18 @@ enum MFACommands {
 
     /// An option naming an MFA method by the words a person uses (`mfa --method`, `login --mfa-type`); absent, nil.
     static func methodOption(_ long: String, help: String, absent: String? = nil) -> TypedOption<MFAType?> {
-        .optional(long, placeholder: "totp|sms|email", help: help, expected: "totp, sms or email", absent: absent) { types[$0] }
+        .optional(long, placeholder: methodPlaceholder, help: help, expected: methodsExpected, absent: absent) { types[$0] }
+    }
+
+    /// The same with a default, which help shows by its word.
+    static func methodOption(_ long: String, help: String, default type: MFAType) -> TypedOption<MFAType> {
+        TypedOption(long, placeholder: methodPlaceholder, help: help, expected: methodsExpected, default: type,
+                    shown: type.word) { types[$0] }
     }
 
     static let types: [String: MFAType] = ["totp": .softwareToken, "sms": .sms, "email": .email]
+    private static let methodPlaceholder = "totp|sms|email"
+    private static let methodsExpected = "totp, sms or email"
 
     /// Turns one factor on or off through SetUserMFAPreference.
     static func set(_ type: MFAType, to preference: MFAPreference, accessToken: SecretBytes,
@@ -33,6 +42,11 @@ enum MFACommands {
 }
 
 extension MFAType {
+    /// The word a person uses for it on the command line: totp, sms, email.
+    var word: String {
+        MFACommands.types.first { $0.value == self }?.key ?? rawValue
+    }
+
     /// "authenticator app (SOFTWARE_TOKEN_MFA)": the person's words, then Cognito's.
     var label: String {
         switch self {
@@ -172,7 +186,7 @@ extension SoftwareTokenSecret {
 
 /// `authvault mfa enable`: turns an MFA method on and prefers it.
 struct MFAEnableCommand: CLICommand {
-    static let method = MFACommands.methodOption("method", help: "The method to turn on.", absent: "totp")
+    static let method = MFACommands.methodOption("method", help: "The method to turn on.", default: .softwareToken)
     static let spec = CommandSpec(
         name: "enable",
         abstract: "Turn an MFA method on for the signed-in user and make it the preferred one.",
@@ -185,7 +199,7 @@ struct MFAEnableCommand: CLICommand {
     let type: MFAType
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        type = try arguments.value(Self.method) ?? .softwareToken
+        type = try arguments.value(Self.method)
     }
 
     func run(in context: CommandContext) async throws(CLIError) {

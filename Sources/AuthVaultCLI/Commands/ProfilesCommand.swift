@@ -1,3 +1,4 @@
+import AuthVaultApp
 import FoundationEssentials
 
 /// `authvault profiles`: lists the configured profiles.
@@ -19,7 +20,7 @@ struct ProfilesCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         let file: ConfigFile
-        do { file = try context.configStore.load() } catch { throw CLIError(error.description) }
+        do { file = try context.configStore.load() } catch { throw CLIErrors.from(error) }
         let names = file.profiles.keys.sorted()
         if asJSON {
             try printJSON(file: file, names: names, context: context)

@@ -1,4 +1,5 @@
 import AuthStore
+import AuthVaultApp
 
 /// `authvault refresh`: new tokens now, whatever their expiry (after a change of groups or attributes, say).
 struct RefreshCommand: CLICommand {

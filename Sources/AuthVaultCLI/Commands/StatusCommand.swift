@@ -1,4 +1,5 @@
 import AuthStore
+import AuthVaultApp
 import FoundationEssentials
 import TokenVault
 

@@ -1,5 +1,6 @@
 import AuthAgent
 import AuthStore
+import AuthVaultApp
 
 /// `authvault token`: a valid token on standard output and nothing else, refreshed ahead of expiry.
 struct TokenCommand: CLICommand {

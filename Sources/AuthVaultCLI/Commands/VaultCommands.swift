@@ -1,3 +1,4 @@
+import AuthVaultApp
 import FoundationEssentials
 import TokenVault
 
@@ -17,7 +18,7 @@ enum VaultCommands {
 
     /// The configuration, or the command's error.
     static func configuration(_ context: CommandContext) throws(CLIError) -> ConfigFile {
-        do { return try context.configStore.load() } catch { throw CLIError(error.description) }
+        do { return try context.configStore.load() } catch { throw CLIErrors.from(error) }
     }
 
     static func status(of error: VaultError) -> ExitStatus {
@@ -67,9 +68,10 @@ struct VaultStatusCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         let configuration = try VaultCommands.configuration(context)
-        let factory = VaultFactory(context: context, configuration: configuration)
-        let fileVault = try factory.fileVault()
-        let secretService = try factory.secretServiceVault()
+        let factory = context.application.vaults(for: configuration)
+        let (fileVault, secretService) = try application { () throws(ApplicationError) in
+            (try factory.fileVault(), try factory.secretServiceVault())
+        }
         let statuses = [await secretService.status(), await fileVault.status()]
         let storedInSecretService: Set<String>
         if statuses[0].state == .available {
@@ -81,7 +83,7 @@ struct VaultStatusCommand: CLICommand {
         let names = context.profileIsExplicit ? [context.profileName] : configuration.profiles.keys.sorted()
         var profiles: [Report.Profile] = []
         for name in names {
-            let backend = try factory.knownBackend(for: name)
+            let backend = try application { () throws(ApplicationError) in try factory.knownBackend(for: name) }
             let stored: Bool?
             switch backend {
             case .file: stored = FileManager.default.fileExists(atPath: fileVault.recordPath(profile: name))
@@ -151,13 +153,13 @@ struct VaultMigrateCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         let configuration = try VaultCommands.configuration(context)
-        let factory = VaultFactory(context: context, configuration: configuration)
+        let factory = context.application.vaults(for: configuration)
         let names = everyProfile ? configuration.profiles.keys.sorted() : [context.profileName]
         guard everyProfile || configuration.profiles[context.profileName] != nil else {
-            throw CLIError(ConfigError.noSuchProfile(name: context.profileName, path: context.configPath,
-                                                     known: configuration.profiles.keys.sorted()).description)
+            throw CLIErrors.from(ConfigError.noSuchProfile(name: context.profileName, path: context.configPath,
+                                                           known: configuration.profiles.keys.sorted()))
         }
-        let destination = try factory.backend(target)
+        let destination = try application { () throws(ApplicationError) in try factory.backend(target) }
         for name in names {
             try await migrate(name, to: destination, factory: factory, context: context)
         }
@@ -165,11 +167,11 @@ struct VaultMigrateCommand: CLICommand {
 
     private func migrate(_ name: String, to destination: any VaultBackend, factory: VaultFactory,
                          context: CommandContext) async throws(CLIError) {
-        let source = try factory.knownBackend(for: name)
+        let source = try application { () throws(ApplicationError) in try factory.knownBackend(for: name) }
         do {
             try await factory.lock(for: name).withLock { () async throws(CLIError) in
                 if let source, source != target {
-                    let origin = try factory.backend(source)
+                    let origin = try application { () throws(ApplicationError) in try factory.backend(source) }
                     if let record = try await Self.vault({ () async throws(VaultError) in try await origin.load(profile: name) }) {
                         try await Self.vault { () async throws(VaultError) in try await destination.save(record) }
                         let copy = try await Self.vault { () async throws(VaultError) in try await destination.load(profile: name) }
@@ -203,9 +205,9 @@ struct VaultMigrateCommand: CLICommand {
                 file.profiles[name]?.vault = choice
             }
         } catch {
-            throw CLIError(error.description)
+            throw CLIErrors.from(error)
         }
-        try factory.registry.record(kind, for: name)
+        try application { () throws(ApplicationError) in try factory.registry.record(kind, for: name) }
     }
 
     private static func vault<T>(_ body: () async throws(VaultError) -> T) async throws(CLIError) -> T {
@@ -235,9 +237,9 @@ struct VaultChangePassphraseCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let factory = VaultFactory(context: context, configuration: try VaultCommands.configuration(context))
+        let factory = context.application.vaults(for: try VaultCommands.configuration(context))
         let newSource = factory.passphraseSource(variable: "AUTHVAULT_NEW_VAULT_PASSPHRASE")
-        let vault = try factory.fileVault()
+        let vault = try application { () throws(ApplicationError) in try factory.fileVault() }
         do throws(VaultError) {
             let new = try await newSource.passphrase(for: .create)
             try await vault.changePassphrase(new: new, rekey: replacesKey)

@@ -1,4 +1,5 @@
 import AuthAgent
+import AuthVaultApp
 import TokenVault
 
 /// `authvault vault lock`: forgets the encrypted file vault's key (in the session keyring too), and makes a running
@@ -48,8 +49,8 @@ enum RunningAgent {
         _ context: CommandContext, _ action: String, done: String, here: (EncryptedFileVault) async throws(VaultError) -> Void,
         inAgent: (AgentClient) throws(AgentClientError) -> Void
     ) async throws(CLIError) {
-        let factory = VaultFactory(context: context, configuration: try VaultCommands.configuration(context))
-        let vault = try factory.fileVault()
+        let factory = context.application.vaults(for: try VaultCommands.configuration(context))
+        let vault = try application { () throws(ApplicationError) in try factory.fileVault() }
         do {
             try await here(vault)
         } catch {
@@ -64,7 +65,7 @@ enum RunningAgent {
     static func tell(
         _ context: CommandContext, what request: String, _ send: (AgentClient) throws(AgentClientError) -> Void
     ) throws(CLIError) -> Bool {
-        guard let path = AgentSocket.path(context) else { return false }
+        guard let path = context.application.agentSocketPath else { return false }
         do {
             // Unlocking may run the agent's KDF once.
             try send(AgentClient(socketPath: path, timeout: .seconds(10)))

@@ -1,3 +1,4 @@
+import AuthVaultApp
 import CognitoAuth
 import TokenVault
 import TokenVerification

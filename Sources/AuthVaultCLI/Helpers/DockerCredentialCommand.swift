@@ -1,4 +1,5 @@
 import AuthAgent
+import AuthVaultApp
 
 /// `authvault docker-credential get|store|erase|list|version` (also run as `docker-credential-authvault`): Docker's
 /// credential helper protocol, for registries listed with `configure --helper-host`.
@@ -39,7 +40,7 @@ struct DockerCredentialCommand: CLICommand {
                                      ("Username", .string(token.username))), to: context.standardOutput)
         case "list":
             let file: ConfigFile
-            do { file = try context.configStore.load() } catch { throw CLIError(error.description) }
+            do { file = try context.configStore.load() } catch { throw CLIErrors.from(error) }
             var servers: [String: String] = [:]
             for (name, settings) in file.profiles {
                 for host in settings.helperHosts ?? [] { servers[host] = name }

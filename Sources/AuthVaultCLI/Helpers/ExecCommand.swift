@@ -1,5 +1,6 @@
 import AuthStore
 #if canImport(Glibc)
+import AuthVaultApp
 import Glibc
 #endif
 

@@ -1,3 +1,5 @@
+import AuthVaultApp
+
 /// `authvault git-credential get|store|erase` (also run as `git-credential-authvault`): git's credential helper
 /// protocol. `get` answers with the profile's access token as the password; `store` and `erase` change nothing, so
 /// a rejected push never signs the user out.

@@ -1,5 +1,6 @@
 import AuthAgent
 import AuthStore
+import AuthVaultApp
 
 /// `authvault kubectl-credential`: a kubectl exec credential plugin printing an ExecCredential. It echoes the
 /// apiVersion kubectl sent in `KUBERNETES_EXEC_INFO` and honours its `interactive: false` by never prompting.

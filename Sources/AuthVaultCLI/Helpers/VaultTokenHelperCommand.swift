@@ -1,3 +1,5 @@
+import AuthVaultApp
+
 /// `authvault vault-token-helper get|store|erase` (also run as `vault-token-helper-authvault`): HashiCorp Vault's
 /// token helper protocol. `get` prints the bare token; `store` and `erase` change nothing. Vault's CLI runs the
 /// helper with `VAULT_ADDR` set to the server it is about to call: when it is, that server must be https and its

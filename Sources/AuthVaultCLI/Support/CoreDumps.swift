@@ -8,13 +8,13 @@ import Glibc
 /// refuses them for its whole life, whatever the command: most commands hold a secret at some point, and a rule
 /// with no exceptions has no gaps. Not dumpable also means other processes of the same user can neither ptrace
 /// this one nor read its /proc/PID/mem or /proc/PID/environ (where a vault passphrase may be).
-public enum CoreDumps {
+enum CoreDumps {
     /// The core-size limit the process started with, for a command that `exec` replaces it with.
     private static let inherited = Mutex<rlimit?>(nil)
 
     /// Makes the process non-dumpable and lowers its core-size limit to 0. Only the soft limit is lowered, so
     /// `exec` can give its command the limit the user had. Neither call can fail for these arguments.
-    public static func refuse() {
+    static func refuse() {
         var limit = rlimit()
         if getrlimit(coreSize, &limit) == 0 {
             inherited.withLock { $0 = $0 ?? limit }

@@ -1,5 +1,5 @@
 /// The exit statuses scripts can rely on. Every command uses these and only these.
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     /// Anything not covered below: a rejected request, a broken file, a refused operation.
     case failure = 1
@@ -28,14 +28,14 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 }
 
 /// A command failed: what to tell the user and which exit status to end with.
-public struct CLIError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public let status: ExitStatus
+struct CLIError: Error, Sendable, CustomStringConvertible {
+    let message: String
+    let status: ExitStatus
 
-    public init(_ message: String, status: ExitStatus = .failure) {
+    init(_ message: String, status: ExitStatus = .failure) {
         self.message = message
         self.status = status
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

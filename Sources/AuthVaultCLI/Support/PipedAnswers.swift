@@ -1,4 +1,5 @@
 import AuthCrypto
+import AuthVaultApp
 
 /// The answers a script pipes in for a command's `-stdin` options: one line each (blank lines skipped), in the
 /// order the command asks its questions, each line read only when its question comes, so a script may write an
@@ -18,16 +19,16 @@ struct PipedAnswers {
     }
 
     /// The line for `flag`, which must be piped.
-    mutating func answer(for flag: OptionSpec) throws(CLIError) -> SecretBytes {
+    mutating func answer(for flag: OptionSpec, from input: any StandardInput) throws(CLIError) -> SecretBytes {
         guard let index = flags.firstIndex(of: flag), index >= linesRead else {
             throw CLIError("--\(flag.long) gives one answer, and it was used already.", status: .usage)
         }
         while linesRead < index {
-            _ = StandardInput.nextLine()
+            _ = input.nextLine()
             linesRead += 1
         }
         linesRead += 1
-        guard let line = StandardInput.nextLine() else {
+        guard let line = input.nextLine() else {
             throw CLIError("--\(flag.long) was given but no line is left on standard input.", status: .usage)
         }
         return line

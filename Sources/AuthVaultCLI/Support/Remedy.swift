@@ -1,4 +1,5 @@
 import AuthStore
+import AuthVaultApp
 import CognitoAuth
 import HTTPTransport
 import TokenVault
@@ -18,6 +19,15 @@ enum Remedy {
 
     /// What the agent's "vault locked" answer leaves to the user, whichever backend it was.
     static let unlockVault = "Unlock it: 'authvault vault unlock' (or log in to the desktop, for the keyring)."
+
+    static func of(_ error: ConfigError) -> String? {
+        switch error {
+        case .unsupportedVersion: "Upgrade authvault."
+        case .noSuchProfile(let name, _, _): "Create it with 'authvault configure --profile \(name) --user-pool-id ID --client-id ID'."
+        case .incomplete(let profile, let missing): "Set it with 'authvault configure --profile \(profile) \(missing) VALUE'."
+        default: nil
+        }
+    }
 
     static func of(_ error: VaultError) -> String? {
         switch error {

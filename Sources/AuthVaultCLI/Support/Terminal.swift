@@ -1,4 +1,5 @@
 import AuthCrypto
+import AuthVaultApp
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,21 +8,12 @@ import Glibc
 ///
 /// Secrets are read from `/dev/tty`, not standard input, so a prompt still works when stdin is a pipe, and a
 /// script that pipes data in is never mistaken for a person.
-public protocol SecretPrompter: Sendable {
-    /// Whether a person can answer a prompt (standard input and the controlling terminal are both a TTY).
-    var isInteractive: Bool { get }
-    /// Asks on the terminal with echo off; `nil` when there is no terminal or the person pressed Ctrl-D.
-    func readSecret(prompt: String) -> SecretBytes?
-    /// Asks on the terminal with echo on (a user name, an MFA choice).
-    func readLine(prompt: String) -> String?
-}
+struct Terminal: SecretPrompter {
+    init() {}
 
-public struct Terminal: SecretPrompter {
-    public init() {}
+    var isInteractive: Bool { isatty(0) == 1 && isatty(2) == 1 }
 
-    public var isInteractive: Bool { isatty(0) == 1 && isatty(2) == 1 }
-
-    public func readSecret(prompt: String) -> SecretBytes? {
+    func readSecret(prompt: String) -> SecretBytes? {
         withTerminal { descriptor in
             write(descriptor, prompt)
             var saved = termios()
@@ -40,7 +32,7 @@ public struct Terminal: SecretPrompter {
         }
     }
 
-    public func readLine(prompt: String) -> String? {
+    func readLine(prompt: String) -> String? {
         withTerminal { descriptor in
             write(descriptor, prompt)
             return LineBuffer.readLine(from: descriptor).map { String(decoding: $0.buffer[0..<$0.count], as: UTF8.self) }
@@ -58,13 +50,6 @@ public struct Terminal: SecretPrompter {
         var text = text
         text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
-}
-
-/// The prompter when prompts are forbidden: nobody is there to answer.
-struct NoPrompter: SecretPrompter {
-    var isInteractive: Bool { false }
-    func readSecret(prompt: String) -> SecretBytes? { nil }
-    func readLine(prompt: String) -> String? { nil }
 }
 
 /// A growable byte buffer that is zeroed before it is released or grown.

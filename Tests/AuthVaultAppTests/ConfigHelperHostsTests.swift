@@ -1,5 +1,5 @@
+import AuthVaultApp
 import Foundation
-@testable import AuthVaultCLI
 import Testing
 import TestSupport
 

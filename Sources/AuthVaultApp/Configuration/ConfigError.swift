@@ -1,4 +1,4 @@
-/// What is wrong with the configuration. Each message names the file or profile and says what to do.
+/// What is wrong with the configuration. Each message names the file or profile; the command line adds what to do.
 public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(path: String, problem: String)
     case unsupportedVersion(path: String, version: Int)
@@ -13,8 +13,8 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformed(let path, let problem):
             return "The configuration file \(path) is malformed: \(problem). Fix or move the file; it was left unchanged."
         case .unsupportedVersion(let path, let version):
-            return "The configuration file \(path) has version \(version), newer than this authvault understands. "
-                + "Upgrade authvault; the file was left unchanged."
+            return "The configuration file \(path) has version \(version), newer than this authvault understands; "
+                + "the file was left unchanged."
         case .unreadable(let path, let reason):
             return "Cannot read the configuration file: \(reason)."
                 + (reason.contains(path) ? "" : " (\(path))")
@@ -22,10 +22,9 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot write the configuration file \(path): \(reason). Nothing was changed."
         case .noSuchProfile(let name, let path, let known):
             let list = known.isEmpty ? "there are none yet" : "known profiles: \(known.joined(separator: ", "))"
-            return "No profile named '\(name)' in \(path) (\(list)). "
-                + "Create it with 'authvault configure --profile \(name) --user-pool-id ID --client-id ID'."
+            return "No profile named '\(name)' in \(path) (\(list))."
         case .incomplete(let profile, let missing):
-            return "Profile '\(profile)' is incomplete: set \(missing) with 'authvault configure --profile \(profile) \(missing) VALUE'."
+            return "Profile '\(profile)' is incomplete: \(missing) is not set."
         case .invalidValue(let option, let value, let reason):
             return "Invalid value '\(value)' for --\(option): \(reason)."
         }

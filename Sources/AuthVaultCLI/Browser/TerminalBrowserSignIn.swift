@@ -1,4 +1,5 @@
 import AuthStore
+import AuthVaultApp
 import CognitoAuth
 import Loopback
 import Synchronization
@@ -6,66 +7,54 @@ import Synchronization
 import Glibc
 #endif
 
-/// `authvault login` through the Hosted UI (or any OpenID provider): the authorization-code flow with PKCE, the
-/// code received by a loopback listener on a registered redirect URI or pasted by the user, the ID token verified
-/// with this sign-in's nonce, and the session handed to the store.
-struct BrowserSignIn {
+/// `authvault login` through the browser, the terminal's side of `BrowserSignIn`: where the URL is shown, the
+/// browser opened, the countdown and Ctrl-C while the listener waits, the pasted redirect read.
+struct TerminalBrowserSignIn {
     /// How the authorize URL reaches a browser and the code comes back.
     enum Delivery {
         /// Open a browser here; the listener receives the redirect.
-        case openBrowser(BrowserLauncher)
+        case openBrowser(any BrowserLauncher)
         /// Print the URL and listen (a browser on this machine, or one reaching it through SSH port forwarding).
         case printURL
         /// Print the URL and read the redirect URL (or the code) the user pastes from a browser elsewhere.
         case paste
     }
 
-    let session: ProfileSession
+    let signIn: BrowserSignIn
     let context: CommandContext
-    /// Cognito's `identity_provider`; nil shows the Hosted UI's own page.
-    let identityProvider: String?
-    let timeout: Duration
+
+    init(session: ProfileSession, context: CommandContext, identityProvider: String?, timeout: Duration) {
+        signIn = BrowserSignIn(session: session, identityProvider: identityProvider, timeout: timeout)
+        self.context = context
+    }
 
     func run(_ delivery: Delivery) async throws(CLIError) -> SessionSummary {
-        let client: OAuthClient
-        do { client = try await session.authority.oauthClient() } catch { throw CLIErrors.from(error) }
-        let request = client.authorizationRequest(identityProvider: identityProvider)
+        let attempt = try await step { () async throws(BrowserSignInError) in try await signIn.begin() }
         if case .paste = delivery {
-            return try await signInWithPastedRedirect(request, client: client)
+            let pasted = try pastedRedirect(attempt.request)
+            return try await step { () async throws(BrowserSignInError) in try await signIn.redeem(pasted: pasted, of: attempt) }
         }
-        let listener: LoopbackListener
-        do {
-            listener = try LoopbackListener(redirectURIs: session.profile.redirectURIs, state: request.state, timeout: timeout)
-        } catch {
-            throw Self.cliError(error)
-        }
-        // The first free registered port decides the redirect URI; the state, nonce and verifier stay.
-        let listening = request.redirected(to: listener.redirectURI)
-        announce(listening, delivery: delivery)
+        let (listener, listening) = try await step { () async throws(BrowserSignInError) in try signIn.listen(attempt) }
+        announce(listening.request, delivery: delivery)
         let interrupt = InterruptWatch { _ in listener.cancel() }
-        let countdown = Countdown(timeout: timeout, output: context.standardError)
-        let received: AuthorizationCallback
-        do {
+        let countdown = Countdown(timeout: signIn.timeout, output: context.standardError)
+        let received = try await step { () async throws(BrowserSignInError) in
             defer {
                 countdown.stop()
                 // From here a Ctrl-C ends the process as usual: nothing is stored until every check has passed.
                 interrupt.stop()
             }
-            received = try await listener.waitForCallback()
-        } catch {
-            throw Self.cliError(error)
+            do throws(LoopbackError) { return try await listener.waitForCallback() } catch { throw .listener(error) }
         }
-        do {
-            let summary = try await redeem(try listening.authorizationCode(fromCallback: received.url), of: listening, client: client)
-            received.respond(with: .success("Signed in as \(summary.user) — you can close this tab."))
-            return summary
-        } catch {
-            received.respond(with: .failure("The sign-in could not be completed. Return to the terminal for details; you can close this tab."))
-            throw error
-        }
+        return try await step { () async throws(BrowserSignInError) in try await signIn.redeem(received, of: listening) }
     }
 
-    private func signInWithPastedRedirect(_ request: OAuthAuthorizationRequest, client: OAuthClient) async throws(CLIError) -> SessionSummary {
+    /// A step of the sign-in, its failure said in the command's terms.
+    private func step<T>(_ body: () async throws(BrowserSignInError) -> T) async throws(CLIError) -> T {
+        do { return try await body() } catch { throw Self.cliError(error) }
+    }
+
+    private func pastedRedirect(_ request: OAuthAuthorizationRequest) throws(CLIError) -> String {
         context.standardError.line("""
         Open this URL in a browser on any machine and sign in:
 
@@ -74,43 +63,23 @@ struct BrowserSignIn {
         The browser then goes to \(request.redirectURI), which fails to load there: copy the whole URL from its address
         bar (or only the value of its code parameter) and paste it here.
         """)
-        let pasted: String
         if context.isInteractive {
             // It carries the code: no echo, and it never lands in the terminal's scroll-back.
             guard let secret = context.prompter.readSecret(prompt: "Redirect URL: ") else {
                 throw CLIError("Nothing was pasted; run 'authvault login --paste' again.", status: .usage)
             }
-            pasted = secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-        } else {
-            guard let line = StandardInput.firstLine() else {
-                throw CLIError("--paste reads the redirect URL from the terminal or standard input, and neither gave one.", status: .usage)
-            }
-            pasted = String(decoding: line, as: UTF8.self)
+            return secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         }
-        return try await redeem(try request.authorizationCode(pasted: pasted), of: request, client: client)
-    }
-
-    /// Exchanges the code, verifies what comes back, and keeps the session; nothing is stored unless all of it passed.
-    private func redeem(
-        _ code: @autoclosure () throws(OAuthCallbackError) -> OAuthAuthorizationCode, of request: OAuthAuthorizationRequest,
-        client: OAuthClient
-    ) async throws(CLIError) -> SessionSummary {
-        let authorizationCode: OAuthAuthorizationCode
-        do { authorizationCode = try code() } catch { throw CLIError(error.description, status: .failure) }
-        let tokens: OAuthTokens
-        do {
-            tokens = try await client.exchange(authorizationCode, for: request)
-        } catch {
-            throw Self.exchangeError(error)
+        guard let line = context.standardInput.firstLine() else {
+            throw CLIError("--paste reads the redirect URL from the terminal or standard input, and neither gave one.", status: .usage)
         }
-        do { return try await session.store.signIn(browserTokens: tokens) } catch { throw CLIErrors.from(error) }
+        return String(decoding: line, as: UTF8.self)
     }
-
     private func announce(_ request: OAuthAuthorizationRequest, delivery: Delivery) {
         let via = request.identityProvider.map { " with \($0)" } ?? ""
         switch delivery {
         case .openBrowser(let launcher):
-            context.standardError.line("Opening the browser to sign in\(via) (profile '\(session.profile.name)'). If it does not open, visit:\n\n  \(request.url)\n")
+            context.standardError.line("Opening the browser to sign in\(via) (profile '\(signIn.session.profile.name)'). If it does not open, visit:\n\n  \(request.url)\n")
             let output = context.standardError
             let opened = launcher.open(request.url) { status in
                 if status != 0 {
@@ -121,7 +90,7 @@ struct BrowserSignIn {
         case .printURL, .paste:
             let port = OAuthRedirect.port(of: request.redirectURI)
             context.standardError.line("""
-            Open this URL in a browser on this machine to sign in\(via) (profile '\(session.profile.name)'):
+            Open this URL in a browser on this machine to sign in\(via) (profile '\(signIn.session.profile.name)'):
 
               \(request.url)
 
@@ -131,25 +100,28 @@ struct BrowserSignIn {
         }
     }
 
+    private static func cliError(_ error: BrowserSignInError) -> CLIError {
+        switch error {
+        case .client(let error): CLIErrors.from(error)
+        case .listener(let error): cliError(error)
+        case .callback: CLIError(error.description, status: .failure)
+        case .exchange(.tokenRejected(let reason)):
+            CLIError("The tokens from the authorization server failed verification (\(reason)); nothing was stored. "
+                + "Check the profile's --issuer and --jwks-url, then run 'authvault login' again.", status: .failure)
+        case .exchange(.unknownService(type: "invalid_grant", _, _)):
+            CLIError("The authorization server refused the code (it was used already, or it expired): run 'authvault login' again.",
+                     status: .signInRequired)
+        case .exchange(let error): CLIErrors.from(error)
+        case .store(let error): CLIErrors.from(error)
+        }
+    }
+
     private static func cliError(_ error: LoopbackError) -> CLIError {
         switch error {
         case .cancelled: CLIError(error.description, status: .cancelled)
         case .authorizationDenied: CLIError(error.description, status: .signInRequired)
         case .invalidRedirectURI, .allPortsBusy: CLIError(error.description, status: .usage)
         case .timedOut, .bindFailed: CLIError(error.description, status: .failure)
-        }
-    }
-
-    private static func exchangeError(_ error: CognitoError) -> CLIError {
-        switch error {
-        case .tokenRejected(let reason):
-            CLIError("The tokens from the authorization server failed verification (\(reason)); nothing was stored. "
-                + "Check the profile's --issuer and --jwks-url, then run 'authvault login' again.", status: .failure)
-        case .unknownService(type: "invalid_grant", _, _):
-            CLIError("The authorization server refused the code (it was used already, or it expired): run 'authvault login' again.",
-                     status: .signInRequired)
-        default:
-            CLIErrors.from(error)
         }
     }
 }

@@ -4,18 +4,18 @@ import TokenVault
 
 /// Which backend holds each profile whose configuration says `auto`, decided once and remembered, so later runs
 /// neither probe the Secret Service again nor change backend silently.
-struct BackendRegistry {
-    let path: String
+public struct BackendRegistry: Sendable {
+    public let path: String
 
-    init(dataDirectory: String) {
+    public init(dataDirectory: String) {
         path = FilePath.join(dataDirectory, "backends.json")
     }
 
-    func backend(of profile: String) throws(CLIError) -> VaultBackendKind? {
+    public func backend(of profile: String) throws(ApplicationError) -> VaultBackendKind? {
         try load()[profile]
     }
 
-    func record(_ backend: VaultBackendKind, for profile: String) throws(CLIError) {
+    public func record(_ backend: VaultBackendKind, for profile: String) throws(ApplicationError) {
         var entries = try load()
         entries[profile] = backend
         let encoder = JSONEncoder()
@@ -24,21 +24,19 @@ struct BackendRegistry {
             let data = try encoder.encode(entries)
             try PrivateDirectory.create(FilePath.parent(of: path))
             try SecureFile.write(Array(data) + [0x0A], to: path)
-        } catch let error as FileSystemError {
-            throw CLIError("Cannot record the vault backend of profile '\(profile)': \(error)")
         } catch {
-            throw CLIError("Cannot record the vault backend of profile '\(profile)': \(error)")
+            throw .backendRecord(path: path, problem: "cannot record the backend of profile '\(profile)': \(error)")
         }
     }
 
-    private func load() throws(CLIError) -> [String: VaultBackendKind] {
+    private func load() throws(ApplicationError) -> [String: VaultBackendKind] {
         do {
             guard let bytes = try SecureFile.read(path) else { return [:] }
             return try JSONDecoder().decode([String: VaultBackendKind].self, from: Data(bytes))
         } catch let error as FileSystemError {
-            throw CLIError("Cannot read \(path): \(error)")
+            throw .backendRecord(path: path, problem: "cannot be read: \(error)")
         } catch {
-            throw CLIError("\(path) is malformed; fix or remove it (it only records which vault each profile uses).")
+            throw .backendRecord(path: path, problem: "is malformed; fix or remove it (it only records which vault each profile uses)")
         }
     }
 }

@@ -1,13 +1,13 @@
 import AuthCrypto
+import AuthVaultApp
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Secrets piped in by scripts (`--password-stdin`, `--client-secret-stdin`, `--code-stdin`), raw buffers wiped.
-enum StandardInput {
-    /// The next non-empty line, read only as far as its newline (what follows stays for the next question, and a
-    /// script may write it later); nil at the end of input.
-    static func nextLine() -> SecretBytes? {
+/// The process's standard input, where scripts pipe secrets (`--password-stdin`, `--client-secret-stdin`,
+/// `--code-stdin`); raw buffers wiped.
+struct ProcessStandardInput: StandardInput {
+    func nextLine() -> SecretBytes? {
         while let line = LineBuffer.readLine(from: 0) {
             guard line.count > 0 else { continue }
             return SecretBytes(line.buffer[0..<line.count])
@@ -15,12 +15,11 @@ enum StandardInput {
         return nil
     }
 
-    /// The first line (possibly empty), or nil when standard input is empty.
-    static func firstLine() -> [UInt8]? {
-        var buffer = readAll()
+    func firstLine() -> [UInt8]? {
+        var buffer = Self.readAll()
         defer { buffer.wipe() }
         guard !buffer.isEmpty else { return nil }
-        return lines(of: buffer).first.map(Array.init) ?? []
+        return Self.lines(of: buffer).first.map(Array.init) ?? []
     }
 
     private static func lines(of buffer: [UInt8]) -> [ArraySlice<UInt8>] {

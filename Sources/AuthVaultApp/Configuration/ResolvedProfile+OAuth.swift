@@ -3,7 +3,7 @@ import CognitoAuth
 extension ResolvedProfile {
     /// Where the browser sign-in goes: the Hosted UI's paths, with each endpoint the profile sets in their place;
     /// nil when it has neither a Hosted UI nor authorize and token endpoints.
-    func oauthEndpoints() throws(CognitoError) -> OAuthEndpoints? {
+    public func oauthEndpoints() throws(CognitoError) -> OAuthEndpoints? {
         let set = oauthOverrides ?? OAuthEndpointSettings()
         var endpoints: OAuthEndpoints
         if let hostedUI {
@@ -27,5 +27,5 @@ extension ResolvedProfile {
     }
 
     /// Whether `login` can sign in through the browser.
-    var hasBrowserSignIn: Bool { hostedUI != nil || (oauthOverrides?.authorization != nil && oauthOverrides?.token != nil) }
+    public var hasBrowserSignIn: Bool { hostedUI != nil || (oauthOverrides?.authorization != nil && oauthOverrides?.token != nil) }
 }

@@ -3,51 +3,53 @@ import SecureFiles
 import TokenVault
 
 /// Builds the vault backends from the environment and the configuration, and decides which one holds a profile.
-struct VaultFactory {
-    let context: CommandContext
+public struct VaultFactory: Sendable {
+    let application: Application
     let profiles: [String: ProfileSettings]
 
-    init(context: CommandContext, configuration: ConfigFile) {
-        self.context = context
+    init(application: Application, configuration: ConfigFile) {
+        self.application = application
         profiles = configuration.profiles
     }
 
-    var registry: BackendRegistry { BackendRegistry(dataDirectory: context.dataDirectory) }
+    private var dataDirectory: String { application.dataDirectory }
+
+    public var registry: BackendRegistry { BackendRegistry(dataDirectory: dataDirectory) }
 
     /// Beside the file vault's records, for both backends: the agent watches them (see `RecordRevisions`).
-    var revisions: RecordRevisions { RecordRevisions(dataDirectory: context.dataDirectory) }
+    public var revisions: RecordRevisions { RecordRevisions(dataDirectory: dataDirectory) }
 
-    func lock(for profile: String) -> ProfileLock {
-        ProfileLock(directory: FilePath.join(context.dataDirectory, "locks"), profile: profile)
+    public func lock(for profile: String) -> ProfileLock {
+        ProfileLock(directory: FilePath.join(dataDirectory, "locks"), profile: profile)
     }
 
     // MARK: Backends
 
-    func fileVault() throws(CLIError) -> EncryptedFileVault {
-        EncryptedFileVault(directory: context.dataDirectory, passphrase: passphraseSource(), keyCache: try keyCache())
+    public func fileVault() throws(ApplicationError) -> EncryptedFileVault {
+        EncryptedFileVault(directory: dataDirectory, passphrase: passphraseSource(), keyCache: try keyCache())
     }
 
-    func secretServiceVault() throws(CLIError) -> SecretServiceVault {
+    public func secretServiceVault() throws(ApplicationError) -> SecretServiceVault {
         var bindings: [String: SecretServiceVault.ProfileBinding] = [:]
         for (name, settings) in profiles {
             guard let pool = settings.userPoolId, let client = settings.clientId else { continue }
             bindings[name] = .init(userPoolId: pool, clientId: client)
         }
-        return SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: context.isInteractive)
+        return SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive)
     }
 
-    func backend(_ kind: VaultBackendKind) throws(CLIError) -> any VaultBackend {
+    public func backend(_ kind: VaultBackendKind) throws(ApplicationError) -> any VaultBackend {
         switch kind {
         case .file: return try fileVault()
         case .secretService: return try secretServiceVault()
-        case .memory: throw CLIError("The memory vault exists only inside a process; use --vault file or secret-service.", status: .usage)
+        case .memory: throw .memoryVaultOutsideProcess
         }
     }
 
     /// The backend that holds `profile`: the configured one, or for `auto` the one recorded for it, or — the first
     /// time — the Secret Service when it answers unlocked within the bound, else the encrypted file. A first
-    /// choice of the file is said on standard error, once, and recorded: never a silent change of backend.
-    func selectBackend(for profile: String) async throws(CLIError) -> (any VaultBackend, VaultBackendKind) {
+    /// choice of the file is said as a notice, once, and recorded: never a silent change of backend.
+    public func selectBackend(for profile: String) async throws(ApplicationError) -> (any VaultBackend, VaultBackendKind) {
         switch profiles[profile]?.vault ?? .auto {
         case .file: return (try fileVault(), .file)
         case .secretService: return (try secretServiceVault(), .secretService)
@@ -64,7 +66,7 @@ struct VaultFactory {
         } else {
             chosen = .file
             let fileVault = try fileVault()
-            context.standardError.line("No unlocked Secret Service (\(Self.describe(status.state))): profile '\(profile)' "
+            application.notice("No unlocked Secret Service (\(Self.describe(status.state))): profile '\(profile)' "
                 + "will keep its tokens in the encrypted file vault in \(fileVault.directory). "
                 + "'authvault vault migrate --to secret-service' moves them later.")
         }
@@ -73,7 +75,7 @@ struct VaultFactory {
     }
 
     /// The backend recorded or configured for a profile, without probing or recording anything (for `status`).
-    func knownBackend(for profile: String) throws(CLIError) -> VaultBackendKind? {
+    public func knownBackend(for profile: String) throws(ApplicationError) -> VaultBackendKind? {
         switch profiles[profile]?.vault ?? .auto {
         case .file: return .file
         case .secretService: return .secretService
@@ -81,7 +83,7 @@ struct VaultFactory {
         }
     }
 
-    static func describe(_ state: VaultStatus.State) -> String {
+    public static func describe(_ state: VaultStatus.State) -> String {
         switch state {
         case .available: return "available"
         case .locked: return "the collection is locked"
@@ -94,16 +96,16 @@ struct VaultFactory {
 
     /// `AUTHVAULT_VAULT_PASSPHRASE`, else the file named by `AUTHVAULT_VAULT_PASSPHRASE_FILE`, else a no-echo
     /// prompt on the terminal (asked twice when the vault is created). Never a command-line argument.
-    func passphraseSource(
+    public func passphraseSource(
         variable: String = "AUTHVAULT_VAULT_PASSPHRASE", prompt: String = "Vault passphrase"
     ) -> PassphraseSource {
-        if let value = context.variables[variable], !value.isEmpty {
+        if let value = application.environment[variable], !value.isEmpty {
             return .fixed(SecretBytes(utf8: value))
         }
-        if let path = context.variables[variable + "_FILE"], !path.isEmpty {
+        if let path = application.environment[variable + "_FILE"], !path.isEmpty {
             return PassphraseSource { _ throws(VaultError) in try Self.readPassphraseFile(path, variable: variable + "_FILE") }
         }
-        let prompter = context.prompter
+        let prompter = application.prompter
         guard prompter.isInteractive else {
             return .unavailable("set \(variable) or \(variable)_FILE, or run the command in a terminal.")
         }
@@ -132,19 +134,19 @@ struct VaultFactory {
         return SecretBytes(line)
     }
 
-    private func keyCache() throws(CLIError) -> DataKeyCache {
+    private func keyCache() throws(ApplicationError) -> DataKeyCache {
         let seconds = try seconds(from: "AUTHVAULT_KEY_CACHE_TIMEOUT", default: 3600)
         return seconds == 0 ? .disabled : .sessionKeyring(timeout: .seconds(seconds))
     }
 
-    private func secretServiceTimeout() throws(CLIError) -> Duration {
+    private func secretServiceTimeout() throws(ApplicationError) -> Duration {
         .milliseconds(Int64(try seconds(from: "AUTHVAULT_SECRET_SERVICE_TIMEOUT", default: 3) * 1000))
     }
 
-    private func seconds(from variable: String, default value: Double) throws(CLIError) -> Double {
-        guard let text = context.variables[variable], !text.isEmpty else { return value }
+    private func seconds(from variable: String, default value: Double) throws(ApplicationError) -> Double {
+        guard let text = application.environment[variable], !text.isEmpty else { return value }
         guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-            throw CLIError("\(variable) must be a number of seconds, not '\(text)'.", status: .usage)
+            throw .invalidVariable(name: variable, value: text, expected: "a number of seconds")
         }
         return seconds
     }

@@ -9,8 +9,9 @@ import TokenVerification
 /// A profile's identity provider, each part built on first use: serving a cached token (the hot path) never sets
 /// up the HTTP transport, the JWKS cache or the client secret. A session from the browser is refreshed and revoked
 /// at the OAuth endpoints it came from; everything else goes to the user-pool API.
-final class ProfileAuthority: SessionAuthority {
+public final class ProfileAuthority: SessionAuthority {
     private let profile: ResolvedProfile
+    private let userAgent: String
     private let clientSecret: @Sendable () async -> SecretBytes?
     private let parts = Mutex(Parts())
 
@@ -21,13 +22,16 @@ final class ProfileAuthority: SessionAuthority {
         var oauth: OAuthClient?
     }
 
-    /// - Parameter clientSecret: read from the vault when a client is first needed.
-    init(profile: ResolvedProfile, clientSecret: @escaping @Sendable () async -> SecretBytes?) {
+    /// - Parameters:
+    ///   - userAgent: sent with every request.
+    ///   - clientSecret: read from the vault when a client is first needed.
+    public init(profile: ResolvedProfile, userAgent: String, clientSecret: @escaping @Sendable () async -> SecretBytes?) {
         self.profile = profile
+        self.userAgent = userAgent
         self.clientSecret = clientSecret
     }
 
-    func cognitoClient() async throws(CognitoError) -> CognitoClient {
+    public func cognitoClient() async throws(CognitoError) -> CognitoClient {
         if let existing = parts.withLock({ $0.cognito }) { return existing }
         let (transport, verifier) = shared()
         let configuration = CognitoConfiguration(
@@ -43,7 +47,7 @@ final class ProfileAuthority: SessionAuthority {
     }
 
     /// The browser sign-in's client: the profile's Hosted UI or OAuth endpoints, its first registered redirect URI.
-    func oauthClient() async throws(CognitoError) -> OAuthClient {
+    public func oauthClient() async throws(CognitoError) -> OAuthClient {
         if let existing = parts.withLock({ $0.oauth }) { return existing }
         guard let endpoints = try profile.oauthEndpoints() else {
             throw .invalidConfiguration("profile '\(profile.name)' has no Hosted UI: set it with 'authvault configure --hosted-ui URL' "
@@ -69,7 +73,7 @@ final class ProfileAuthority: SessionAuthority {
         parts.withLock { parts in
             if let transport = parts.transport, let verifier = parts.verifier { return (transport, verifier) }
             let transport = CurlTransport(configuration: CurlTransportConfiguration(
-                caBundlePath: profile.caBundle, userAgent: "authvault/\(AuthVault.version)"))
+                caBundlePath: profile.caBundle, userAgent: userAgent))
             let verifier = TokenVerifier(issuer: profile.issuer, clientId: profile.clientId,
                                          keys: JWKSCache(url: profile.jwksURL, transport: transport))
             parts.transport = transport
@@ -78,39 +82,39 @@ final class ProfileAuthority: SessionAuthority {
         }
     }
 
-    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+    public func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
         try await cognitoClient().signIn(username: username, method: method, device: device)
     }
 
-    func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
+    public func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
         try await cognitoClient().respond(to: challenge, with: answer)
     }
 
-    func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup {
+    public func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup {
         try await cognitoClient().beginSoftwareTokenSetup(for: challenge)
     }
 
-    func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
+    public func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
         guard session.origin == .browser else { return try await cognitoClient().refresh(session) }
         return try await oauthClient().refresh(refreshToken: session.refreshToken, previousIDToken: session.idToken).tokens
     }
 
-    func revoke(_ session: StoredSession) async throws(CognitoError) {
+    public func revoke(_ session: StoredSession) async throws(CognitoError) {
         guard session.origin == .browser else { return try await cognitoClient().revoke(session) }
         try await oauthClient().revoke(refreshToken: session.refreshToken)
     }
 
-    func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {
+    public func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {
         try await cognitoClient().globalSignOut(accessToken: accessToken)
     }
 
-    func confirmDevice(
+    public func confirmDevice(
         _ newDevice: NewDeviceMetadata, name: String, accessToken: SecretBytes
     ) async throws(CognitoError) -> (device: RememberedDevice, userConfirmationNecessary: Bool) {
         try await cognitoClient().confirmDevice(newDevice, name: name, accessToken: accessToken)
     }
 
-    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
+    public func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
         try await cognitoClient().setDeviceRemembered(remembered, deviceKey: deviceKey, accessToken: accessToken)
     }
 }

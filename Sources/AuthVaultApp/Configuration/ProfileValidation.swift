@@ -3,12 +3,12 @@ import Loopback
 import NetworkHosts
 import SecureFiles
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Checks of what a user types into `authvault configure`, so a typo is caught when it is made, not at sign-in.
-enum ProfileValidation {
-    static func profileName(_ name: String) throws(ConfigError) {
+public enum ProfileValidation {
+    public static func profileName(_ name: String) throws(ConfigError) {
         let allowed = name.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
         guard !name.isEmpty, name.count <= 64, allowed, !name.hasPrefix(".") else {
             throw .invalidValue(option: "profile", value: name,
@@ -17,7 +17,7 @@ enum ProfileValidation {
     }
 
     /// `eu-west-1`, `us-gov-west-1`, `ap-southeast-2`: lowercase words joined by '-', ending in a number.
-    static func region(_ value: String) throws(ConfigError) {
+    public static func region(_ value: String) throws(ConfigError) {
         let parts = value.split(separator: "-", omittingEmptySubsequences: false)
         let wordsOK = parts.dropLast().allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(isLowercaseLetter) }
         guard parts.count >= 3, wordsOK, let last = parts.last, !last.isEmpty, last.utf8.allSatisfy(isDigit) else {
@@ -26,7 +26,7 @@ enum ProfileValidation {
     }
 
     /// `us-east-1_AbC123`: the region, an underscore, then letters and digits.
-    static func userPoolId(_ value: String) throws(ConfigError) {
+    public static func userPoolId(_ value: String) throws(ConfigError) {
         let halves = value.split(separator: "_", omittingEmptySubsequences: false)
         guard halves.count == 2, (try? region(String(halves[0]))) != nil,
               !halves[1].isEmpty, halves[1].utf8.allSatisfy(isAlphanumeric) else {
@@ -35,20 +35,20 @@ enum ProfileValidation {
         }
     }
 
-    static func region(fromUserPoolId poolId: String) -> String? {
+    public static func region(fromUserPoolId poolId: String) -> String? {
         guard let underscore = poolId.firstIndex(of: "_") else { return nil }
         return String(poolId[..<underscore])
     }
 
     /// Cognito's app client ids are letters and digits; another OpenID provider's may have `-`, `.`, `_` or `~` too.
-    static func clientId(_ value: String) throws(ConfigError) {
+    public static func clientId(_ value: String) throws(ConfigError) {
         guard !value.isEmpty, value.count <= 128, value.utf8.allSatisfy({ isAlphanumeric($0) || "-._~".utf8.contains($0) }) else {
             throw .invalidValue(option: "client-id", value: value, reason: "expected the app client id: letters and digits (and - . _ ~)")
         }
     }
 
     /// A service URL: https, or plain http only to a loopback host (a local emulator).
-    static func serviceURL(_ value: String, option: String) throws(ConfigError) {
+    public static func serviceURL(_ value: String, option: String) throws(ConfigError) {
         guard let url = URL(string: value), url.scheme != nil, let host = url.host, !host.isEmpty else {
             throw .invalidValue(option: option, value: value, reason: "expected an absolute URL such as https://example.com/")
         }
@@ -59,7 +59,7 @@ enum ProfileValidation {
 
     /// A registered callback for the loopback listener: checked by the listener's own parser (http, a loopback
     /// address or localhost, an explicit port), so configure accepts exactly what a sign-in can serve.
-    static func redirectURI(_ value: String) throws(ConfigError) {
+    public static func redirectURI(_ value: String) throws(ConfigError) {
         do {
             _ = try RegisteredRedirectURI(value)
         } catch {
@@ -71,7 +71,7 @@ enum ProfileValidation {
 
     /// A CA bundle: an absolute path to a readable file that only its owner (this user or root) can change; checked
     /// now, so a mistake shows at configure time, and again before every request.
-    static func caBundle(_ value: String) throws(ConfigError) {
+    public static func caBundle(_ value: String) throws(ConfigError) {
         guard value.hasPrefix("/") else {
             throw .invalidValue(option: "ca-bundle", value: value, reason: "give an absolute path")
         }
@@ -86,7 +86,7 @@ enum ProfileValidation {
     }
 
     /// A host name or address, optionally with a port: what git and docker pass to a credential helper.
-    static func helperHost(_ value: String) throws(ConfigError) {
+    public static func helperHost(_ value: String) throws(ConfigError) {
         guard value.count <= 255, HostPort(value) != nil else {
             throw .invalidValue(option: "helper-host", value: value, reason: "expected a host such as git.example.com or registry.example.com:5000")
         }

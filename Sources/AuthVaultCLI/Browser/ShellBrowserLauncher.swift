@@ -1,3 +1,4 @@
+import AuthVaultApp
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -6,7 +7,7 @@ import Glibc
 /// Opens a URL in the user's browser: `--browser-command` (the URL appended as its last argument), else `$BROWSER`
 /// (a colon-separated list whose `%s` stands for the URL, by that variable's convention), else `xdg-open`. The browser gets the environment without AuthVault's own variables (a vault
 /// passphrase must not reach it), in a session of its own so a Ctrl-C at the terminal does not close it.
-struct BrowserLauncher: Sendable {
+struct ShellBrowserLauncher: BrowserLauncher {
     /// A shell command line; the URL is passed as its last argument, or in place of `%s` when `substitutes`.
     let commandLine: String
     let substitutes: Bool
@@ -15,17 +16,17 @@ struct BrowserLauncher: Sendable {
     let environment: [String: String]
 
     /// - Returns: nil when there is no way to open a browser (no command, no `$BROWSER`, no xdg-open on PATH).
-    static func choose(command: String?, environment: [String: String]) -> BrowserLauncher? {
+    static func choose(command: String?, environment: [String: String]) -> ShellBrowserLauncher? {
         let childEnvironment = ChildProcess.environment(from: environment)
         if let command, !command.isEmpty {
-            return BrowserLauncher(commandLine: command, substitutes: false, source: "--browser-command", environment: childEnvironment)
+            return ShellBrowserLauncher(commandLine: command, substitutes: false, source: "--browser-command", environment: childEnvironment)
         }
         if let browsers = environment["BROWSER"], let first = browsers.split(separator: ":").first {
-            return BrowserLauncher(commandLine: String(first), substitutes: true, source: "$BROWSER", environment: childEnvironment)
+            return ShellBrowserLauncher(commandLine: String(first), substitutes: true, source: "$BROWSER", environment: childEnvironment)
         }
         let path = environment["PATH"] ?? "/usr/bin:/bin"
         guard path.split(separator: ":").contains(where: { access("\($0)/xdg-open", X_OK) == 0 }) else { return nil }
-        return BrowserLauncher(commandLine: "xdg-open", substitutes: false, source: "xdg-open", environment: childEnvironment)
+        return ShellBrowserLauncher(commandLine: "xdg-open", substitutes: false, source: "xdg-open", environment: childEnvironment)
     }
 
     /// glibc's POSIX_SPAWN_SETSID (<spawn.h>, 2.26+), hidden from Swift behind _GNU_SOURCE.

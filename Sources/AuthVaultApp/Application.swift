@@ -1,0 +1,39 @@
+/// The application behind the command line: a profile's configuration, its vault and store, and a token for a tool,
+/// with the outside world — the environment, a person to ask, a place for notices — passed in. It never prints,
+/// prompts on its own, or reads the process environment, so a test or another program can run every use in-process.
+public struct Application: Sendable {
+    public let environment: EnvironmentVariables
+    /// The configuration file's path.
+    public let configPath: String
+    /// Who answers a prompt (a passphrase); `NoPrompter` where nobody may be asked.
+    public let prompter: any SecretPrompter
+    /// Said once, for a person to read: the first choice of a vault backend.
+    public let notice: @Sendable (String) -> Void
+    /// Sent as the HTTP User-Agent.
+    public let userAgent: String
+
+    /// - Parameter configPath: nil for `$AUTHVAULT_CONFIG`, else the XDG default.
+    public init(
+        environment: EnvironmentVariables, configPath: String? = nil, prompter: any SecretPrompter = NoPrompter(),
+        userAgent: String = "authvault", notice: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.environment = environment
+        self.configPath = configPath ?? environment.nonEmpty("AUTHVAULT_CONFIG") ?? ConfigLocation.defaultPath(environment: environment)
+        self.prompter = prompter
+        self.userAgent = userAgent
+        self.notice = notice
+    }
+
+    public var configStore: ConfigStore { ConfigStore(path: configPath) }
+
+    /// Where vault files, lock files and the backend choices live: `$XDG_DATA_HOME/authvault`.
+    public var dataDirectory: String { ConfigLocation.dataDirectory(environment: environment) }
+
+    /// The profile named by `$AUTHVAULT_PROFILE`, else "default".
+    public var defaultProfileName: String { environment.nonEmpty("AUTHVAULT_PROFILE") ?? "default" }
+
+    /// The vault backends as this configuration and environment build them.
+    public func vaults(for configuration: ConfigFile) -> VaultFactory {
+        VaultFactory(application: self, configuration: configuration)
+    }
+}

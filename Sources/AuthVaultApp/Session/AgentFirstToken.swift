@@ -1,0 +1,66 @@
+import AuthAgent
+import AuthCrypto
+import AuthStore
+
+/// A token handed to another tool, with what the tool's protocol wants beside it.
+public struct HelperToken: Sendable {
+    public let token: String
+    public let expiresAt: Double
+    /// Cognito's user name, for protocols that pair the token with a user name.
+    public let username: String
+    public let profile: String
+}
+
+extension Application {
+    /// Where the agent listens: `$AUTHVAULT_AGENT_SOCKET`, else `$XDG_RUNTIME_DIR/authvault/agent.sock`; nil when neither is set.
+    public var agentSocketPath: String? {
+        if let explicit = environment.nonEmpty("AUTHVAULT_AGENT_SOCKET") { return explicit }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+        return AgentClient.socketPath(runtimeDirectory: runtime)
+    }
+
+    /// A valid token for `profile` (`defaultProfileName` when nil), without ever asking anyone to sign in: from the
+    /// agent when one runs, else directly from the vault (refreshing first when due).
+    nonisolated(nonsending) public func helperToken(
+        _ kind: TokenKind, profile: String? = nil
+    ) async throws(ApplicationError) -> HelperToken {
+        if let served = try tokenFromAgent(kind, profile: profile ?? defaultProfileName) { return served }
+        let session = try await openProfile(named: profile)
+        let secret: SecretBytes
+        do {
+            secret = kind == .access ? try await session.store.validAccessToken() : try await session.store.validIDToken()
+        } catch {
+            switch error {
+            case .signInRequired(let reason?): throw .noUsableSession(profile: session.profile.name, reason: "\(reason)")
+            case .signInRequired(nil): throw .noUsableSession(profile: session.profile.name, reason: "not signed in")
+            case .rejected(let refusal) where refusal.requiresSignIn:
+                throw .noUsableSession(profile: session.profile.name, reason: "not signed in")
+            default: throw .store(error)
+            }
+        }
+        let record = await session.store.storedRecord
+        return HelperToken(
+            token: secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
+            expiresAt: (kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt) ?? 0,
+            username: record?.identity?.username ?? session.profile.name,
+            profile: session.profile.name)
+    }
+
+    /// The agent's answer; nil when no agent runs (or it misbehaves), so the caller takes the direct path. What the
+    /// agent says about the session itself (sign in, vault locked, network) is final.
+    private func tokenFromAgent(_ kind: TokenKind, profile: String) throws(ApplicationError) -> HelperToken? {
+        guard let path = agentSocketPath else { return nil }
+        do {
+            // Long enough for a refresh in the mandatory window; an agent that hangs costs this once.
+            let token = try AgentClient(socketPath: path, timeout: .seconds(5)).token(profile: profile, kind: kind)
+            return HelperToken(token: token.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
+                               expiresAt: token.expiresAt ?? 0, username: token.username ?? profile, profile: profile)
+        } catch {
+            guard case .server(let failure) = error else { return nil }
+            switch failure.code {
+            case .signInRequired, .vaultLocked, .network: throw .agent(profile: profile, failure: failure)
+            case .unknownProfile, .badRequest, .internal: return nil
+            }
+        }
+    }
+}

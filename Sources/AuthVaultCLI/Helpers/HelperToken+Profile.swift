@@ -1,0 +1,43 @@
+import AuthStore
+import AuthVaultApp
+
+/// The helpers' side of a token for another tool: which profile may answer a tool, and the fetch in command terms.
+extension HelperToken {
+    /// A valid token for `profile` (the current one when nil), agent first, without ever prompting to sign in.
+    nonisolated(nonsending) static func fetch(
+        _ kind: TokenKind, profile: String? = nil, context: CommandContext
+    ) async throws(CLIError) -> HelperToken {
+        try await application { () async throws(ApplicationError) in
+            try await context.application.helperToken(kind, profile: profile ?? context.profileName)
+        }
+    }
+
+    /// The profile whose token may go to `target`, nil when none may. Only https targets get a token, and only
+    /// from a profile that lists the target's host with `configure --helper-host`. A profile named explicitly
+    /// (--profile, $AUTHVAULT_PROFILE) chooses among those, it never widens them; otherwise the first listing
+    /// profile by name answers.
+    static func profile(for target: HelperTarget, context: CommandContext) throws(CLIError) -> String? {
+        guard target.scheme == "https" else { return nil }
+        let profiles: [(profile: String, hosts: [String])]
+        do { profiles = try context.configStore.helperHosts() } catch { throw CLIErrors.from(error) }
+        let listing = profiles.filter { $0.hosts.contains { target.isListed(by: $0) } }.map(\.profile)
+        if context.profileIsExplicit { return listing.contains(context.profileName) ? context.profileName : nil }
+        return listing.first
+    }
+
+    /// For tools that may say where the token goes (kubectl's cluster server, Vault's address): nil when the tool
+    /// said nothing, so the current profile answers as before; the listing profile when the URL passes
+    /// `profile(for:context:)`; otherwise an error naming the fix.
+    static func profile(forURL url: String?, tool: String, context: CommandContext) throws(CLIError) -> String? {
+        guard let url else { return nil }
+        guard let target = HelperTarget(url: url) else {
+            throw CLIError("\(tool) named a server that is no URL, so no token is handed over.")
+        }
+        guard let profile = try profile(for: target, context: context) else {
+            throw CLIError("No token for \(tool)'s server \(target.scheme)://\(target.endpoint): a token goes only over https, "
+                           + "to a host its profile lists. Add it with 'authvault configure --profile \(context.profileName) "
+                           + "--helper-host \(target.endpoint)'.")
+        }
+        return profile
+    }
+}

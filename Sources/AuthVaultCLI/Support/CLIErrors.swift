@@ -1,0 +1,72 @@
+import AuthStore
+import AuthVaultApp
+import CognitoAuth
+import TokenVault
+
+/// The mapping from the application's and the libraries' reasons to messages, remedies and exit statuses, in one
+/// place so every command agrees.
+enum CLIErrors {
+    static func from(_ error: ApplicationError) -> CLIError {
+        switch error {
+        case .configuration(let configError): return from(configError)
+        case .backendRecord: return CLIError(error.description, status: .failure)
+        case .store(let storeError): return from(storeError)
+        case .cognito(let cognitoError): return from(cognitoError)
+        case .vault(let vaultError): return from(vaultError)
+        case .invalidVariable: return CLIError(error.description, status: .usage)
+        case .memoryVaultOutsideProcess: return CLIError(error.description + " Use --vault file or secret-service.", status: .usage)
+        case .noUsableSession(let profile, _):
+            // Said for the tool's log: which profile, and the exact command that fixes it.
+            return CLIError(Remedy.message(error.description, Remedy.signIn(profile: profile)), status: .signInRequired)
+        case .agent(let profile, let failure):
+            switch failure.code {
+            case .signInRequired:
+                return CLIError(Remedy.message(failure.message, Remedy.signIn(profile: profile)), status: .signInRequired)
+            case .vaultLocked: return CLIError(Remedy.message(failure.message, Remedy.unlockVault), status: .vaultLocked)
+            case .network: return CLIError(failure.message, status: .networkUnavailable)
+            case .unknownProfile, .badRequest, .internal: return CLIError(failure.message, status: .failure)
+            }
+        }
+    }
+
+    /// A configuration that is wrong: a value given is a usage error, the rest a failure.
+    static func from(_ error: ConfigError) -> CLIError {
+        let status: ExitStatus = switch error {
+        case .invalidValue, .incomplete: .usage
+        default: .failure
+        }
+        return CLIError(Remedy.message(error.description, Remedy.of(error)), status: status)
+    }
+
+    static func from(_ error: AuthStoreError) -> CLIError {
+        switch error {
+        case .signInRequired: return CLIError(Remedy.message(error.description, Remedy.of(error)), status: .signInRequired)
+        case .vault(let vaultError): return from(vaultError)
+        case .network(let cognitoError):
+            return CLIError(Remedy.message(error.description, Remedy.of(cognitoError)), status: .networkUnavailable)
+        case .rejected(let cognitoError): return from(cognitoError)
+        case .noPendingChallenge, .challengeExpired, .busy: return CLIError(Remedy.message(error.description, Remedy.of(error)), status: .failure)
+        }
+    }
+
+    static func from(_ error: CognitoError) -> CLIError {
+        let message = Remedy.message(error.description, Remedy.of(error))
+        if error.requiresSignIn { return CLIError(message, status: .signInRequired) }
+        if error.isRetryable { return CLIError(message, status: .networkUnavailable) }
+        return CLIError(message, status: .failure)
+    }
+
+    static func from(_ error: VaultError) -> CLIError {
+        VaultCommands.cliError(error)
+    }
+}
+
+/// Runs a use of the application from a command: its reason becomes the command's message and exit status.
+func application<T>(_ use: () throws(ApplicationError) -> T) throws(CLIError) -> T {
+    do { return try use() } catch { throw CLIErrors.from(error) }
+}
+
+/// Runs an asynchronous use of the application from a command, on the caller's executor.
+nonisolated(nonsending) func application<T>(_ use: () async throws(ApplicationError) -> T) async throws(CLIError) -> T {
+    do { return try await use() } catch { throw CLIErrors.from(error) }
+}

@@ -1,0 +1,31 @@
+import AuthVaultApp
+import CognitoAuth
+import TokenVault
+
+extension CommandContext {
+    /// The application as this invocation sees it: its environment, configuration file and prompter, with notices
+    /// on standard error.
+    var application: Application {
+        let standardError = standardError
+        return Application(environment: variables, configPath: configPath, prompter: prompter,
+                           userAgent: "authvault/\(AuthVault.version)", notice: { standardError.line($0) })
+    }
+}
+
+extension ProfileSession {
+    /// The current profile, or `name`, in command terms (see `Application.openProfile`).
+    static func open(
+        _ context: CommandContext, profile name: String? = nil, refreshesInBackground: Bool = false,
+        fileVault: EncryptedFileVault? = nil
+    ) async throws(CLIError) -> ProfileSession {
+        try await application { () async throws(ApplicationError) in
+            try await context.application.openProfile(named: name ?? context.profileName,
+                                                      refreshesInBackground: refreshesInBackground, fileVault: fileVault)
+        }
+    }
+
+    /// The Cognito client for the account operations, in command terms.
+    func cognitoClient() async throws(CLIError) -> CognitoClient {
+        try await application { () async throws(ApplicationError) in try await accountClient() }
+    }
+}

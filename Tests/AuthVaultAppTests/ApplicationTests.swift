@@ -1,0 +1,139 @@
+import AuthAgent
+import AuthCrypto
+import AuthVaultApp
+import CognitoAuth
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+import TokenVault
+
+/// The application's uses with the outside world given: a configuration resolved from the environment, a profile
+/// opened on the backend its configuration names, a token for a tool from the agent or else the vault.
+@Suite struct ApplicationTests {
+    /// A home of its own (removed with the value, so a test keeps it while it runs), a configured profile on the file vault, and no agent unless a test names one.
+    struct Home {
+        let directory: TemporaryDirectory
+        let application: Application
+
+        init(variables: [String: String] = [:], vault: VaultChoice = .file) throws {
+            directory = try TemporaryDirectory()
+            var environment = ["HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": "correct horse",
+                               "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]
+            environment.merge(variables) { $1 }
+            application = Application(environment: EnvironmentVariables(environment))
+            var settings = ProfileSettings()
+            settings.userPoolId = "eu-west-1_AbC123"
+            settings.clientId = "client1"
+            settings.vault = vault
+            try application.configStore.save(ConfigFile(profiles: ["work": settings]))
+        }
+    }
+
+    @Test func theConfigurationAndDataFollowXDGAndTheConfigVariable() throws {
+        let home = try Home()
+        #expect(home.application.configPath == home.directory.path + "/.config/authvault/config.json")
+        #expect(home.application.dataDirectory == home.directory.path + "/.local/share/authvault")
+        let elsewhere = Application(environment: EnvironmentVariables([
+            "HOME": "/nowhere", "XDG_DATA_HOME": "/data", "AUTHVAULT_CONFIG": "/etc/av.json", "AUTHVAULT_PROFILE": "work"]))
+        #expect(elsewhere.configPath == "/etc/av.json")
+        #expect(elsewhere.dataDirectory == "/data/authvault")
+        #expect(elsewhere.defaultProfileName == "work")
+        #expect(Application(environment: EnvironmentVariables([:])).defaultProfileName == "default")
+    }
+
+    @Test func aProfileResolvesWhatCognitoDerives() throws {
+        let home = try Home()
+        let profile = try home.application.configStore.profile(named: "work")
+        #expect(profile.region == "eu-west-1")
+        #expect(profile.issuer == "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC123")
+        #expect(profile.jwksURL == profile.issuer + "/.well-known/jwks.json")
+        #expect(profile.endpoint == "https://cognito-idp.eu-west-1.amazonaws.com/")
+    }
+
+    @Test func openingAProfileUsesTheConfiguredBackend() async throws {
+        let home = try Home()
+        let session = try await home.application.openProfile(named: "work")
+        #expect(session.backend == .file)
+        #expect(session.profile.name == "work")
+    }
+
+    @Test func anUnknownProfileIsAConfigurationReason() async throws {
+        let home = try Home()
+        await #expect {
+            try await home.application.openProfile(named: "play")
+        } throws: { error in
+            guard case .configuration(.noSuchProfile(let name, _, let known))? = error as? ApplicationError else { return false }
+            return name == "play" && known == ["work"]
+        }
+    }
+
+    @Test func aBadKeyCacheTimeoutNamesTheVariable() async throws {
+        let home = try Home(variables: ["AUTHVAULT_KEY_CACHE_TIMEOUT": "soon"])
+        await #expect {
+            try await home.application.openProfile(named: "work")
+        } throws: { error in
+            guard case .invalidVariable(let name, let value, _)? = error as? ApplicationError else { return false }
+            return name == "AUTHVAULT_KEY_CACHE_TIMEOUT" && value == "soon"
+        }
+    }
+
+    @Test func noAgentAndNoSessionIsNoUsableSession() async throws {
+        // The socket names no agent: the fetch goes on to the vault, which holds nothing for the profile.
+        let home = try Home()
+        let application = Application(environment: EnvironmentVariables(
+            home.application.environment.all.merging(["AUTHVAULT_AGENT_SOCKET": home.directory.appending("no-agent.sock")]) { $1 }))
+        await #expect {
+            try await application.helperToken(.access, profile: "work")
+        } throws: { error in
+            guard case .noUsableSession(let profile, _)? = error as? ApplicationError else { return false }
+            return profile == "work"
+        }
+    }
+
+    @Test func withoutAnAgentTheTokenComesFromTheVault() async throws {
+        let home = try Home()
+        let session = try await home.application.openProfile(named: "work")
+        var record = CredentialRecord(profile: "work")
+        record.accessToken = SecretBytes(utf8: "access-token-from-the-vault")
+        record.idToken = SecretBytes(utf8: "id-token")
+        record.refreshToken = SecretBytes(utf8: "refresh-token")
+        let expiry = Date().timeIntervalSince1970 + 3600
+        record.accessTokenExpiresAt = expiry
+        record.idTokenExpiresAt = expiry
+        record.identity = UserIdentity(username: "erin")
+        try await session.vault.save(record)
+
+        let token = try await home.application.helperToken(.access, profile: "work")
+        #expect(token.token == "access-token-from-the-vault")
+        #expect(token.username == "erin")
+        #expect(token.expiresAt == expiry)
+    }
+
+    @Test func theFirstAutomaticChoiceIsSaidAndRecorded() async throws {
+        let home = try Home(vault: .auto)
+        let notices = Mutex<[String]>([])
+        let application = Application(environment: home.application.environment, notice: { line in
+            notices.withLock { $0.append(line) }
+        })
+        let session = try await application.openProfile(named: "work")
+        let factory = application.vaults(for: try application.configStore.load())
+        #expect(try factory.knownBackend(for: "work") == session.backend)
+        // The file is said once: a second opening neither probes again nor says it again.
+        let said = notices.withLock { $0.count }
+        #expect(said == (session.backend == .file ? 1 : 0))
+        _ = try await application.openProfile(named: "work")
+        #expect(notices.withLock { $0.count } == said)
+    }
+
+    @Test func aProfileWithoutAHostedUICannotBeginABrowserSignIn() async throws {
+        let home = try Home()
+        let session = try await home.application.openProfile(named: "work")
+        await #expect {
+            try await BrowserSignIn(session: session, identityProvider: nil, timeout: .seconds(1)).begin()
+        } throws: { error in
+            guard case .client(.invalidConfiguration)? = error as? BrowserSignInError else { return false }
+            return true
+        }
+    }
+}
