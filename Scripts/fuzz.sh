@@ -40,7 +40,7 @@ for target in "${targets[@]}"; do
 done
 bin=$("${build[@]}" --show-bin-path)
 
-mkdir -p .build/fuzz-logs .build/fuzz-tmp
+rm -rf .build/fuzz-tmp && mkdir -p .build/fuzz-logs .build/fuzz-tmp
 failed=0
 printf '%-24s %12s %8s %6s  %s\n' target executions cov new result
 for target in "${targets[@]}"; do

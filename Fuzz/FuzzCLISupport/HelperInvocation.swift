@@ -6,7 +6,7 @@ import FuzzSupport
 /// whose one profile lists the helpers' hosts: nothing is signed in, no agent listens, nothing prompts. What the
 /// command writes is captured and dropped; only the parsing of what the tool sends is under test.
 public enum HelperInvocation {
-    public static let hosts = ["git.example.com", "registry.example.com", "vault.example.com", "k8s.example.com"]
+    static let hosts = ["git.example.com", "registry.example.com", "vault.example.com", "k8s.example.com"]
 
     public static func run(_ arguments: [String], standardInput: [UInt8] = [], environment extra: [String: String] = [:]) {
         StandardInputPipe.replace(with: standardInput)
