@@ -2,8 +2,9 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 BUILD_FLAGS = -c release --static-swift-stdlib
+FUZZ_SECONDS ?= 60
 
-.PHONY: all build debug demo test bench install deps-build deps-test clean
+.PHONY: all build debug demo test fuzz bench install deps-build deps-test clean
 
 all: build
 
@@ -40,6 +41,12 @@ debug: deps-build
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
+	SWIFT=$(SWIFT) Scripts/fuzz.sh --smoke
+
+## Fuzzing: a libFuzzer target per parser (Fuzz/), each run FUZZ_SECONDS; fails on a crash, a leak, a time-out or
+## a target that found no new coverage. Prints each target's executions, coverage and new inputs.
+fuzz:
+	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) Scripts/fuzz.sh
 
 ## The benchmark harness: release builds, peers measured side by side (the Python peers from the project's .venv).
 bench: deps-test

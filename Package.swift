@@ -91,3 +91,31 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer targets (Fuzz/, one per parser): declared only when Scripts/fuzz.sh builds them, so `swift build`
+// and the tests never compile them.
+if Context.environment["AUTHVAULT_FUZZ"] != nil {
+    let parsers: [(name: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-jwt", ["TokenVerification"]),
+        ("fuzz-jwt-verifier", ["TokenVerification"]),
+        ("fuzz-jwks", ["TokenVerification"]),
+        ("fuzz-cognito-response", ["AuthCrypto", "CognitoAuth"]),
+        ("fuzz-oauth-response", ["AuthCrypto", "CognitoAuth"]),
+        ("fuzz-discovery", ["CognitoAuth"]),
+        ("fuzz-loopback-request", ["Loopback"]),
+        ("fuzz-agent-request", ["AuthAgent"]),
+        ("fuzz-config", ["AuthVaultCLI"]),
+        ("fuzz-vault-record", ["AuthCrypto", "TokenVault"]),
+        ("fuzz-vault-key-file", ["TokenVault"]),
+        ("fuzz-git-credential", ["FuzzCLISupport"]),
+        ("fuzz-docker-helper", ["FuzzCLISupport"]),
+        ("fuzz-vault-helper", ["FuzzCLISupport"]),
+        ("fuzz-kubectl-exec-info", ["FuzzCLISupport"]),
+    ]
+    package.targets += [
+        .systemLibrary(name: "CFuzzSupport", path: "Fuzz/CFuzzSupport"),
+        .target(name: "FuzzSupport", dependencies: ["CFuzzSupport", "AuthCrypto", "CognitoAuth", "HTTPTransport", "TokenVerification"],
+                path: "Fuzz/FuzzSupport"),
+        .target(name: "FuzzCLISupport", dependencies: ["AuthVaultCLI", "CFuzzSupport", "FuzzSupport"], path: "Fuzz/FuzzCLISupport"),
+    ] + parsers.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies, path: "Fuzz/Targets/\($0.name)") }
+}

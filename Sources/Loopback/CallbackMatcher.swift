@@ -1,11 +1,16 @@
 internal import AuthCrypto
 
 /// Judges one request against the registered callback path and the expected `state`.
-struct CallbackMatcher: Sendable {
+package struct CallbackMatcher: Sendable {
     let path: String
     let expectedState: String
 
-    enum Verdict: Equatable {
+    package init(path: String, expectedState: String) {
+        self.path = path
+        self.expectedState = expectedState
+    }
+
+    package enum Verdict: Equatable {
         /// The redirect of this sign-in, carrying the code.
         case authorized(code: String)
         /// The redirect of this sign-in, carrying `error=`.
@@ -15,11 +20,11 @@ struct CallbackMatcher: Sendable {
         case badRequest(BadRequest)
     }
 
-    enum BadRequest: Equatable {
+    package enum BadRequest: Equatable {
         case malformedRequest, notGET, malformedQuery, stateMismatch, missingCode
     }
 
-    func judge(_ request: RequestLine) -> Verdict {
+    package func judge(_ request: RequestLine) -> Verdict {
         let requestPath = request.target.prefix { $0 != "?" }
         guard requestPath == path else { return .notFound }
         guard request.method == "GET" else { return .badRequest(.notGET) }

@@ -1,11 +1,11 @@
 /// The first line of an HTTP/1.x request: all the listener needs to judge it (headers are only counted, never used).
-struct RequestLine: Equatable {
+package struct RequestLine: Equatable {
     let method: String
     /// The request target as sent, e.g. `/callback?code=...&state=...`.
     let target: String
 
     /// Parses `METHOD SP target SP HTTP/1.x` from the start of a complete request head; nil when malformed.
-    init?(head: ArraySlice<UInt8>) {
+    package init?(head: ArraySlice<UInt8>) {
         let line = head.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
         guard line.allSatisfy({ (0x20..<0x7F).contains($0) }) else { return nil }
         let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)

@@ -11,7 +11,7 @@ import FoundationEssentials
 /// cannot be swapped. The trailing checksum tells a damaged file (`.corrupted`) from a wrong passphrase (the tag
 /// fails on an intact file). The key check, HMAC-SHA256(data key, a fixed label), lets a data key found in memory
 /// or the session keyring be matched to this file without the passphrase, so a stale key is never used.
-struct VaultKeyFile: Sendable, Equatable {
+package struct VaultKeyFile: Sendable, Equatable {
     static let magic = Array("AUTHVKEY".utf8)
     static let formatVersion: UInt16 = 1
     static let kdfName = "scrypt"
@@ -48,7 +48,7 @@ struct VaultKeyFile: Sendable, Equatable {
     }
 
     /// Parses and checks a key file; nothing here needs the passphrase.
-    init(parsing bytes: [UInt8], location: String) throws(VaultError) {
+    package init(parsing bytes: [UInt8], location: String) throws(VaultError) {
         let truncated = VaultError.corrupted(location: location, reason: "the file is truncated")
         var reader = ByteReader(bytes)
         guard let magic = reader.read(Self.magic.count) else { throw truncated }

@@ -6,7 +6,7 @@ import AuthCrypto
 ///
 /// A fresh random nonce on every write. The associated data is a fixed label, the format version and the profile
 /// name, so a record copied over another profile's file fails its tag instead of being read as that profile.
-enum VaultRecordFile {
+package enum VaultRecordFile {
     static let magic = Array("AUTHVREC".utf8)
     static let formatVersion: UInt16 = 1
     private static let label = Array("authvault record".utf8)
@@ -33,12 +33,12 @@ enum VaultRecordFile {
 
     /// The envelope, checked before any key is needed: a truncated file, a foreign file and an unknown version
     /// are told apart without asking for the passphrase.
-    struct Envelope {
+    package struct Envelope {
         let version: UInt16
         let box: AES256GCM.SealedBox
     }
 
-    static func envelope(of bytes: [UInt8], location: String) throws(VaultError) -> Envelope {
+    package static func envelope(of bytes: [UInt8], location: String) throws(VaultError) -> Envelope {
         let truncated = VaultError.corrupted(location: location, reason: "the file is truncated")
         var reader = ByteReader(bytes)
         guard let magic = reader.read(magic.count) else { throw truncated }
@@ -58,7 +58,7 @@ enum VaultRecordFile {
         }
     }
 
-    static func open(
+    package static func open(
         _ envelope: Envelope, profile: String, using dataKey: SecretBytes, location: String
     ) throws(VaultError) -> CredentialRecord {
         let plaintext: SecretBytes

@@ -17,7 +17,7 @@ public enum AgentRequest: Sendable, Equatable {
     case ping
 
     /// The request on a line (without its newline).
-    static func parse(_ line: some Collection<UInt8>) throws(AgentFailure) -> AgentRequest {
+    package static func parse(_ line: some Collection<UInt8>) throws(AgentFailure) -> AgentRequest {
         guard let message = JSONValue.parse(line), case .object = message else {
             throw .badRequest("The request is not a JSON object")
         }

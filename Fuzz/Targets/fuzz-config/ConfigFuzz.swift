@@ -1,0 +1,19 @@
+import AuthVaultCLI
+import Foundation
+import FuzzSupport
+
+/// The config file reader: the file decoded, each profile resolved and validated, the helper hosts read with the
+/// agent's parser. The input is written to a private file each time, as the store reads only files.
+@main enum ConfigFuzz: FuzzTarget {
+    static let path = NSTemporaryDirectory() + "/authvault-fuzz-config-\(getpid()).json"
+
+    static func test(_ input: [UInt8]) {
+        guard FileManager.default.createFile(atPath: path, contents: Data(input), attributes: [.posixPermissions: 0o600]) else {
+            fatalError("cannot write \(path)")
+        }
+        let store = ConfigStore(path: path)
+        _ = try? store.helperHosts()
+        guard let file = try? store.load() else { return }
+        for name in file.profiles.keys { _ = try? store.profile(named: name, in: file) }
+    }
+}
