@@ -27,7 +27,7 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         case .store(let error): "\(error)"
         case .cognito(let error): "\(error)"
         case .vault(let error): "\(error)"
-        case .backendRecord(let path, let problem): "The record of vault backends \(path): \(problem)."
+        case .backendRecord(let path, let problem): "The record of vault backends \(path) \(problem)."
         case .invalidVariable(let name, let value, let expected): "\(name) must be \(expected), not '\(value)'."
         case .memoryVaultOutsideProcess: "The memory vault exists only inside a process."
         case .noUsableSession(let profile, let reason): "No usable session for profile '\(profile)' (\(reason))."

@@ -136,4 +136,19 @@ import TokenVault
             return true
         }
     }
+
+    @Test func aMalformedBackendRecordIsAReasonNamingItsFile() async throws {
+        let home = try Home(vault: .auto)
+        let record = home.application.dataDirectory + "/backends.json"
+        try FileManager.default.createDirectory(atPath: home.application.dataDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: record))
+        chmod(record, 0o600)
+        await #expect {
+            try await home.application.openProfile(named: "work")
+        } throws: { error in
+            guard case .backendRecord(let path, _)? = error as? ApplicationError else { return false }
+            return path == record && "\(error)".contains("is malformed")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 @testable import AuthVaultCLI
 import AuthStore
+import AuthVaultApp
 import CognitoAuth
 import HTTPTransport
 import Testing
@@ -22,6 +23,22 @@ import TokenVault
         #expect(CLIErrors.from(AuthStoreError.challengeExpired).message.hasSuffix("Run 'authvault login' again."))
         #expect(!VaultError.lockedUntilUnlocked.description.contains("authvault"))
         #expect(CLIErrors.from(VaultError.lockedUntilUnlocked).message.hasSuffix("Run 'authvault vault unlock' to open it again."))
+    }
+
+    /// The application layer reports reasons; the command line adds the command that helps and the exit status.
+    @Test func applicationReasonsGetTheirRemedyAndStatus() {
+        let missing = ConfigError.noSuchProfile(name: "work", path: "/c.json", known: [])
+        #expect(!missing.description.contains("authvault"), "the reason names no command")
+        let noProfile = CLIErrors.from(ApplicationError.configuration(missing))
+        #expect(noProfile.message.contains("'authvault configure --profile work --user-pool-id ID --client-id ID'"))
+        #expect(noProfile.status == .failure)
+        let incomplete = CLIErrors.from(ApplicationError.configuration(.incomplete(profile: "work", missing: "--client-id")))
+        #expect(incomplete.message.contains("'authvault configure --profile work --client-id VALUE'") && incomplete.status == .usage)
+        let noSession = CLIErrors.from(ApplicationError.noUsableSession(profile: "work", reason: "not signed in"))
+        #expect(noSession.message.contains("'authvault login --profile work'") && noSession.status == .signInRequired)
+        #expect(CLIErrors.from(ApplicationError.vault(.locked("work"))).status == .vaultLocked)
+        let variable = CLIErrors.from(ApplicationError.invalidVariable(name: "AUTHVAULT_KEY_CACHE_TIMEOUT", value: "soon", expected: "a number"))
+        #expect(variable.status == .usage && variable.message.contains("AUTHVAULT_KEY_CACHE_TIMEOUT"))
     }
 
     @Test func aTLSFailureGetsTheCABundleFlagHoweverDeepItIs() {

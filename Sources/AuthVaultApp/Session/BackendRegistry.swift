@@ -25,7 +25,7 @@ public struct BackendRegistry: Sendable {
             try PrivateDirectory.create(FilePath.parent(of: path))
             try SecureFile.write(Array(data) + [0x0A], to: path)
         } catch {
-            throw .backendRecord(path: path, problem: "cannot record the backend of profile '\(profile)': \(error)")
+            throw .backendRecord(path: path, problem: "did not take the backend of profile '\(profile)': \(error)")
         }
     }
 

@@ -85,12 +85,6 @@ extension CodeDeliveryDetails {
         let destination = destination ?? attributeName ?? "the account's contact"
         return medium.map { "\(destination) (\($0))" } ?? destination
     }
-
-    /// "Cognito sent a new code to a***@e*** (EMAIL): run 'authvault confirm-signup --username alice'."
-    static func sentLine(_ what: String, _ delivery: CodeDeliveryDetails?, next command: String, username: String) -> String {
-        let sent = delivery.map { "Cognito sent \(what) to \($0.summary)" } ?? "Cognito sent \(what)"
-        return "\(sent): run 'authvault \(command) --username \(username)'."
-    }
 }
 
 /// `authvault signup`: registers a user in the profile's user pool.
@@ -172,7 +166,9 @@ struct ConfirmSignUpCommand: CLICommand {
 }
 
 /// `authvault resend-code`: asks Cognito for a new sign-up confirmation code.
-struct ResendCodeCommand: CLICommand {
+struct ResendCodeCommand: CodeRequestCommand {
+    static let sent = "a new code"
+    static let next = "confirm-signup"
     static let spec = CommandSpec(
         name: "resend-code",
         abstract: "Send a new code to confirm an account.",
@@ -185,17 +181,15 @@ struct ResendCodeCommand: CLICommand {
         self.arguments = arguments
     }
 
-    func run(in context: CommandContext) async throws(CLIError) {
-        let input = AccountInput(arguments: arguments, context: context)
-        let session = try await ProfileSession.open(context)
-        let username = try input.username()
-        let delivery = try await session.call { client throws(CognitoError) in try await client.resendConfirmationCode(username: username) }
-        context.standardError.line(CodeDeliveryDetails.sentLine("a new code", delivery, next: "confirm-signup", username: username))
+    static func request(_ client: CognitoClient, username: String) async throws(CognitoError) -> CodeDeliveryDetails? {
+        try await client.resendConfirmationCode(username: username)
     }
 }
 
 /// `authvault forgot-password`: starts a password reset; Cognito sends a code.
-struct ForgotPasswordCommand: CLICommand {
+struct ForgotPasswordCommand: CodeRequestCommand {
+    static let sent = "a reset code"
+    static let next = "confirm-forgot-password"
     static let spec = CommandSpec(
         name: "forgot-password",
         abstract: "Start a password reset: Cognito sends a code to the account's e-mail or phone.",
@@ -208,12 +202,8 @@ struct ForgotPasswordCommand: CLICommand {
         self.arguments = arguments
     }
 
-    func run(in context: CommandContext) async throws(CLIError) {
-        let input = AccountInput(arguments: arguments, context: context)
-        let session = try await ProfileSession.open(context)
-        let username = try input.username()
-        let delivery = try await session.call { client throws(CognitoError) in try await client.forgotPassword(username: username) }
-        context.standardError.line(CodeDeliveryDetails.sentLine("a reset code", delivery, next: "confirm-forgot-password", username: username))
+    static func request(_ client: CognitoClient, username: String) async throws(CognitoError) -> CodeDeliveryDetails? {
+        try await client.forgotPassword(username: username)
     }
 }
 
@@ -307,5 +297,28 @@ extension ProfileSession {
         let detail = error.serviceMessage.map { " (Cognito: \($0))" } ?? ""
         return CLIError("Cognito no longer accepts this session (it was revoked, or signed out everywhere): run 'authvault login'.\(detail)",
                         status: .signInRequired)
+    }
+}
+
+/// A command that names a user and has Cognito send them a code (`resend-code`, `forgot-password`), then says
+/// where it went and which command takes it.
+protocol CodeRequestCommand: CLICommand {
+    /// What Cognito sends, as the line after it says it ("a new code").
+    static var sent: String { get }
+    /// The command that takes the code.
+    static var next: String { get }
+    static func request(_ client: CognitoClient, username: String) async throws(CognitoError) -> CodeDeliveryDetails?
+    var arguments: ParsedArguments { get }
+}
+
+extension CodeRequestCommand {
+    func run(in context: CommandContext) async throws(CLIError) {
+        let input = AccountInput(arguments: arguments, context: context)
+        let session = try await ProfileSession.open(context)
+        let username = try input.username()
+        let delivery = try await session.call { client throws(CognitoError) in try await Self.request(client, username: username) }
+        // "Cognito sent a new code to a***@e*** (EMAIL): run 'authvault confirm-signup --username alice'."
+        let sent = delivery.map { "Cognito sent \(Self.sent) to \($0.summary)" } ?? "Cognito sent \(Self.sent)"
+        context.standardError.line("\(sent): run 'authvault \(Self.next) --username \(username)'.")
     }
 }
