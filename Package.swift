@@ -104,7 +104,7 @@ if Context.environment["AUTHVAULT_FUZZ"] != nil {
         ("fuzz-discovery", ["CognitoAuth"]),
         ("fuzz-loopback-request", ["Loopback"]),
         ("fuzz-agent-request", ["AuthAgent"]),
-        ("fuzz-config", ["AuthVaultCLI"]),
+        ("fuzz-config", ["AuthVaultApp"]),
         ("fuzz-vault-record", ["AuthCrypto", "TokenVault"]),
         ("fuzz-vault-key-file", ["TokenVault"]),
         ("fuzz-git-credential", ["FuzzCLISupport"]),

@@ -12,8 +12,7 @@ public enum HelperInvocation {
         StandardInputPipe.replace(with: standardInput)
         let environment = scratchEnvironment.merging(extra) { $1 }
         runBlocking {
-            _ = await AuthVault.run(arguments: arguments, environment: environment,
-                                    standardOutput: CapturedOutput(), standardError: CapturedOutput())
+            _ = await AuthVault.runDiscardingOutput(arguments: arguments, environment: environment)
         }
     }
 

@@ -57,6 +57,12 @@ public enum AuthVault {
         return [command] + arguments
     }
 
+    /// Runs one invocation with `environment`, what it prints captured and dropped: for the fuzz targets, which
+    /// test only how the tools' input is parsed.
+    package static func runDiscardingOutput(arguments: [String], environment: [String: String]) async -> Int32 {
+        await run(arguments: arguments, environment: environment, standardOutput: CapturedOutput(), standardError: CapturedOutput()).rawValue
+    }
+
     /// Runs one invocation with `environment` as its environment (tests).
     nonisolated(nonsending) static func run(
         arguments: [String],

@@ -1,4 +1,4 @@
-import AuthVaultCLI
+import AuthVaultApp
 import Foundation
 import FuzzSupport
 
