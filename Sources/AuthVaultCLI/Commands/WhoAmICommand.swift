@@ -49,7 +49,7 @@ struct WhoAmICommand: CLICommand {
             } catch {
                 throw ProfileSession.tokenCallError(error)
             }
-            let attributes = info.claims.compactMapValues { $0.stringValue }
+            let attributes = info.claims.compactMapValues { $0.string }
             report = Report(profile: session.profile.name, username: info.username ?? stored?.identity?.username ?? info.subject,
                             attributes: attributes, preferredMFA: nil, enabledMFA: nil, source: "browser", stored: stored?.identity)
         } else {

@@ -1,4 +1,5 @@
 import AuthAgent
+import BoundedJSON
 import AuthStore
 
 /// `authvault kubectl-credential`: a kubectl exec credential plugin printing an ExecCredential. It echoes the

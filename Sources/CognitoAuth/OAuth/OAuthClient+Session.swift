@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 import FoundationEssentials
 import HTTPTransport
 import NetworkHosts
@@ -29,12 +30,10 @@ extension OAuthClient {
             HTTPHeader(name: "Accept", value: "application/json"),
         ])
         let response = try await sender.send(request, .userInfo, secrets: [accessToken.utf8String])
-        let info: OAuthUserInfo
-        do {
-            info = OAuthUserInfo(claims: try JSONDecoder().decode([String: JSONValue].self, from: Data(response.body)))
-        } catch {
+        guard let claims = JSONValue.parse(response.body)?.dictionary else {
             throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the body is not a JSON object")
         }
+        let info = OAuthUserInfo(claims: claims)
         guard !info.subject.isEmpty else { throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the answer has no sub") }
         if let expectedSubject, info.subject != expectedSubject {
             throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the answer is about another user")

@@ -104,7 +104,7 @@ extension OAuthClient {
             }
         }
         let accessExpiry = access?.claims.expiresAt ?? answer.expiresIn.map { now() + $0 } ?? idExpiry
-        let username = id.claims.username ?? access?.claims.username ?? id.claims["preferred_username"]?.stringValue ?? subject
+        let username = id.claims.username ?? access?.claims.username ?? id.claims["preferred_username"]?.string ?? subject
         let tokens = CognitoTokens(idToken: SecretBytes(utf8: idToken), accessToken: SecretBytes(utf8: answer.accessToken),
                                    refreshToken: refreshToken, idTokenExpiresAt: idExpiry, accessTokenExpiresAt: accessExpiry,
                                    identity: VerifiedIdentity(username: username, subject: subject, email: id.claims.email))
