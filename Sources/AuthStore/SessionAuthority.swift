@@ -3,8 +3,8 @@ import CognitoAuth
 import TokenVault
 
 /// What the store asks of the identity provider. `CognitoClient` is the user-pool API's; the CLI's routes a browser
-/// session to the OAuth token endpoint; tests inject faults with their own. Errors are Cognito's, whose
-/// `requiresSignIn` and `isRetryable` decide whether a session survives.
+/// session to the OAuth token endpoint (its `OAuthError`s mapped with `CognitoError.init(_:)`); tests inject faults
+/// with their own. Errors are Cognito's, whose `requiresSignIn` and `isRetryable` decide whether a session survives.
 public protocol SessionAuthority: Sendable {
     func signIn(username: String, password: SecretBytes, flow: AuthFlow) async throws(CognitoError) -> SignInStep
     func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep

@@ -101,7 +101,7 @@ import TokenVerification
         for (redirect, scopes) in [("http://example.com/callback", ["openid"]), ("http://127.0.0.1:1/cb?x=1", ["openid"]),
                                    (Self.redirectURI, ["email"])] {
             let configuration = OAuthClientConfiguration(endpoints: endpoints, clientId: "c", redirectURI: redirect, scopes: scopes)
-            #expect(throws: CognitoError.self) { try OAuthClient(configuration: configuration, transport: transport, verifier: verifier) }
+            #expect(throws: OAuthError.self) { try OAuthClient(configuration: configuration, transport: transport, verifier: verifier) }
         }
     }
 

@@ -140,12 +140,12 @@ struct BrowserSignIn {
         }
     }
 
-    private static func exchangeError(_ error: CognitoError) -> CLIError {
+    private static func exchangeError(_ error: OAuthError) -> CLIError {
         switch error {
         case .tokenRejected(let reason):
             CLIError("The tokens from the authorization server failed verification (\(reason)); nothing was stored. "
                 + "Check the profile's --issuer and --jwks-url, then run 'authvault login' again.", status: .failure)
-        case .unknownService(type: "invalid_grant", _, _):
+        case .refused(.invalidGrant, _, _, _):
             CLIError("The authorization server refused the code (it was used already, or it expired): run 'authvault login' again.",
                      status: .signInRequired)
         default:

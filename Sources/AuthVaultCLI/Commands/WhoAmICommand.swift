@@ -47,7 +47,7 @@ struct WhoAmICommand: CLICommand {
             do {
                 info = try await client.userInfo(accessToken: accessToken, expectedSubject: stored?.identity?.subject)
             } catch {
-                throw ProfileSession.tokenCallError(error)
+                throw CLIErrors.from(error)
             }
             let attributes = info.claims.compactMapValues { $0.string }
             report = Report(profile: session.profile.name, username: info.username ?? stored?.identity?.username ?? info.subject,

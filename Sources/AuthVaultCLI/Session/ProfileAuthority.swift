@@ -43,7 +43,7 @@ final class ProfileAuthority: SessionAuthority {
     }
 
     /// The browser sign-in's client: the profile's Hosted UI or OAuth endpoints, its first registered redirect URI.
-    func oauthClient() async throws(CognitoError) -> OAuthClient {
+    func oauthClient() async throws(OAuthError) -> OAuthClient {
         if let existing = parts.withLock({ $0.oauth }) { return existing }
         guard let endpoints = try profile.oauthEndpoints() else {
             throw .invalidConfiguration("profile '\(profile.name)' has no Hosted UI: set it with 'authvault configure --hosted-ui URL' "
@@ -92,12 +92,20 @@ final class ProfileAuthority: SessionAuthority {
 
     func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
         guard session.origin == .browser else { return try await cognitoClient().refresh(session) }
-        return try await oauthClient().refresh(refreshToken: session.refreshToken, previousIDToken: session.idToken).tokens
+        do {
+            return try await oauthClient().refresh(refreshToken: session.refreshToken, previousIDToken: session.idToken).tokens
+        } catch {
+            throw CognitoError(error)
+        }
     }
 
     func revoke(_ session: StoredSession) async throws(CognitoError) {
         guard session.origin == .browser else { return try await cognitoClient().revoke(session) }
-        try await oauthClient().revoke(refreshToken: session.refreshToken)
+        do {
+            try await oauthClient().revoke(refreshToken: session.refreshToken)
+        } catch {
+            throw CognitoError(error)
+        }
     }
 
     func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {

@@ -38,4 +38,12 @@ enum Remedy {
         default: nil
         }
     }
+
+    static func of(_ error: OAuthError) -> String? {
+        switch error {
+        case .network(let transport): of(transport)
+        case .deadlineExceeded(_, _, let last?): of(last)
+        default: nil
+        }
+    }
 }
