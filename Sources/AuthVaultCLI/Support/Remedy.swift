@@ -1,3 +1,4 @@
+import AuthStore
 import CognitoAuth
 import HTTPTransport
 import TokenVault
@@ -39,11 +40,8 @@ enum Remedy {
         }
     }
 
+    /// As for the same reason from the user-pool API (the store's mapping keeps the transport error underneath).
     static func of(_ error: OAuthError) -> String? {
-        switch error {
-        case .network(let transport): of(transport)
-        case .deadlineExceeded(_, _, let last?): of(last)
-        default: nil
-        }
+        of(CognitoError(error))
     }
 }
