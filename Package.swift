@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "AuthCrypto", targets: ["AuthCrypto"]),
         .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
+        .library(name: "BoundedJSON", targets: ["BoundedJSON"]),
         .library(name: "TokenVerification", targets: ["TokenVerification"]),
         .library(name: "CognitoAuth", targets: ["CognitoAuth"]),
         .library(name: "TokenVault", targets: ["TokenVault"]),
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "SystemPlumbing"),
         // Primitives: hashes, MACs, KDFs, AEAD, random, big integers, RSA verification, encodings, secret bytes.
         .target(name: "AuthCrypto", dependencies: ["COpenSSL", "COpenSSLLoader"]),
+        // The one JSON value: a bounded parser and writer of our own, a secret case for tokens on their way out.
+        .target(name: "BoundedJSON", dependencies: ["AuthCrypto"]),
         // Hosts and ports parsed as addresses (inet_pton) or names: what is loopback, where plain http may go.
         .target(name: "NetworkHosts"),
         // The one door to the network: a request/response protocol and its libcurl implementation.
@@ -47,19 +50,19 @@ let package = Package(
         // The OAuth redirect listener on the loopback interface: plain sockets, a dedicated thread.
         .target(name: "Loopback", dependencies: ["AuthCrypto", "NetworkHosts", "SystemPlumbing"]),
         // JWT decoding, RS256 verification by kid, Cognito claim checks, the JWKS cache.
-        .target(name: "TokenVerification", dependencies: ["AuthCrypto", "HTTPTransport"]),
+        .target(name: "TokenVerification", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport"]),
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
-        .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "HTTPTransport", "NetworkHosts", "TokenVerification"]),
+        .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport", "NetworkHosts", "TokenVerification"]),
         // Credential records and where they live: Secret Service, encrypted file, memory; the per-profile lock.
         .target(name: "TokenVault", dependencies: ["AuthCrypto", "SecureFiles", "CSecret", "CKeyutils", "SystemPlumbing"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
         .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
-        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "SecureFiles", "SystemPlumbing", "TokenVault"]),
+        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "BoundedJSON", "SecureFiles", "SystemPlumbing", "TokenVault", "TokenVerification"]),
         // The application: the profile configuration, choosing and building vaults, a profile's store, the agent-first
         // token, the browser sign-in's flow; the environment, standard input, a prompter and a browser passed in.
-        .target(name: "AuthVaultApp", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthVaultApp", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         // The command line, a thin adapter over the application: argument parsing, commands, help, output, exit statuses.
-        .target(name: "AuthVaultCLI", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthVaultCLI", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
@@ -74,10 +77,11 @@ let package = Package(
         // Shared test support: temporary directories, running processes, TLS fixtures made with the openssl CLI.
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Scripts"]),
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto", "COpenSSL", "TestSupport"]),
+        .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON", "AuthCrypto"]),
         .testTarget(name: "NetworkHostsTests", dependencies: ["NetworkHosts"]),
         .testTarget(name: "SystemPlumbingTests", dependencies: ["SystemPlumbing"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
-        .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "HTTPTransport", "TestSupport"]),
+        .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "AuthCrypto", "BoundedJSON", "HTTPTransport", "TestSupport"]),
         .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "NetworkHosts", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "CKeyutils", "TestSupport"]),
         // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).

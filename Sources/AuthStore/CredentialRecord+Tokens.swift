@@ -37,9 +37,7 @@ extension CredentialRecord {
     func lifetime(of kind: TokenKind) -> (issuedAt: Double, expiresAt: Double)? {
         let token = kind == .access ? accessToken : idToken
         guard let token else { return nil }
-        let claims = token.withUnsafeBytes { bytes in
-            try? JWT(compact: String(decoding: bytes, as: UTF8.self)).claims
-        }
+        let claims = Claims(unverifiedPayloadOf: token)
         guard let expiresAt = claims?.expiresAt ?? (kind == .access ? accessTokenExpiresAt : idTokenExpiresAt) else {
             return nil
         }

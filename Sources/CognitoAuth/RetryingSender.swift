@@ -1,7 +1,7 @@
 import HTTPTransport
 
 /// One HTTP call with Cognito's retry rules, for the user-pool API and the OAuth endpoints alike: a non-2xx answer
-/// read into `CognitoError` by the caller's reader, retryable failures (network, time-outs, 5xx, throttling)
+/// read into the client's error type (`CognitoError`, `OAuthError`) by the caller's reader, retryable failures (network, time-outs, 5xx, throttling)
 /// tried again with jittered exponential back-off, all within the operation's deadline.
 struct RetryingSender: Sendable {
     let transport: any HTTPTransport
@@ -14,9 +14,9 @@ struct RetryingSender: Sendable {
     /// - Parameters:
     ///   - operation: how errors and deadlines name the call.
     ///   - readFailure: the error a non-2xx response means.
-    func send(
-        _ request: HTTPRequest, operation: String, readFailure: (HTTPResponse) -> CognitoError
-    ) async throws(CognitoError) -> HTTPResponse {
+    func send<Failure: RetryableFailure>(
+        _ request: HTTPRequest, operation: String, readFailure: (HTTPResponse) -> Failure
+    ) async throws(Failure) -> HTTPResponse {
         let clock = ContinuousClock()
         let end = clock.now + deadline
         var attempts = 0
@@ -25,24 +25,24 @@ struct RetryingSender: Sendable {
             attempt.timeout = min(end - clock.now, retryPolicy.attemptTimeout)
             attempts += 1
 
-            let failure: CognitoError
+            let failure: Failure
             do {
                 let response = try await transport.send(attempt)
                 if (200..<300).contains(response.status) { return response }
                 failure = readFailure(response)
             } catch {
-                failure = .network(error)
+                failure = Failure.network(error)
             }
 
             guard failure.isRetryable else { throw failure }
-            guard clock.now < end else { throw .deadlineExceeded(operation: operation, attempts: attempts, lastError: failure) }
+            guard clock.now < end else { throw Failure.deadlineExceeded(operation: operation, attempts: attempts, lastError: failure) }
             guard attempts < retryPolicy.maximumAttempts else { throw failure }
             let pause = retryPolicy.backoff(beforeRetry: attempts, jitter: jitter())
-            guard clock.now + pause < end else { throw .deadlineExceeded(operation: operation, attempts: attempts, lastError: failure) }
+            guard clock.now + pause < end else { throw Failure.deadlineExceeded(operation: operation, attempts: attempts, lastError: failure) }
             do {
                 try await Task.sleep(for: pause)
             } catch {
-                throw .network(.cancelled)
+                throw Failure.network(.cancelled)
             }
         }
     }

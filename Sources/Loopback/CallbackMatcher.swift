@@ -1,4 +1,5 @@
 internal import AuthCrypto
+import NetworkHosts
 
 /// Judges one request against the registered callback path and the expected `state`.
 package struct CallbackMatcher: Sendable {
@@ -29,18 +30,12 @@ package struct CallbackMatcher: Sendable {
         guard requestPath == path else { return .notFound }
         guard request.method == "GET" else { return .badRequest(.notGET) }
         let query = request.target.dropFirst(requestPath.count + 1)
-        guard let parameters = QueryParameters(query) else { return .badRequest(.malformedQuery) }
-        // RFC 6749 section 3.1: a parameter sent more than once makes the request invalid.
-        let states = parameters.values(named: "state"), codes = parameters.values(named: "code")
-        let errors = parameters.values(named: "error"), descriptions = parameters.values(named: "error_description")
-        guard states.count == 1, codes.count <= 1, errors.count <= 1, descriptions.count <= 1 else {
-            return states.isEmpty ? .badRequest(.stateMismatch) : .badRequest(.malformedQuery)
+        guard let parameters = try? AuthorizationResponseQuery(query) else { return .badRequest(.malformedQuery) }
+        guard let state = parameters.state, ConstantTime.equals(state, expectedState) else { return .badRequest(.stateMismatch) }
+        if let error = parameters.error {
+            return .denied(error: Self.printable(error, limit: 64), description: parameters.errorDescription.map { Self.printable($0, limit: 400) })
         }
-        guard ConstantTime.equals(states[0], expectedState) else { return .badRequest(.stateMismatch) }
-        if let error = errors.first {
-            return .denied(error: Self.printable(error, limit: 64), description: descriptions.first.map { Self.printable($0, limit: 400) })
-        }
-        guard let code = codes.first, !code.isEmpty else { return .badRequest(.missingCode) }
+        guard let code = parameters.code, !code.isEmpty else { return .badRequest(.missingCode) }
         return .authorized(code: code)
     }
 

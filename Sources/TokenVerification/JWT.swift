@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 import FoundationEssentials
 
 /// A compact-serialized JWS as Cognito issues it: header, claims and signature, decoded but not yet trusted.
@@ -19,20 +20,13 @@ public struct JWT: Sendable {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("expected three dot-separated parts") }
         guard let headerBytes = Base64URL.decode(parts[0]) else { throw .malformed("the header is not base64url") }
-        guard let claimBytes = Base64URL.decode(parts[1]) else { throw .malformed("the claims are not base64url") }
         guard let signature = Base64URL.decode(parts[2]) else { throw .malformed("the signature is not base64url") }
         do {
             header = try JSONDecoder().decode(Header.self, from: Data(headerBytes))
         } catch {
             throw .malformed("the header is not a JSON object with 'alg'")
         }
-        let object: [String: JSONValue]
-        do {
-            object = try JSONDecoder().decode([String: JSONValue].self, from: Data(claimBytes))
-        } catch {
-            throw .malformed("the claims are not a JSON object")
-        }
-        claims = Claims(object)
+        claims = try Claims(encodedPayload: parts[1])
         signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         self.signature = signature
     }
@@ -42,37 +36,52 @@ public struct JWT: Sendable {
 public struct Claims: Sendable, Equatable {
     public let all: [String: JSONValue]
 
-    init(_ all: [String: JSONValue]) {
+    /// The one JWT-payload decoder: a compact token's middle part, base64url-decoded, parsed by the bounded parser.
+    init(encodedPayload part: some StringProtocol) throws(TokenError) {
+        guard let bytes = Base64URL.decode(part) else { throw .malformed("the claims are not base64url") }
+        guard let all = JSONValue.parse(bytes)?.dictionary else { throw .malformed("the claims are not a JSON object") }
         self.all = all
+    }
+
+    /// The claims of a token that was verified when it arrived, decoded again to read them (its lifetime, its
+    /// user); nil when the token is not a compact JWT. Decoding only: nothing here is verified.
+    public init?(unverifiedPayloadOf token: SecretBytes) {
+        let decoded: Claims? = token.withUnsafeBytes { bytes in
+            let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            guard parts.count == 3 else { return nil }
+            return try? Claims(encodedPayload: String(decoding: parts[1], as: UTF8.self))
+        }
+        guard let decoded else { return nil }
+        self = decoded
     }
 
     public subscript(name: String) -> JSONValue? { all[name] }
 
-    public var issuer: String? { all["iss"]?.stringValue }
-    public var subject: String? { all["sub"]?.stringValue }
+    public var issuer: String? { all["iss"]?.string }
+    public var subject: String? { all["sub"]?.string }
     /// `aud` as a list, whether the token carries one string or an array.
     public var audience: [String] {
         switch all["aud"] {
         case .string(let value): return [value]
-        case .array(let values): return values.compactMap(\.stringValue)
+        case .array(let values): return values.compactMap(\.string)
         default: return []
         }
     }
-    public var expiresAt: Double? { all["exp"]?.numberValue }
-    public var notBefore: Double? { all["nbf"]?.numberValue }
-    public var issuedAt: Double? { all["iat"]?.numberValue }
-    public var tokenUse: String? { all["token_use"]?.stringValue }
-    public var clientId: String? { all["client_id"]?.stringValue }
-    public var nonce: String? { all["nonce"]?.stringValue }
+    public var expiresAt: Double? { all["exp"]?.number }
+    public var notBefore: Double? { all["nbf"]?.number }
+    public var issuedAt: Double? { all["iat"]?.number }
+    public var tokenUse: String? { all["token_use"]?.string }
+    public var clientId: String? { all["client_id"]?.string }
+    public var nonce: String? { all["nonce"]?.string }
     /// Cognito's user name: `cognito:username` in ID tokens, `username` in access tokens.
-    public var username: String? { all["cognito:username"]?.stringValue ?? all["username"]?.stringValue }
-    public var email: String? { all["email"]?.stringValue }
+    public var username: String? { all["cognito:username"]?.string ?? all["username"]?.string }
+    public var email: String? { all["email"]?.string }
 
     /// The federated identities of a user who signed in through an external provider (Google, ...).
     public var identities: [FederatedIdentity] {
-        (all["identities"]?.arrayValue ?? []).compactMap { entry in
-            guard let object = entry.objectValue, let provider = object["providerName"]?.stringValue else { return nil }
-            return FederatedIdentity(providerName: provider, userId: object["userId"]?.stringValue ?? "")
+        (all["identities"]?.array ?? []).compactMap { entry in
+            guard let object = entry.dictionary, let provider = object["providerName"]?.string else { return nil }
+            return FederatedIdentity(providerName: provider, userId: object["userId"]?.string ?? "")
         }
     }
 }

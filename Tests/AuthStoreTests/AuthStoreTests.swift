@@ -142,6 +142,26 @@ import TokenVerification
         }
     }
 
+    /// A browser session's failures come from the OAuth client, mapped at the authority's boundary: the server's
+    /// trouble never ends the session (whatever status it chose), invalid_grant on refresh does.
+    @Test func oauthFailuresKeepTheStoresRule() {
+        let transient: [OAuthError] = [
+            .network(.timedOut), .serverError(status: 502), .throttled,
+            .refused(.temporarilyUnavailable, description: "", status: 400, operation: .refresh),
+            .refused(.serverError, description: "", status: 400, operation: .refresh),
+            .deadlineExceeded(operation: "the refresh-token grant", attempts: 3, lastError: .serverError(status: 503)),
+        ]
+        for error in transient {
+            let mapped = CognitoError(error)
+            #expect(mapped.isRetryable && !mapped.requiresSignIn, "\(error)")
+        }
+        let over = CognitoError(.refused(.invalidGrant, description: "Refresh Token has been revoked", status: 400, operation: .refresh))
+        #expect(over.requiresSignIn && !over.isRetryable)
+        #expect(over.description.contains("Refresh Token has been revoked"))
+        #expect(!CognitoError(.refused(.invalidGrant, description: "", status: 400, operation: .codeExchange)).requiresSignIn)
+        #expect(!CognitoError(.refused(.invalidClient, description: "", status: 401, operation: .refresh)).isRetryable)
+    }
+
     @Test func aRejectedRefreshEndsTheSessionEverywhere() async throws {
         let store = try await signedInStore()
         authority.setRefresh(.fail(.refreshTokenRejected(message: "Refresh Token has been revoked")))

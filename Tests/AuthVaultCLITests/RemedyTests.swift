@@ -47,6 +47,20 @@ import TokenVault
         let retried = CognitoError.deadlineExceeded(operation: "InitiateAuth", attempts: 3, lastError: tls)
         #expect(CLIErrors.from(AuthStoreError.network(retried)).message.contains("--ca-bundle"))
         #expect(!CLIErrors.from(CognitoError.network(.timedOut)).message.contains("--ca-bundle"))
+        let oauthTLS = OAuthError.network(.tlsFailure("unknown issuer"))
+        #expect(CLIErrors.from(oauthTLS).message.contains("--ca-bundle"))
+        let oauthRetried = OAuthError.deadlineExceeded(operation: "the refresh-token grant", attempts: 2, lastError: oauthTLS)
+        #expect(CLIErrors.from(oauthRetried).message.contains("--ca-bundle"))
+        #expect(CLIErrors.from(oauthRetried).status == .networkUnavailable)
+    }
+
+    /// The OAuth client's reasons get the exit status their meaning asks for; nothing sent shows in the message.
+    @Test func oauthReasonsGetTheirExitStatus() {
+        let over = OAuthError.refused(.invalidGrant, description: "token <redacted> is dead", status: 400, operation: .refresh)
+        #expect(CLIErrors.from(over).status == .signInRequired)
+        #expect(CLIErrors.from(over).message.contains("sign in again"))
+        #expect(CLIErrors.from(OAuthError.refused(.temporarilyUnavailable, description: "", status: 400, operation: .refresh)).status == .networkUnavailable)
+        #expect(CLIErrors.from(OAuthError.invalidConfiguration("no userinfo endpoint")).status == .failure)
     }
 
     /// A discovery document behind a private certificate authority.

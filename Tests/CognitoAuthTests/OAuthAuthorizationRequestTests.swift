@@ -101,7 +101,7 @@ import TokenVerification
         for (redirect, scopes) in [("http://example.com/callback", ["openid"]), ("http://127.0.0.1:1/cb?x=1", ["openid"]),
                                    (Self.redirectURI, ["email"])] {
             let configuration = OAuthClientConfiguration(endpoints: endpoints, clientId: "c", redirectURI: redirect, scopes: scopes)
-            #expect(throws: CognitoError.self) { try OAuthClient(configuration: configuration, transport: transport, verifier: verifier) }
+            #expect(throws: OAuthError.self) { try OAuthClient(configuration: configuration, transport: transport, verifier: verifier) }
         }
     }
 
@@ -126,6 +126,21 @@ import TokenVerification
         #expect(throws: OAuthCallbackError.missingCode) { try request.authorizationCode(fromCallback: "state=\(request.state)") }
         #expect(throws: OAuthCallbackError.self) { try request.authorizationCode(fromCallback: "code=c1&code=c2&state=\(request.state)") }
         #expect(throws: OAuthCallbackError.self) { try request.authorizationCode(fromCallback: "code=%zz&state=\(request.state)") }
+    }
+
+    /// The listener's CallbackMatcherTests refuse these same queries as malformed: one parser reads both.
+    @Test func callbackQueriesTheListenerRefusesAreRefusedHereToo() throws {
+        let request = try Self.client().authorizationRequest()
+        let state = request.state
+        #expect(throws: OAuthCallbackError.malformed("'state' appears twice")) {
+            try request.authorizationCode(fromCallback: "code=a&state=\(state)&state=\(state)")
+        }
+        #expect(throws: OAuthCallbackError.malformed("'code' appears twice")) { try request.authorizationCode(fromCallback: "code=a&code=b&state=\(state)") }
+        #expect(throws: OAuthCallbackError.malformed("'x' appears twice")) { try request.authorizationCode(fromCallback: "code=a&state=\(state)&x=1&x=2") }
+        for broken in ["code=%zz&state=\(state)", "code=%C3%28&state=\(state)"] {
+            #expect(throws: OAuthCallbackError.malformed("a %-escape is broken")) { try request.authorizationCode(fromCallback: broken) }
+        }
+        #expect(try request.authorizationCode(fromCallback: "/callback?code=a%2Fb+c&state=\(state)").code.text == "a/b c")
     }
 
     @Test func aPastedURLIsCheckedLikeACallbackAndABareCodeIsTaken() throws {

@@ -59,12 +59,12 @@ final class URLStubTransport: HTTPTransport {
 }
 
 /// The error `body` throws; nil (and an issue) when it returns instead.
-func caughtCognitoError<T>(
-    _ body: () async throws(CognitoError) -> T, sourceLocation: SourceLocation = #_sourceLocation
-) async -> CognitoError? {
+func caughtOAuthError<T>(
+    _ body: () async throws(OAuthError) -> T, sourceLocation: SourceLocation = #_sourceLocation
+) async -> OAuthError? {
     do {
         _ = try await body()
-        Issue.record("expected a CognitoError", sourceLocation: sourceLocation)
+        Issue.record("expected an OAuthError", sourceLocation: sourceLocation)
         return nil
     } catch {
         return error
@@ -170,7 +170,7 @@ func caughtCognitoError<T>(
         for (idToken, accessToken, expected) in cases {
             let transport = URLStubTransport(jwks: Self.jwks) { _ in Self.tokenAnswer(idToken: idToken, accessToken: accessToken) }
             let code = try request.authorizationCode(fromCallback: "code=c&state=\(request.state)")
-            await #expect(throws: CognitoError.tokenRejected(expected)) { try await Self.client(transport: transport).exchange(code, for: request) }
+            await #expect(throws: OAuthError.tokenRejected(expected)) { try await Self.client(transport: transport).exchange(code, for: request) }
         }
     }
 
@@ -192,11 +192,11 @@ func caughtCognitoError<T>(
         let keeping = URLStubTransport(jwks: Self.jwks) { _ in Self.tokenAnswer(idToken: nil, accessToken: accessToken, refreshToken: nil) }
         let kept = try await Self.client(transport: keeping).refresh(refreshToken: SecretBytes(utf8: "r"), previousIDToken: SecretBytes(utf8: previous))
         #expect(kept.tokens.idToken.text == previous)
-        await #expect(throws: CognitoError.self) { try await Self.client(transport: keeping).refresh(refreshToken: SecretBytes(utf8: "r")) }
+        await #expect(throws: OAuthError.self) { try await Self.client(transport: keeping).refresh(refreshToken: SecretBytes(utf8: "r")) }
 
         let otherUser = try Self.idToken(nonce: nil, subject: "another-subject", extra: [:])
         let switching = URLStubTransport(jwks: Self.jwks) { _ in Self.tokenAnswer(idToken: otherUser, accessToken: accessToken) }
-        await #expect(throws: CognitoError.self) {
+        await #expect(throws: OAuthError.self) {
             try await Self.client(transport: switching).refresh(refreshToken: SecretBytes(utf8: "r"), previousIDToken: SecretBytes(utf8: previous))
         }
     }
@@ -207,18 +207,18 @@ func caughtCognitoError<T>(
             URLStubTransport.json(["error": "invalid_grant", "error_description": "token \(request.form["refresh_token"] ?? "") \(request.form["code"] ?? "") is dead"], status: 400)
         }
         let confidential = try Self.client(secret: "the-client-secret", transport: echoing)
-        let onRefresh = try #require(await caughtCognitoError { () async throws(CognitoError) in
+        let onRefresh = try #require(await caughtOAuthError { () async throws(OAuthError) in
             try await confidential.refresh(refreshToken: SecretBytes(utf8: "refresh-secret-1"))
         })
         #expect(onRefresh.requiresSignIn && !onRefresh.isRetryable)
-        guard case .refreshTokenRejected(let message) = onRefresh else { Issue.record("expected refreshTokenRejected, got \(onRefresh)"); return }
+        guard case .refused(.invalidGrant, let message, 400, _) = onRefresh else { Issue.record("expected invalid_grant, got \(onRefresh)"); return }
         #expect(message.contains("token <redacted>  is dead"))
         expectNoSecrets(in: onRefresh.description, ["refresh-secret-1", "the-client-secret"])
 
         let client = try Self.client(transport: echoing)
         let request = client.authorizationRequest()
         let code = try request.authorizationCode(fromCallback: "code=code-secret-2&state=\(request.state)")
-        let onExchange = try #require(await caughtCognitoError { () async throws(CognitoError) in try await client.exchange(code, for: request) })
+        let onExchange = try #require(await caughtOAuthError { () async throws(OAuthError) in try await client.exchange(code, for: request) })
         #expect(!onExchange.requiresSignIn && !onExchange.isRetryable)
         expectNoSecrets(in: onExchange.description, ["code-secret-2", request.pkce.verifier.text])
         #expect(echoing.requests.count == 2)
@@ -238,17 +238,38 @@ func caughtCognitoError<T>(
         #expect(flaky.requests.count == 4)
 
         let down = URLStubTransport { _ in HTTPResponse(status: 500, headers: [], body: Array("<html>oops</html>".utf8)) }
-        await #expect(throws: CognitoError.serverError(status: 500)) { try await Self.client(transport: down).refresh(refreshToken: SecretBytes(utf8: "r")) }
+        await #expect(throws: OAuthError.serverError(status: 500)) { try await Self.client(transport: down).refresh(refreshToken: SecretBytes(utf8: "r")) }
         #expect(down.requests.count == 4)
 
         let refused = URLStubTransport { _ in URLStubTransport.json(["error": "invalid_client"], status: 401) }
         let refusedClient = try Self.client(secret: "s", transport: refused)
-        let error = try #require(await caughtCognitoError { () async throws(CognitoError) in
+        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in
             try await refusedClient.refresh(refreshToken: SecretBytes(utf8: "r"))
         })
         #expect(!error.isRetryable && !error.requiresSignIn)
         #expect(error.description.contains("invalid_client"))
         #expect(refused.requests.count == 1)
+    }
+
+    /// The client's own reasons: only invalid_grant on refresh ends a session; the server's trouble is retryable
+    /// whatever status it came with; what was sent never shows in a description.
+    @Test func oauthErrorsSayWhetherToRetryOrSignInAgain() async throws {
+        let answers: [(body: [String: Any], status: Int, retryable: Bool)] = [
+            (["error": "temporarily_unavailable"], 400, true), (["error": "server_error", "error_description": "r-secret down"], 500, true),
+            (["error": "invalid_request"], 400, false), (["error": "invalid_client"], 401, false), ([:], 503, true), ([:], 429, true), ([:], 404, false),
+        ]
+        for answer in answers {
+            let response = URLStubTransport.json(answer.body, status: answer.status)
+            let transport = URLStubTransport { _ in response }
+            let client = try Self.client(transport: transport)
+            let error = try #require(await caughtOAuthError { () async throws(OAuthError) in try await client.refresh(refreshToken: SecretBytes(utf8: "r-secret")) })
+            #expect(error.isRetryable == answer.retryable, "\(answer)")
+            #expect(!error.requiresSignIn, "\(answer)")
+            expectNoSecrets(in: error.description, ["r-secret"])
+        }
+        #expect(OAuthError.refused(.invalidGrant, description: "", status: 400, operation: .refresh).requiresSignIn)
+        #expect(!OAuthError.refused(.invalidGrant, description: "", status: 400, operation: .codeExchange).requiresSignIn)
+        #expect(OAuthError.network(.timedOut).isRetryable && !OAuthError.network(.timedOut).requiresSignIn)
     }
 
     @Test func opaqueAccessTokenExpiresAfterExpiresIn() async throws {
@@ -271,7 +292,7 @@ func caughtCognitoError<T>(
         #expect(sent.header("Authorization")?.hasPrefix("Basic ") == true)
 
         let unsupported = URLStubTransport { _ in URLStubTransport.json(["error": "unsupported_token_type"], status: 400) }
-        await #expect(throws: CognitoError.self) { try await Self.client(transport: unsupported).revoke(refreshToken: SecretBytes(utf8: "r")) }
+        await #expect(throws: OAuthError.self) { try await Self.client(transport: unsupported).revoke(refreshToken: SecretBytes(utf8: "r")) }
     }
 
     @Test func userInfoSendsTheBearerTokenAndChecksTheSubject() async throws {
@@ -285,8 +306,8 @@ func caughtCognitoError<T>(
         #expect(info.email == "fed@example.com" && info.username == "Google_1122334455")
         #expect(transport.requests.first?.method == "GET")
         #expect(transport.requests.first?.url == "https://example.auth.us-east-1.amazoncognito.com/oauth2/userInfo")
-        await #expect(throws: CognitoError.self) { try await client.userInfo(accessToken: SecretBytes(utf8: "access-1"), expectedSubject: "other") }
-        let error = try #require(await caughtCognitoError { () async throws(CognitoError) in
+        await #expect(throws: OAuthError.self) { try await client.userInfo(accessToken: SecretBytes(utf8: "access-1"), expectedSubject: "other") }
+        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in
             try await client.userInfo(accessToken: SecretBytes(utf8: "stale-access"))
         })
         #expect(error.description.contains("invalid_token") && !error.isRetryable)

@@ -22,13 +22,13 @@ import TokenVerification
     }
 
     @Test func plainHTTPOnlyOnLoopback() throws {
-        #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://auth.example.com") }
-        #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://127.0.0.1.evil.example") }
+        #expect(throws: OAuthError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://auth.example.com") }
+        #expect(throws: OAuthError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://127.0.0.1.evil.example") }
         // Four labels after "127." passed the old dotted-quad shape check; only an address is loopback.
-        #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://127.evil.example.com") }
-        #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://localhost.evil.com") }
-        #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "ftp://auth.example.com") }
-        #expect(throws: CognitoError.self) { try OAuthEndpoints(hostedUIBaseURL: "https://user@auth.example.com") }
+        #expect(throws: OAuthError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://127.evil.example.com") }
+        #expect(throws: OAuthError.self) { try OAuthEndpoints(hostedUIBaseURL: "http://localhost.evil.com") }
+        #expect(throws: OAuthError.self) { try OAuthEndpoints(hostedUIBaseURL: "ftp://auth.example.com") }
+        #expect(throws: OAuthError.self) { try OAuthEndpoints(hostedUIBaseURL: "https://user@auth.example.com") }
         for base in ["http://127.0.0.1:8000", "http://[::1]:8000", "http://localhost:8000", "https://auth.example.com"] {
             #expect(try OAuthEndpoints(hostedUIBaseURL: base).token == base + "/oauth2/token")
         }
@@ -78,7 +78,7 @@ import TokenVerification
             "<html>not found</html>",
         ]
         for document in documents {
-            #expect(throws: CognitoError.self) { try OAuthEndpoints(discoveryDocument: Data(document.utf8)) }
+            #expect(throws: OAuthError.self) { try OAuthEndpoints(discoveryDocument: Data(document.utf8)) }
         }
     }
 
@@ -88,7 +88,7 @@ import TokenVerification
             #expect(request.method == "GET" && request.url == "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Other/.well-known/openid-configuration")
             return HTTPResponse(status: 200, headers: [], body: Array(Self.cognitoDocument.utf8))
         }
-        await #expect(throws: CognitoError.self) {
+        await #expect(throws: OAuthError.self) {
             try await OAuthEndpoints.discover("https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Other", transport: transport)
         }
         let matching = URLStubTransport { _ in HTTPResponse(status: 200, headers: [], body: Array(Self.cognitoDocument.utf8)) }
@@ -128,7 +128,7 @@ import TokenVerification
         #expect(components.path == "/logout")
         #expect(components.queryItems == [URLQueryItem(name: "client_id", value: "client-abc"),
                                           URLQueryItem(name: "logout_uri", value: "http://localhost:53682/signed-out")])
-        #expect(throws: CognitoError.self) { try client.logoutURL(postLogoutRedirectURI: nil) }
+        #expect(throws: OAuthError.self) { try client.logoutURL(postLogoutRedirectURI: nil) }
     }
 
     @Test func openIDConnectLogoutURL() throws {
@@ -143,6 +143,6 @@ import TokenVerification
         ])
         #expect(try client.logoutURL(postLogoutRedirectURI: nil) == "https://op.example/end-session?tenant=a&client_id=client-abc")
         let noLogout = try Self.client(endpoints: OAuthEndpoints(authorization: "https://op.example/auth", token: "https://op.example/token"))
-        #expect(throws: CognitoError.self) { try noLogout.logoutURL(postLogoutRedirectURI: nil) }
+        #expect(throws: OAuthError.self) { try noLogout.logoutURL(postLogoutRedirectURI: nil) }
     }
 }

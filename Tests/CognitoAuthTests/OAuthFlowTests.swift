@@ -65,7 +65,7 @@ import TokenVerification
 
         // The rotated-out token is dead, and reusing it kills its successor too (reuse protection).
         for token in [signedIn.tokens.refreshToken, refreshed.tokens.refreshToken] {
-            let error = try #require(await caughtCognitoError { () async throws(CognitoError) in try await client.refresh(refreshToken: token) })
+            let error = try #require(await caughtOAuthError { () async throws(OAuthError) in try await client.refresh(refreshToken: token) })
             #expect(error.requiresSignIn && !error.isRetryable)
             expectNoSecrets(in: error.description, [token.text])
         }
@@ -80,12 +80,12 @@ import TokenVerification
         #expect(info.username == OAuthServer.federatedUser.username)
 
         try await client.revoke(refreshToken: signedIn.tokens.refreshToken)
-        let error = try #require(await caughtCognitoError { () async throws(CognitoError) in
+        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in
             try await client.refresh(refreshToken: signedIn.tokens.refreshToken)
         })
         #expect(error.requiresSignIn)
         // Revoking the refresh token revoked the access token issued with it.
-        await #expect(throws: CognitoError.self) { try await client.userInfo(accessToken: signedIn.tokens.accessToken) }
+        await #expect(throws: OAuthError.self) { try await client.userInfo(accessToken: signedIn.tokens.accessToken) }
     }
 
     @Test func endpointsFromDiscoveryAndSignOut() async throws {
@@ -107,7 +107,7 @@ import TokenVerification
         // The server's session is gone: the next sign-in shows the login form again, and the old tokens are dead.
         let again = client.authorizationRequest()
         #expect(try await fixture.server.browse(again.url, as: OAuthServer.signOutUser, session: fixture.session).submittedLoginForm)
-        await #expect(throws: CognitoError.self) { try await client.refresh(refreshToken: signedIn.tokens.refreshToken) }
+        await #expect(throws: OAuthError.self) { try await client.refresh(refreshToken: signedIn.tokens.refreshToken) }
     }
 
     @Test func aSecondSignInReusesTheServersSession() async throws {
@@ -137,8 +137,8 @@ import TokenVerification
         let request = client.authorizationRequest()
         let code = try request.authorizationCode(fromCallback: try await fixture.callback(for: request))
         _ = try await client.exchange(code, for: request)
-        let error = try #require(await caughtCognitoError { () async throws(CognitoError) in try await client.exchange(code, for: request) })
-        guard case .unknownService("invalid_grant", 400, _) = error else { Issue.record("expected invalid_grant, got \(error)"); return }
+        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in try await client.exchange(code, for: request) })
+        guard case .refused(.invalidGrant, _, 400, _) = error else { Issue.record("expected invalid_grant, got \(error)"); return }
         #expect(!error.requiresSignIn && !error.isRetryable)
         expectNoSecrets(in: error.description, [code.code.text, request.pkce.verifier.text])
     }
@@ -154,14 +154,14 @@ import TokenVerification
             authorizationEndpoint: client.configuration.endpoints.authorization, clientId: client.configuration.clientId,
             redirectURI: request.redirectURI, scopes: client.configuration.scopes, identityProvider: nil, pkce: request.pkce,
             state: request.state, nonce: OAuthAuthorizationRequest.randomToken())
-        await #expect(throws: CognitoError.tokenRejected(.nonceMismatch)) { try await client.exchange(code, for: expectingAnotherNonce) }
+        await #expect(throws: OAuthError.tokenRejected(.nonceMismatch)) { try await client.exchange(code, for: expectingAnotherNonce) }
     }
 
     @Test func tamperedIDTokenIsRejected() async throws {
         let fixture = try await Fixture.make()
         let tampering = IDTokenTamperingTransport(Self.transport)
         let client = try fixture.client(transport: tampering)
-        await #expect(throws: CognitoError.tokenRejected(.badSignature)) { try await fixture.signIn(client) }
+        await #expect(throws: OAuthError.tokenRejected(.badSignature)) { try await fixture.signIn(client) }
         #expect(tampering.tampered)
     }
 

@@ -25,6 +25,7 @@ import Testing
         ("GET /callback?code=a&state= HTTP/1.1", .badRequest(.stateMismatch)),
         ("GET /callback?code=a&state=xyz&state=xyz HTTP/1.1", .badRequest(.malformedQuery)),
         ("GET /callback?code=a&code=b&state=xyz HTTP/1.1", .badRequest(.malformedQuery)),
+        ("GET /callback?code=a&state=xyz&x=1&x=2 HTTP/1.1", .badRequest(.malformedQuery)),
         ("GET /callback?code=%zz&state=xyz HTTP/1.1", .badRequest(.malformedQuery)),
         ("GET /callback?code=%C3%28&state=xyz HTTP/1.1", .badRequest(.malformedQuery)),
         ("GET /callback?state=xyz HTTP/1.1", .badRequest(.missingCode)),

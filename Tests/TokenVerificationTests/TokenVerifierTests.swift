@@ -1,3 +1,5 @@
+import AuthCrypto
+import BoundedJSON
 import Foundation
 import HTTPTransport
 import Synchronization
@@ -158,6 +160,27 @@ final class ManualClock: Sendable {
         await #expect(throws: TokenError.unsupportedAlgorithm("none")) { try await verifier.verifyIDToken(none) }
         let noKid = try Self.key.mintJWT(claims: idClaims(), header: ["alg": "RS256"])
         await #expect(throws: TokenError.malformed("the header has no 'kid'")) { try await verifier.verifyIDToken(noKid) }
+    }
+
+    /// Claims are read by the bounded JSON parser: nesting past its bound and repeated claims are malformed.
+    @Test func claimsBeyondTheParsersBoundsAreMalformed() async throws {
+        var nested: Any = 1
+        for _ in 0..<JSONValue.maximumDepth { nested = [nested] }
+        let tooDeep = try Self.key.mintJWT(claims: idClaims(["deep": nested]))
+        await #expect(throws: TokenError.malformed("the claims are not a JSON object")) { try await verifier.verifyIDToken(tooDeep) }
+        let good = try Self.key.mintJWT(claims: idClaims())
+        let parts = good.split(separator: ".")
+        let repeated = Base64URL.encode(Array(#"{"sub":"a","sub":"b"}"#.utf8))
+        #expect(throws: TokenError.malformed("the claims are not a JSON object")) { try JWT(compact: "\(parts[0]).\(repeated).\(parts[2])") }
+    }
+
+    @Test func unverifiedClaimsAreTheVerifiedOnesAndNilForWhatIsNoJWT() async throws {
+        let token = try Self.key.mintJWT(claims: idClaims())
+        let verified = try await verifier.verifyIDToken(token)
+        let decoded = try #require(Claims(unverifiedPayloadOf: SecretBytes(utf8: token)))
+        #expect(decoded == verified.claims)
+        #expect(decoded.expiresAt == Double(Int(unixNow) + 3600))
+        for garbage in ["", "a.b", "a.!!.c", "e30.W10.e30"] { #expect(Claims(unverifiedPayloadOf: SecretBytes(utf8: garbage)) == nil) }
     }
 
     @Test func errorsNeverContainTheToken() async throws {

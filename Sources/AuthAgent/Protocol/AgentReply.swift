@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 
 /// A token as the agent hands it out. `description` never shows the token.
 public struct AgentToken: Sendable, Equatable, CustomStringConvertible {

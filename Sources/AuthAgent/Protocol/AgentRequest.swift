@@ -1,4 +1,5 @@
 import AuthStore
+import BoundedJSON
 
 /// One request line: `{"v":1,"op":"token","profile":"work","kind":"access"}` and the like.
 public enum AgentRequest: Sendable, Equatable {

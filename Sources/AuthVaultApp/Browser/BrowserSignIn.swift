@@ -75,12 +75,12 @@ public struct BrowserSignIn: Sendable {
 /// Why a browser sign-in failed, by step; nothing was stored.
 public enum BrowserSignInError: Error, Sendable, CustomStringConvertible {
     /// The profile cannot sign in through a browser (no Hosted UI or endpoints, no redirect URI).
-    case client(CognitoError)
+    case client(OAuthError)
     case listener(LoopbackError)
     /// The redirect did not carry a code for this sign-in.
     case callback(OAuthCallbackError)
     /// The authorization server refused the code, or its tokens failed verification.
-    case exchange(CognitoError)
+    case exchange(OAuthError)
     case store(AuthStoreError)
 
     public var description: String {

@@ -3,7 +3,7 @@ import CognitoAuth
 extension ResolvedProfile {
     /// Where the browser sign-in goes: the Hosted UI's paths, with each endpoint the profile sets in their place;
     /// nil when it has neither a Hosted UI nor authorize and token endpoints.
-    public func oauthEndpoints() throws(CognitoError) -> OAuthEndpoints? {
+    public func oauthEndpoints() throws(OAuthError) -> OAuthEndpoints? {
         let set = oauthOverrides ?? OAuthEndpointSettings()
         var endpoints: OAuthEndpoints
         if let hostedUI {

@@ -47,7 +47,7 @@ public final class ProfileAuthority: SessionAuthority {
     }
 
     /// The browser sign-in's client: the profile's Hosted UI or OAuth endpoints, its first registered redirect URI.
-    public func oauthClient() async throws(CognitoError) -> OAuthClient {
+    public func oauthClient() async throws(OAuthError) -> OAuthClient {
         if let existing = parts.withLock({ $0.oauth }) { return existing }
         guard let endpoints = try profile.oauthEndpoints() else {
             throw .invalidConfiguration("profile '\(profile.name)' has no Hosted UI: set it with 'authvault configure --hosted-ui URL' "
@@ -96,12 +96,20 @@ public final class ProfileAuthority: SessionAuthority {
 
     public func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
         guard session.origin == .browser else { return try await cognitoClient().refresh(session) }
-        return try await oauthClient().refresh(refreshToken: session.refreshToken, previousIDToken: session.idToken).tokens
+        do {
+            return try await oauthClient().refresh(refreshToken: session.refreshToken, previousIDToken: session.idToken).tokens
+        } catch {
+            throw CognitoError(error)
+        }
     }
 
     public func revoke(_ session: StoredSession) async throws(CognitoError) {
         guard session.origin == .browser else { return try await cognitoClient().revoke(session) }
-        try await oauthClient().revoke(refreshToken: session.refreshToken)
+        do {
+            try await oauthClient().revoke(refreshToken: session.refreshToken)
+        } catch {
+            throw CognitoError(error)
+        }
     }
 
     public func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {

@@ -108,7 +108,7 @@ struct TerminalBrowserSignIn {
         case .exchange(.tokenRejected(let reason)):
             CLIError("The tokens from the authorization server failed verification (\(reason)); nothing was stored. "
                 + "Check the profile's --issuer and --jwks-url, then run 'authvault login' again.", status: .failure)
-        case .exchange(.unknownService(type: "invalid_grant", _, _)):
+        case .exchange(.refused(.invalidGrant, _, _, _)):
             CLIError("The authorization server refused the code (it was used already, or it expired): run 'authvault login' again.",
                      status: .signInRequired)
         case .exchange(let error): CLIErrors.from(error)

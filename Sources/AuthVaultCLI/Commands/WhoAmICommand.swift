@@ -48,9 +48,9 @@ struct WhoAmICommand: CLICommand {
             do {
                 info = try await client.userInfo(accessToken: accessToken, expectedSubject: stored?.identity?.subject)
             } catch {
-                throw ProfileSession.tokenCallError(error)
+                throw CLIErrors.from(error)
             }
-            let attributes = info.claims.compactMapValues { $0.stringValue }
+            let attributes = info.claims.compactMapValues { $0.string }
             report = Report(profile: session.profile.name, username: info.username ?? stored?.identity?.username ?? info.subject,
                             attributes: attributes, preferredMFA: nil, enabledMFA: nil, source: "browser", stored: stored?.identity)
         } else {

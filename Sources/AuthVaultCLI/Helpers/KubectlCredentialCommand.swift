@@ -1,4 +1,5 @@
 import AuthAgent
+import BoundedJSON
 import AuthStore
 import AuthVaultApp
 

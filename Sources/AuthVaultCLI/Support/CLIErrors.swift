@@ -50,9 +50,17 @@ enum CLIErrors {
     }
 
     static func from(_ error: CognitoError) -> CLIError {
-        let message = Remedy.message(error.description, Remedy.of(error))
-        if error.requiresSignIn { return CLIError(message, status: .signInRequired) }
-        if error.isRetryable { return CLIError(message, status: .networkUnavailable) }
+        classified(Remedy.message(error.description, Remedy.of(error)), requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
+    }
+
+    static func from(_ error: OAuthError) -> CLIError {
+        classified(Remedy.message(error.description, Remedy.of(error)), requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
+    }
+
+    /// The exit status of a client's failure: sign in again, try again later, or neither.
+    private static func classified(_ message: String, requiresSignIn: Bool, isRetryable: Bool) -> CLIError {
+        if requiresSignIn { return CLIError(message, status: .signInRequired) }
+        if isRetryable { return CLIError(message, status: .networkUnavailable) }
         return CLIError(message, status: .failure)
     }
 

@@ -1,4 +1,5 @@
 import AuthAgent
+import BoundedJSON
 import FoundationEssentials
 
 /// JSON on standard output, the same way for every `--json`: sorted keys, unescaped slashes, one value.

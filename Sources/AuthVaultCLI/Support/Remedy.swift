@@ -61,4 +61,9 @@ enum Remedy {
         default: nil
         }
     }
+
+    /// As for the same reason from the user-pool API (the store's mapping keeps the transport error underneath).
+    static func of(_ error: OAuthError) -> String? {
+        of(CognitoError(error))
+    }
 }

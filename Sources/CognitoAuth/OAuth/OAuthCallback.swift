@@ -14,15 +14,15 @@ extension OAuthAuthorizationRequest {
     ///   as a loopback listener reads them from the request line (`/callback?code=...`), or just the query.
     public func authorizationCode(fromCallback callback: String) throws(OAuthCallbackError) -> OAuthAuthorizationCode {
         let parameters = try Self.parameters(of: callback.trimmingWhitespace(), redirectURI: redirectURI)
-        if let error = parameters["error"] {
+        if let error = parameters.error {
             // An error with another sign-in's state is not this sign-in's outcome.
-            if let state = parameters["state"], !matchesState(state) { throw .stateMismatch }
-            let description = parameters["error_description"].map { OAuthText.printable($0) }
+            if let state = parameters.state, !matchesState(state) { throw .stateMismatch }
+            let description = parameters.errorDescription.map { OAuthText.printable($0) }
             throw .authorizationFailed(OAuthErrorCode(error), description: description?.isEmpty == false ? description : nil)
         }
-        guard let state = parameters["state"] else { throw .missingState }
+        guard let state = parameters.state else { throw .missingState }
         guard matchesState(state) else { throw .stateMismatch }
-        guard let code = parameters["code"], !code.isEmpty else { throw .missingCode }
+        guard let code = parameters.code, !code.isEmpty else { throw .missingCode }
         return OAuthAuthorizationCode(code: SecretBytes(utf8: code))
     }
 
@@ -41,7 +41,7 @@ extension OAuthAuthorizationRequest {
         ConstantTime.equals(candidate, state)
     }
 
-    private static func parameters(of callback: Substring, redirectURI: String) throws(OAuthCallbackError) -> [String: String] {
+    private static func parameters(of callback: Substring, redirectURI: String) throws(OAuthCallbackError) -> AuthorizationResponseQuery {
         let withoutFragment = callback.prefix { $0 != "#" }
         let query: Substring
         if withoutFragment.contains("://") {
@@ -56,12 +56,14 @@ extension OAuthAuthorizationRequest {
         } else {
             query = withoutFragment.hasPrefix("?") ? withoutFragment.dropFirst() : withoutFragment
         }
-        guard let pairs = FormURLEncoding.decode(query) else { throw .malformed("a %-escape is broken") }
-        var parameters: [String: String] = [:]
-        for (name, value) in pairs {
-            guard parameters.updateValue(value, forKey: name) == nil else { throw .malformed("'\(OAuthText.printable(name, limit: 40))' appears twice") }
+        do throws(AuthorizationResponseQuery.Failure) {
+            return try AuthorizationResponseQuery(query)
+        } catch {
+            switch error {
+            case .brokenEscape: throw .malformed("a %-escape is broken")
+            case .repeated(let name): throw .malformed("'\(OAuthText.printable(name, limit: 40))' appears twice")
+            }
         }
-        return parameters
     }
 }
 

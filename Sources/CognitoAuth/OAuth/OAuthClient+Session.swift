@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 import FoundationEssentials
 import HTTPTransport
 import NetworkHosts
@@ -7,7 +8,7 @@ import TokenVerification
 extension OAuthClient {
     /// Revokes a refresh token (RFC 7009), and with it, at Cognito, the access tokens issued from it. The server
     /// answers 200 for a token it does not know, too.
-    public func revoke(refreshToken: SecretBytes) async throws(CognitoError) {
+    public func revoke(refreshToken: SecretBytes) async throws(OAuthError) {
         guard let endpoint = configuration.endpoints.revocation else {
             throw .invalidConfiguration("the authorization server has no revocation endpoint")
         }
@@ -20,7 +21,7 @@ extension OAuthClient {
     /// What the userinfo endpoint says about the access token's user.
     /// - Parameter expectedSubject: the ID token's `sub`; a different `sub` means the answer is not for this user
     ///   and must not be used (OpenID Connect Core section 5.3.2).
-    public func userInfo(accessToken: SecretBytes, expectedSubject: String? = nil) async throws(CognitoError) -> OAuthUserInfo {
+    public func userInfo(accessToken: SecretBytes, expectedSubject: String? = nil) async throws(OAuthError) -> OAuthUserInfo {
         guard let endpoint = configuration.endpoints.userInfo else {
             throw .invalidConfiguration("the authorization server has no userinfo endpoint")
         }
@@ -29,12 +30,10 @@ extension OAuthClient {
             HTTPHeader(name: "Accept", value: "application/json"),
         ])
         let response = try await sender.send(request, .userInfo, secrets: [accessToken.utf8String])
-        let info: OAuthUserInfo
-        do {
-            info = OAuthUserInfo(claims: try JSONDecoder().decode([String: JSONValue].self, from: Data(response.body)))
-        } catch {
+        guard let claims = JSONValue.parse(response.body)?.dictionary else {
             throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the body is not a JSON object")
         }
+        let info = OAuthUserInfo(claims: claims)
         guard !info.subject.isEmpty else { throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the answer has no sub") }
         if let expectedSubject, info.subject != expectedSubject {
             throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the answer is about another user")
@@ -51,7 +50,7 @@ extension OAuthClient {
     /// Never with OpenID Connect's optional `id_token_hint`: the URL goes on a browser's command line, which other
     /// local users can read, and may be printed. `client_id` names the client instead (RP-Initiated Logout 1.0,
     /// section 2); the provider may then ask the user to confirm.
-    public func logoutURL(postLogoutRedirectURI: String?) throws(CognitoError) -> String {
+    public func logoutURL(postLogoutRedirectURI: String?) throws(OAuthError) -> String {
         guard let endpoint = configuration.endpoints.logout else {
             throw .invalidConfiguration("the authorization server has no logout endpoint")
         }

@@ -6,7 +6,7 @@ extension OAuthClient {
     /// Redeems the code of `request`'s callback: sends the PKCE verifier and the same redirect URI, then verifies
     /// the ID token (signature, claims and this sign-in's `nonce`) and the access token when it is a JWT. Nothing is
     /// returned unless every check passed.
-    public func exchange(_ code: OAuthAuthorizationCode, for request: OAuthAuthorizationRequest) async throws(CognitoError) -> OAuthTokens {
+    public func exchange(_ code: OAuthAuthorizationCode, for request: OAuthAuthorizationRequest) async throws(OAuthError) -> OAuthTokens {
         let codeVerifier = request.pkce.verifier.utf8String
         let response = try await postForm(.codeExchange, to: configuration.endpoints.token, [
             ("grant_type", "authorization_code"),
@@ -31,10 +31,10 @@ extension OAuthClient {
     /// before anything else. Without a new one the old refresh token is kept.
     ///
     /// `invalid_grant` (expired, revoked, or a rotated-out token reused) means the session is over: it comes back
-    /// as `.refreshTokenRejected`, whose `requiresSignIn` is true.
+    /// as `.refused(.invalidGrant, ...)`, whose `requiresSignIn` is true.
     /// - Parameter previousIDToken: the ID token of the session, kept when the answer carries none, and whose
     ///   subject a new one must have (OpenID Connect Core section 12.2).
-    public func refresh(refreshToken: SecretBytes, previousIDToken: SecretBytes? = nil) async throws(CognitoError) -> OAuthTokens {
+    public func refresh(refreshToken: SecretBytes, previousIDToken: SecretBytes? = nil) async throws(OAuthError) -> OAuthTokens {
         let response = try await postForm(.refresh, to: configuration.endpoints.token, [
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken.utf8String),
@@ -63,7 +63,7 @@ extension OAuthClient {
         return try await tokens(answer, id: id, idToken: idToken, refreshToken: newRefreshToken ?? refreshToken, rotated: rotated, .refresh)
     }
 
-    private func decodeTokens(_ body: [UInt8], _ operation: OAuthOperation) throws(CognitoError) -> OAuthTokenResponse {
+    private func decodeTokens(_ body: [UInt8], _ operation: OAuthOperation) throws(OAuthError) -> OAuthTokenResponse {
         let answer: OAuthTokenResponse
         do {
             answer = try JSONDecoder().decode(OAuthTokenResponse.self, from: Data(body))
@@ -76,7 +76,7 @@ extension OAuthClient {
         return answer
     }
 
-    private func verifiedIDToken(_ token: String, nonce: String?) async throws(CognitoError) -> JWT {
+    private func verifiedIDToken(_ token: String, nonce: String?) async throws(OAuthError) -> JWT {
         do {
             return try await verifier.verifyIDToken(token, nonce: nonce)
         } catch {
@@ -88,7 +88,7 @@ extension OAuthClient {
     /// server's business, and expires after `expires_in`.
     private func tokens(
         _ answer: OAuthTokenResponse, id: JWT, idToken: String, refreshToken: SecretBytes, rotated: Bool, _ operation: OAuthOperation
-    ) async throws(CognitoError) -> OAuthTokens {
+    ) async throws(OAuthError) -> OAuthTokens {
         guard let subject = id.claims.subject, let idExpiry = id.claims.expiresAt else {
             throw .invalidResponse(operation: operation.rawValue, reason: "the ID token has no sub or exp")
         }
@@ -104,7 +104,7 @@ extension OAuthClient {
             }
         }
         let accessExpiry = access?.claims.expiresAt ?? answer.expiresIn.map { now() + $0 } ?? idExpiry
-        let username = id.claims.username ?? access?.claims.username ?? id.claims["preferred_username"]?.stringValue ?? subject
+        let username = id.claims.username ?? access?.claims.username ?? id.claims["preferred_username"]?.string ?? subject
         let tokens = CognitoTokens(idToken: SecretBytes(utf8: idToken), accessToken: SecretBytes(utf8: answer.accessToken),
                                    refreshToken: refreshToken, idTokenExpiresAt: idExpiry, accessTokenExpiresAt: accessExpiry,
                                    identity: VerifiedIdentity(username: username, subject: subject, email: id.claims.email))

@@ -17,7 +17,7 @@ public struct OAuthClient: Sendable {
 
     /// - Parameter verifier: set up for the issuer of the tokens (a Cognito user pool's, even behind a Hosted UI
     ///   domain) and this app client.
-    public init(configuration: OAuthClientConfiguration, transport: any HTTPTransport, verifier: TokenVerifier) throws(CognitoError) {
+    public init(configuration: OAuthClientConfiguration, transport: any HTTPTransport, verifier: TokenVerifier) throws(OAuthError) {
         try self.init(configuration: configuration, transport: transport, verifier: verifier,
                       now: { Date().timeIntervalSince1970 }, jitter: { Double.random(in: 0...1) })
     }
@@ -26,7 +26,7 @@ public struct OAuthClient: Sendable {
     init(
         configuration: OAuthClientConfiguration, transport: any HTTPTransport, verifier: TokenVerifier,
         now: @escaping @Sendable () -> Double, jitter: @escaping @Sendable () -> Double
-    ) throws(CognitoError) {
+    ) throws(OAuthError) {
         self.configuration = try configuration.validated()
         sender = RetryingSender(transport: transport, deadline: configuration.operationDeadline,
                                     retryPolicy: configuration.retryPolicy, jitter: jitter)
@@ -47,7 +47,7 @@ public struct OAuthClient: Sendable {
     /// secret (client id and secret form-encoded first, RFC 6749 section 2.3.1), `client_id` in the form otherwise.
     func postForm(
         _ operation: OAuthOperation, to url: String, _ form: [(name: String, value: String)], secrets: [String]
-    ) async throws(CognitoError) -> HTTPResponse {
+    ) async throws(OAuthError) -> HTTPResponse {
         var form = form
         var headers = [HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
                        HTTPHeader(name: "Accept", value: "application/json")]

@@ -34,7 +34,7 @@ public struct OAuthClientConfiguration: Sendable {
         self.retryPolicy = retryPolicy
     }
 
-    func validated() throws(CognitoError) -> OAuthClientConfiguration {
+    func validated() throws(OAuthError) -> OAuthClientConfiguration {
         try endpoints.checkURLs()
         guard !clientId.isEmpty else { throw .invalidConfiguration("the app client id is empty") }
         guard let redirect = OAuthURL(redirectURI), redirect.query == nil, !redirectURI.contains("#") else {

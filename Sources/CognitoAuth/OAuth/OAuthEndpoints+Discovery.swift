@@ -16,7 +16,7 @@ extension OAuthEndpoints {
         transport: any HTTPTransport,
         deadline: Duration = .seconds(20),
         retryPolicy: RetryPolicy = RetryPolicy()
-    ) async throws(CognitoError) -> OAuthEndpoints {
+    ) async throws(OAuthError) -> OAuthEndpoints {
         var issuer = Substring(url)
         if issuer.hasSuffix(discoveryPath) { issuer = issuer.dropLast(discoveryPath.count) }
         while issuer.hasSuffix("/") { issuer = issuer.dropLast() }
@@ -37,7 +37,7 @@ extension OAuthEndpoints {
 
     /// Reads a discovery document. A Cognito user pool's (its issuer is `https://cognito-idp.`...) gets Cognito's
     /// logout parameters: its `end_session_endpoint` is the Hosted UI's `/logout`.
-    public init(discoveryDocument: some DataProtocol) throws(CognitoError) {
+    public init(discoveryDocument: some DataProtocol) throws(OAuthError) {
         let document: DiscoveryDocument
         do {
             document = try JSONDecoder().decode(DiscoveryDocument.self, from: Data(discoveryDocument))

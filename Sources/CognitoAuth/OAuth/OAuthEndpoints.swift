@@ -43,7 +43,7 @@ public struct OAuthEndpoints: Sendable, Equatable {
 
     /// Cognito's paths under a Hosted UI domain (`https://{prefix}.auth.{region}.amazoncognito.com` or a custom
     /// domain). Its tokens' issuer and keys are the user pool's, which the domain does not tell.
-    public init(hostedUIBaseURL: String) throws(CognitoError) {
+    public init(hostedUIBaseURL: String) throws(OAuthError) {
         var base = Substring(hostedUIBaseURL)
         while base.hasSuffix("/") { base = base.dropLast() }
         guard !base.contains("?"), !base.contains("#") else {
@@ -56,7 +56,7 @@ public struct OAuthEndpoints: Sendable, Equatable {
 
     /// Every URL is https, or http on a loopback address (a local test server): codes, tokens and client secrets go
     /// to these.
-    func checkURLs() throws(CognitoError) {
+    func checkURLs() throws(OAuthError) {
         let named: [(String, String?)] = [("authorization", authorization), ("token", token), ("userinfo", userInfo),
                                           ("revocation", revocation), ("logout", logout), ("JWKS", jwksURL)]
         for case let (name, url?) in named where !ServiceURL.isPermitted(url) {

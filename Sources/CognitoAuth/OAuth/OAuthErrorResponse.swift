@@ -5,30 +5,14 @@ import HTTPTransport
 /// RFC 6749 section 5.2 (and RFC 7009), or a bearer-token challenge in `WWW-Authenticate` (RFC 6750 section 3, as
 /// userinfo answers), or anything else a proxy sends.
 enum OAuthErrorResponse {
-    static func error(for response: HTTPResponse, operation: OAuthOperation, redacting secrets: [String]) -> CognitoError {
+    static func error(for response: HTTPResponse, operation: OAuthOperation, redacting secrets: [String]) -> OAuthError {
         let body = try? JSONDecoder().decode(Body.self, from: Data(response.body))
         guard let code = body?.error ?? response.header("WWW-Authenticate").flatMap(bearerChallengeError) else {
-            if response.status == 429 { return .tooManyRequests(message: "") }
+            if response.status == 429 { return .throttled }
             return response.status >= 500 ? .serverError(status: response.status) : .unexpectedStatus(response.status)
         }
         let description = CognitoErrorResponse.redact(OAuthText.printable(body?.errorDescription ?? ""), secrets: secrets)
-        return error(OAuthErrorCode(code), description: description, status: response.status, operation: operation)
-    }
-
-    /// The one place OAuth errors become `CognitoError`s. `invalid_grant` on refresh means the session is over.
-    static func error(_ code: OAuthErrorCode, description: String, status: Int, operation: OAuthOperation) -> CognitoError {
-        let message = description.isEmpty ? code.explanation : "\(code.explanation) (\(description))"
-        switch code {
-        case .invalidGrant where operation == .refresh:
-            return .refreshTokenRejected(message: message)
-        case .unsupportedTokenType:
-            return .unsupportedTokenType(message: message)
-        case _ where code.isTransient:
-            // Retryable whatever the status the server chose.
-            return .unknownService(type: code.code, status: max(status, 503), message: message)
-        default:
-            return .unknownService(type: code.code, status: status, message: message)
-        }
+        return .refused(OAuthErrorCode(code), description: description, status: response.status, operation: operation)
     }
 
     /// `error="invalid_token"` out of `Bearer realm="...", error="invalid_token", error_description="..."`.

@@ -1,5 +1,5 @@
 /// The calls the OAuth client makes, by the names its errors and deadlines report.
-enum OAuthOperation: String, Sendable {
+public enum OAuthOperation: String, Sendable {
     case discovery = "OIDC discovery"
     case codeExchange = "the authorization-code exchange"
     case refresh = "the refresh-token grant"

@@ -1,4 +1,4 @@
-import TokenVerification
+import BoundedJSON
 
 /// A successful token endpoint answer (RFC 6749 section 5.1; OpenID Connect Core section 3.1.3.3).
 struct OAuthTokenResponse: Decodable {

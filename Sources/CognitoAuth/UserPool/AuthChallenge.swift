@@ -1,6 +1,6 @@
 import AuthCrypto
 import FoundationEssentials
-import TokenVerification
+import BoundedJSON
 
 /// A sign-in step waiting for the user: what Cognito asks, and the `Session` that ties the answer to this
 /// sign-in. A value: a wrong code (CodeMismatchException) leaves the session usable, so the same challenge can
@@ -38,8 +38,8 @@ public struct AuthChallenge: Sendable, CustomStringConvertible {
     /// NEW_PASSWORD_REQUIRED: the user's current attributes.
     public var userAttributes: [String: String] {
         guard let text = parameters["userAttributes"],
-              let values = try? JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8)) else { return [:] }
-        return values.compactMapValues(\.stringValue)
+              let values = JSONValue.parse(text.utf8)?.dictionary else { return [:] }
+        return values.compactMapValues(\.string)
     }
 
     /// SELECT_MFA_TYPE: the factors to choose from (MFAS_CAN_CHOOSE); MFA_SETUP: the ones that can be set up

@@ -1,5 +1,5 @@
+import BoundedJSON
 import FoundationEssentials
-import TokenVerification
 
 // The parts of Cognito's JSON answers the client reads, by the field names of the API reference.
 
@@ -33,11 +33,11 @@ struct AuthResponse: Decodable {
         switch value {
         case .string(let text): return text
         case .array(let values):
-            let strings = values.compactMap(\.stringValue)
+            let strings = values.compactMap(\.string)
             return (try? JSONEncoder().encode(strings)).map { String(decoding: $0, as: UTF8.self) }
         case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
         case .bool(let flag): return String(flag)
-        case .object, .null: return nil
+        case .object, .null, .secret: return nil
         }
     }
 }

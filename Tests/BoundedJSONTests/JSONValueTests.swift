@@ -1,10 +1,10 @@
 import AuthCrypto
 import Foundation
 import Testing
-@testable import AuthAgent
+import BoundedJSON
 
-extension AgentSuites {
-    /// The agent's own JSON, against RFC 8259's text and Foundation's parser.
+/// The project's own JSON, against RFC 8259's text and Foundation's parser.
+@Suite struct BoundedJSONTests {
     @Suite struct JSONValueTests {
         func parse(_ text: String) -> JSONValue? { JSONValue.parse(Array(text.utf8)) }
 
@@ -86,6 +86,38 @@ extension AgentSuites {
             #expect(decoded["z"] is NSNull)
             #expect(decoded["a"] as? [Int] == [-3])
             #expect(decoded["t"] as? String == "tok\"en")
+        }
+    }
+
+    /// The Decodable path (Cognito's and the OAuth server's typed payloads) reads what the parser reads, bounded too.
+    @Suite struct DecodableTests {
+        @Test func decodesLikeTheParser() throws {
+            let text = #"{"a":[1,"two",true,null,{"b":2.5}],"c":"é"}"#
+            let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            let parsed = try #require(JSONValue.parse(Array(text.utf8)))
+            #expect(decoded.dictionary == parsed.dictionary)
+            #expect(decoded["a"]?.array?[4]["b"]?.number == 2.5)
+        }
+
+        @Test func boundsTheNestingToo() {
+            let deeper = String(repeating: "[", count: JSONValue.maximumDepth + 1) + String(repeating: "]", count: JSONValue.maximumDepth + 1)
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(JSONValue.self, from: Data(deeper.utf8)) }
+        }
+    }
+
+    /// A token on its way out is a JSON string when written; text that looks like one is parsed as a plain string.
+    @Suite struct SecretTests {
+        @Test func aSecretIsWrittenAsAStringAndNeverParsedBackAsASecret() throws {
+            var bytes: [UInt8] = []
+            JSONValue.object(("token", .secret(SecretBytes(utf8: "eyJ.a\\b")))).write(into: &bytes)
+            let parsed = try #require(JSONValue.parse(bytes))
+            #expect(parsed["token"] == .string("eyJ.a\\b"))
+            #expect(parsed["token"]?.string == "eyJ.a\\b")
+        }
+
+        @Test func aDictionaryHasEveryMemberAndNothingElse() {
+            #expect(JSONValue.parse(Array(#"{"x":1,"y":"z"}"#.utf8))?.dictionary == ["x": .number(1), "y": .string("z")])
+            #expect(JSONValue.parse(Array("[1]".utf8))?.dictionary == nil)
         }
     }
 }

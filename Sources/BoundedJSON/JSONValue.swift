@@ -1,9 +1,9 @@
 import AuthCrypto
 
-/// The JSON of the agent's protocol. The agent parses and writes it itself rather than with JSONDecoder: the
-/// client runs on every `authvault token`, and JSONDecoder's first decode costs about half a millisecond of
-/// start-up (measured here); a parser of our own also bounds what a hostile line can make the agent do. Public for
-/// the CLI's other hot paths: the token helpers' JSON answers, and the helper hosts in the configuration.
+/// The one JSON value of the project: the agent's protocol, JWT claims, Cognito's and the OAuth server's answers,
+/// the CLI's token-helper output. Parsed and written here rather than with JSONDecoder: the agent's client runs on
+/// every `authvault token`, and JSONDecoder's first decode costs about half a millisecond of start-up (measured
+/// here); a parser of our own also bounds what a hostile input can make us do (nesting, duplicate keys).
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -38,6 +38,12 @@ public enum JSONValue: Sendable, Equatable {
     public var array: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
+    }
+
+    /// An object's members by key, for claim sets whose shape the issuer decides.
+    public var dictionary: [String: JSONValue]? {
+        guard case .object(let members) = self else { return nil }
+        return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }
 

@@ -1,6 +1,7 @@
 extension JSONValue {
-    /// Nesting deeper than this is refused: the protocol's messages are two levels deep.
-    static let maximumDepth = 16
+    /// Nesting deeper than this is refused: the agent's messages are two levels deep, JWT claims and Cognito's
+    /// answers three at most.
+    public static let maximumDepth = 16
 
     /// Parses one JSON text (RFC 8259), surrounding whitespace allowed. Nil for anything else: bad syntax,
     /// invalid UTF-8, duplicate keys, nesting beyond `maximumDepth`.
