@@ -1,3 +1,4 @@
+internal import SystemPlumbing
 internal import Glibc
 import SecureFiles
 
@@ -8,7 +9,7 @@ enum CABundle {
     static func check(_ path: String) throws(HTTPError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw .caBundleUnreadable("\(path): \(String(cString: strerror(errno)))")
+            throw .caBundleUnreadable("\(path): \(SystemCallError.text(errno))")
         }
         close(descriptor)
         do {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// Why a file operation failed. Messages name the path and say what to do; they never carry file contents.
 public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -29,7 +30,7 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
         case .notADirectory(let path):
             return "\(path) exists but is not a directory"
         case .io(let path, let operation, let code):
-            return "\(operation) \(path) failed: \(String(cString: strerror(code)))"
+            return "\(operation) \(path) failed: \(SystemCallError.text(code))"
         }
     }
 

@@ -3,6 +3,7 @@ import SecureFiles
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// Credential records in encrypted files, for machines without a Secret Service.
 ///
@@ -119,7 +120,7 @@ public actor EncryptedFileVault: VaultBackend {
     /// The profiles with a record file in `directory`, by name.
     static func profiles(in directory: String) throws(VaultError) -> [String] {
         guard let stream = opendir(directory) else {
-            throw .io("cannot list \(directory): \(String(cString: strerror(errno)))")
+            throw .io("cannot list \(directory): \(SystemCallError.text(errno))")
         }
         defer { closedir(stream) }
         var names: [String] = []

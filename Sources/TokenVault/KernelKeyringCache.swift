@@ -3,6 +3,7 @@ internal import CKeyutils
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// The data key in the kernel session keyring through libkeyutils. Only possessors of the keyring can read the key
 /// (the kernel's default permissions for a new key). Containers often forbid keyrings (EPERM, ENOSYS): then every
@@ -80,6 +81,6 @@ struct KernelKeyringCache: Sendable {
     }
 
     private static func problem(_ code: Int32) -> String {
-        "the kernel keyring is not usable here (\(String(cString: strerror(code))))"
+        "the kernel keyring is not usable here (\(SystemCallError.text(code)))"
     }
 }

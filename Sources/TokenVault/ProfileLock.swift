@@ -2,6 +2,7 @@ import SecureFiles
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// Serializes work on one profile across processes: an exclusive `flock` on a lock file beside the vault, separate
 /// from the data so that readers of the data never wait on it. The store holds it across "read the vault, refresh,
@@ -51,14 +52,14 @@ public struct ProfileLock: Sendable {
         }
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw .io("cannot open the lock file \(path): \(String(cString: strerror(errno)))")
+            throw .io("cannot open the lock file \(path): \(SystemCallError.text(errno))")
         }
         let deadline = ContinuousClock.now + timeout
         var pause = Duration.milliseconds(1)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 close(descriptor)
-                throw .io("cannot lock \(path): \(String(cString: strerror(errno)))")
+                throw .io("cannot lock \(path): \(SystemCallError.text(errno))")
             }
             guard ContinuousClock.now < deadline else {
                 close(descriptor)

@@ -27,10 +27,16 @@ enum VaultKeyFileLock {
         defer { close(descriptor) }
         if flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { throw failure(directory) }
-            let taken = await DedicatedThread.run { () -> Bool in
-                (try? SystemCall.retryingInterrupts("flock", { flock(descriptor, LOCK_SH) })) != nil
+            // The waiting thread's own errno: the caller's thread has its own.
+            let failed = await DedicatedThread.run { () -> Int32? in
+                do throws(SystemCallError) {
+                    _ = try SystemCall.retryingInterrupts("flock") { flock(descriptor, LOCK_SH) }
+                    return nil
+                } catch {
+                    return error.code
+                }
             }
-            guard taken else { throw failure(directory) }
+            if let failed { throw failure(directory, code: failed) }
         }
         defer { flock(descriptor, LOCK_UN) }
         return try await body()
@@ -39,11 +45,11 @@ enum VaultKeyFileLock {
     private static func open(_ directory: String) throws(VaultError) -> Int32 {
         let path = FilePath.join(directory, fileName)
         let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw .io("cannot open \(path): \(SystemCallError.text(errno))") }
         return descriptor
     }
 
-    private static func failure(_ directory: String) -> VaultError {
-        .io("cannot lock \(FilePath.join(directory, fileName)): \(String(cString: strerror(errno)))")
+    private static func failure(_ directory: String, code: Int32 = errno) -> VaultError {
+        .io("cannot lock \(FilePath.join(directory, fileName)): \(SystemCallError.text(code))")
     }
 }

@@ -21,7 +21,9 @@ import json
 import sys
 import threading
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+import http_support
 
 PREFIX = "AWSCognitoIdentityProviderService."
 
@@ -170,12 +172,7 @@ def make_handler(stand_in):
 def main():
     with open(sys.argv[1]) as config_file:
         stand_in = StandIn(json.load(config_file))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(stand_in))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(server.server_address[1], flush=True)
-    sys.stdin.read()
-    server.shutdown()
+    http_support.serve(make_handler(stand_in))
 
 
 if __name__ == "__main__":

@@ -25,11 +25,9 @@ import argparse
 import json
 import socket
 import struct
-import sys
 import threading
 import time
 import urllib.parse
-from http.server import ThreadingHTTPServer
 import http_support
 
 HOP_BY_HOP = http_support.HOP_BY_HOP
@@ -51,17 +49,8 @@ class State:
 def make_handler(upstream, state):
     upstream_url = urllib.parse.urlsplit(upstream)
 
-    class Handler(http_support.QuietHandler):
-        def do_GET(self):
-            self.handle_any()
-
-        def do_POST(self):
-            self.handle_any()
-
-        def handle_any(self):
-            self.close_connection = True
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
+    class Handler(http_support.BodyHandler):
+        def handle_body(self, body):
             if self.path.startswith("/__proxy__/"):
                 return self.control(body)
             target = self.headers.get("X-Amz-Target")
@@ -116,12 +105,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--upstream", required=True)
     arguments = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(arguments.upstream, State()))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(server.server_address[1], flush=True)
-    sys.stdin.read()
-    server.shutdown()
+    http_support.serve(make_handler(arguments.upstream, State()))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 tokens), one way to send a whole answer, JSON or not, and close the connection, and one way to pass a request on."""
 import http.client
 import json
-from http.server import BaseHTTPRequestHandler
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class QuietHandler(BaseHTTPRequestHandler):
@@ -22,6 +24,31 @@ class QuietHandler(BaseHTTPRequestHandler):
 
     def answer_json(self, status, document):
         self.answer(status, [("Content-Type", "application/json")], json.dumps(document).encode())
+
+
+class BodyHandler(QuietHandler):
+    """GET and POST alike: the body read whole, one request per connection, then `handle_body(body)`."""
+
+    def do_GET(self):
+        self.handle_body(self.read_body())
+
+    def do_POST(self):
+        self.handle_body(self.read_body())
+
+    def read_body(self):
+        self.close_connection = True
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+
+def serve(handler_class):
+    """Serves on 127.0.0.1 and a free port: prints the port on the first stdout line, serves until stdin closes."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_class)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(server.server_address[1], flush=True)
+    sys.stdin.read()
+    server.shutdown()
 
 
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "proxy-connection", "upgrade", "te"}

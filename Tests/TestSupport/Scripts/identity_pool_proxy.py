@@ -17,12 +17,10 @@ Control (not proxied):
 import argparse
 import base64
 import json
-import sys
 import threading
 import time
 import urllib.parse
 import urllib.request
-from http.server import ThreadingHTTPServer
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
@@ -87,17 +85,8 @@ def check(body, arguments, keys):
 def make_handler(arguments, state):
     upstream_url = urllib.parse.urlsplit(arguments.upstream)
 
-    class Handler(http_support.QuietHandler):
-        def do_GET(self):
-            self.handle_any()
-
-        def do_POST(self):
-            self.handle_any()
-
-        def handle_any(self):
-            self.close_connection = True
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
+    class Handler(http_support.BodyHandler):
+        def handle_body(self, body):
             if self.path == "/__proxy__/log":
                 with state["lock"]:
                     return self.answer_json(200, {"requests": state["log"]})
@@ -131,12 +120,7 @@ def main():
     parser.add_argument("--jwks-url", required=True)
     arguments = parser.parse_args()
     state = {"lock": threading.Lock(), "log": [], "keys": None}
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(arguments, state))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(server.server_address[1], flush=True)
-    sys.stdin.read()
-    server.shutdown()
+    http_support.serve(make_handler(arguments, state))
 
 
 if __name__ == "__main__":

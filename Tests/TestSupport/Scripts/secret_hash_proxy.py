@@ -20,10 +20,8 @@ import hashlib
 import hmac
 import json
 import os
-import sys
 import threading
 import urllib.parse
-from http.server import ThreadingHTTPServer
 import http_support
 
 TOP_LEVEL = {"SignUp", "ConfirmSignUp", "ResendConfirmationCode", "ForgotPassword", "ConfirmForgotPassword"}
@@ -59,17 +57,8 @@ def check(operation, body, client_id, secret):
 def make_handler(upstream, client_id, secret, state):
     upstream_url = urllib.parse.urlsplit(upstream)
 
-    class Handler(http_support.QuietHandler):
-        def do_GET(self):
-            self.handle_any()
-
-        def do_POST(self):
-            self.handle_any()
-
-        def handle_any(self):
-            self.close_connection = True
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
+    class Handler(http_support.BodyHandler):
+        def handle_body(self, body):
             if self.path == "/__proxy__/log":
                 with state["lock"]:
                     payload = json.dumps({"requests": state["log"], "forgotPasswordCodes": state["codes"]}).encode()
@@ -106,12 +95,7 @@ def main():
     secret = os.environ.get("SECRET_HASH_PROXY_CLIENT_SECRET")
     state = {"lock": threading.Lock(), "log": [], "codes": {}}
     handler = make_handler(arguments.upstream, arguments.client_id, secret, state)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(server.server_address[1], flush=True)
-    sys.stdin.read()
-    server.shutdown()
+    http_support.serve(handler)
 
 
 if __name__ == "__main__":

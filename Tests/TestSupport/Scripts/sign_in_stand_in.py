@@ -25,13 +25,11 @@ import hmac
 import json
 import secrets
 import struct
-import sys
 import threading
 import time
 import urllib.parse
 import urllib.request
 import uuid
-from http.server import ThreadingHTTPServer
 
 import http_support
 import srp_server
@@ -287,16 +285,8 @@ class StandIn:
 def make_handler(stand_in):
     upstream_url = urllib.parse.urlsplit(stand_in.upstream)
 
-    class Handler(http_support.QuietHandler):
-        def do_GET(self):
-            self.handle_any()
-
-        def do_POST(self):
-            self.handle_any()
-
-        def handle_any(self):
-            self.close_connection = True
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+    class Handler(http_support.BodyHandler):
+        def handle_body(self, raw):
             if self.path.startswith("/__standin__/"):
                 with stand_in.lock:
                     answer = stand_in.control(self.command, self.path, json.loads(raw or b"{}"))
@@ -324,12 +314,7 @@ def main():
     parser.add_argument("--client-id", required=True)
     parser.add_argument("--device-tracking", choices=["off", "always", "user_opt_in"], default="always")
     stand_in = StandIn(parser.parse_args())
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(stand_in))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(server.server_address[1], flush=True)
-    sys.stdin.read()
-    server.shutdown()
+    http_support.serve(make_handler(stand_in))
 
 
 if __name__ == "__main__":
