@@ -9,19 +9,18 @@ import TokenVault
 /// The machine as a remembered device: confirmed after a sign-in when the policy says so, kept in the vault across
 /// sign-outs, sent with every later sign-in, forgotten here when Cognito no longer knows it.
 @Suite struct DeviceStoreTests {
-    let clock = TestClock()
-    let directory: TemporaryDirectory
-    let vault = MemoryVault()
-    let authority: FakeAuthority
+    /// The store tests' clock, vault, lock directory and scripted authority.
+    let bench: AuthStoreTests
+    var vault: MemoryVault { bench.vault }
+    var authority: FakeAuthority { bench.authority }
 
     init() throws {
-        directory = try TemporaryDirectory()
-        authority = FakeAuthority(clock: clock)
+        bench = try AuthStoreTests()
     }
 
     func makeStore(policy: DevicePolicy? = DevicePolicy(name: "build-host", remember: false)) -> AuthStore {
-        AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: directory.path, profile: "work"),
-                  authority: authority, devicePolicy: policy, now: clock.function)
+        AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
+                  authority: authority, devicePolicy: policy, now: bench.clock.function)
     }
 
     func signIn(_ store: AuthStore) async throws {
