@@ -1,5 +1,7 @@
+import FoundationEssentials
+
 /// The application behind the command line: a profile's configuration, its vault and store, and a token for a tool,
-/// with the outside world — the environment, a person to ask, a place for notices — passed in. It never prints,
+/// with the outside world — the environment, a person to ask, a place for notices, the clock — passed in. It never prints,
 /// prompts on its own, or reads the process environment, so a test or another program can run every use in-process.
 public struct Application: Sendable {
     public let environment: EnvironmentVariables
@@ -11,17 +13,21 @@ public struct Application: Sendable {
     public let notice: @Sendable (String) -> Void
     /// Sent as the HTTP User-Agent.
     public let userAgent: String
+    /// Unix seconds: every expiry decision of the profiles' stores.
+    public let now: @Sendable () -> Double
 
     /// - Parameter configPath: nil for `$AUTHVAULT_CONFIG`, else the XDG default.
     public init(
         environment: EnvironmentVariables, configPath: String? = nil, prompter: any SecretPrompter = NoPrompter(),
-        userAgent: String = "authvault", notice: @escaping @Sendable (String) -> Void = { _ in }
+        userAgent: String = "authvault", notice: @escaping @Sendable (String) -> Void = { _ in },
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.environment = environment
         self.configPath = configPath ?? environment.nonEmpty("AUTHVAULT_CONFIG") ?? ConfigLocation.defaultPath(environment: environment)
         self.prompter = prompter
         self.userAgent = userAgent
         self.notice = notice
+        self.now = now
     }
 
     public var configStore: ConfigStore { ConfigStore(path: configPath) }

@@ -16,15 +16,18 @@ import TokenVault
         let directory: TemporaryDirectory
         let application: Application
 
-        init(variables: [String: String] = [:], vault: VaultChoice = .file) throws {
+        /// - Parameter endpoint: the user-pool API's URL; nil for the region's.
+        init(variables: [String: String] = [:], vault: VaultChoice = .file, endpoint: String? = nil,
+             now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws {
             directory = try TemporaryDirectory()
             var environment = ["HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": "correct horse",
                                "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]
             environment.merge(variables) { $1 }
-            application = Application(environment: EnvironmentVariables(environment))
+            application = Application(environment: EnvironmentVariables(environment), now: now)
             var settings = ProfileSettings()
             settings.userPoolId = "eu-west-1_AbC123"
             settings.clientId = "client1"
+            settings.endpoint = endpoint
             settings.vault = vault
             try application.configStore.save(ConfigFile(profiles: ["work": settings]))
         }
@@ -93,6 +96,29 @@ import TokenVault
 
     @Test func withoutAnAgentTheTokenComesFromTheVault() async throws {
         let home = try Home()
+        let expiry = try await Self.storeSession(in: home)
+        let token = try await home.application.helperToken(.access, profile: "work")
+        #expect(token.token == "access-token-from-the-vault")
+        #expect(token.username == "erin")
+        #expect(token.expiresAt == expiry)
+    }
+
+    /// The stores decide expiry by the application's clock: two hours ahead, the hour-long token has expired and
+    /// its refresh (to an endpoint nobody listens on) fails.
+    @Test func theStoresTellTimeByTheApplicationsClock() async throws {
+        // Nobody listens on the endpoint: the refresh fails at once, and never leaves the machine.
+        let home = try Home(endpoint: "http://127.0.0.1:9/", now: { Date().timeIntervalSince1970 + 7200 })
+        _ = try await Self.storeSession(in: home)
+        await #expect {
+            try await home.application.helperToken(.access, profile: "work")
+        } throws: { error in
+            guard case .store(.network)? = error as? ApplicationError else { return false }
+            return true
+        }
+    }
+
+    /// A session whose tokens expire in an hour (by the real clock), stored in the profile's vault; its expiry.
+    private static func storeSession(in home: Home) async throws -> Double {
         let session = try await home.application.openProfile(named: "work")
         var record = CredentialRecord(profile: "work")
         record.accessToken = SecretBytes(utf8: "access-token-from-the-vault")
@@ -103,11 +129,7 @@ import TokenVault
         record.idTokenExpiresAt = expiry
         record.identity = UserIdentity(username: "erin")
         try await session.vault.save(record)
-
-        let token = try await home.application.helperToken(.access, profile: "work")
-        #expect(token.token == "access-token-from-the-vault")
-        #expect(token.username == "erin")
-        #expect(token.expiresAt == expiry)
+        return expiry
     }
 
     @Test func theFirstAutomaticChoiceIsSaidAndRecorded() async throws {

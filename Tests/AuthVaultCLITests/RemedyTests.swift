@@ -41,6 +41,12 @@ import TokenVault
         #expect(variable.status == .usage && variable.message.contains("AUTHVAULT_KEY_CACHE_TIMEOUT"))
     }
 
+    @Test func aProfileWithoutBrowserSettingsGetsTheConfigureOptions() {
+        let reason = OAuthError.invalidConfiguration("profile 'work' has no Hosted UI or OAuth endpoints to sign in through a browser")
+        #expect(!reason.description.contains("authvault"))
+        #expect(CLIErrors.from(reason).message.contains("'authvault configure': --hosted-ui URL or --oidc-discovery URL"))
+    }
+
     @Test func aTLSFailureGetsTheCABundleFlagHoweverDeepItIs() {
         let tls = CognitoError.network(.tlsFailure("unknown issuer"))
         #expect(CLIErrors.from(tls).message.contains("--ca-bundle"))

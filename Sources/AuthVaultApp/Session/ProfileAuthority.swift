@@ -50,12 +50,10 @@ public final class ProfileAuthority: SessionAuthority {
     public func oauthClient() async throws(OAuthError) -> OAuthClient {
         if let existing = parts.withLock({ $0.oauth }) { return existing }
         guard let endpoints = try profile.oauthEndpoints() else {
-            throw .invalidConfiguration("profile '\(profile.name)' has no Hosted UI: set it with 'authvault configure --hosted-ui URL' "
-                + "(or --oidc-discovery URL)")
+            throw .invalidConfiguration("profile '\(profile.name)' has no Hosted UI or OAuth endpoints to sign in through a browser")
         }
         guard let redirectURI = profile.redirectURIs.first else {
-            throw .invalidConfiguration("profile '\(profile.name)' has no redirect URI: register a loopback callback on the app client "
-                + "and give it with 'authvault configure --redirect-uri http://127.0.0.1:PORT/callback'")
+            throw .invalidConfiguration("profile '\(profile.name)' has no redirect URI: a loopback callback registered on the app client")
         }
         let (transport, verifier) = shared()
         let configuration = OAuthClientConfiguration(endpoints: endpoints, clientId: profile.clientId, clientSecret: await clientSecret(),

@@ -48,7 +48,7 @@ extension Application {
         }
         // A short-lived use answers and ends: it refreshes before answering, never in a task its end would cut off.
         let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority,
-                              refreshesInBackground: refreshesInBackground)
+                              refreshesInBackground: refreshesInBackground, now: now)
         return ProfileSession(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
     }
 }

@@ -64,6 +64,8 @@ enum Remedy {
 
     /// As for the same reason from the user-pool API (the store's mapping keeps the transport error underneath).
     static func of(_ error: OAuthError) -> String? {
-        of(CognitoError(error))
+        guard case .invalidConfiguration = error else { return of(CognitoError(error)) }
+        return "Set the browser sign-in with 'authvault configure': --hosted-ui URL or --oidc-discovery URL, and "
+            + "--redirect-uri http://127.0.0.1:PORT/callback."
     }
 }
