@@ -42,8 +42,9 @@ public enum AuthVault {
     ]
 
     /// The program, from `main`: refuses core dumps, reads the process's arguments, environment and standard
-    /// input, and returns the exit status. The one public declaration of the command line.
-    public static func main() async -> Int32 {
+    /// input, and returns the exit status. The one public declaration of the command line. On the caller's
+    /// executor (the main thread): a hop to the global executor would start its thread pool on every call.
+    nonisolated(nonsending) public static func main() async -> Int32 {
         CoreDumps.refuse()
         let arguments = arguments(programName: CommandLine.arguments[0], Array(CommandLine.arguments.dropFirst()))
         return await run(arguments: arguments, environment: .process).rawValue

@@ -8,11 +8,12 @@ struct TypedOption<Value: Sendable>: Sendable {
     private let parse: @Sendable (String) -> Value?
     private let expected: String
 
-    /// With a default: absent, the option is `defaultValue`; help shows `shown` (the default's own text unless given).
+    /// With a default: absent, the option is `defaultValue`; help shows `shown`.
+    /// Every command's options are built on each run (help lists the commands), so the text is given, never printed
+    /// from a generic value: that would look the type up at run time on every start-up.
     init(_ long: String, placeholder: String, help: String, expected: String, default defaultValue: Value,
-         shown: String? = nil, parse: @escaping @Sendable (String) -> Value?) {
-        self.init(spec: OptionSpec(long: long, short: nil, kind: .value(placeholder: placeholder), help: help,
-                                   defaultText: shown ?? "\(defaultValue)"),
+         shown: String, parse: @escaping @Sendable (String) -> Value?) {
+        self.init(spec: OptionSpec(long: long, short: nil, kind: .value(placeholder: placeholder), help: help, defaultText: shown),
                   defaultValue: defaultValue, expected: expected, parse: parse)
     }
 
@@ -29,6 +30,21 @@ struct TypedOption<Value: Sendable>: Sendable {
             throw UsageError("Invalid value '\(text)' for --\(spec.long): expected \(expected).")
         }
         return value
+    }
+}
+
+extension TypedOption where Value == Int {
+    init(_ long: String, placeholder: String, help: String, expected: String, default defaultValue: Int,
+         parse: @escaping @Sendable (String) -> Int?) {
+        self.init(long, placeholder: placeholder, help: help, expected: expected, default: defaultValue, shown: String(defaultValue),
+                  parse: parse)
+    }
+}
+
+extension TypedOption where Value == String {
+    init(_ long: String, placeholder: String, help: String, expected: String, default defaultValue: String,
+         parse: @escaping @Sendable (String) -> String?) {
+        self.init(long, placeholder: placeholder, help: help, expected: expected, default: defaultValue, shown: defaultValue, parse: parse)
     }
 }
 
@@ -49,13 +65,23 @@ extension TypedOption {
 protocol OptionChoice: RawRepresentable<String>, CaseIterable, Sendable {}
 
 extension OptionChoice {
-    static var placeholder: String { allCases.map(\.rawValue).joined(separator: "|") }
+    /// "bare|header|json". Joined by hand: `joined(separator:)` and key paths cost run-time type look-ups on
+    /// every start-up.
+    static var placeholder: String {
+        var text = ""
+        for choice in allCases { text += text.isEmpty ? choice.rawValue : "|" + choice.rawValue }
+        return text
+    }
 
     /// "bare, header or json".
     static var expected: String {
-        let words = allCases.map(\.rawValue)
-        guard words.count > 1 else { return words.joined() }
-        return words.dropLast().joined(separator: ", ") + " or " + words[words.index(before: words.endIndex)]
+        var words: [String] = []
+        for choice in allCases { words.append(choice.rawValue) }
+        var text = ""
+        for (index, word) in words.enumerated() {
+            text += index == 0 ? word : (index == words.count - 1 ? " or " : ", ") + word
+        }
+        return text
     }
 }
 
