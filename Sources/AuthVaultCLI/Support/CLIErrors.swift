@@ -74,7 +74,10 @@ func application<T>(_ use: () throws(ApplicationError) -> T) throws(CLIError) ->
     do { return try use() } catch { throw CLIErrors.from(error) }
 }
 
-/// Runs an asynchronous use of the application from a command, on the caller's executor.
-nonisolated(nonsending) func application<T>(_ use: () async throws(ApplicationError) -> T) async throws(CLIError) -> T {
+/// Runs an asynchronous use of the application from a command, on the caller's executor: the use too (a plain
+/// async closure would hop to the global executor and start its thread pool on every token a tool asks for).
+nonisolated(nonsending) func application<T>(
+    _ use: nonisolated(nonsending) () async throws(ApplicationError) -> T
+) async throws(CLIError) -> T {
     do { return try await use() } catch { throw CLIErrors.from(error) }
 }
