@@ -10,7 +10,7 @@ public struct Application: Sendable {
     /// Who answers a prompt (a passphrase); `NoPrompter` where nobody may be asked.
     public let prompter: any SecretPrompter
     /// Said once, for a person to read: the first choice of a vault backend.
-    public let notice: @Sendable (String) -> Void
+    public let notice: @Sendable (ApplicationNotice) -> Void
     /// Sent as the HTTP User-Agent.
     public let userAgent: String
     /// Unix seconds: every expiry decision of the profiles' stores.
@@ -19,7 +19,7 @@ public struct Application: Sendable {
     /// - Parameter configPath: nil for `$AUTHVAULT_CONFIG`, else the XDG default.
     public init(
         environment: EnvironmentVariables, configPath: String? = nil, prompter: any SecretPrompter = NoPrompter(),
-        userAgent: String = "authvault", notice: @escaping @Sendable (String) -> Void = { _ in },
+        userAgent: String = "authvault", notice: @escaping @Sendable (ApplicationNotice) -> Void = { _ in },
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.environment = environment

@@ -136,7 +136,7 @@ import TokenVault
         let home = try Home(vault: .auto)
         let notices = Mutex<[String]>([])
         let application = Application(environment: home.application.environment, notice: { line in
-            notices.withLock { $0.append(line) }
+            notices.withLock { $0.append("\(line)") }
         })
         let session = try await application.openProfile(named: "work")
         let factory = application.vaults(for: try application.configStore.load())
@@ -144,6 +144,7 @@ import TokenVault
         // The file is said once: a second opening neither probes again nor says it again.
         let said = notices.withLock { $0.count }
         #expect(said == (session.backend == .file ? 1 : 0))
+        #expect(notices.withLock { $0 }.allSatisfy { !$0.contains("'authvault ") }, "a notice names no command")
         _ = try await application.openProfile(named: "work")
         #expect(notices.withLock { $0.count } == said)
     }

@@ -41,6 +41,12 @@ import TokenVault
         #expect(variable.status == .usage && variable.message.contains("AUTHVAULT_KEY_CACHE_TIMEOUT"))
     }
 
+    @Test func theFileVaultNoticeGetsTheMigrateCommand() {
+        let notice = ApplicationNotice.fileVaultChosen(profile: "work", directory: "/d", reason: "no session bus")
+        #expect(!notice.description.contains("'authvault "))
+        #expect(Remedy.message(notice.description, Remedy.of(notice)).hasSuffix("'authvault vault migrate --to secret-service' moves them later."))
+    }
+
     @Test func aProfileWithoutBrowserSettingsGetsTheConfigureOptions() {
         let reason = OAuthError.invalidConfiguration("profile 'work' has no Hosted UI or OAuth endpoints to sign in through a browser")
         #expect(!reason.description.contains("authvault"))

@@ -66,9 +66,7 @@ public struct VaultFactory: Sendable {
         } else {
             chosen = .file
             let fileVault = try fileVault()
-            application.notice("No unlocked Secret Service (\(Self.describe(status.state))): profile '\(profile)' "
-                + "will keep its tokens in the encrypted file vault in \(fileVault.directory). "
-                + "'authvault vault migrate --to secret-service' moves them later.")
+            application.notice(.fileVaultChosen(profile: profile, directory: fileVault.directory, reason: Self.describe(status.state)))
         }
         try registry.record(chosen, for: profile)
         return (try backend(chosen), chosen)

@@ -8,7 +8,7 @@ extension CommandContext {
     var application: Application {
         let standardError = standardError
         return Application(environment: variables, configPath: configPath, prompter: prompter,
-                           userAgent: "authvault/\(AuthVault.version)", notice: { standardError.line($0) })
+                           userAgent: "authvault/\(AuthVault.version)", notice: { standardError.line(Remedy.message($0.description, Remedy.of($0))) })
     }
 }
 

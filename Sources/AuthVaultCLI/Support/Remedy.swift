@@ -20,6 +20,12 @@ enum Remedy {
     /// What the agent's "vault locked" answer leaves to the user, whichever backend it was.
     static let unlockVault = "Unlock it: 'authvault vault unlock' (or log in to the desktop, for the keyring)."
 
+    static func of(_ notice: ApplicationNotice) -> String? {
+        switch notice {
+        case .fileVaultChosen: "'authvault vault migrate --to secret-service' moves them later."
+        }
+    }
+
     static func of(_ error: ConfigError) -> String? {
         switch error {
         case .unsupportedVersion: "Upgrade authvault."
