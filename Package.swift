@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "AuthAgentTests", dependencies: ["AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
-        .testTarget(name: "AuthVaultAppTests", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "TokenVault", "TestSupport"]),
+        .testTarget(name: "AuthVaultAppTests", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "TokenVault", "TestSupport"]),
         .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "AuthVaultApp", "CProcessControl", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

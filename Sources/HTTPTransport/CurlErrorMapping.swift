@@ -7,8 +7,12 @@ extension HTTPError {
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             self = .invalidURL(url.description)
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+        case CURLE_COULDNT_RESOLVE_HOST:
             self = .cannotResolveHost(url.host)
+        case CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
+            self = .proxyFailure(message)
+        case CURLE_RECV_ERROR where message.contains("CONNECT tunnel failed"):
+            self = .proxyFailure(message)
         case CURLE_COULDNT_CONNECT:
             self = .cannotConnect(message)
         case CURLE_OPERATION_TIMEDOUT:

@@ -77,6 +77,9 @@ struct CurlTransfer {
             try CABundle.check(caBundlePath)
             try handle.set(CURLOPT_CAINFO, caBundlePath)
         }
+        // An empty proxy switches off libcurl's own reading of the proxy variables: only the configuration counts.
+        try handle.set(CURLOPT_PROXY, configuration.proxy.proxy(for: request.url) ?? "")
+        try handle.set(CURLOPT_NOPROXY, configuration.proxy.noProxy ?? "")
         try handle.set(CURLOPT_USERAGENT, configuration.userAgent)
         try handle.set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds)
         try handle.set(CURLOPT_TIMEOUT_MS, (request.timeout ?? configuration.defaultTimeout).curlMilliseconds)

@@ -5,8 +5,7 @@ internal import CCurl
 /// Each transfer runs, blocking, on one of a few worker threads of its own (never on Swift's cooperative
 /// pool) while the caller awaits. Workers keep their connections alive between requests. TLS verifies the
 /// peer and its host name always. Redirects are not followed: a 3xx comes back as the response.
-/// Deadlines are honoured to the millisecond. libcurl's own proxy variables (`https_proxy`, `no_proxy`)
-/// apply as in the curl command.
+/// Deadlines are honoured to the millisecond. Proxies are the configuration's only (`HTTPProxySettings`).
 ///
 /// Cancelling the awaiting task throws `HTTPError.cancelled` at once; the worker aborts the transfer at
 /// libcurl's next progress callback.

@@ -14,6 +14,8 @@ public struct CurlTransportConfiguration: Sendable {
     /// How many transfers run at once; each has a worker thread that keeps its connections alive between
     /// requests. Workers start when first needed; further requests wait for a free one.
     public var maximumConcurrentTransfers: Int
+    /// The proxies to go through; none by default.
+    public var proxy: HTTPProxySettings
 
     public init(
         caBundlePath: String? = nil,
@@ -21,7 +23,8 @@ public struct CurlTransportConfiguration: Sendable {
         connectTimeout: Duration = .seconds(5),
         defaultTimeout: Duration = .seconds(30),
         maximumResponseBytes: Int = 8 << 20,
-        maximumConcurrentTransfers: Int = 4
+        maximumConcurrentTransfers: Int = 4,
+        proxy: HTTPProxySettings = .init()
     ) {
         self.caBundlePath = caBundlePath
         self.userAgent = userAgent
@@ -29,5 +32,6 @@ public struct CurlTransportConfiguration: Sendable {
         self.defaultTimeout = defaultTimeout
         self.maximumResponseBytes = maximumResponseBytes
         self.maximumConcurrentTransfers = max(1, maximumConcurrentTransfers)
+        self.proxy = proxy
     }
 }

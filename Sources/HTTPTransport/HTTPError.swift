@@ -12,6 +12,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRequest(String)
     case cannotResolveHost(String)
     case cannotConnect(String)
+    /// The proxy could not be resolved, reached, or refused the tunnel.
+    case proxyFailure(String)
     case timedOut
     /// The peer's certificate is not trusted, or the handshake failed.
     case tlsFailure(String)
@@ -28,7 +30,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// and never a reason to sign the user out.
     public var isRetryable: Bool {
         switch self {
-        case .cannotResolveHost, .cannotConnect, .timedOut, .connectionLost: true
+        case .cannotResolveHost, .cannotConnect, .proxyFailure, .timedOut, .connectionLost: true
         case .invalidURL, .insecureURL, .invalidRequest, .tlsFailure, .caBundleUnreadable, .responseTooLarge, .cancelled, .other: false
         }
     }
@@ -40,6 +42,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidRequest(let reason): "invalid request: \(reason)"
         case .cannotResolveHost(let host): "cannot resolve host \(host): check the network and the endpoint's name"
         case .cannotConnect(let reason): "cannot connect: \(reason)"
+        case .proxyFailure(let reason): "the proxy failed: \(reason) (check https_proxy and no_proxy)"
         case .timedOut: "the request timed out"
         case .tlsFailure(let reason): "TLS failure: \(reason)"
         case .connectionLost(let reason): "connection lost: \(reason)"

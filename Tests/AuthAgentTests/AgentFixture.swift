@@ -90,23 +90,24 @@ struct AgentFixture {
     let socketPath: String
     let server: AgentServer
 
-    init(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true) async throws {
+    init(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServedUid: UInt32? = nil) async throws {
         directory = try TemporaryDirectory(prefix: "agent")
         authority = FakeAuthority(clock: clock)
         profiles = TestProfiles(clock: clock, authority: authority, lockDirectory: directory.appending("locks"))
         if signedIn { try await profiles.signInWork() }
         socketPath = AgentClient.socketPath(runtimeDirectory: directory.path)
         server = try AgentServer.start(socketPath: socketPath, profiles: profiles,
-                                       options: .init(version: "9.9.9-test", limits: limits, now: clock.function), log: log.sink)
+                                       options: .init(version: "9.9.9-test", limits: limits, now: clock.function,
+                                                      alsoServedUid: alsoServedUid), log: log.sink)
     }
 
     var client: AgentClient { AgentClient(socketPath: socketPath) }
 }
 
 /// Runs `body` with a fresh agent, and stops the agent afterwards, whether `body` succeeded or not.
-func withAgent(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true,
+func withAgent(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServedUid: UInt32? = nil,
                _ body: (AgentFixture) async throws -> Void) async throws {
-    let agent = try await AgentFixture(limits: limits, signedIn: signedIn)
+    let agent = try await AgentFixture(limits: limits, signedIn: signedIn, alsoServedUid: alsoServedUid)
     do {
         try await body(agent)
     } catch {

@@ -11,12 +11,16 @@ public struct AgentClient: Sendable {
     public let socketPath: String
     /// For connecting, sending and the whole reply together.
     public let timeout: Duration
+    /// The user whose agent this client trusts: this process's own (nil), unless the agent serves a container's
+    /// user over a bind-mounted socket from outside.
+    public let agentUid: UInt32?
     /// A longer reply is a protocol error.
     static let maximumReplyLength = 1 << 20
 
-    public init(socketPath: String, timeout: Duration = .seconds(1)) {
+    public init(socketPath: String, timeout: Duration = .seconds(1), agentUid: UInt32? = nil) {
         self.socketPath = socketPath
         self.timeout = timeout
+        self.agentUid = agentUid
     }
 
     /// `$XDG_RUNTIME_DIR/authvault/agent.sock`, where the agent listens.
@@ -68,9 +72,10 @@ public struct AgentClient: Sendable {
         case .failed(let number): throw .connectionFailed("\(socketPath): \(SystemCallError.text(number))")
         }
         defer { close(descriptor) }
-        // Tokens are taken only from an agent of this user: a socket another user put in place gets nothing.
-        guard let peer = UnixSocket.peerCredentials(descriptor), peer.uid == geteuid() else {
-            throw .connectionFailed("\(socketPath) is not served by an agent of uid \(geteuid())")
+        // Tokens are taken only from the agent of the expected user: a socket another user put in place gets nothing.
+        let expected = agentUid ?? geteuid()
+        guard let peer = UnixSocket.peerCredentials(descriptor), peer.uid == expected else {
+            throw .connectionFailed("\(socketPath) is not served by an agent of uid \(expected)")
         }
         try transmit(request.line, to: descriptor, before: deadline)
         var line = try readLine(from: descriptor, before: deadline)

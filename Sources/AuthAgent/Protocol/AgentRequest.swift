@@ -17,6 +17,15 @@ public enum AgentRequest: Sendable, Equatable {
     case version
     case ping
 
+    /// Whether the one more user an agent may serve (`AgentServer.Options.alsoServedUid`) may ask this: tokens, the
+    /// version and a ping; nothing that shows or changes the agent's state.
+    var isOpenToOtherServedUsers: Bool {
+        switch self {
+        case .token, .version, .ping: true
+        case .status, .lock, .unlock: false
+        }
+    }
+
     /// The request on a line (without its newline).
     package static func parse(_ line: some Collection<UInt8>) throws(AgentFailure) -> AgentRequest {
         guard let message = JSONValue.parse(line), case .object = message else {

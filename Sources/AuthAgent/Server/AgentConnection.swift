@@ -9,6 +9,8 @@ internal import SystemPlumbing
 /// holds only its own thread.
 struct AgentConnection {
     let descriptor: Int32
+    /// The agent's own user, rather than the one more user it may serve.
+    let fromOwner: Bool
     let service: AgentService
     let limits: AgentServer.Limits
     let log: @Sendable (String) -> Void
@@ -28,7 +30,7 @@ struct AgentConnection {
         while true {
             var consumed = 0
             while let newline = input[scanned...].firstIndex(of: 0x0A) {
-                service.answer(input[consumed..<newline], into: &output)
+                service.answer(input[consumed..<newline], fromOwner: fromOwner, into: &output)
                 consumed = newline + 1
                 scanned = consumed
             }

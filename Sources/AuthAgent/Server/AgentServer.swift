@@ -35,13 +35,19 @@ public final class AgentServer: Sendable {
         public var limits: Limits
         /// Unix seconds; the stores' clock.
         public var now: @Sendable () -> Double
+        /// One more user served tokens, such as a container's user reaching the socket through a bind mount; off by
+        /// default. That user may ask for tokens, the version and a ping, never for status, lock or unlock. The
+        /// socket becomes 0666 so that a bind mount can reach it; its directory stays 0700, and every connection's
+        /// uid is still checked.
+        public var alsoServedUid: UInt32?
 
         public init(version: String, refreshPolicy: RefreshPolicy = RefreshPolicy(), limits: Limits = Limits(),
-                    now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+                    now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, alsoServedUid: UInt32? = nil) {
             self.version = version
             self.refreshPolicy = refreshPolicy
             self.limits = limits
             self.now = now
+            self.alsoServedUid = alsoServedUid
         }
     }
 
@@ -51,6 +57,7 @@ public final class AgentServer: Sendable {
     private let connections: ConnectionSet
     private let workers = ConnectionWorkers(idleLifetime: .seconds(10))
     private let limits: Limits
+    private let alsoServedUid: UInt32?
     private let log: @Sendable (String) -> Void
     /// Written once by `stop` to wake the accept loop.
     private let wakePipe: (read: Int32, write: Int32)
@@ -62,7 +69,9 @@ public final class AgentServer: Sendable {
     /// Fails when another agent is alive on the path or the directory is open to others.
     public static func start(socketPath: String, profiles: any AgentProfileProvider, options: Options,
                              log: @escaping @Sendable (String) -> Void = { _ in }) throws(AgentServerError) -> AgentServer {
-        try start(on: try ListeningSocket.open(path: socketPath, backlog: 128), profiles: profiles, options: options, log: log)
+        let mode: mode_t = options.alsoServedUid == nil ? 0o600 : 0o666
+        return try start(on: try ListeningSocket.open(path: socketPath, backlog: 128, mode: mode), profiles: profiles,
+                         options: options, log: log)
     }
 
     /// Serves on the socket a service manager passed (systemd socket activation); `stop` leaves its file in place.
@@ -100,6 +109,7 @@ public final class AgentServer: Sendable {
         service = AgentService(provider: profiles, policy: options.refreshPolicy, now: options.now, version: options.version, log: log)
         connections = ConnectionSet(capacity: options.limits.maximumConnections)
         limits = options.limits
+        alsoServedUid = options.alsoServedUid
         self.log = log
     }
 
@@ -158,9 +168,10 @@ public final class AgentServer: Sendable {
                 continue
             }
             let peer = UnixSocket.peerCredentials(descriptor)
-            guard let peer, peer.uid == ownUid else {
+            guard let peer, peer.uid == ownUid || peer.uid == alsoServedUid else {
                 let who = peer.map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown peer"
-                log("refused a connection from \(who): this agent serves uid \(ownUid) only")
+                let served = alsoServedUid.map { "uids \(ownUid) and \($0)" } ?? "uid \(ownUid)"
+                log("refused a connection from \(who): this agent serves \(served) only")
                 close(descriptor)
                 continue
             }
@@ -169,7 +180,8 @@ public final class AgentServer: Sendable {
                 close(descriptor)
                 continue
             }
-            let connection = AgentConnection(descriptor: descriptor, service: service, limits: limits, log: log)
+            let connection = AgentConnection(descriptor: descriptor, fromOwner: peer.uid == ownUid, service: service,
+                                             limits: limits, log: log)
             let connections = self.connections
             guard workers.run({
                 connection.run()

@@ -23,12 +23,17 @@ final class AgentService: Sendable {
     }
 
     /// Appends to `output` the reply to `line` (a request without its newline). Call on a dedicated thread only.
-    func answer(_ line: ArraySlice<UInt8>, into output: inout [UInt8]) {
+    /// - Parameter fromOwner: false for the one more user the agent may serve, who gets tokens and nothing else.
+    func answer(_ line: ArraySlice<UInt8>, fromOwner: Bool, into output: inout [UInt8]) {
         let request: AgentRequest
         do {
             request = try AgentRequest.parse(line)
         } catch {
             return output.append(contentsOf: AgentReply.failure(error).line)
+        }
+        guard fromOwner || request.isOpenToOtherServedUsers else {
+            let failure = AgentFailure.badRequest("Only the agent's own user may ask for status, lock or unlock")
+            return output.append(contentsOf: AgentReply.failure(failure).line)
         }
         switch request {
         case .token(let profile, let kind):

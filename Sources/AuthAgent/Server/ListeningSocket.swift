@@ -14,14 +14,15 @@ struct ListeningSocket: Sendable {
     private let bound: (lockDescriptor: Int32, device: UInt64, inode: UInt64)?
 
     /// Makes the directory (0700) if missing, replaces a stale socket, binds and listens.
-    static func open(path: String, backlog: Int32) throws(AgentServerError) -> ListeningSocket {
+    /// - Parameter mode: the socket file's; 0600 unless another user is served through a bind mount.
+    static func open(path: String, backlog: Int32, mode: mode_t = 0o600) throws(AgentServerError) -> ListeningSocket {
         guard !path.isEmpty, path.utf8.count <= UnixSocket.maximumPathLength else { throw .pathTooLong(path: path) }
         let directory = Self.directory(of: path)
         try makePrivateDirectory(directory)
         let lockDescriptor = try takeLock(path + ".lock")
         do {
             try removeStaleSocket(at: path)
-            let (descriptor, device, inode) = try bind(path, backlog: backlog)
+            let (descriptor, device, inode) = try bind(path, backlog: backlog, mode: mode)
             return ListeningSocket(descriptor: descriptor, path: path, bound: (lockDescriptor, device, inode))
         } catch {
             close(lockDescriptor)
@@ -105,7 +106,7 @@ struct ListeningSocket: Sendable {
         }
     }
 
-    private static func bind(_ path: String, backlog: Int32) throws(AgentServerError) -> (Int32, UInt64, UInt64) {
+    private static func bind(_ path: String, backlog: Int32, mode: mode_t) throws(AgentServerError) -> (Int32, UInt64, UInt64) {
         // Accepted sockets do not inherit the listener's non-blocking flag (Linux), so connections stay blocking.
         let descriptor: Int32
         do {
@@ -118,9 +119,9 @@ struct ListeningSocket: Sendable {
             if error.call == "listen" { unlink(path) }
             throw .system(operation: error.call == "listen" ? "listen on" : error.call, path: path, errno: error.code)
         }
-        // Exactly 0600 whatever the umask took; nobody could connect before listen anyway.
+        // Exactly `mode` whatever the umask took; nobody could connect before listen anyway.
         var status = stat()
-        guard chmod(path, 0o600) == 0, lstat(path, &status) == 0 else {
+        guard chmod(path, mode) == 0, lstat(path, &status) == 0 else {
             let failure = errno
             close(descriptor)
             unlink(path)

@@ -19,6 +19,12 @@ extension Application {
         return AgentClient.socketPath(runtimeDirectory: runtime)
     }
 
+    /// `$AUTHVAULT_AGENT_UID`: the user whose agent serves this one through a bind-mounted socket (inside a
+    /// container); nil, for this process's own user, when unset or not a number.
+    public var agentUid: UInt32? {
+        environment.nonEmpty("AUTHVAULT_AGENT_UID").flatMap { UInt32($0) }
+    }
+
     /// A valid token for `profile` (`defaultProfileName` when nil), without ever asking anyone to sign in: from the
     /// agent when one runs, else directly from the vault (refreshing first when due).
     nonisolated(nonsending) public func helperToken(
@@ -52,7 +58,7 @@ extension Application {
         guard let path = agentSocketPath else { return nil }
         do {
             // Long enough for a refresh in the mandatory window; an agent that hangs costs this once.
-            let token = try AgentClient(socketPath: path, timeout: .seconds(5)).token(profile: profile, kind: kind)
+            let token = try AgentClient(socketPath: path, timeout: .seconds(5), agentUid: agentUid).token(profile: profile, kind: kind)
             return HelperToken(token: token.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
                                expiresAt: token.expiresAt ?? 0, username: token.username ?? profile, profile: profile)
         } catch {

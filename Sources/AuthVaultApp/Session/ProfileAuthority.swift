@@ -12,6 +12,7 @@ import TokenVerification
 public final class ProfileAuthority: SessionAuthority {
     private let profile: ResolvedProfile
     private let userAgent: String
+    private let proxy: HTTPProxySettings
     private let clientSecret: @Sendable () async -> SecretBytes?
     private let parts = Mutex(Parts())
 
@@ -24,10 +25,13 @@ public final class ProfileAuthority: SessionAuthority {
 
     /// - Parameters:
     ///   - userAgent: sent with every request.
+    ///   - proxy: the proxies requests go through (none by default).
     ///   - clientSecret: read from the vault when a client is first needed.
-    public init(profile: ResolvedProfile, userAgent: String, clientSecret: @escaping @Sendable () async -> SecretBytes?) {
+    public init(profile: ResolvedProfile, userAgent: String, proxy: HTTPProxySettings = .init(),
+                clientSecret: @escaping @Sendable () async -> SecretBytes?) {
         self.profile = profile
         self.userAgent = userAgent
+        self.proxy = proxy
         self.clientSecret = clientSecret
     }
 
@@ -71,7 +75,7 @@ public final class ProfileAuthority: SessionAuthority {
         parts.withLock { parts in
             if let transport = parts.transport, let verifier = parts.verifier { return (transport, verifier) }
             let transport = CurlTransport(configuration: CurlTransportConfiguration(
-                caBundlePath: profile.caBundle, userAgent: userAgent))
+                caBundlePath: profile.caBundle, userAgent: userAgent, proxy: proxy))
             let verifier = TokenVerifier(issuer: profile.issuer, clientId: profile.clientId,
                                          keys: JWKSCache(url: profile.jwksURL, transport: transport))
             parts.transport = transport

@@ -43,7 +43,7 @@ extension Application {
         let vault: any VaultBackend = backend == .file ? (fileVault ?? selected) : selected
         let lock = factory.lock(for: profile.name)
         let name = profile.name
-        let authority = ProfileAuthority(profile: profile, userAgent: userAgent) {
+        let authority = ProfileAuthority(profile: profile, userAgent: userAgent, proxy: proxySettings) {
             try? await vault.load(profile: name)?.clientSecret
         }
         // A short-lived use answers and ends: it refreshes before answering, never in a task its end would cut off.

@@ -13,22 +13,31 @@ import Glibc
 struct AgentCommand: CLICommand {
     static let socket = OptionSpec.value("socket", placeholder: "path",
                                          help: "The socket (default: $XDG_RUNTIME_DIR/authvault/agent.sock; ignored when systemd passes one).")
+    static let alsoServe = OptionSpec.value("also-serve-uid", placeholder: "uid",
+                                            help: "Also serve tokens to this user id: a container's user reaching the socket through a bind mount.")
     static let spec = CommandSpec(
         name: "agent",
         abstract: "Serve tokens to local processes over a Unix socket until stopped.",
         discussion: """
-        The socket is 0600 in a 0700 directory and every connection's user id is checked. Refresh is single-flight
-        across all clients, and the file vault is unlocked once (until 'authvault vault lock'; then 'authvault vault
-        unlock'). A change to a profile's record by any command (sign-in, sign-out, migration, re-key) is seen on
-        the next request. Stop it with Ctrl-C or SIGTERM. Examples/systemd/ has user units that start it on the
+        The socket is 0600 in a 0700 directory and every connection's user id is checked. With --also-serve-uid the
+        socket is 0666 so that a bind mount can reach it (its directory stays 0700), and that one more user may ask
+        for tokens only; in the container, set AUTHVAULT_AGENT_SOCKET to the mounted socket and AUTHVAULT_AGENT_UID to
+        this agent's user id. Refresh is single-flight across all clients, and the file vault is unlocked once
+        (until 'authvault vault lock'; then 'authvault vault unlock'). A change to a profile's record by any command
+        (sign-in, sign-out, migration, re-key) is seen on the next request. Stop it with Ctrl-C or SIGTERM. Examples/systemd/ has user units that start it on the
         first connection (socket activation).
         """,
-        options: [socket])
+        options: [socket, alsoServe])
 
     let socketPath: String?
+    let alsoServedUid: UInt32?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         socketPath = arguments.value(Self.socket)
+        alsoServedUid = try arguments.value(Self.alsoServe).map { (text) throws(UsageError) in
+            guard let uid = UInt32(text) else { throw UsageError("Invalid value '\(text)' for --also-serve-uid: expected a numeric user id.") }
+            return uid
+        }
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
@@ -50,7 +59,7 @@ struct AgentCommand: CLICommand {
         let log: @Sendable (String) -> Void = { context.standardError.line("authvault agent: \($0)") }
         let server: AgentServer
         do {
-            let options = AgentServer.Options(version: AuthVault.version)
+            let options = AgentServer.Options(version: AuthVault.version, alsoServedUid: alsoServedUid)
             if let activated {
                 server = try AgentServer.start(activatedSocket: activated, profiles: profiles, options: options, log: log)
             } else {

@@ -93,7 +93,9 @@ struct ConfigureCommand: CLICommand {
         guard let url = arguments.value(Self.oidcDiscovery), !url.isEmpty else { return nil }
         let caBundle = arguments.value(Self.caBundle).flatMap { $0.isEmpty ? nil : $0 }
             ?? (try? context.configStore.load().profiles[context.profileName]?.caBundle) ?? nil
-        let transport = CurlTransport(configuration: CurlTransportConfiguration(caBundlePath: caBundle, userAgent: "authvault/\(AuthVault.version)"))
+        let application = context.application
+        let transport = CurlTransport(configuration: CurlTransportConfiguration(
+            caBundlePath: caBundle, userAgent: application.userAgent, proxy: application.proxySettings))
         do {
             let endpoints = try await OAuthEndpoints.discover(url, transport: transport)
             context.standardError.line("Read the endpoints of \(endpoints.issuer ?? url) from its discovery document.")
