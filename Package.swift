@@ -37,6 +37,8 @@ let package = Package(
         // The system plumbing every blocking part shares: detached threads, a lock with a condition, EINTR-retrying
         // calls with typed errors, listening sockets. `package` access: no product exports it.
         .target(name: "SystemPlumbing"),
+        // The --debug trace: one type, a line sink that builds its messages only when on.
+        .target(name: "DebugTrace"),
         // Primitives: hashes, MACs, KDFs, AEAD, random, big integers, RSA verification, encodings, secret bytes.
         .target(name: "AuthCrypto", dependencies: ["COpenSSL", "COpenSSLLoader"]),
         // The one JSON value: a bounded parser and writer of our own, a secret case for tokens on their way out.
@@ -44,7 +46,7 @@ let package = Package(
         // Hosts and ports parsed as addresses (inet_pton) or names: what is loopback, where plain http may go.
         .target(name: "NetworkHosts"),
         // The one door to the network: a request/response protocol and its libcurl implementation.
-        .target(name: "HTTPTransport", dependencies: ["CCurl", "NetworkHosts", "SecureFiles", "SystemPlumbing"]),
+        .target(name: "HTTPTransport", dependencies: ["DebugTrace", "CCurl", "NetworkHosts", "SecureFiles", "SystemPlumbing"]),
         // Private files: atomic replace, 0600 files in 0700 directories, permission checks.
         .target(name: "SecureFiles", dependencies: ["SystemPlumbing"]),
         // The OAuth redirect listener on the loopback interface: plain sockets, a dedicated thread.
@@ -54,15 +56,15 @@ let package = Package(
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
         .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport", "NetworkHosts", "TokenVerification"]),
         // Credential records and where they live: Secret Service, encrypted file, memory; the per-profile lock.
-        .target(name: "TokenVault", dependencies: ["AuthCrypto", "SecureFiles", "CSecret", "CKeyutils", "SystemPlumbing"]),
+        .target(name: "TokenVault", dependencies: ["DebugTrace", "AuthCrypto", "SecureFiles", "CSecret", "CKeyutils", "SystemPlumbing"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
-        .target(name: "AuthStore", dependencies: ["AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthStore", dependencies: ["DebugTrace", "AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "BoundedJSON", "SecureFiles", "SystemPlumbing", "TokenVault", "TokenVerification"]),
         // The application: the profile configuration, choosing and building vaults, a profile's store, the agent-first
         // token, the browser sign-in's flow; the environment, standard input, a prompter and a browser passed in.
-        .target(name: "AuthVaultApp", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthVaultApp", dependencies: ["DebugTrace", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         // The command line, a thin adapter over the application: argument parsing, commands, help, output, exit statuses.
-        .target(name: "AuthVaultCLI", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthVaultCLI", dependencies: ["DebugTrace", "AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
@@ -90,6 +92,7 @@ let package = Package(
         .testTarget(name: "AuthAgentTests", dependencies: ["AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
+        .testTarget(name: "DebugTraceTests", dependencies: ["DebugTrace"]),
         .testTarget(name: "AuthVaultAppTests", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "TokenVault", "TestSupport"]),
         .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "AuthVaultApp", "CProcessControl", "TestSupport"]),
     ],

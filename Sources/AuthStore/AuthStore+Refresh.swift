@@ -2,7 +2,7 @@ import CognitoAuth
 import TokenVault
 
 extension AuthStore {
-    enum RefreshOutcome: Sendable {
+    enum RefreshOutcome: Sendable, CustomStringConvertible {
         case refreshed(CredentialRecord)
         /// Another process had refreshed already; its tokens are fresh.
         case adopted(CredentialRecord)
@@ -10,11 +10,24 @@ extension AuthStore {
         /// The session is gone; the record is what the vault now holds, without it.
         case ended(SignInReason, CredentialRecord?)
         case vault(VaultError)
+
+        /// For the debug trace: what happened, never a token.
+        var description: String {
+            switch self {
+            case .refreshed: "refreshed the tokens"
+            case .adopted: "adopted the tokens another process had just refreshed"
+            case .transient(let error): "the refresh failed, the session stays: \(error)"
+            case .ended(let reason, _): "the session ended: \(reason)"
+            case .vault(let error): "the vault failed: \(error)"
+            }
+        }
     }
 
     /// The body of `AuthEffect.startRefresh`: refreshes, then tells the machine how it went.
     func refresh(from snapshot: CredentialRecord?) async {
-        switch await refreshUnderLock(from: snapshot) {
+        let outcome = await refreshUnderLock(from: snapshot)
+        trace("profile '\(profile)': \(outcome)")
+        switch outcome {
         case .refreshed(let updated), .adopted(let updated):
             await send(.refreshSucceeded(SessionSummary(updated)), record: updated)
         case .transient(let error):

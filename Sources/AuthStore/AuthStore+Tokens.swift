@@ -35,7 +35,11 @@ extension AuthStore {
         let current = try usableRecord()
         guard let (issuedAt, expiresAt) = current.lifetime(of: kind) else { throw .signInRequired(nil) }
         let moment = now()
-        switch policy.window(issuedAt: issuedAt, expiresAt: expiresAt, now: moment) {
+        let window = policy.window(issuedAt: issuedAt, expiresAt: expiresAt, now: moment)
+        if window != .fresh {
+            trace("profile '\(profile)': the \(kind) token expires in \(Int(expiresAt - moment)) s, in the \(window) refresh window")
+        }
+        switch window {
         case .fresh:
             return current
         case .advisory:

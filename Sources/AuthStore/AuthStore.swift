@@ -2,6 +2,7 @@ import AuthCrypto
 import CognitoAuth
 import FoundationEssentials
 import TokenVault
+import DebugTrace
 
 /// The one owner of a profile's tokens. Every other component asks it for `validAccessToken()`; it bootstraps from
 /// the vault, signs in (answering challenges), refreshes ahead of expiry — one refresh in flight per profile in this
@@ -19,6 +20,8 @@ public actor AuthStore {
     let refreshesInBackground: Bool
     let devicePolicy: DevicePolicy?
     let now: @Sendable () -> Double
+    /// Why a refresh happened and how it ended (`--debug`).
+    let trace: DebugTrace
 
     public private(set) var state: AuthState = .bootstrapping
     /// The stored record (with its tokens) as the last accepted event brought it.
@@ -44,7 +47,8 @@ public actor AuthStore {
         policy: RefreshPolicy = RefreshPolicy(),
         refreshesInBackground: Bool = true,
         devicePolicy: DevicePolicy? = nil,
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        trace: DebugTrace = .off
     ) {
         self.profile = profile
         self.vault = vault
@@ -54,6 +58,7 @@ public actor AuthStore {
         self.refreshesInBackground = refreshesInBackground
         self.devicePolicy = devicePolicy
         self.now = now
+        self.trace = trace
     }
 
     // MARK: Observing

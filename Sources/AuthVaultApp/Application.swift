@@ -1,3 +1,4 @@
+import DebugTrace
 import FoundationEssentials
 
 /// The application behind the command line: a profile's configuration, its vault and store, and a token for a tool,
@@ -15,12 +16,14 @@ public struct Application: Sendable {
     public let userAgent: String
     /// Unix seconds: every expiry decision of the profiles' stores.
     public let now: @Sendable () -> Double
+    /// What the application and the layers under it decide and send, for `--debug`; never a secret.
+    public let trace: DebugTrace
 
     /// - Parameter configPath: nil for `$AUTHVAULT_CONFIG`, else the XDG default.
     public init(
         environment: EnvironmentVariables, configPath: String? = nil, prompter: any SecretPrompter = NoPrompter(),
         userAgent: String = "authvault", notice: @escaping @Sendable (ApplicationNotice) -> Void = { _ in },
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, trace: DebugTrace = .off
     ) {
         self.environment = environment
         self.configPath = configPath ?? environment.nonEmpty("AUTHVAULT_CONFIG") ?? ConfigLocation.defaultPath(environment: environment)
@@ -28,6 +31,7 @@ public struct Application: Sendable {
         self.userAgent = userAgent
         self.notice = notice
         self.now = now
+        self.trace = trace
     }
 
     public var configStore: ConfigStore { ConfigStore(path: configPath) }

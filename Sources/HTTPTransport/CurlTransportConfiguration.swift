@@ -1,3 +1,5 @@
+import DebugTrace
+
 /// How `CurlTransport` talks to servers. TLS peer and host verification are always on; a private CA is
 /// trusted only by naming its bundle here.
 public struct CurlTransportConfiguration: Sendable {
@@ -16,6 +18,8 @@ public struct CurlTransportConfiguration: Sendable {
     public var maximumConcurrentTransfers: Int
     /// The proxies to go through; none by default.
     public var proxy: HTTPProxySettings
+    /// Each request's method, redacted URL, status and time (`--debug`).
+    public var trace: DebugTrace
 
     public init(
         caBundlePath: String? = nil,
@@ -24,7 +28,8 @@ public struct CurlTransportConfiguration: Sendable {
         defaultTimeout: Duration = .seconds(30),
         maximumResponseBytes: Int = 8 << 20,
         maximumConcurrentTransfers: Int = 4,
-        proxy: HTTPProxySettings = .init()
+        proxy: HTTPProxySettings = .init(),
+        trace: DebugTrace = .off
     ) {
         self.caBundlePath = caBundlePath
         self.userAgent = userAgent
@@ -33,5 +38,6 @@ public struct CurlTransportConfiguration: Sendable {
         self.maximumResponseBytes = maximumResponseBytes
         self.maximumConcurrentTransfers = max(1, maximumConcurrentTransfers)
         self.proxy = proxy
+        self.trace = trace
     }
 }

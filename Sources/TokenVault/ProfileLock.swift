@@ -1,3 +1,4 @@
+import DebugTrace
 import SecureFiles
 #if canImport(Glibc)
 internal import Glibc
@@ -14,12 +15,15 @@ public struct ProfileLock: Sendable {
     public let path: String
     public let profile: String
     public let timeout: Duration
+    /// Says how long a wait for another process took (`--debug`).
+    public let trace: DebugTrace
 
     /// - Parameter directory: where lock files live; created with mode 0700 if missing.
-    public init(directory: String, profile: String, timeout: Duration = .seconds(30)) {
+    public init(directory: String, profile: String, timeout: Duration = .seconds(30), trace: DebugTrace = .off) {
         path = FilePath.join(directory, "\(profile).lock")
         self.profile = profile
         self.timeout = timeout
+        self.trace = trace
     }
 
     /// Runs `body` holding the lock, on the caller's actor.
@@ -56,7 +60,13 @@ public struct ProfileLock: Sendable {
         }
         let deadline = ContinuousClock.now + timeout
         var pause = Duration.milliseconds(1)
+        let start = ContinuousClock.now
+        var waited = false
+        defer {
+            if waited { trace("waited \(DebugTrace.milliseconds(since: start)) for the lock of profile '\(profile)' (another process held it)") }
+        }
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            waited = true
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 close(descriptor)
                 throw .io("cannot lock \(path): \(SystemCallError.text(errno))")

@@ -1,4 +1,5 @@
 import AuthCrypto
+import DebugTrace
 
 /// Credential records in the Secret Service (GNOME Keyring, KWallet's bridge, KeePassXC) through libsecret.
 ///
@@ -32,15 +33,19 @@ public struct SecretServiceVault: VaultBackend {
     public let promptTimeout: Duration
     /// Required: a process that keeps a session in memory learns of every change here (see `RecordRevisions`).
     public let revisions: RecordRevisions
+    /// Each D-Bus call and its time (`--debug`).
+    public let trace: DebugTrace
 
     public init(
         revisions: RecordRevisions,
         bindings: [String: ProfileBinding] = [:],
         timeout: Duration = .seconds(3),
         allowPrompt: Bool = false,
-        promptTimeout: Duration = .seconds(120)
+        promptTimeout: Duration = .seconds(120),
+        trace: DebugTrace = .off
     ) {
         self.revisions = revisions
+        self.trace = trace
         self.bindings = bindings
         self.timeout = timeout
         self.allowPrompt = allowPrompt
@@ -51,14 +56,14 @@ public struct SecretServiceVault: VaultBackend {
         let attributes = SecretAttributes.profile(profile, binding: bindings[profile])
         // The hot path reads as `secret-tool lookup` does; only when nothing unlocked matched does the full way
         // (a collection proxy, its lock state, the unlock prompt) tell a locked collection from a missing item.
-        let found = try await SecretServiceCall.run(timeout: timeout) { cancellable throws(VaultError) in
+        let found = try await call("look up the item of profile '\(profile)'", timeout: timeout) { cancellable throws(VaultError) in
             try SecretServiceLookup.unlockedSecrets(matching: attributes, cancellable: cancellable)
         }
         let secrets: [SecretBytes]
         if let found {
             secrets = found
         } else {
-            secrets = try await withUnlockedCollection { connection throws(VaultError) in
+            secrets = try await withUnlockedCollection("search the items of profile '\(profile)'") { connection throws(VaultError) in
                 try connection.items(matching: attributes, loadSecrets: true).compactMap(\.secret)
             }
         }
@@ -79,7 +84,7 @@ public struct SecretServiceVault: VaultBackend {
         let attributes = SecretAttributes.profile(record.profile, binding: bindings[record.profile])
         let label = Self.label(for: record)
         let secret = record.serialized()
-        try await withUnlockedCollection { connection throws(VaultError) in
+        try await withUnlockedCollection("store the item of profile '\(record.profile)'") { connection throws(VaultError) in
             try connection.store(secret, label: label, attributes: attributes)
         }
         try revisions.bump(profile: record.profile)
@@ -88,14 +93,14 @@ public struct SecretServiceVault: VaultBackend {
     public func delete(profile: String) async throws(VaultError) {
         // By name only: a profile's items go whatever pool they were stored for.
         let attributes = SecretAttributes.profile(profile, binding: nil)
-        try await withUnlockedCollection { connection throws(VaultError) in
+        try await withUnlockedCollection("delete the items of profile '\(profile)'") { connection throws(VaultError) in
             try connection.delete(matching: attributes)
         }
         try revisions.bump(profile: profile)
     }
 
     public func profiles() async throws(VaultError) -> [String] {
-        let items = try await withUnlockedCollection { connection throws(VaultError) in
+        let items = try await withUnlockedCollection("list the profiles' items") { connection throws(VaultError) in
             try connection.items(matching: .application, loadSecrets: false)
         }
         return Set(items.compactMap { $0.attributes[SecretServiceSchema.Attribute.profile] }).sorted()
@@ -103,7 +108,7 @@ public struct SecretServiceVault: VaultBackend {
 
     public func status() async -> VaultStatus {
         do {
-            return try await SecretServiceCall.run(timeout: timeout) { cancellable throws(VaultError) in
+            return try await call("read the default collection's state", timeout: timeout) { cancellable throws(VaultError) in
                 let connection = try SecretServiceConnection(cancellable: cancellable)
                 return VaultStatus(
                     backend: .secretService, state: connection.isLocked ? .locked : .available,
@@ -132,7 +137,7 @@ public struct SecretServiceVault: VaultBackend {
     /// Runs `body` against an unlocked default collection: locked means `.locked`, unless prompting is allowed and
     /// the Secret Service's own prompt unlocks it.
     private func withUnlockedCollection<T: Sendable>(
-        _ body: @escaping @Sendable (SecretServiceConnection) throws(VaultError) -> T
+        _ what: String, _ body: @escaping @Sendable (SecretServiceConnection) throws(VaultError) -> T
     ) async throws(VaultError) -> T {
         let operation: @Sendable (CallCancellable) throws(VaultError) -> T = { cancellable throws(VaultError) in
             let connection = try SecretServiceConnection(cancellable: cancellable)
@@ -142,15 +147,24 @@ public struct SecretServiceVault: VaultBackend {
             return try body(connection)
         }
         do {
-            return try await SecretServiceCall.run(timeout: timeout, operation)
+            return try await call(what, timeout: timeout, operation)
         } catch .locked(let detail) where allowPrompt {
-            let unlocked = try await SecretServiceCall.run(timeout: promptTimeout) { cancellable throws(VaultError) in
+            let unlocked = try await call("unlock the default collection through its prompt", timeout: promptTimeout) { cancellable throws(VaultError) in
                 try SecretServiceConnection(cancellable: cancellable).unlockWithPrompt()
             }
             guard unlocked else {
                 throw .locked("\(detail), and the unlock prompt was dismissed or could not be shown")
             }
-            return try await SecretServiceCall.run(timeout: timeout, operation)
+            return try await call(what, timeout: timeout, operation)
+        }
+    }
+
+    /// One Secret Service job, traced with what it did and its time.
+    private func call<T: Sendable>(
+        _ what: String, timeout: Duration, _ job: @escaping @Sendable (CallCancellable) throws(VaultError) -> T
+    ) async throws(VaultError) -> T {
+        try await trace.timed("D-Bus Secret Service: \(what)") { () async throws(VaultError) -> T in
+            try await SecretServiceCall.run(timeout: timeout, job)
         }
     }
 

@@ -82,6 +82,20 @@ struct VaultCommandTests {
         }
     }
 
+    /// `--debug` says each D-Bus call and its time, and nothing of what the calls carry.
+    @Test func theDebugTraceNamesEachSecretServiceCall() throws {
+        #expect(try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"]).status == 0)
+        _ = try probeRun(["save"], stdin: record)
+        #expect(try cli(["vault", "migrate", "--to", "secret-service"]).status == 0)
+        let status = try cli(["status", "--debug"])
+        #expect(status.stderrText.contains("authvault debug: D-Bus Secret Service: look up the item of profile 'default' in "),
+                "\(status.stderrText)")
+        #expect(status.stderrText.contains("its tokens in the secret-service vault"), "\(status.stderrText)")
+        for secret in ["access-123", "refresh-456"] {
+            #expect(!status.stderrText.contains(secret) && !status.stdoutText.contains(secret))
+        }
+    }
+
     @Test func aWrongOrMissingPassphraseChangesNothingAndExitsWithVaultLocked() throws {
         _ = try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"])
         _ = try probeRun(["save"], stdin: record)

@@ -59,9 +59,11 @@ extension Application {
         do {
             // Long enough for a refresh in the mandatory window; an agent that hangs costs this once.
             let token = try AgentClient(socketPath: path, timeout: .seconds(5), agentUid: agentUid).token(profile: profile, kind: kind)
+            trace("the agent at \(path) served the \(kind) token of profile '\(profile)'")
             return HelperToken(token: token.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
                                expiresAt: token.expiresAt ?? 0, username: token.username ?? profile, profile: profile)
         } catch {
+            trace("the agent at \(path) did not serve profile '\(profile)' (\(error))")
             guard case .server(let failure) = error else { return nil }
             switch failure.code {
             case .signInRequired, .vaultLocked, .network: throw .agent(profile: profile, failure: failure)

@@ -1,6 +1,7 @@
 import AuthCrypto
 import AuthStore
 import CognitoAuth
+import DebugTrace
 import HTTPTransport
 import Synchronization
 import TokenVault
@@ -13,6 +14,7 @@ public final class ProfileAuthority: SessionAuthority {
     private let profile: ResolvedProfile
     private let userAgent: String
     private let proxy: HTTPProxySettings
+    private let trace: DebugTrace
     private let clientSecret: @Sendable () async -> SecretBytes?
     private let parts = Mutex(Parts())
 
@@ -26,12 +28,14 @@ public final class ProfileAuthority: SessionAuthority {
     /// - Parameters:
     ///   - userAgent: sent with every request.
     ///   - proxy: the proxies requests go through (none by default).
+    ///   - trace: each request, for `--debug`.
     ///   - clientSecret: read from the vault when a client is first needed.
-    public init(profile: ResolvedProfile, userAgent: String, proxy: HTTPProxySettings = .init(),
+    public init(profile: ResolvedProfile, userAgent: String, proxy: HTTPProxySettings = .init(), trace: DebugTrace = .off,
                 clientSecret: @escaping @Sendable () async -> SecretBytes?) {
         self.profile = profile
         self.userAgent = userAgent
         self.proxy = proxy
+        self.trace = trace
         self.clientSecret = clientSecret
     }
 
@@ -75,7 +79,7 @@ public final class ProfileAuthority: SessionAuthority {
         parts.withLock { parts in
             if let transport = parts.transport, let verifier = parts.verifier { return (transport, verifier) }
             let transport = CurlTransport(configuration: CurlTransportConfiguration(
-                caBundlePath: profile.caBundle, userAgent: userAgent, proxy: proxy))
+                caBundlePath: profile.caBundle, userAgent: userAgent, proxy: proxy, trace: trace))
             let verifier = TokenVerifier(issuer: profile.issuer, clientId: profile.clientId,
                                          keys: JWKSCache(url: profile.jwksURL, transport: transport))
             parts.transport = transport

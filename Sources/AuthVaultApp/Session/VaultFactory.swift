@@ -20,7 +20,7 @@ public struct VaultFactory: Sendable {
     public var revisions: RecordRevisions { RecordRevisions(dataDirectory: dataDirectory) }
 
     public func lock(for profile: String) -> ProfileLock {
-        ProfileLock(directory: FilePath.join(dataDirectory, "locks"), profile: profile)
+        ProfileLock(directory: FilePath.join(dataDirectory, "locks"), profile: profile, trace: application.trace)
     }
 
     // MARK: Backends
@@ -35,7 +35,7 @@ public struct VaultFactory: Sendable {
             guard let pool = settings.userPoolId, let client = settings.clientId else { continue }
             bindings[name] = .init(userPoolId: pool, clientId: client)
         }
-        return SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive)
+        return SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive, trace: application.trace)
     }
 
     public func backend(_ kind: VaultBackendKind) throws(ApplicationError) -> any VaultBackend {

@@ -8,8 +8,9 @@ enum GlobalOption {
     static let version = OptionSpec.flag("version", help: "Show the version.")
     static let nonInteractive = OptionSpec.flag("non-interactive",
                                                 help: "Never prompt or open a browser; fail with the command to run instead.")
+    static let debug = OptionSpec.flag("debug", help: "Say on stderr what is decided and sent, and why (never a secret); also $AUTHVAULT_DEBUG=1.")
 
-    static let all = [profile, config, nonInteractive, help, version]
+    static let all = [profile, config, nonInteractive, debug, help, version]
 }
 
 /// What the command line asks for.

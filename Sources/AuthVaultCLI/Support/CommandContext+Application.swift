@@ -1,5 +1,6 @@
 import AuthVaultApp
 import CognitoAuth
+import DebugTrace
 import TokenVault
 
 extension CommandContext {
@@ -7,8 +8,10 @@ extension CommandContext {
     /// on standard error.
     var application: Application {
         let standardError = standardError
+        let trace = tracesDecisions ? DebugTrace { standardError.line("authvault debug: \($0)") } : .off
         return Application(environment: variables, configPath: configPath, prompter: prompter,
-                           userAgent: "authvault/\(AuthVault.version)", notice: { standardError.line(Remedy.message($0.description, Remedy.of($0))) })
+                           userAgent: "authvault/\(AuthVault.version)", notice: { standardError.line(Remedy.message($0.description, Remedy.of($0))) },
+                           trace: trace)
     }
 }
 

@@ -19,6 +19,8 @@ struct CommandContext: Sendable {
     /// Prompts are forbidden: `--non-interactive`, `$AUTHVAULT_NON_INTERACTIVE`, `GIT_TERMINAL_PROMPT=0`, or a tool
     /// that said so (kubectl's `interactive: false`).
     private(set) var promptsForbidden: Bool
+    /// `--debug` or `$AUTHVAULT_DEBUG`: the application's trace goes to standard error.
+    let tracesDecisions: Bool
 
     init(
         variables: EnvironmentVariables,
@@ -37,10 +39,11 @@ struct CommandContext: Sendable {
         configPath = globalArguments.value(GlobalOption.config)
             ?? variables["AUTHVAULT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ConfigLocation.defaultPath(environment: variables)
-        let refused = ["1", "true", "yes"]
+        let yes = ["1", "true", "yes"]
         promptsForbidden = globalArguments.flag(GlobalOption.nonInteractive)
-            || refused.contains(variables["AUTHVAULT_NON_INTERACTIVE"]?.lowercased() ?? "")
+            || yes.contains(variables["AUTHVAULT_NON_INTERACTIVE"]?.lowercased() ?? "")
             || variables["GIT_TERMINAL_PROMPT"] == "0"
+        tracesDecisions = globalArguments.flag(GlobalOption.debug) || yes.contains(variables["AUTHVAULT_DEBUG"]?.lowercased() ?? "")
     }
 
     /// The same context with prompts forbidden.
