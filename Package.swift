@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "CKeyutils", "TestSupport"]),
         // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).
         .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto"], path: "Tests/VaultProbe"),
-        .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification", "TestSupport"]),
+        .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthCrypto", "CognitoAuth", "HTTPTransport", "TokenVault", "TokenVerification", "TestSupport"]),
         .testTarget(name: "AuthAgentTests", dependencies: ["AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),

@@ -25,7 +25,8 @@ public enum AuthStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         case .vault(let error):
             return error.description
         case .network(let error):
-            return "Cannot reach Cognito (\(error)); the stored session is kept. Try again when the network is back."
+            // The client's reason already says what to try; the store adds only what it knows.
+            return "\(error) The stored session is kept."
         case .rejected(let error):
             return error.description
         case .noPendingChallenge:
