@@ -28,10 +28,13 @@ public final class IdentityPoolProxy: Sendable {
         self.server = server
     }
 
-    public static func start(moto: MotoServer, provider: String, clientId: String, jwksURL: String) async throws -> IdentityPoolProxy {
+    /// - Parameter lifetime: seconds the credentials it passes on last from the moment they pass (moto's: 90 s);
+    ///   nil leaves moto's.
+    public static func start(moto: MotoServer, provider: String, clientId: String, jwksURL: String,
+                             lifetime: Double? = nil) async throws -> IdentityPoolProxy {
         let server = try await ScriptServer.start(script: "identity_pool_proxy.py", arguments: [
             "--upstream", moto.baseURL, "--provider", provider, "--client-id", clientId, "--jwks-url", jwksURL,
-        ])
+        ] + (lifetime.map { ["--lifetime", String($0)] } ?? []))
         return IdentityPoolProxy(server: server)
     }
 

@@ -3,13 +3,14 @@ and GetCredentialsForIdentity accept any `Logins`, so this checks them as Cognit
 client:
 
     python3 identity_pool_proxy.py --upstream http://127.0.0.1:PORT --provider cognito-idp.REGION.amazonaws.com/POOL \
-        --client-id ID --jwks-url URL
+        --client-id ID --jwks-url URL [--lifetime SECONDS]
 
 Prints its own port on the first stdout line and serves until stdin closes. A GetId or GetCredentialsForIdentity
 call that carries `Logins` must carry exactly the provider's key, with an ID token of that pool and app client:
 RS256-signed by a key of the JWKS, `iss` https://PROVIDER, `aud` the client id, `token_use` id, `exp` in the
 future. A call that fails gets NotAuthorizedException and is not forwarded. Calls without `Logins` (guests) and
-everything else pass through.
+everything else pass through. With --lifetime, the Expiration of the credentials GetCredentialsForIdentity answers is
+rewritten to that many seconds from now (moto's expire in 90 s), so a test controls how long they last.
 
 Control (not proxied):
     GET /__proxy__/log    {"requests": [{"target", "provider": key or null, "refused": reason or null}]}
@@ -107,9 +108,19 @@ def make_handler(arguments, state):
                 if refusal:
                     payload = json.dumps({"__type": "NotAuthorizedException", "message": f"proxy: {refusal}"}).encode()
                     return self.answer(400, [("Content-Type", "application/x-amz-json-1.1")], payload)
-            return self.answer(*http_support.forward(self, upstream_url, body))
+            status, headers, payload = http_support.forward(self, upstream_url, body)
+            if arguments.lifetime is not None and operation == "GetCredentialsForIdentity" and status == 200:
+                payload = with_lifetime(payload, arguments.lifetime)
+                headers = [(name, value) for name, value in headers if name.lower() != "content-length"]
+            return self.answer(status, headers, payload)
 
     return Handler
+
+
+def with_lifetime(payload, seconds):
+    answer = json.loads(payload)
+    answer["Credentials"]["Expiration"] = time.time() + seconds
+    return json.dumps(answer).encode()
 
 
 def main():
@@ -118,6 +129,7 @@ def main():
     parser.add_argument("--provider", required=True)
     parser.add_argument("--client-id", required=True)
     parser.add_argument("--jwks-url", required=True)
+    parser.add_argument("--lifetime", type=float)
     arguments = parser.parse_args()
     state = {"lock": threading.Lock(), "log": [], "keys": None}
     http_support.serve(make_handler(arguments, state))
