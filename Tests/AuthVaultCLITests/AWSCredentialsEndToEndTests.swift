@@ -9,6 +9,7 @@ import TestSupport
     struct Fixture {
         let profile: SignedInProfile
         let identity: IdentityPoolProxy
+        let poolId: String
         /// The `Logins` key of the profile's user pool.
         let provider: String
         var cli: HeadlessCLI { profile.cli }
@@ -28,7 +29,7 @@ import TestSupport
                                                              jwksURL: pool.jwksURL, lifetime: 3600)
             let configured = try await profile.cli.run(["configure", "--identity-pool-id", poolId, "--identity-endpoint", identity.endpoint])
             guard configured.status == 0 else { throw TestFixtureError("configure exited \(configured.status): \(configured.stderrText)") }
-            return Fixture(profile: profile, identity: identity, provider: provider)
+            return Fixture(profile: profile, identity: identity, poolId: poolId, provider: provider)
         }
 
         /// Examples/aws/config as a user would copy it, with the built binary and this test's profile in it.
@@ -213,12 +214,34 @@ import TestSupport
         let records = try await fixture.identity.records()
         #expect(records.map(\.operation) == ["GetId", "GetCredentialsForIdentity"] && records.allSatisfy { $0.provider == nil },
                 "only the guest's calls reached the pool: \(records)")
+        #expect(records.last?.role == "arn:aws:iam::123456789012:role/Reader", "the configured role is asked for")
 
         let unconfigured = try await cli.run(["configure", "--identity-pool-id", ""])
         #expect(unconfigured.status == 0)
         let noPool = try await cli.run(["aws-credentials", "--guest"])
         #expect(noPool.status == 2 && noPool.stderrText.contains("authvault configure --profile default --identity-pool-id"), "\(noPool.stderrText)")
         #expect(SecretScan.names(of: cli.knownSecrets, in: [awsSignedOut]).isEmpty)
+        cli.expectNoSecretLeaks()
+    }
+
+    /// The identity pool's refusals name what to fix (exit 1): an id it does not have (ResourceNotFound), a role
+    /// mapping that gives no role (InvalidIdentityPoolConfiguration), a login it does not trust (NotAuthorized).
+    @Test func thePoolsRefusalsSayWhatToFix() async throws {
+        let fixture = try await Fixture.make()
+        let cli = fixture.cli
+        // Injected in front of the checking proxy: moto answers an unknown pool id with HTTP 500, not ResourceNotFound.
+        let faults = try await FaultProxy.start(upstream: String(fixture.identity.endpoint.dropLast()))
+        let configured = try await cli.run(["configure", "--identity-endpoint", faults.endpoint])
+        #expect(configured.status == 0)
+        for (type, remedy) in [("ResourceNotFoundException", "authvault configure --identity-pool-id REGION:GUID"),
+                               ("InvalidIdentityPoolConfigurationException", "authvault configure --aws-role-arn ARN"),
+                               ("NotAuthorizedException", "lists this profile's user pool and app client")] {
+            try await faults.inject([.cognitoError(type)])
+            let refused = try await cli.run(["aws-credentials"])
+            #expect(refused.status == 1 && refused.stderrText.contains(remedy) && refused.stdout.isEmpty, "\(type): \(refused.stderrText)")
+        }
+        #expect(try await faults.records().map(\.operation) == ["GetId", "GetId", "GetId"], "refusals are not retried")
+        #expect(try await cli.run(["aws-credentials"]).status == 0, "nothing was left broken")
         cli.expectNoSecretLeaks()
     }
 

@@ -12,11 +12,14 @@ public final class IdentityPoolProxy: Sendable {
         public let provider: String?
         /// Why it was refused, or nil when it passed.
         public let refused: String?
+        /// The role asked for (`CustomRoleArn`), if any.
+        public let role: String?
 
-        public init(operation: String, provider: String?, refused: String?) {
+        public init(operation: String, provider: String?, refused: String?, role: String? = nil) {
             self.operation = operation
             self.provider = provider
             self.refused = refused
+            self.role = role
         }
     }
 
@@ -44,7 +47,8 @@ public final class IdentityPoolProxy: Sendable {
         guard response.status == 200 else { throw TestFixtureError("identity pool proxy answered HTTP \(response.status)") }
         let entries = response.json["requests"] as? [[String: Any]] ?? []
         return entries.map {
-            Record(operation: $0["target"] as? String ?? "", provider: $0["provider"] as? String, refused: $0["refused"] as? String)
+            Record(operation: $0["target"] as? String ?? "", provider: $0["provider"] as? String, refused: $0["refused"] as? String,
+                   role: $0["role"] as? String)
         }
     }
 }

@@ -13,7 +13,8 @@ everything else pass through. With --lifetime, the Expiration of the credentials
 rewritten to that many seconds from now (moto's expire in 90 s), so a test controls how long they last.
 
 Control (not proxied):
-    GET /__proxy__/log    {"requests": [{"target", "provider": key or null, "refused": reason or null}]}
+    GET /__proxy__/log    {"requests": [{"target", "provider": key or null, "refused": reason or null,
+                                         "role": the CustomRoleArn asked for or null}]}
 """
 import argparse
 import base64
@@ -104,7 +105,8 @@ def make_handler(arguments, state):
                     keys = state["keys"]
                 provider, refusal = check(request, arguments, keys)
                 with state["lock"]:
-                    state["log"].append({"target": operation, "provider": provider, "refused": refusal})
+                    state["log"].append({"target": operation, "provider": provider, "refused": refusal,
+                                         "role": request.get("CustomRoleArn")})
                 if refusal:
                     payload = json.dumps({"__type": "NotAuthorizedException", "message": f"proxy: {refusal}"}).encode()
                     return self.answer(400, [("Content-Type", "application/x-amz-json-1.1")], payload)
