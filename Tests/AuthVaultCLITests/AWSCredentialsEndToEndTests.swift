@@ -210,7 +210,11 @@ import TestSupport
 
         let guest = try await cli.run(["aws-credentials", "--guest", "--format", "json"])
         #expect(guest.status == 0, "\(guest.stderrText)")
-        #expect(Self.json(guest.stdoutText)["identityId"] is String)
+        let guestKeyId = try #require(Self.json(guest.stdoutText)["accessKeyId"] as? String)
+        let guestExec = try await cli.run(["exec", "--aws", "--guest", "--", "/bin/sh", "-c", #"echo "$AWS_ACCESS_KEY_ID""#])
+        #expect(guestExec.status == 0 && guestExec.stdoutText == guestKeyId + "\n", "\(guestExec.stderrText)")
+        let guestWithoutAWS = try await cli.run(["exec", "--guest", "--", "/bin/true"])
+        #expect(guestWithoutAWS.status == 2, "\(guestWithoutAWS.stderrText)")
         let records = try await fixture.identity.records()
         #expect(records.map(\.operation) == ["GetId", "GetCredentialsForIdentity"] && records.allSatisfy { $0.provider == nil },
                 "only the guest's calls reached the pool: \(records)")

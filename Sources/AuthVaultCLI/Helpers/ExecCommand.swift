@@ -14,6 +14,7 @@ struct ExecCommand: CLICommand {
     }
     static let idToken = OptionSpec.flag("id", help: "Pass the ID token instead of the access token.")
     static let aws = OptionSpec.flag("aws", help: "Pass the profile's AWS credentials (AWS_ACCESS_KEY_ID, ...) from its identity pool instead of a token.")
+    static let guest = OptionSpec.flag("guest", help: "With --aws: the identity pool's guest credentials, without a session.")
     static let spec = CommandSpec(
         name: "exec",
         abstract: "Run a command with a valid token in its environment.",
@@ -23,23 +24,26 @@ struct ExecCommand: CLICommand {
         passphrase never reaches it), plus the token in the variable asked for; with --aws, the AWS credentials
         instead: authvault exec --aws -- aws s3 ls.
         """,
-        options: [variable.spec, idToken, aws],
+        options: [variable.spec, idToken, aws, guest],
         acceptsTrailingArguments: true)
 
     let name: String
     let kind: TokenKind
     let passesAWSCredentials: Bool
+    let asGuest: Bool
     let command: [String]
 
     init(arguments: ParsedArguments) throws(UsageError) {
         name = try arguments.value(Self.variable)
         kind = arguments.flag(Self.idToken) ? .id : .access
         passesAWSCredentials = arguments.flag(Self.aws)
+        asGuest = arguments.flag(Self.guest)
         command = arguments.positionals
         guard !command.isEmpty else { throw UsageError("Give the command to run after '--'.") }
         if passesAWSCredentials && (arguments.flag(Self.idToken) || arguments.value(Self.variable.spec) != nil) {
             throw UsageError("--aws passes AWS credentials, not a token: leave out --env and --id.")
         }
+        if asGuest && !passesAWSCredentials { throw UsageError("--guest goes with --aws.") }
     }
 
     /// Letters, digits and '_', not starting with a digit: a name every shell and exec accepts.
@@ -54,7 +58,7 @@ struct ExecCommand: CLICommand {
         // What was asked for and nothing else of ours: no AUTHVAULT_* variable, the user's core-size limit.
         var environment = ChildProcess.environment(from: context.environment)
         if passesAWSCredentials {
-            for (name, value) in try await AWSCredentials.fetch(guest: false, context: context).environment { environment[name] = value }
+            for (name, value) in try await AWSCredentials.fetch(guest: asGuest, context: context).environment { environment[name] = value }
         } else {
             environment[name] = try await HelperToken.fetch(kind, context: context).token
         }
