@@ -228,6 +228,30 @@ import TestSupport
         cli.expectNoSecretLeaks()
     }
 
+    /// A browser session from another OpenID provider (the Hosted UI stand-in, at its own issuer) gets credentials
+    /// too: its ID token goes under the issuer's host and path.
+    @Test func aBrowserSessionsIDTokenGoesUnderItsIssuersName() async throws {
+        let browser = try await BrowserProfile.make()
+        let login = try await browser.login(script: "scripted_browser.py", as: OAuthServer.poolUser, mode: "plain")
+        #expect(login.status == 0, "\(login.stderrText)")
+        let moto = try await MotoServer.shared()
+        let created = try await moto.call("CreateIdentityPool", [
+            "IdentityPoolName": "e2e\(UUID().uuidString.prefix(8))", "AllowUnauthenticatedIdentities": false,
+        ], service: "AWSCognitoIdentityService")
+        let poolId = try #require(created["IdentityPoolId"] as? String)
+        let provider = String(browser.server.issuer.dropFirst("http://".count))
+        let identity = try await IdentityPoolProxy.start(moto: moto, provider: provider, clientId: browser.client.clientId,
+                                                         jwksURL: browser.server.jwksURL, lifetime: 3600, issuer: browser.server.issuer)
+        let cli = browser.cli
+        #expect(try await cli.run(["configure", "--identity-pool-id", poolId, "--identity-endpoint", identity.endpoint]).status == 0)
+        let served = try await cli.run(["aws-credentials"])
+        #expect(served.status == 0, "\(served.stderrText)")
+        #expect(try await identity.records() == [.init(operation: "GetId", provider: provider, refused: nil),
+                                                 .init(operation: "GetCredentialsForIdentity", provider: provider, refused: nil)])
+        _ = try await cli.storedRecord()
+        cli.expectNoSecretLeaks()
+    }
+
     /// The identity pool's refusals name what to fix (exit 1): an id it does not have (ResourceNotFound), a role
     /// mapping that gives no role (InvalidIdentityPoolConfiguration), a login it does not trust (NotAuthorized).
     @Test func thePoolsRefusalsSayWhatToFix() async throws {

@@ -31,13 +31,15 @@ public final class IdentityPoolProxy: Sendable {
         self.server = server
     }
 
-    /// - Parameter lifetime: seconds the credentials it passes on last from the moment they pass (moto's: 90 s);
-    ///   nil leaves moto's.
+    /// - Parameters:
+    ///   - lifetime: seconds the credentials it passes on last from the moment they pass (moto's: 90 s); nil
+    ///     leaves moto's.
+    ///   - issuer: the ID tokens' `iss`, for another OpenID provider; nil: `https://` and the provider's name.
     public static func start(moto: MotoServer, provider: String, clientId: String, jwksURL: String,
-                             lifetime: Double? = nil) async throws -> IdentityPoolProxy {
+                             lifetime: Double? = nil, issuer: String? = nil) async throws -> IdentityPoolProxy {
         let server = try await ScriptServer.start(script: "identity_pool_proxy.py", arguments: [
             "--upstream", moto.baseURL, "--provider", provider, "--client-id", clientId, "--jwks-url", jwksURL,
-        ] + (lifetime.map { ["--lifetime", String($0)] } ?? []))
+        ] + (lifetime.map { ["--lifetime", String($0)] } ?? []) + (issuer.map { ["--issuer", $0] } ?? []))
         return IdentityPoolProxy(server: server)
     }
 
