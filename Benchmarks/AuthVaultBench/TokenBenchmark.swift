@@ -6,9 +6,10 @@ import Glibc
 #endif
 
 /// `authvault token` on a warm session — a whole process, as git or kubectl run it — per vault backend and through a
-/// running `authvault agent`, and the token helpers through the agent, against `secret-tool lookup` of an item of
-/// the same size and the start-up yardstick. The file vault's key is in the session keyring after the first run, so
-/// the warm path derives nothing. Then the agent under concurrent load.
+/// running `authvault agent`, the token helpers through the agent, and `aws-credentials` on warm identity-pool
+/// credentials (direct and through the agent), against `secret-tool lookup` of an item of the same size and the
+/// start-up yardstick. The file vault's key is in the session keyring after the first run, so the warm path derives
+/// nothing. Then the agent under concurrent load.
 enum TokenBenchmark {
     /// A process the benchmark runs again and again.
     private struct Command {
@@ -31,7 +32,8 @@ enum TokenBenchmark {
                               "--client-id", "bench", "--vault", vault], environment: environment)
         }
         try spawnAndWait([authvault, "--profile", "file", "configure", "--helper-host", "git.example.com",
-                          "--helper-host", "registry.example.com"], environment: environment)
+                          "--helper-host", "registry.example.com",
+                          "--identity-pool-id", "us-east-1:00000000-0000-4000-8000-000000000000"], environment: environment)
         let fileVault = EncryptedFileVault(directory: "\(root)/data/authvault",
                                            passphrase: .fixed(SecretBytes(utf8: "benchmark passphrase")))
         try await fileVault.save(record(profile: "file"))
@@ -64,6 +66,8 @@ enum TokenBenchmark {
             Command(arguments: [authvault, "git-credential", "get"], environment: throughAgent, input: gitRequest),
             Command(arguments: [authvault, "docker-credential", "get"], environment: throughAgent, input: dockerRequest),
             Command(arguments: [authvault, "kubectl-credential", "--profile", "file"], environment: throughAgent + [execInfo]),
+            Command(arguments: [authvault, "--profile", "file", "aws-credentials"], environment: environment),
+            Command(arguments: [authvault, "--profile", "file", "aws-credentials"], environment: throughAgent),
         ]
         // Interleaved, so that machine noise hits all alike; three unmeasured rounds first.
         var samples = Array(repeating: Samples(), count: commands.count)
@@ -83,6 +87,8 @@ enum TokenBenchmark {
             "git-credential get, through the agent (same goals)",
             "docker-credential get, through the agent (same goals)",
             "kubectl-credential, through the agent (same goals)",
+            "authvault aws-credentials, file vault (warm)",
+            "authvault aws-credentials, through the agent (same goals as token)",
         ]
         return zip(names, samples[2...]).map { name, ours in
             Row(name: name, ours: formatSpread(ours), peer: peer, ratio: ratio(ours.median, over: lookup.median),
@@ -106,6 +112,11 @@ enum TokenBenchmark {
         record.idTokenExpiresAt = Double(now + 3600)
         record.identity = UserIdentity(username: "bench-user", email: "bench@example.com")
         record.origin = .userPoolAPI
+        // Identity-pool credentials with an hour left: `aws-credentials` serves them without a call.
+        record.identityId = "us-east-1:00000000-0000-4000-8000-0000000000b1"
+        record.awsCredentials = AWSCredentialEntry(
+            accessKeyId: "ASIABENCHMARK0000001", secretAccessKey: SecretBytes(utf8: String(repeating: "k", count: 40)),
+            sessionToken: SecretBytes(utf8: String(repeating: "t", count: 900)), expiresAt: Double(now + 3600))
         return record
     }
 

@@ -18,6 +18,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case memoryVaultOutsideProcess
     /// No session a tool can be given a token from, without asking anyone to sign in.
     case noUsableSession(profile: String, reason: String)
+    /// Guest credentials were asked for a profile that is signed in: its identity in the pool is the user's.
+    case signedInForGuest(profile: String)
     /// The agent answered for the session: that answer is final.
     case agent(profile: String, failure: AgentFailure)
 
@@ -31,6 +33,7 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         case .invalidVariable(let name, let value, let expected): "\(name) must be \(expected), not '\(value)'."
         case .memoryVaultOutsideProcess: "The memory vault exists only inside a process."
         case .noUsableSession(let profile, let reason): "No usable session for profile '\(profile)' (\(reason))."
+        case .signedInForGuest(let profile): "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's."
         case .agent(_, let failure): failure.message
         }
     }

@@ -26,6 +26,7 @@ public enum AuthVault {
             VaultCommands.group,
             .command(AgentCommand.self),
             .command(ExecCommand.self),
+            .command(AWSCredentialsCommand.self),
             .command(GitCredentialCommand.self),
             .command(DockerCredentialCommand.self),
             .command(KubectlCredentialCommand.self),

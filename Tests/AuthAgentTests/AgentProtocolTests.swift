@@ -54,6 +54,10 @@ extension AgentSuites {
                     #"{"v":1,"op":"token"}"#,
                     #"{"v":1,"op":"token","profile":""}"#,
                     #"{"v":1,"op":"token","profile":"work","kind":"refresh"}"#,
+                    #"{"v":1,"op":"awsCredentials"}"#,
+                    #"{"v":1,"op":"awsCredentials","profile":"work","guest":"yes"}"#,
+                    // A host without identity pools (these tests') serves none.
+                    #"{"v":1,"op":"awsCredentials","profile":"work"}"#,
                     #"[1,2,3]"#,
                     "not json at all",
                     "",

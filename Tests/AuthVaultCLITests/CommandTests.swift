@@ -93,6 +93,12 @@ import AuthVaultApp
         ["--redirect-uri", "https://127.0.0.1:8400/cb"],
         ["--redirect-uri", "http://127.0.0.1/cb"],
         ["--vault", "plaintext"],
+        ["--identity-pool-id", "us-east-1_AbC123"],
+        ["--identity-pool-id", "eu-west-1:not-a-guid"],
+        ["--identity-endpoint", "http://cognito-identity.example.com/"],
+        ["--aws-role-arn", "arn:aws:iam::123:role/Reader"],
+        ["--aws-role-arn", "arn:aws:iam::123456789012:user/Reader"],
+        ["--aws-role-arn", "role/Reader"],
     ])
     func invalidValuesAreRejectedAndNothingIsWritten(arguments: [String]) async throws {
         let cli = try CLIHarness()

@@ -18,8 +18,8 @@ final class HeadlessCLI: Sendable {
         let stdout: String
         /// Standard error; for a run on a terminal, the whole screen.
         let stderr: String
-        /// `authvault token` prints a token on stdout by design.
-        var stdoutMayHoldTokens: Bool { command == "token" }
+        /// `authvault token` prints a token on stdout by design, `aws-credentials` the AWS secret key and session token.
+        var stdoutMayHoldTokens: Bool { command == "token" || command == "aws-credentials" }
     }
 
     /// What a terminal showed (prompts, echoed input, output), how the command ended, how many answers were typed.
@@ -144,7 +144,7 @@ final class HeadlessCLI: Sendable {
         guard result["outcome"] as? String == "ok", let record = result["record"] as? [String: Any] else {
             throw TestFixtureError("vault-probe load: \(result["outcome"] ?? "no outcome")")
         }
-        for field in ["accessToken", "idToken", "refreshToken", "clientSecret"] {
+        for field in ["accessToken", "idToken", "refreshToken", "clientSecret", "awsSecretAccessKey", "awsSessionToken"] {
             if let value = record[field] as? String { remember(value, as: "the stored \(field)") }
         }
         return record

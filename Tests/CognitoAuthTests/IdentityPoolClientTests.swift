@@ -45,6 +45,8 @@ import Testing
         #expect(IdentityProviderLogin.openIDProvider(issuer: "https://accounts.google.com", idToken: token).providerName == "accounts.google.com")
         #expect(IdentityProviderLogin.openIDProvider(issuer: "https://sso.example.com/realms/staff/", idToken: token).providerName
                 == "sso.example.com/realms/staff")
+        #expect(IdentityProviderLogin.providerName(issuer: "https://cognito-idp.eu-west-2.amazonaws.com/eu-west-2_Pool1") == Self.login.providerName,
+                "a user pool's issuer names the user pool")
     }
 
     @Test func aPlainHTTPEndpointOrABadRoleIsRefusedBeforeAnyCall() throws {

@@ -12,11 +12,14 @@ public final class IdentityPoolProxy: Sendable {
         public let provider: String?
         /// Why it was refused, or nil when it passed.
         public let refused: String?
+        /// The role asked for (`CustomRoleArn`), if any.
+        public let role: String?
 
-        public init(operation: String, provider: String?, refused: String?) {
+        public init(operation: String, provider: String?, refused: String?, role: String? = nil) {
             self.operation = operation
             self.provider = provider
             self.refused = refused
+            self.role = role
         }
     }
 
@@ -28,10 +31,15 @@ public final class IdentityPoolProxy: Sendable {
         self.server = server
     }
 
-    public static func start(moto: MotoServer, provider: String, clientId: String, jwksURL: String) async throws -> IdentityPoolProxy {
+    /// - Parameters:
+    ///   - lifetime: seconds the credentials it passes on last from the moment they pass (moto's: 90 s); nil
+    ///     leaves moto's.
+    ///   - issuer: the ID tokens' `iss`, for another OpenID provider; nil: `https://` and the provider's name.
+    public static func start(moto: MotoServer, provider: String, clientId: String, jwksURL: String,
+                             lifetime: Double? = nil, issuer: String? = nil) async throws -> IdentityPoolProxy {
         let server = try await ScriptServer.start(script: "identity_pool_proxy.py", arguments: [
             "--upstream", moto.baseURL, "--provider", provider, "--client-id", clientId, "--jwks-url", jwksURL,
-        ])
+        ] + (lifetime.map { ["--lifetime", String($0)] } ?? []) + (issuer.map { ["--issuer", $0] } ?? []))
         return IdentityPoolProxy(server: server)
     }
 
@@ -41,7 +49,8 @@ public final class IdentityPoolProxy: Sendable {
         guard response.status == 200 else { throw TestFixtureError("identity pool proxy answered HTTP \(response.status)") }
         let entries = response.json["requests"] as? [[String: Any]] ?? []
         return entries.map {
-            Record(operation: $0["target"] as? String ?? "", provider: $0["provider"] as? String, refused: $0["refused"] as? String)
+            Record(operation: $0["target"] as? String ?? "", provider: $0["provider"] as? String, refused: $0["refused"] as? String,
+                   role: $0["role"] as? String)
         }
     }
 }

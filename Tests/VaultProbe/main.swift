@@ -54,6 +54,12 @@ enum ProbeRecord {
                                            federated: federated)
         }
         record.origin = (object["origin"] as? String).flatMap(SessionOrigin.init(rawValue:))
+        record.identityId = object["identityId"] as? String
+        if let keyId = object["awsAccessKeyId"] as? String, let secretKey = object["awsSecretAccessKey"] as? String,
+           let sessionToken = object["awsSessionToken"] as? String, let expiresAt = object["awsExpiresAt"] as? Double {
+            record.awsCredentials = AWSCredentialEntry(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
+                                                       sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt)
+        }
         return record
     }
 
@@ -71,6 +77,11 @@ enum ProbeRecord {
             object["federated"] = federated.map { [$0.provider, $0.userId] }
         }
         object["origin"] = record.origin?.rawValue
+        object["identityId"] = record.identityId
+        object["awsAccessKeyId"] = record.awsCredentials?.accessKeyId
+        object["awsSecretAccessKey"] = record.awsCredentials.map { text($0.secretAccessKey) }
+        object["awsSessionToken"] = record.awsCredentials.map { text($0.sessionToken) }
+        object["awsExpiresAt"] = record.awsCredentials?.expiresAt
         return object
     }
 

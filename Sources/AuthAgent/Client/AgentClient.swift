@@ -33,6 +33,12 @@ public struct AgentClient: Sendable {
         return token
     }
 
+    /// The profile's AWS credentials from its identity pool (the user's, or with `guest` the pool's guest identity's).
+    public func awsCredentials(profile: String, guest: Bool = false) throws(AgentClientError) -> AgentAWSCredentials {
+        guard case .awsCredentials(let credentials) = try exchange(.awsCredentials(profile: profile, guest: guest)) else { throw unexpected() }
+        return credentials
+    }
+
     /// The named profile, or every profile the agent holds.
     public func status(profile: String? = nil) throws(AgentClientError) -> [AgentProfileStatus] {
         guard case .status(let profiles) = try exchange(.status(profile: profile)) else { throw unexpected() }

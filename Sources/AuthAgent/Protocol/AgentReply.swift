@@ -31,13 +31,14 @@ public struct AgentVersion: Sendable, Equatable {
 /// One reply line. Every reply carries `"v"` and `"ok"`; failures carry `{"code","message"}` under `"error"`.
 enum AgentReply: Sendable, Equatable {
     case token(AgentToken)
+    case awsCredentials(AgentAWSCredentials)
     case status([AgentProfileStatus])
     case version(AgentVersion)
     /// ping, lock and unlock.
     case done
     case failure(AgentFailure)
 
-    /// The reply as a line, newline included. A token reply holds the token: callers keep it in `SecretBytes`
+    /// The reply as a line, newline included. A token or credentials reply holds secrets: callers keep it in `SecretBytes`
     /// or clear it once sent.
     var line: [UInt8] {
         var fields: [JSONMember] = [JSONMember("v", .number(Double(AgentRequest.protocolVersion)))]
@@ -47,6 +48,13 @@ enum AgentReply: Sendable, Equatable {
             fields.append(JSONMember("token", .secret(token.token)))
             if let expiresAt = token.expiresAt { fields.append(JSONMember("expiresAt", .number(expiresAt))) }
             if let username = token.username { fields.append(JSONMember("username", .string(username))) }
+        case .awsCredentials(let credentials):
+            fields.append(JSONMember("ok", .bool(true)))
+            fields.append(JSONMember("accessKeyId", .string(credentials.accessKeyId)))
+            fields.append(JSONMember("secretAccessKey", .secret(credentials.secretAccessKey)))
+            fields.append(JSONMember("sessionToken", .secret(credentials.sessionToken)))
+            fields.append(JSONMember("expiresAt", .number(credentials.expiresAt)))
+            fields.append(JSONMember("identityId", .string(credentials.identityId)))
         case .status(let profiles):
             fields.append(JSONMember("ok", .bool(true)))
             fields.append(JSONMember("profiles", .array(profiles.map { profile in
@@ -87,6 +95,13 @@ enum AgentReply: Sendable, Equatable {
             guard let token = message["token"]?.string, !token.isEmpty else { return nil }
             return .token(AgentToken(token: SecretBytes(utf8: token), expiresAt: message["expiresAt"]?.number,
                                      username: message["username"]?.string))
+        case .awsCredentials:
+            guard let keyId = message["accessKeyId"]?.string, !keyId.isEmpty, let secretKey = message["secretAccessKey"]?.string,
+                  let sessionToken = message["sessionToken"]?.string, let expiresAt = message["expiresAt"]?.number,
+                  let identityId = message["identityId"]?.string else { return nil }
+            return .awsCredentials(AgentAWSCredentials(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
+                                                       sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt,
+                                                       identityId: identityId))
         case .status:
             guard let entries = message["profiles"]?.array else { return nil }
             var profiles: [AgentProfileStatus] = []

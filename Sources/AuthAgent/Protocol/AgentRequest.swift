@@ -8,6 +8,9 @@ public enum AgentRequest: Sendable, Equatable {
 
     /// A valid token, refreshed ahead of expiry. `kind` defaults to access on the wire.
     case token(profile: String, kind: TokenKind)
+    /// AWS credentials from the profile's identity pool, lasting at least the stores' minimum; `guest` for the
+    /// pool's unauthenticated identity (false on the wire when absent).
+    case awsCredentials(profile: String, guest: Bool)
     /// Each profile the agent holds (or only `profile`): state, user, expiries; never a token.
     case status(profile: String?)
     /// Forget the unlocked vault keys and the sessions held in memory; the vaults stay locked until `unlock`.
@@ -18,10 +21,10 @@ public enum AgentRequest: Sendable, Equatable {
     case ping
 
     /// Whether the one more user an agent may serve (`AgentServer.Options.alsoServedUid`) may ask this: tokens, the
-    /// version and a ping; nothing that shows or changes the agent's state.
+    /// version and a ping (tokens include AWS credentials); nothing that shows or changes the agent's state.
     var isOpenToOtherServedUsers: Bool {
         switch self {
-        case .token, .version, .ping: true
+        case .token, .awsCredentials, .version, .ping: true
         case .status, .lock, .unlock: false
         }
     }
@@ -46,12 +49,19 @@ public enum AgentRequest: Sendable, Equatable {
             case "id": return .token(profile: profile, kind: .id)
             default: throw .badRequest("The token kind must be \"access\" or \"id\"")
             }
+        case "awsCredentials":
+            guard let profile else { throw .badRequest("An awsCredentials request needs a \"profile\"") }
+            switch message["guest"] {
+            case nil, .bool(false)?: return .awsCredentials(profile: profile, guest: false)
+            case .bool(true)?: return .awsCredentials(profile: profile, guest: true)
+            default: throw .badRequest("\"guest\" must be true or false")
+            }
         case "status": return .status(profile: profile)
         case "lock": return .lock
         case "unlock": return .unlock
         case "version": return .version
         case "ping": return .ping
-        default: throw .badRequest("Unknown operation (known: token, status, lock, unlock, version, ping)")
+        default: throw .badRequest("Unknown operation (known: token, awsCredentials, status, lock, unlock, version, ping)")
         }
     }
 
@@ -63,6 +73,8 @@ public enum AgentRequest: Sendable, Equatable {
         case .token(let profile, let kind):
             message = .object(("v", version), ("op", .string("token")), ("profile", .string(profile)),
                               ("kind", .string(kind == .access ? "access" : "id")))
+        case .awsCredentials(let profile, let guest):
+            message = .object(("v", version), ("op", .string("awsCredentials")), ("profile", .string(profile)), ("guest", .bool(guest)))
         case .status(let profile):
             message = .object(("v", version), ("op", .string("status")), ("profile", profile.map(JSONValue.string)))
         case .lock: message = .object(("v", version), ("op", .string("lock")))

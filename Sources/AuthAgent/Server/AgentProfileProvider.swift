@@ -9,6 +9,11 @@ public protocol AgentProfileProvider: Sendable {
     /// refresh. Throw `.unknownProfile` for a name that is not configured; other failures say what to fix.
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore
 
+    /// What the profile's store needs to hand out AWS credentials: its identity pool, and unless `guest` the name
+    /// its ID tokens go under. Throw `.badRequest` saying why when the profile has none: a client then takes its
+    /// direct path, which says what to configure.
+    func awsCredentialRequest(profile: String, guest: Bool) async throws(AgentFailure) -> AWSCredentialRequest
+
     /// Where every backend bumps a profile's record revision. The agent stats the profile's revision on every
     /// request and, when it changed, drops the profile's store and cached tokens and reads the record again.
     var revisions: RecordRevisions { get }
@@ -19,4 +24,11 @@ public protocol AgentProfileProvider: Sendable {
 
     /// For `unlock`: open the vaults again, the way they were opened at start (throw `.vaultLocked` saying why not).
     func unlockVaults() async throws(AgentFailure)
+}
+
+extension AgentProfileProvider {
+    /// A host that serves tokens only.
+    public func awsCredentialRequest(profile: String, guest: Bool) async throws(AgentFailure) -> AWSCredentialRequest {
+        throw AgentFailure(.badRequest, "This agent serves no AWS credentials.")
+    }
 }

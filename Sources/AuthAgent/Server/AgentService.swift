@@ -40,6 +40,11 @@ final class AgentService: Sendable {
             registry.forgetIfChanged(profile)
             let reply = cache.reply(profile: profile, kind: kind) ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind) }
             reply.withUnsafeBytes { output.append(contentsOf: $0) }
+        case .awsCredentials(let profile, let guest):
+            registry.forgetIfChanged(profile)
+            var line = BlockingWait.run { await self.awsCredentials(profile: profile, guest: guest) }.line
+            output.append(contentsOf: line)
+            line.wipe()
         case .status(let profile):
             let reply = BlockingWait.run { await self.status(profile: profile) }
             output.append(contentsOf: reply.line)
@@ -80,6 +85,32 @@ final class AgentService: Sendable {
         line.wipe()
         if let lifetime { cache.insert(reply, lifetime: lifetime, profile: profile, kind: kind, generation: generation) }
         return reply
+    }
+
+    /// The store's credentials (kept in memory and in the vault while they last the minimum, so no cache here). A
+    /// guest's are refused while the profile holds a session: they would replace the user's identity.
+    private func awsCredentials(profile: String, guest: Bool) async -> AgentReply {
+        do throws(AgentFailure) {
+            let store = try await registry.store(for: profile)
+            let request = try await provider.awsCredentialRequest(profile: profile, guest: guest)
+            await store.bootstrap()
+            if guest, await store.storedRecord?.hasSession == true {
+                throw AgentFailure(.badRequest, "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's.")
+            }
+            do {
+                let credentials = try await store.validAWSCredentials(request)
+                return .awsCredentials(AgentAWSCredentials(
+                    accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey,
+                    sessionToken: credentials.sessionToken, expiresAt: credentials.expiresAt, identityId: credentials.identityId))
+            } catch {
+                throw AgentFailure(error, profile: profile)
+            }
+        } catch {
+            if error.code != .signInRequired && error.code != .unknownProfile && error.code != .badRequest {
+                log("profile '\(profile)': \(error)")
+            }
+            return .failure(error)
+        }
     }
 
     /// The named profile (made if needed), or every profile the agent holds.

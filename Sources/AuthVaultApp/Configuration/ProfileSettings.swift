@@ -44,6 +44,12 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     public var caBundle: String?
     /// Hosts the credential helpers (git, docker) answer for with this profile's token.
     public var helperHosts: [String]?
+    /// The Cognito identity pool (`REGION:GUID`) that turns this profile's sessions into AWS credentials.
+    public var identityPoolId: String?
+    /// The identity service URL, for emulators and VPC endpoints (default: the pool's region's).
+    public var identityEndpoint: String?
+    /// One of the identity pool's roles to ask for (CustomRoleArn); default: the pool's choice.
+    public var awsRoleARN: String?
 
     public init() {}
 }
@@ -69,6 +75,9 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public let rotatesRefreshTokens: Bool
     public let caBundle: String?
     public let helperHosts: [String]
+    public let identityPoolId: String?
+    public let identityEndpoint: String?
+    public let awsRoleARN: String?
 
     public static let defaultScopes = ["openid", "email", "profile"]
     public static let defaultIdentityProvider = "Google"
@@ -99,6 +108,9 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         rotatesRefreshTokens = settings.rotateRefreshTokens ?? false
         caBundle = settings.caBundle
         helperHosts = settings.helperHosts ?? []
+        identityPoolId = settings.identityPoolId
+        identityEndpoint = settings.identityEndpoint
+        awsRoleARN = settings.awsRoleARN
     }
 }
 

@@ -1,3 +1,4 @@
+import CognitoAuth
 import FoundationEssentials
 import Loopback
 import NetworkHosts
@@ -89,6 +90,25 @@ public enum ProfileValidation {
     public static func helperHost(_ value: String) throws(ConfigError) {
         guard value.count <= 255, HostPort(value) != nil else {
             throw .invalidValue(option: "helper-host", value: value, reason: "expected a host such as git.example.com or registry.example.com:5000")
+        }
+    }
+
+    /// `us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6`, as the identity pool client parses it.
+    public static func identityPoolId(_ value: String) throws(ConfigError) {
+        do {
+            _ = try IdentityPoolID(value)
+        } catch {
+            throw .invalidValue(option: "identity-pool-id", value: value,
+                                reason: "expected REGION:GUID as shown in the Cognito console, such as us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6")
+        }
+    }
+
+    /// `arn:PARTITION:iam::ACCOUNT:role/NAME`: a role of the identity pool, by its ARN.
+    public static func roleARN(_ value: String) throws(ConfigError) {
+        let parts = value.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
+        guard parts.count == 6, parts[0] == "arn", !parts[1].isEmpty, parts[2] == "iam", parts[3].isEmpty,
+              parts[4].count == 12, parts[4].utf8.allSatisfy(isDigit), parts[5].hasPrefix("role/"), parts[5].count > 5 else {
+            throw .invalidValue(option: "aws-role-arn", value: value, reason: "expected a role ARN such as arn:aws:iam::123456789012:role/NAME")
         }
     }
 

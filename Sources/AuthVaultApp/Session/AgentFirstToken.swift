@@ -36,13 +36,7 @@ extension Application {
         do {
             secret = kind == .access ? try await session.store.validAccessToken() : try await session.store.validIDToken()
         } catch {
-            switch error {
-            case .signInRequired(let reason?): throw .noUsableSession(profile: session.profile.name, reason: "\(reason)")
-            case .signInRequired(nil): throw .noUsableSession(profile: session.profile.name, reason: "not signed in")
-            case .rejected(let refusal) where refusal.requiresSignIn:
-                throw .noUsableSession(profile: session.profile.name, reason: "not signed in")
-            default: throw .store(error)
-            }
+            throw Self.withoutSession(error, profile: session.profile.name)
         }
         let record = await session.store.storedRecord
         return HelperToken(
@@ -64,11 +58,27 @@ extension Application {
                                expiresAt: token.expiresAt ?? 0, username: token.username ?? profile, profile: profile)
         } catch {
             trace("the agent at \(path) did not serve profile '\(profile)' (\(error))")
-            guard case .server(let failure) = error else { return nil }
-            switch failure.code {
-            case .signInRequired, .vaultLocked, .network: throw .agent(profile: profile, failure: failure)
-            case .unknownProfile, .badRequest, .internal: return nil
-            }
+            return try Self.finalAgentAnswer(error, profile: profile)
+        }
+    }
+
+    /// A store's failure to serve, where nobody may be asked to sign in: no session is said as such.
+    static func withoutSession(_ error: AuthStoreError, profile: String) -> ApplicationError {
+        switch error {
+        case .signInRequired(let reason?): .noUsableSession(profile: profile, reason: "\(reason)")
+        case .signInRequired(nil): .noUsableSession(profile: profile, reason: "not signed in")
+        case .rejected(let refusal) where refusal.requiresSignIn: .noUsableSession(profile: profile, reason: "not signed in")
+        default: .store(error)
+        }
+    }
+
+    /// What the agent said about the session itself (sign in, vault locked, network) is final and thrown; for
+    /// anything else (no agent, a misbehaving one, a request it cannot serve) nil: take the direct path.
+    static func finalAgentAnswer<Served>(_ error: AgentClientError, profile: String) throws(ApplicationError) -> Served? {
+        guard case .server(let failure) = error else { return nil }
+        switch failure.code {
+        case .signInRequired, .vaultLocked, .network: throw .agent(profile: profile, failure: failure)
+        case .unknownProfile, .badRequest, .internal: return nil
         }
     }
 }

@@ -23,6 +23,7 @@ public final class ProfileAuthority: SessionAuthority {
         var verifier: TokenVerifier?
         var cognito: CognitoClient?
         var oauth: OAuthClient?
+        var identityPool: IdentityPoolClient?
     }
 
     /// - Parameters:
@@ -70,6 +71,20 @@ public final class ProfileAuthority: SessionAuthority {
         return parts.withLock { parts in
             if let existing = parts.oauth { return existing }
             parts.oauth = made
+            return made
+        }
+    }
+
+    /// The identity pool's client (on the same transport), or nil when the profile names no identity pool.
+    public func identityPoolClient() throws(CognitoError) -> IdentityPoolClient? {
+        if let existing = parts.withLock({ $0.identityPool }) { return existing }
+        guard let poolId = profile.identityPoolId else { return nil }
+        let configuration = IdentityPoolConfiguration(poolID: try IdentityPoolID(poolId), endpoint: profile.identityEndpoint,
+                                                      roleARN: profile.awsRoleARN)
+        let made = try IdentityPoolClient(configuration: configuration, transport: shared().0)
+        return parts.withLock { parts in
+            if let existing = parts.identityPool { return existing }
+            parts.identityPool = made
             return made
         }
     }

@@ -91,11 +91,30 @@ private final class AgentProfiles: AgentProfileProvider {
         self.revisions = revisions
     }
 
+    /// The session each store was made in, for its identity pool client.
+    private let sessions = Mutex<[String: ProfileSession]>([:])
+
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
+        let session: ProfileSession
         do {
-            return try await ProfileSession.open(context, profile: profile, refreshesInBackground: true, fileVault: fileVault).store
+            session = try await ProfileSession.open(context, profile: profile, refreshesInBackground: true, fileVault: fileVault)
         } catch {
             throw AgentFailure(error.message.hasPrefix("No profile named") ? .unknownProfile : .internal, error.message)
+        }
+        sessions.withLock { $0[profile] = session }
+        return session.store
+    }
+
+    /// From the session the profile's store was made in (the agent asks for the store first).
+    func awsCredentialRequest(profile: String, guest: Bool) async throws(AgentFailure) -> AWSCredentialRequest {
+        guard let session = sessions.withLock({ $0[profile] }) else {
+            throw AgentFailure(.badRequest, "Profile '\(profile)' has no store in the agent yet.")
+        }
+        do {
+            return try session.awsCredentialRequest(guest: guest)
+        } catch {
+            // The direct path says what to configure, in command terms.
+            throw AgentFailure(.badRequest, error.description)
         }
     }
 

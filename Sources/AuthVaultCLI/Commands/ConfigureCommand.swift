@@ -33,6 +33,9 @@ struct ConfigureCommand: CLICommand {
         default: "false", parse: { ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false][$0] })
     static let caBundle = OptionSpec.value("ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).")
     static let helperHost = OptionSpec.repeatable("helper-host", placeholder: "host", help: "A host the helpers (git, docker; kubectl and Vault when they name their server) hand this profile's token to, over https only: host (any port) or host:port; replaces the list, '' clears it.")
+    static let identityPoolId = OptionSpec.value("identity-pool-id", placeholder: "id", help: "A Cognito identity pool (REGION:GUID) that gives AWS credentials for the session ('authvault aws-credentials').")
+    static let identityEndpoint = OptionSpec.value("identity-endpoint", placeholder: "url", help: "The identity pool's service URL override (emulators, VPC endpoints).")
+    static let awsRoleARN = OptionSpec.value("aws-role-arn", placeholder: "arn", help: "One of the identity pool's roles to ask for (default: the pool's choice).")
     static let clientSecretStdin = OptionSpec.flag("client-secret-stdin", help: "Read the app client's secret from standard input and keep it in the vault.")
 
     static let spec = CommandSpec(
@@ -46,7 +49,7 @@ struct ConfigureCommand: CLICommand {
         """,
         options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
                   identityProvider, oidcDiscovery, authorizeURL, tokenURL, userInfoURL, revokeURL, logoutURL, logoutStyle.spec,
-                  signOutURI, vault.spec, authFlow.spec, rotateRefreshTokens.spec, caBundle, helperHost, clientSecretStdin]
+                  signOutURI, vault.spec, authFlow.spec, rotateRefreshTokens.spec, caBundle, helperHost, identityPoolId, identityEndpoint, awsRoleARN, clientSecretStdin]
     )
 
     let arguments: ParsedArguments
@@ -199,6 +202,11 @@ struct ConfigureCommand: CLICommand {
             settings.scopes = list.isEmpty ? nil : list
         }
         try set(&settings.caBundle, Self.caBundle, check: ProfileValidation.caBundle)
+        try set(&settings.identityPoolId, Self.identityPoolId, check: ProfileValidation.identityPoolId)
+        try set(&settings.identityEndpoint, Self.identityEndpoint) { (value: String) throws(ConfigError) in
+            try ProfileValidation.serviceURL(value, option: "identity-endpoint")
+        }
+        try set(&settings.awsRoleARN, Self.awsRoleARN, check: ProfileValidation.roleARN)
         authFlowValue?.apply(to: &settings.authFlow)
         rotationValue?.apply(to: &settings.rotateRefreshTokens)
         vaultValue?.apply(to: &settings.vault)

@@ -34,6 +34,9 @@ struct StatusCommand: CLICommand {
         var idTokenExpiresAt: String?
         var signedInAt: String?
         var lastRefreshAt: String?
+        /// The identity in the profile's identity pool, and when its AWS credentials in the vault expire.
+        var identityId: String?
+        var awsCredentialsExpireAt: String?
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
@@ -74,6 +77,8 @@ struct StatusCommand: CLICommand {
             report.signedInAt = record.signedInAt.map(TimeText.rfc3339)
             report.lastRefreshAt = record.lastRefreshAt.map(TimeText.rfc3339)
         }
+        report.identityId = record?.identityId
+        report.awsCredentialsExpireAt = record?.awsCredentials.map { TimeText.rfc3339($0.expiresAt) }
         if asJSON {
             try JSONOutput.write(report, to: context.standardOutput)
         } else {
@@ -98,6 +103,10 @@ struct StatusCommand: CLICommand {
         }
         if let refreshed = record?.lastRefreshAt, record?.hasSession == true {
             lines.append("Refreshed:  \(TimeText.rfc3339(refreshed)) (\(TimeText.relative(refreshed, now: now)))")
+        }
+        if let identityId = report.identityId { lines.append("Identity:   \(identityId)") }
+        if let expiry = record?.awsCredentials?.expiresAt {
+            lines.append("AWS keys:   \(expiry > now ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: now)))")
         }
         if let problem = report.problem { lines.append("Note:       \(problem)") }
         return lines.joined(separator: "\n") + "\n"

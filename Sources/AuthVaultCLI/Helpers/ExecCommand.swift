@@ -1,4 +1,5 @@
 import AuthStore
+import CognitoAuth
 #if canImport(Glibc)
 import AuthVaultApp
 import Glibc
@@ -12,26 +13,37 @@ struct ExecCommand: CLICommand {
         isVariableName(name) ? name : nil
     }
     static let idToken = OptionSpec.flag("id", help: "Pass the ID token instead of the access token.")
+    static let aws = OptionSpec.flag("aws", help: "Pass the profile's AWS credentials (AWS_ACCESS_KEY_ID, ...) from its identity pool instead of a token.")
+    static let guest = OptionSpec.flag("guest", help: "With --aws: the identity pool's guest credentials, without a session.")
     static let spec = CommandSpec(
         name: "exec",
         abstract: "Run a command with a valid token in its environment.",
         discussion: """
         Example: authvault exec --env API_TOKEN -- ./deploy.sh. The command replaces authvault (its exit status is
         the command's). It gets this environment without authvault's own AUTHVAULT_* variables (the vault
-        passphrase never reaches it), plus the token in the variable asked for.
+        passphrase never reaches it), plus the token in the variable asked for; with --aws, the AWS credentials
+        instead: authvault exec --aws -- aws s3 ls.
         """,
-        options: [variable.spec, idToken],
+        options: [variable.spec, idToken, aws, guest],
         acceptsTrailingArguments: true)
 
     let name: String
     let kind: TokenKind
+    let passesAWSCredentials: Bool
+    let asGuest: Bool
     let command: [String]
 
     init(arguments: ParsedArguments) throws(UsageError) {
         name = try arguments.value(Self.variable)
         kind = arguments.flag(Self.idToken) ? .id : .access
+        passesAWSCredentials = arguments.flag(Self.aws)
+        asGuest = arguments.flag(Self.guest)
         command = arguments.positionals
         guard !command.isEmpty else { throw UsageError("Give the command to run after '--'.") }
+        if passesAWSCredentials && (arguments.flag(Self.idToken) || arguments.value(Self.variable.spec) != nil) {
+            throw UsageError("--aws passes AWS credentials, not a token: leave out --env and --id.")
+        }
+        if asGuest && !passesAWSCredentials { throw UsageError("--guest goes with --aws.") }
     }
 
     /// Letters, digits and '_', not starting with a digit: a name every shell and exec accepts.
@@ -43,10 +55,13 @@ struct ExecCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let token = try await HelperToken.fetch(kind, context: context)
-        // The token asked for and nothing else of ours: no AUTHVAULT_* variable, the user's core-size limit.
+        // What was asked for and nothing else of ours: no AUTHVAULT_* variable, the user's core-size limit.
         var environment = ChildProcess.environment(from: context.environment)
-        environment[name] = token.token
+        if passesAWSCredentials {
+            for (name, value) in try await AWSCredentials.fetch(guest: asGuest, context: context).environment { environment[name] = value }
+        } else {
+            environment[name] = try await HelperToken.fetch(kind, context: context).token
+        }
         // execvp's PATH search, with the child's environment (Glibc's execvpe is not visible from Swift).
         let candidates = command[0].contains("/") ? [command[0]]
             : (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(command[0])" }

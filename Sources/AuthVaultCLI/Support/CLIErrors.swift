@@ -18,6 +18,8 @@ enum CLIErrors {
         case .noUsableSession(let profile, _):
             // Said for the tool's log: which profile, and the exact command that fixes it.
             return CLIError(Remedy.message(error.description, Remedy.signIn(profile: profile)), status: .signInRequired)
+        case .signedInForGuest(let profile):
+            return CLIError(Remedy.message(error.description, Remedy.guestWhileSignedIn(profile: profile)), status: .usage)
         case .agent(let profile, let failure):
             switch failure.code {
             case .signInRequired:

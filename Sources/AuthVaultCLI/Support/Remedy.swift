@@ -17,6 +17,10 @@ enum Remedy {
         "Run 'authvault login --profile \(profile)' in a terminal."
     }
 
+    static func guestWhileSignedIn(profile: String) -> String {
+        "Leave out --guest, or sign out first with 'authvault logout --profile \(profile)'."
+    }
+
     /// What the agent's "vault locked" answer leaves to the user, whichever backend it was.
     static let unlockVault = "Unlock it: 'authvault vault unlock' (or log in to the desktop, for the keyring)."
 
@@ -62,6 +66,14 @@ enum Remedy {
 
     static func of(_ error: CognitoError) -> String? {
         switch error {
+        case .identityNotAuthorized:
+            "Check that the identity pool lists this profile's user pool and app client as a provider, or run "
+                + "'authvault login' if the session is old; a guest needs a pool that allows unauthenticated identities."
+        case .identityPoolNotFound:
+            "Check the pool id and region with 'authvault configure --identity-pool-id REGION:GUID' (and --identity-endpoint, if set)."
+        case .invalidIdentityPoolConfiguration:
+            "The pool's role mapping gives no role for this user: ask its administrator, or choose one of its roles with "
+                + "'authvault configure --aws-role-arn ARN'."
         case .network(let transport): of(transport)
         case .deadlineExceeded(_, _, let last?): of(last)
         default: nil

@@ -18,10 +18,16 @@ public struct IdentityProviderLogin: Sendable {
 
     /// Another OpenID provider's name: its issuer URL without the scheme (and without a trailing slash).
     public static func openIDProvider(issuer: String, idToken: SecretBytes) -> IdentityProviderLogin {
+        IdentityProviderLogin(providerName: providerName(issuer: issuer), idToken: idToken)
+    }
+
+    /// The name an identity pool knows a token issuer by: the issuer URL without its scheme and trailing slash. A
+    /// user pool's issuer `https://cognito-idp.{region}.amazonaws.com/{userPoolId}` gives the user pool's name.
+    public static func providerName(issuer: String) -> String {
         var name = Substring(issuer)
         if let scheme = name.firstRange(of: "://") { name = name[scheme.upperBound...] }
         while name.hasSuffix("/") { name = name.dropLast() }
-        return IdentityProviderLogin(providerName: String(name), idToken: idToken)
+        return String(name)
     }
 
     var requestValue: RequestValue { .object([providerName: .secret(idToken)]) }

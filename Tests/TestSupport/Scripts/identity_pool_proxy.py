@@ -3,16 +3,18 @@ and GetCredentialsForIdentity accept any `Logins`, so this checks them as Cognit
 client:
 
     python3 identity_pool_proxy.py --upstream http://127.0.0.1:PORT --provider cognito-idp.REGION.amazonaws.com/POOL \
-        --client-id ID --jwks-url URL
+        --client-id ID --jwks-url URL [--lifetime SECONDS] [--issuer URL]
 
 Prints its own port on the first stdout line and serves until stdin closes. A GetId or GetCredentialsForIdentity
 call that carries `Logins` must carry exactly the provider's key, with an ID token of that pool and app client:
-RS256-signed by a key of the JWKS, `iss` https://PROVIDER, `aud` the client id, `token_use` id, `exp` in the
+RS256-signed by a key of the JWKS, `iss` https://PROVIDER (or --issuer, for another OpenID provider), `aud` the client id, `token_use` id, `exp` in the
 future. A call that fails gets NotAuthorizedException and is not forwarded. Calls without `Logins` (guests) and
-everything else pass through.
+everything else pass through. With --lifetime, the Expiration of the credentials GetCredentialsForIdentity answers is
+rewritten to that many seconds from now (moto's expire in 90 s), so a test controls how long they last.
 
 Control (not proxied):
-    GET /__proxy__/log    {"requests": [{"target", "provider": key or null, "refused": reason or null}]}
+    GET /__proxy__/log    {"requests": [{"target", "provider": key or null, "refused": reason or null,
+                                         "role": the CustomRoleArn asked for or null}]}
 """
 import argparse
 import base64
@@ -45,7 +47,7 @@ def public_keys(jwks_url):
     return keys
 
 
-def token_refusal(token, provider, client_id, keys):
+def token_refusal(token, issuer, client_id, keys):
     """Why the ID token is not one of this pool and client (None: it is)."""
     parts = token.split(".")
     if len(parts) != 3:
@@ -61,7 +63,7 @@ def token_refusal(token, provider, client_id, keys):
         key.verify(b64url(parts[2]), (parts[0] + "." + parts[1]).encode(), padding.PKCS1v15(), hashes.SHA256())
     except InvalidSignature:
         return "the login's JWT signature is wrong"
-    if claims.get("iss") != "https://" + provider:
+    if claims.get("iss") != issuer:
         return "the login's issuer is not the provider"
     if claims.get("token_use") != "id":
         return "the login is not an ID token"
@@ -79,7 +81,8 @@ def check(body, arguments, keys):
         return None, None
     if not isinstance(logins, dict) or list(logins) != [arguments.provider]:
         return ",".join(logins) if isinstance(logins, dict) else None, "the Logins map does not name exactly the provider"
-    return arguments.provider, token_refusal(logins[arguments.provider], arguments.provider, arguments.client_id, keys)
+    issuer = arguments.issuer or "https://" + arguments.provider
+    return arguments.provider, token_refusal(logins[arguments.provider], issuer, arguments.client_id, keys)
 
 
 def make_handler(arguments, state):
@@ -103,13 +106,24 @@ def make_handler(arguments, state):
                     keys = state["keys"]
                 provider, refusal = check(request, arguments, keys)
                 with state["lock"]:
-                    state["log"].append({"target": operation, "provider": provider, "refused": refusal})
+                    state["log"].append({"target": operation, "provider": provider, "refused": refusal,
+                                         "role": request.get("CustomRoleArn")})
                 if refusal:
                     payload = json.dumps({"__type": "NotAuthorizedException", "message": f"proxy: {refusal}"}).encode()
                     return self.answer(400, [("Content-Type", "application/x-amz-json-1.1")], payload)
-            return self.answer(*http_support.forward(self, upstream_url, body))
+            status, headers, payload = http_support.forward(self, upstream_url, body)
+            if arguments.lifetime is not None and operation == "GetCredentialsForIdentity" and status == 200:
+                payload = with_lifetime(payload, arguments.lifetime)
+                headers = [(name, value) for name, value in headers if name.lower() != "content-length"]
+            return self.answer(status, headers, payload)
 
     return Handler
+
+
+def with_lifetime(payload, seconds):
+    answer = json.loads(payload)
+    answer["Credentials"]["Expiration"] = time.time() + seconds
+    return json.dumps(answer).encode()
 
 
 def main():
@@ -118,6 +132,8 @@ def main():
     parser.add_argument("--provider", required=True)
     parser.add_argument("--client-id", required=True)
     parser.add_argument("--jwks-url", required=True)
+    parser.add_argument("--lifetime", type=float)
+    parser.add_argument("--issuer")
     arguments = parser.parse_args()
     state = {"lock": threading.Lock(), "log": [], "keys": None}
     http_support.serve(make_handler(arguments, state))

@@ -1,0 +1,48 @@
+import AuthAgent
+import AuthStore
+import CognitoAuth
+
+extension ProfileSession {
+    /// What the store needs to hand out the profile's AWS credentials: its identity pool and, for the user (not a
+    /// guest), the `Logins` name its ID tokens go under: the issuer without `https://`, which for a user pool is
+    /// `cognito-idp.{region}.amazonaws.com/{userPoolId}`.
+    public func awsCredentialRequest(guest: Bool) throws(ApplicationError) -> AWSCredentialRequest {
+        let pool: IdentityPoolClient?
+        do { pool = try authority.identityPoolClient() } catch { throw .cognito(error) }
+        guard let pool else { throw .configuration(.incomplete(profile: profile.name, missing: "--identity-pool-id")) }
+        return AWSCredentialRequest(pool: pool, providerName: guest ? nil : IdentityProviderLogin.providerName(issuer: profile.issuer))
+    }
+}
+
+extension Application {
+    /// AWS credentials for `profile` (`defaultProfileName` when nil) from its identity pool, lasting at least the
+    /// store's minimum (botocore's refresh window and a minute), without ever asking anyone to sign in: from the
+    /// agent when one runs, else from the vault or, when they near expiry, a new set under the profile lock.
+    /// - Parameter guest: the pool's unauthenticated identity, for a profile without a session.
+    nonisolated(nonsending) public func awsCredentials(profile: String? = nil, guest: Bool = false) async throws(ApplicationError) -> AWSCredentials {
+        let name = profile ?? defaultProfileName
+        if let served = try awsCredentialsFromAgent(profile: name, guest: guest) { return served }
+        let session = try await openProfile(named: name)
+        let request = try session.awsCredentialRequest(guest: guest)
+        await session.store.bootstrap()
+        if guest, await session.store.storedRecord?.hasSession == true { throw .signedInForGuest(profile: name) }
+        do {
+            return try await session.store.validAWSCredentials(request)
+        } catch {
+            throw Self.withoutSession(error, profile: name)
+        }
+    }
+
+    /// The agent's answer; nil when no agent runs, or it cannot say (then the direct path says why).
+    private func awsCredentialsFromAgent(profile: String, guest: Bool) throws(ApplicationError) -> AWSCredentials? {
+        guard let path = agentSocketPath else { return nil }
+        do {
+            // Long enough for a fetch from the identity pool; an agent that hangs costs this once.
+            let served = try AgentClient(socketPath: path, timeout: .seconds(10), agentUid: agentUid).awsCredentials(profile: profile, guest: guest)
+            return AWSCredentials(accessKeyId: served.accessKeyId, secretAccessKey: served.secretAccessKey,
+                                  sessionToken: served.sessionToken, expiresAt: served.expiresAt, identityId: served.identityId)
+        } catch {
+            return try Self.finalAgentAnswer(error, profile: profile)
+        }
+    }
+}
