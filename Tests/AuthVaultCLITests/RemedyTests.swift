@@ -36,6 +36,11 @@ import TokenVault
         #expect(incomplete.message.contains("'authvault configure --profile work --client-id VALUE'") && incomplete.status == .usage)
         let noSession = CLIErrors.from(ApplicationError.noUsableSession(profile: "work", reason: "not signed in"))
         #expect(noSession.message.contains("'authvault login --profile work'") && noSession.status == .signInRequired)
+        for (flow, named) in [(AuthFlowChoice.srp, ""), (.password, ""), (.emailOTP, " --auth-flow email-otp"), (.smsOTP, " --auth-flow sms-otp"),
+                              (.choice, " --auth-flow choice"), (.custom, " --auth-flow custom")] {
+            let byCode = CLIErrors.from(ApplicationError.noUsableSession(profile: "work", reason: "not signed in")) { $0 == "work" ? flow : nil }
+            #expect(byCode.message.contains("'authvault login --profile work\(named)' in a terminal"), "\(byCode.message)")
+        }
         #expect(CLIErrors.from(ApplicationError.vault(.locked("work"))).status == .vaultLocked)
         let variable = CLIErrors.from(ApplicationError.invalidVariable(name: "AUTHVAULT_KEY_CACHE_TIMEOUT", value: "soon", expected: "a number"))
         #expect(variable.status == .usage && variable.message.contains("AUTHVAULT_KEY_CACHE_TIMEOUT"))

@@ -34,6 +34,13 @@ struct StatusCommand: CLICommand {
         var idTokenExpiresAt: String?
         var signedInAt: String?
         var lastRefreshAt: String?
+        /// This machine as a remembered device (kept after sign-out).
+        var device: Device?
+    }
+
+    private struct Device: Encodable {
+        var key: String
+        var name: String
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
@@ -74,6 +81,7 @@ struct StatusCommand: CLICommand {
             report.signedInAt = record.signedInAt.map(TimeText.rfc3339)
             report.lastRefreshAt = record.lastRefreshAt.map(TimeText.rfc3339)
         }
+        report.device = record?.device.map { Device(key: $0.key, name: $0.name) }
         if asJSON {
             try JSONOutput.write(report, to: context.standardOutput)
         } else {
@@ -99,6 +107,7 @@ struct StatusCommand: CLICommand {
         if let refreshed = record?.lastRefreshAt, record?.hasSession == true {
             lines.append("Refreshed:  \(TimeText.rfc3339(refreshed)) (\(TimeText.relative(refreshed, now: now)))")
         }
+        if let device = report.device { lines.append("Device:     this machine is '\(device.name)' (\(device.key))") }
         if let problem = report.problem { lines.append("Note:       \(problem)") }
         return lines.joined(separator: "\n") + "\n"
     }
