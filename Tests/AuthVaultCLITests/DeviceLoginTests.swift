@@ -112,6 +112,31 @@ import TestSupport
         account.expectNoSecretsPrinted()
     }
 
+    /// A second profile of the same user is another device; `devices forget KEY` ends that one and leaves this one.
+    @Test func anotherDeviceIsForgottenByItsKey() async throws {
+        let scenario = try await StandInScenario.make()
+        let account = scenario.account
+        let password = try await scenario.addUser("gale", email: "gale@example.com")
+        #expect(try await account.login("gale", password: password).status == 0)
+        let here = try #require(try await scenario.statusDevice())
+        let configured = try await account.run(["--profile", "other", "configure", "--user-pool-id", account.poolId, "--client-id", account.clientId,
+                                                "--endpoint", scenario.standIn.endpoint, "--jwks-url", account.moto.jwksURL(poolId: account.poolId)])
+        #expect(configured.status == 0, "\(configured.stderrText)")
+        let other = try await account.run(["--profile", "other", "login", "--password", "--username", "gale", "--password-stdin",
+                                           "--auth-flow", "password", "--device-name", "other-box"], stdin: password + "\n")
+        #expect(other.status == 0, "\(other.stderrText)")
+        let listed = try await account.run(["devices", "list"])
+        let lines = listed.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines.filter { $0.hasPrefix("* ") } == lines.filter { $0.contains(here.key) }, "\(listed.stdoutText)")
+        let otherKey = try #require(lines.first { $0.contains("other-box") }?.split(separator: " ").first.map(String.init))
+
+        let forgot = try await account.run(["devices", "forget", otherKey])
+        #expect(forgot.status == 0 && forgot.stderrText.contains("Cognito forgot device \(otherKey)."), "\(forgot.stderrText)")
+        #expect(try await rememberedStatus(account).count == 1)
+        #expect(try await scenario.statusDevice()?.key == here.key)
+        account.expectNoSecretsPrinted()
+    }
+
     private func rememberedStatus(_ account: AccountScenario) async throws -> [Bool] {
         let output = try await account.run(["devices", "list", "--json"])
         let entries = try JSONSerialization.jsonObject(with: output.stdout) as? [[String: Any]] ?? []

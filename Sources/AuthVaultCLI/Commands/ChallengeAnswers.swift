@@ -17,7 +17,8 @@ struct ChallengeAnswers {
     /// Whether a wrong code can be answered again: one typed at the terminal, or the next line for --code-stdin.
     private(set) var codeCanBeRetried = false
     private var codeAnnounced = false
-    private var customRounds = 0
+    /// Custom challenges asked so far, to number them.
+    private(set) var customRounds = 0
 
     init(arguments: ParsedArguments, mfaType: MFAType?, firstFactor: FirstFactorChoice?, context: CommandContext) {
         self.arguments = arguments

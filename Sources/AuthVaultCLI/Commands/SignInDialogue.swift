@@ -40,6 +40,11 @@ struct SignInDialogue {
                     context.standardError.line(answers.retryNote)
                     continue
                 }
+                // Not a password that is wrong: the pool's own check refused this round's answer.
+                if case .customAnswer = answer, case .rejected(.notAuthorized) = error {
+                    throw CLIError("Cognito did not accept the answer to custom challenge \(answers.customRounds), which ends the sign-in: "
+                                   + "run 'authvault login --auth-flow custom' again.")
+                }
                 throw CLIErrors.from(error)
             }
         }
