@@ -89,6 +89,12 @@ import TestSupport
         let short = try await account.run(login, stdin: "\(answers[0])\n")
         #expect(short.status == 2 && short.stderrText.contains("--answer-stdin was given but no line is left"), "\(short.stderrText)")
         #expect(SecretScan.names(of: [answers[0]: "first answer", answers[1]: "second answer"], in: [done, wrong, short]).isEmpty)
+
+        // At a terminal each round is asked for without echo.
+        let typed = try await account.onTerminal(["login", "--username", "quinn", "--auth-flow", "custom"],
+                                                 answers: [("Answer: ", answers[0]), ("Answer: ", answers[1])])
+        #expect(typed.status == 0 && typed.answered == 2 && typed.screen.contains("Custom challenge 2:"), "\(typed.screen)")
+        #expect(!answers.contains { typed.screen.contains($0) }, "an answer was echoed")
         account.expectNoSecretsPrinted()
     }
 
