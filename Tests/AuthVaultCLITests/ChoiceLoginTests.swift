@@ -30,6 +30,23 @@ import TestSupport
         account.expectNoSecretsPrinted()
     }
 
+    /// At a terminal the code is asked for without echo, after saying where it went; a wrong one is asked again.
+    @Test func aCodeIsAskedForAtATerminal() async throws {
+        let scenario = try await StandInScenario.make()
+        let account = scenario.account
+        _ = try await scenario.addUser("rowan", email: "rowan@example.com")
+        let code = String(UInt32.random(in: 10_000_000...99_999_999))
+        account.remember(code)
+        try await scenario.standIn.setNextCode(code)
+        let typed = try await account.onTerminal(["login", "--username", "rowan", "--auth-flow", "email-otp"],
+                                                 answers: [("Code: ", Self.wrong(code)), ("Code: ", code)])
+        #expect(typed.status == 0 && typed.answered == 2, "\(typed.screen)")
+        #expect(typed.screen.contains("Cognito sent a code to r***@e*** (EMAIL).") && typed.screen.contains("That code is not right; try again."),
+                "\(typed.screen)")
+        #expect(!typed.screen.contains(code) && !typed.screen.contains(Self.wrong(code)), "a code was echoed")
+        account.expectNoSecretsPrinted()
+    }
+
     @Test func cognitosChoiceIsAnsweredEachWay() async throws {
         let scenario = try await StandInScenario.make()
         let account = scenario.account
