@@ -21,6 +21,7 @@ public enum AuthVault {
             .command(ConfirmForgotPasswordCommand.self),
             .command(ChangePasswordCommand.self),
             MFACommands.group,
+            DevicesCommands.group,
             .command(ConfigureCommand.self),
             .command(ProfilesCommand.self),
             VaultCommands.group,

@@ -80,6 +80,11 @@ final class AccountScenario: Sendable {
         return output
     }
 
+    /// Keeps the standard error of a run the test drove itself (a process fed standard input as it goes).
+    func record(_ arguments: [String], _ output: ProcessOutput) {
+        transcript.withLock { $0.append((arguments, output.stderrText)) }
+    }
+
     /// Runs the built binary on a pseudo-terminal, typing `answers` at its prompts. The screen shows what was echoed.
     func onTerminal(_ arguments: [String], answers: [(prompt: String, answer: String)]) async throws -> (screen: String, status: Int32, answered: Int) {
         let command = [BuiltProducts.executable("authvault")] + arguments
@@ -146,6 +151,9 @@ final class AccountScenario: Sendable {
         let record = (try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])?["record"] as? [String: Any] ?? [:]
         for key in ["accessToken", "idToken", "refreshToken", "clientSecret"] {
             if let value = record[key] as? String, !value.isEmpty { remember(value) }
+        }
+        if let devicePassword = (record["device"] as? [String: Any])?["password"] as? String, !devicePassword.isEmpty {
+            remember(devicePassword)
         }
     }
 

@@ -1,4 +1,5 @@
 @testable import AuthVaultCLI
+import AuthAgent
 import AuthStore
 import AuthVaultApp
 import CognitoAuth
@@ -36,6 +37,13 @@ import TokenVault
         #expect(incomplete.message.contains("'authvault configure --profile work --client-id VALUE'") && incomplete.status == .usage)
         let noSession = CLIErrors.from(ApplicationError.noUsableSession(profile: "work", reason: "not signed in"))
         #expect(noSession.message.contains("'authvault login --profile work'") && noSession.status == .signInRequired)
+        for (flow, named) in [(AuthFlowChoice.srp, ""), (.password, ""), (.emailOTP, " --auth-flow email-otp"), (.smsOTP, " --auth-flow sms-otp"),
+                              (.choice, " --auth-flow choice"), (.custom, " --auth-flow custom")] {
+            let byCode = CLIErrors.from(ApplicationError.noUsableSession(profile: "work", reason: "not signed in")) { $0 == "work" ? flow : nil }
+            #expect(byCode.message.contains("'authvault login --profile work\(named)' in a terminal"), "\(byCode.message)")
+        }
+        let fromAgent = CLIErrors.from(ApplicationError.agent(profile: "work", failure: AgentFailure(.signInRequired, "No usable session."))) { _ in .custom }
+        #expect(fromAgent.message.hasSuffix("Run 'authvault login --profile work --auth-flow custom' in a terminal.") && fromAgent.status == .signInRequired)
         #expect(CLIErrors.from(ApplicationError.vault(.locked("work"))).status == .vaultLocked)
         let variable = CLIErrors.from(ApplicationError.invalidVariable(name: "AUTHVAULT_KEY_CACHE_TIMEOUT", value: "soon", expected: "a number"))
         #expect(variable.status == .usage && variable.message.contains("AUTHVAULT_KEY_CACHE_TIMEOUT"))

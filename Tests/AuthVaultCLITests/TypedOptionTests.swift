@@ -28,7 +28,7 @@ import Testing
     @Test func configureAndMFAHelpShowTheirDefaultsFromTheOptions() {
         let configure = HelpFormatter.render(.command(ConfigureCommand.self), path: ["authvault", "configure"])
         #expect(configure.contains("Where tokens are kept. (default: auto)"))
-        #expect(configure.contains("How password sign-in proves the password. (default: srp)"))
+        #expect(configure.contains("How 'login' signs in without a browser. (default: srp)"))
         #expect(configure.contains("The app client rotates refresh tokens. (default: false)"))
         #expect(configure.contains("post_logout_redirect_uri. (default: cognito)"))
         let enable = HelpFormatter.render(.command(MFAEnableCommand.self), path: ["authvault", "mfa", "enable"])

@@ -46,6 +46,12 @@ public final class SignInStandIn: Sendable {
         try await control("POST", "custom", ["rounds": rounds.map { ["parameters": $0.parameters, "answer": $0.answer] }])
     }
 
+    /// The code the next EMAIL_OTP or SMS_OTP sends, for a test that must know it before it is sent (a terminal's
+    /// scripted answers); otherwise codes are random.
+    public func setNextCode(_ code: String) async throws {
+        try await control("POST", "next-code", ["code": code])
+    }
+
     public func sentCodes() async throws -> [SentCode] {
         let entries = try await control("GET", "codes")["codes"] as? [[String: String]] ?? []
         return entries.map { SentCode(username: $0["username"] ?? "", medium: $0["medium"] ?? "", code: $0["code"] ?? "") }

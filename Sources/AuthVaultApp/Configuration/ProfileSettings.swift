@@ -6,10 +6,16 @@ public enum VaultChoice: String, Codable, Sendable, CaseIterable {
     case file
 }
 
-/// How a password sign-in proves the password.
+/// How `login` signs in with the user-pool API: a password (SRP or sent over TLS), a code Cognito sends
+/// (choice-based sign-in's EMAIL_OTP or SMS_OTP), the user's choice among what Cognito offers, or the pool's
+/// custom challenges.
 public enum AuthFlowChoice: String, Codable, Sendable, CaseIterable {
     case srp
     case password
+    case emailOTP = "email-otp"
+    case smsOTP = "sms-otp"
+    case choice
+    case custom
 }
 
 /// A profile as written in the configuration file: only what the user set. Everything left out is derived from
@@ -36,7 +42,8 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     /// A sign-out URL registered on the app client (Cognito's `logout_uri`), where `logout --browser` lands.
     public var signOutURI: String?
     public var vault: VaultChoice?
-    /// `srp` (default) or `password` (USER_PASSWORD_AUTH, for users migrated by a Lambda trigger).
+    /// `srp` (default) or `password` (USER_PASSWORD_AUTH, for users migrated by a Lambda trigger); `email-otp`,
+    /// `sms-otp`, `choice` or `custom` for pools that sign in without a password or with their own challenges.
     public var authFlow: AuthFlowChoice?
     /// The app client rotates refresh tokens: refresh with GetTokensFromRefreshToken.
     public var rotateRefreshTokens: Bool?

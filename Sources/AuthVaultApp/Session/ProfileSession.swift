@@ -27,8 +27,10 @@ extension Application {
     /// - Parameters:
     ///   - refreshesInBackground: true only for a long-lived process (the agent); see `AuthStore.init`.
     ///   - fileVault: the file vault to use when the profile is on it, so one process unlocks it once.
+    ///   - devicePolicy: for a sign-in, how a device Cognito reports as new is remembered; nil: it is not.
     public func openProfile(
-        named name: String? = nil, refreshesInBackground: Bool = false, fileVault: EncryptedFileVault? = nil
+        named name: String? = nil, refreshesInBackground: Bool = false, fileVault: EncryptedFileVault? = nil,
+        devicePolicy: DevicePolicy? = nil
     ) async throws(ApplicationError) -> ProfileSession {
         let configuration: ConfigFile
         let profile: ResolvedProfile
@@ -49,7 +51,7 @@ extension Application {
         }
         // A short-lived use answers and ends: it refreshes before answering, never in a task its end would cut off.
         let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority,
-                              refreshesInBackground: refreshesInBackground, now: now, trace: trace)
+                              refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy, now: now, trace: trace)
         return ProfileSession(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
     }
 }

@@ -22,11 +22,13 @@ struct AccountInput {
     private let context: CommandContext
     private var piped: PipedAnswers
 
-    /// - Parameter stdinFlags: the command's `-stdin` options, in the order it asks them (one line each).
-    init(arguments: ParsedArguments, context: CommandContext, stdinFlags: [OptionSpec] = []) {
+    /// - Parameters:
+    ///   - stdinFlags: the command's `-stdin` options, in the order it asks them (one line each).
+    ///   - repeating: those that may be asked again, a line each time (see `PipedAnswers`).
+    init(arguments: ParsedArguments, context: CommandContext, stdinFlags: [OptionSpec] = [], repeating: [OptionSpec] = []) {
         self.arguments = arguments
         self.context = context
-        piped = PipedAnswers(arguments: arguments, order: stdinFlags)
+        piped = PipedAnswers(arguments: arguments, order: stdinFlags, repeating: repeating)
     }
 
     func username() throws(CLIError) -> String {
@@ -71,6 +73,10 @@ struct AccountInput {
                            status: .usage)
         }
         return code
+    }
+
+    func isPiped(_ flag: OptionSpec) -> Bool {
+        piped.isPiped(flag)
     }
 
     /// The line of standard input for `flag`; nil when the flag was not given.

@@ -27,7 +27,7 @@ struct ConfigureCommand: CLICommand {
     static let signOutURI = OptionSpec.value("sign-out-uri", placeholder: "url", help: "A sign-out URL registered on the app client, where 'logout --browser' lands.")
     static let vault = TypedOption<ConfiguredValue<VaultChoice>?>.setting("vault", help: "Where tokens are kept.", default: .auto)
     static let authFlow = TypedOption<ConfiguredValue<AuthFlowChoice>?>.setting(
-        "auth-flow", help: "How password sign-in proves the password.", default: .srp)
+        "auth-flow", help: "How 'login' signs in without a browser.", default: .srp)
     static let rotateRefreshTokens = TypedOption<ConfiguredValue<Bool>?>.setting(
         "rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens.", expected: "true or false",
         default: "false", parse: { ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false][$0] })

@@ -20,15 +20,24 @@ struct LoginCommand: CLICommand {
     static let username = AccountOption.username
     static let passwordStdin = AccountOption.passwordStdin
     static let newPasswordStdin = OptionSpec.flag("new-password-stdin", help: "Read a required new password from the next line of standard input.")
-    static let authFlow = TypedOption<AuthFlowChoice?>.optional("auth-flow", help: "Override the profile's flow (srp keeps the password on this machine).")
+    static let authFlow = TypedOption<AuthFlowChoice?>.optional(
+        "auth-flow", help: "Sign in this way instead of the profile's: srp or password (srp keeps the password on this machine), "
+            + "email-otp or sms-otp (a code Cognito sends, no password), choice (among what Cognito offers), custom (the pool's own challenges).")
+    static let challenge = TypedOption<FirstFactorChoice?>.optional(
+        "challenge", help: "With --auth-flow choice (implied): how to sign in when Cognito offers the choice (asked on a terminal).")
+    static let code = CodeOption("code", what: "the code Cognito sends for email-otp or sms-otp")
+    static let answerStdin = OptionSpec.flag("answer-stdin", help: "Read the answer to each custom challenge from the next line of standard input.")
     static let mfaCode = CodeOption("mfa-code", what: "the MFA code")
     static let mfaType = MFACommands.methodOption("mfa-type", help: "The MFA method to use when Cognito lets you choose.")
     static let attribute = OptionSpec.repeatable("attribute", placeholder: "name=value", help: "A user attribute Cognito requires with a new password.")
+    static let rememberDevice = OptionSpec.flag("remember-device", help: "Where the pool leaves it to the user, have Cognito remember this machine (it may then skip MFA).")
+    static let deviceName = OptionSpec.value("device-name", placeholder: "name", help: "The name this machine gets as a remembered device (default: the host name).")
 
     static let browserOptions = [browser, noBrowser, paste, browserCommand, identityProvider, timeout.spec]
-    static let passwordOptions = [password, username, passwordStdin, newPasswordStdin, authFlow.spec] + mfaCode.options + [mfaType.spec, attribute]
+    static let passwordOptions = [password, username, passwordStdin, newPasswordStdin, authFlow.spec, challenge.spec] + code.options
+        + [answerStdin] + mfaCode.options + [mfaType.spec, attribute, rememberDevice, deviceName]
     /// The order of the lines on standard input: the order the questions come in.
-    static let stdinOrder = [passwordStdin, newPasswordStdin, mfaCode.stdin]
+    static let stdinOrder = [passwordStdin, newPasswordStdin, code.stdin, mfaCode.stdin, answerStdin]
 
     static let spec = CommandSpec(
         name: "login",
@@ -46,24 +55,42 @@ struct LoginCommand: CLICommand {
         password, the new password, the MFA code. Each line is read when its question comes, so a script may write
         the MFA code (an SMS or e-mail code) after the password has gone through. --mfa-code puts the code on the
         command line instead, where other users of the machine can see it.
+
+        Without a password: --auth-flow email-otp or sms-otp has Cognito send a code (said where it went) that is
+        asked for, or read with --code-stdin when it is sent; a wrong code is asked again (the next line). With
+        --auth-flow choice Cognito lists the ways this user may sign in, and --challenge picks one. --auth-flow
+        custom answers the pool's own challenges, each shown, from the terminal or --answer-stdin (a line each).
+        A code line comes after the password lines, the custom answers last.
+
+        A sign-in that Cognito reports from a new device makes this machine a remembered device (named by
+        --device-name, else the host name): its key and secret stay in the vault after sign-out, and later sign-ins
+        prove it, so a pool that remembers devices skips MFA. See 'authvault devices'.
         """,
         options: browserOptions + passwordOptions)
 
     let arguments: ParsedArguments
     let browserTimeout: Duration
     let authFlowChoice: AuthFlowChoice?
+    /// `--challenge`: the first factor to pick when Cognito offers a choice.
+    let firstFactor: FirstFactorChoice?
     /// `--mfa-type`: the method to name when Cognito lets the user choose.
     let mfaType: MFAType?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        authFlowChoice = try arguments.value(Self.authFlow)
+        let flow = try arguments.value(Self.authFlow)
+        firstFactor = try arguments.value(Self.challenge)
+        if let flow, firstFactor != nil, flow != .choice {
+            throw UsageError("--challenge answers Cognito's choice: use it with --auth-flow choice, not \(flow.rawValue).")
+        }
+        authFlowChoice = firstFactor != nil ? .choice : flow
         mfaType = try arguments.value(Self.mfaType)
         browserTimeout = .seconds(try arguments.value(Self.timeout))
         for pair in arguments.values(Self.attribute) where !pair.contains("=") {
             throw UsageError("Invalid value '\(pair)' for --attribute: expected name=value.")
         }
         try Self.mfaCode.checkNotBoth(arguments)
+        try Self.code.checkNotBoth(arguments)
         let browserGiven = Self.browserOptions.filter { arguments.flag($0) || arguments.value($0) != nil }
         let passwordGiven = Self.passwordOptions.filter { arguments.flag($0) || !arguments.values($0).isEmpty }
         if let browserOption = browserGiven.first, let passwordOption = passwordGiven.first {
@@ -76,9 +103,10 @@ struct LoginCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let session = try await ProfileSession.open(context)
+        let device = DevicePolicy(name: arguments.value(Self.deviceName) ?? Self.hostName(), remember: arguments.flag(Self.rememberDevice))
+        let session = try await ProfileSession.open(context, devicePolicy: device)
         guard let delivery = try browserDelivery(session.profile, context: context) else {
-            return try await signInWithPassword(session, context: context)
+            return try await signInWithAPI(session, context: context)
         }
         let provider = arguments.value(Self.identityProvider).map { $0.isEmpty ? nil : $0 } ?? session.profile.identityProvider
         let summary = try await TerminalBrowserSignIn(session: session, context: context, identityProvider: provider, timeout: browserTimeout)
@@ -127,123 +155,20 @@ struct LoginCommand: CLICommand {
         return launcher
     }
 
-    private func signInWithPassword(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
-        var answers = ScriptedAnswers(arguments: arguments, mfaType: mfaType, context: context)
+    /// A sign-in with the user-pool API: a password, a code Cognito sends, a choice or custom challenges.
+    private func signInWithAPI(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
+        let answers = ChallengeAnswers(arguments: arguments, mfaType: mfaType, firstFactor: firstFactor, context: context)
         let username = try answers.input.username()
-        let password = try answers.input.password(Self.passwordStdin, prompt: "Password for \(username): ")
-        let flow: AuthFlow = (authFlowChoice ?? session.profile.authFlow) == .password
-            ? .userPassword : .userSRP
-
-        var progress: SignInProgress
-        do {
-            progress = try await session.store.signIn(username: username, password: password, flow: flow)
-        } catch {
-            throw CLIErrors.from(error)
-        }
-        var wrongCodes = 0
-        while case .challenge(let challenge) = progress {
-            let answer = try await answers.answer(challenge, store: session.store, profile: session.profile, context: context)
-            do {
-                progress = try await session.store.answer(answer)
-            } catch let error {
-                if case .rejected(.codeMismatch) = error, context.isInteractive, wrongCodes < 2 {
-                    wrongCodes += 1
-                    context.standardError.line("That code is not right; try again.")
-                    continue
-                }
-                throw CLIErrors.from(error)
-            }
-        }
-        if case .signedIn(let summary) = progress {
-            context.standardError.line("Signed in as \(summary.user) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
-        }
-    }
-}
-
-/// The answers a sign-in needs, from the command line and standard input (scripts) or the terminal (people).
-private struct ScriptedAnswers {
-    let arguments: ParsedArguments
-    let mfaType: MFAType?
-    let interactive: Bool
-    /// The user name, the password and codes, read as the account commands read them.
-    var input: AccountInput
-
-    init(arguments: ParsedArguments, mfaType: MFAType?, context: CommandContext) {
-        self.arguments = arguments
-        self.mfaType = mfaType
-        interactive = context.isInteractive
-        input = AccountInput(arguments: arguments, context: context, stdinFlags: LoginCommand.stdinOrder)
+        var dialogue = SignInDialogue(session: session, context: context, answers: answers, remembersDevice: arguments.flag(Self.rememberDevice))
+        let summary = try await dialogue.run(username: username, flow: authFlowChoice ?? session.profile.authFlow)
+        context.standardError.line("Signed in as \(summary.user) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
     }
 
-    mutating func answer(_ challenge: AuthChallenge, store: AuthStore, profile: ResolvedProfile,
-                         context: CommandContext) async throws(CLIError) -> ChallengeAnswer {
-        let prompter = context.prompter
-        switch challenge.kind {
-        case .newPasswordRequired:
-            return .newPassword(try newPassword(prompter: prompter, context: context),
-                                attributes: try requiredAttributes(challenge, prompter: prompter))
-        case .smsMFA, .emailOTP, .softwareTokenMFA:
-            let source = challenge.kind == .softwareTokenMFA ? "your authenticator app"
-                : "the code sent to \(challenge.codeDeliveryDestination ?? "you")"
-            return .code(try input.code(LoginCommand.mfaCode, prompt: "MFA code from \(source): "))
-        case .selectMFAType:
-            return .mfaType(try chooseMFAType(challenge.mfaTypes, prompter: prompter))
-        case .mfaSetup:
-            let secret: SoftwareTokenSecret
-            do { secret = try await store.beginSoftwareTokenSetup() } catch { throw CLIErrors.from(error) }
-            // The user's own authenticator secret, shown because Cognito requires them to set it up now.
-            context.standardError.line("Cognito requires an authenticator app for this account.")
-            secret.show(accountName: challenge.username, profile: profile.name, on: context.standardError)
-            return .softwareTokenSetupCode(try input.code(LoginCommand.mfaCode, prompt: "First code from the authenticator app: "),
-                                           friendlyDeviceName: "authvault")
-        default:
-            throw CLIError("Cognito asks for \(challenge.kind), which authvault cannot answer yet.")
-        }
+    /// This machine's name, for its remembered device.
+    private static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "authvault" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "authvault" : name
     }
-
-    private mutating func newPassword(prompter: any SecretPrompter, context: CommandContext) throws(CLIError) -> SecretBytes {
-        if let line = try input.pipedLine(LoginCommand.newPasswordStdin) { return line }
-        guard interactive else {
-            throw CLIError("Cognito requires a new password: pipe it in with --new-password-stdin.", status: .usage)
-        }
-        context.standardError.line("Cognito requires a new password for this account.")
-        guard let first = prompter.readSecret(prompt: "New password: "), first.count > 0 else {
-            throw CLIError("No new password was entered.", status: .usage)
-        }
-        guard prompter.readSecret(prompt: "Repeat the new password: ") == first else {
-            throw CLIError("The two passwords differ; run 'authvault login' again.", status: .usage)
-        }
-        return first
-    }
-
-    private func requiredAttributes(_ challenge: AuthChallenge, prompter: any SecretPrompter) throws(CLIError) -> [String: String] {
-        var given: [String: String] = [:]
-        for pair in arguments.values(LoginCommand.attribute) {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            given[parts[0]] = parts.count > 1 ? parts[1] : ""
-        }
-        for name in challenge.requiredAttributes where given[name] == nil {
-            guard interactive, let value = prompter.readLine(prompt: "\(name): ") else {
-                throw CLIError("Cognito requires the attribute '\(name)': pass --attribute \(name)=VALUE.", status: .usage)
-            }
-            given[name] = value
-        }
-        return given
-    }
-
-    private func chooseMFAType(_ offered: [MFAType], prompter: any SecretPrompter) throws(CLIError) -> MFAType {
-        let names = MFACommands.types.filter { offered.contains($0.value) }.keys.sorted()
-        if let mfaType {
-            guard offered.contains(mfaType) else {
-                throw CLIError("Cognito offers \(names.joined(separator: ", ")) for MFA, not \(mfaType.word).", status: .usage)
-            }
-            return mfaType
-        }
-        guard interactive, let answer = prompter.readLine(prompt: "MFA method (\(names.joined(separator: "/"))): "),
-              let type = MFACommands.types[answer], offered.contains(type) else {
-            throw CLIError("Cognito asks which MFA method to use: pass --mfa-type \(names.joined(separator: "|")).", status: .usage)
-        }
-        return type
-    }
-
 }

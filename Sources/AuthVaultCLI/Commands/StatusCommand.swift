@@ -37,6 +37,13 @@ struct StatusCommand: CLICommand {
         /// The identity in the profile's identity pool, and when its AWS credentials in the vault expire.
         var identityId: String?
         var awsCredentialsExpireAt: String?
+        /// This machine as a remembered device (kept after sign-out).
+        var device: Device?
+    }
+
+    private struct Device: Encodable {
+        var key: String
+        var name: String
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
@@ -79,6 +86,7 @@ struct StatusCommand: CLICommand {
         }
         report.identityId = record?.identityId
         report.awsCredentialsExpireAt = record?.awsCredentials.map { TimeText.rfc3339($0.expiresAt) }
+        report.device = record?.device.map { Device(key: $0.key, name: $0.name) }
         if asJSON {
             try JSONOutput.write(report, to: context.standardOutput)
         } else {
@@ -108,6 +116,7 @@ struct StatusCommand: CLICommand {
         if let expiry = record?.awsCredentials?.expiresAt {
             lines.append("AWS keys:   \(expiry > now ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: now)))")
         }
+        if let device = report.device { lines.append("Device:     this machine is '\(device.name)' (\(device.key))") }
         if let problem = report.problem { lines.append("Note:       \(problem)") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -7,8 +7,11 @@ extension HelperToken {
     nonisolated(nonsending) static func fetch(
         _ kind: TokenKind, profile: String? = nil, context: CommandContext
     ) async throws(CLIError) -> HelperToken {
-        try await application { () async throws(ApplicationError) in
-            try await context.application.helperToken(kind, profile: profile ?? context.profileName)
+        do {
+            return try await context.application.helperToken(kind, profile: profile ?? context.profileName)
+        } catch {
+            // The tool's log names the exact sign-in: a profile that signs in with a code says so.
+            throw CLIErrors.from(error) { name in try? context.configStore.profile(named: name).authFlow }
         }
     }
 

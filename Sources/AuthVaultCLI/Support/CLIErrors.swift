@@ -6,7 +6,8 @@ import TokenVault
 /// The mapping from the application's and the libraries' reasons to messages, remedies and exit statuses, in one
 /// place so every command agrees.
 enum CLIErrors {
-    static func from(_ error: ApplicationError) -> CLIError {
+    /// - Parameter signInFlow: a profile's configured way of signing in, for the remedy of a missing session.
+    static func from(_ error: ApplicationError, signInFlow: (String) -> AuthFlowChoice? = { _ in nil }) -> CLIError {
         switch error {
         case .configuration(let configError): return from(configError)
         case .backendRecord: return CLIError(error.description, status: .failure)
@@ -17,13 +18,15 @@ enum CLIErrors {
         case .memoryVaultOutsideProcess: return CLIError(error.description + " Use --vault file or secret-service.", status: .usage)
         case .noUsableSession(let profile, _):
             // Said for the tool's log: which profile, and the exact command that fixes it.
-            return CLIError(Remedy.message(error.description, Remedy.signIn(profile: profile)), status: .signInRequired)
+            return CLIError(Remedy.message(error.description, Remedy.signIn(profile: profile, flow: signInFlow(profile))),
+                            status: .signInRequired)
         case .signedInForGuest(let profile):
             return CLIError(Remedy.message(error.description, Remedy.guestWhileSignedIn(profile: profile)), status: .usage)
         case .agent(let profile, let failure):
             switch failure.code {
             case .signInRequired:
-                return CLIError(Remedy.message(failure.message, Remedy.signIn(profile: profile)), status: .signInRequired)
+                return CLIError(Remedy.message(failure.message, Remedy.signIn(profile: profile, flow: signInFlow(profile))),
+                                status: .signInRequired)
             case .vaultLocked: return CLIError(Remedy.message(failure.message, Remedy.unlockVault), status: .vaultLocked)
             case .network: return CLIError(failure.message, status: .networkUnavailable)
             case .unknownProfile, .badRequest, .internal: return CLIError(failure.message, status: .failure)

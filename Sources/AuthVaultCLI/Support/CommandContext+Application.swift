@@ -1,3 +1,4 @@
+import AuthStore
 import AuthVaultApp
 import CognitoAuth
 import DebugTrace
@@ -19,11 +20,11 @@ extension ProfileSession {
     /// The current profile, or `name`, in command terms (see `Application.openProfile`).
     static func open(
         _ context: CommandContext, profile name: String? = nil, refreshesInBackground: Bool = false,
-        fileVault: EncryptedFileVault? = nil
+        fileVault: EncryptedFileVault? = nil, devicePolicy: DevicePolicy? = nil
     ) async throws(CLIError) -> ProfileSession {
         try await application { () async throws(ApplicationError) in
-            try await context.application.openProfile(named: name ?? context.profileName,
-                                                      refreshesInBackground: refreshesInBackground, fileVault: fileVault)
+            try await context.application.openProfile(named: name ?? context.profileName, refreshesInBackground: refreshesInBackground,
+                                                      fileVault: fileVault, devicePolicy: devicePolicy)
         }
     }
 

@@ -5,13 +5,19 @@ import AuthVaultApp
 /// order the command asks its questions, each line read only when its question comes, so a script may write an
 /// MFA code once the password has gone through. A line meant for a question that never came (no new password was
 /// required) is dropped when a later one is asked, so every line still goes where the script meant it to.
+/// A repeating option answers a question asked again (a code after a wrong one, the next custom round) with the
+/// next line.
 struct PipedAnswers {
     private let flags: [OptionSpec]
+    private let repeating: [OptionSpec]
     private var linesRead = 0
 
-    /// - Parameter order: every `-stdin` option of the command, in the order it asks them.
-    init(arguments: ParsedArguments, order: [OptionSpec]) {
+    /// - Parameters:
+    ///   - order: every `-stdin` option of the command, in the order it asks them.
+    ///   - repeating: those of them that may be asked again, each time right after the last.
+    init(arguments: ParsedArguments, order: [OptionSpec], repeating: [OptionSpec] = []) {
         flags = order.filter(arguments.flag)
+        self.repeating = repeating
     }
 
     func isPiped(_ flag: OptionSpec) -> Bool {
@@ -20,14 +26,20 @@ struct PipedAnswers {
 
     /// The line for `flag`, which must be piped.
     mutating func answer(for flag: OptionSpec, from input: any StandardInput) throws(CLIError) -> SecretBytes {
-        guard let index = flags.firstIndex(of: flag), index >= linesRead else {
+        guard let index = flags.firstIndex(of: flag) else {
+            throw CLIError("--\(flag.long) was not given.", status: .usage)
+        }
+        let askedAgain = repeating.contains(flag) && index == linesRead - 1
+        guard index >= linesRead || askedAgain else {
             throw CLIError("--\(flag.long) gives one answer, and it was used already.", status: .usage)
         }
-        while linesRead < index {
-            _ = input.nextLine()
+        if !askedAgain {
+            while linesRead < index {
+                _ = input.nextLine()
+                linesRead += 1
+            }
             linesRead += 1
         }
-        linesRead += 1
         guard let line = input.nextLine() else {
             throw CLIError("--\(flag.long) was given but no line is left on standard input.", status: .usage)
         }

@@ -15,6 +15,7 @@ Prints its port on the first stdout line and serves until stdin closes. Everythi
 Control (not proxied):
     POST /__standin__/users     {"username", "password", "email"?, "phone"?}   users USER_AUTH and CUSTOM_AUTH know
     POST /__standin__/custom    {"rounds": [{"parameters": {...}, "answer": "..."}]}
+    POST /__standin__/next-code {"code": "..."}   the code the next EMAIL_OTP or SMS_OTP sends (a terminal test types it)
     GET  /__standin__/codes     {"codes": [{"username", "medium", "code"}]}
     GET  /__standin__/log       {"requests": ["Operation ChallengeName-or-AuthFlow", ...]}
 """
@@ -69,6 +70,7 @@ class StandIn:
         self.users = {}
         self.rounds = []
         self.codes = []
+        self.next_code = None
         self.log = []
 
     # Calls to moto
@@ -183,7 +185,8 @@ class StandIn:
             return self.moto("InitiateAuth", {"AuthFlow": "USER_SRP_AUTH", "ClientId": self.client_id,
                                               "AuthParameters": {"USERNAME": username, "SRP_A": given.get("SRP_A", "")}})
         medium, field = ("EMAIL", "email") if method == "EMAIL_OTP" else ("SMS", "phone")
-        code = "".join(secrets.choice("0123456789") for _ in range(8 if medium == "EMAIL" else 6))
+        code = self.next_code or "".join(secrets.choice("0123456789") for _ in range(8 if medium == "EMAIL" else 6))
+        self.next_code = None
         self.codes.append({"username": username, "medium": medium, "code": code})
         session = self.new_session({"step": method, "username": username, "code": code, "tries": 0})
         return {"ChallengeName": method, "Session": session, "ChallengeParameters": {
@@ -271,6 +274,9 @@ class StandIn:
     def control(self, method, path, body):
         if method == "POST" and path == "/__standin__/users":
             self.users[body["username"]] = body
+            return {}
+        if method == "POST" and path == "/__standin__/next-code":
+            self.next_code = body["code"]
             return {}
         if method == "POST" and path == "/__standin__/custom":
             self.rounds = body["rounds"]

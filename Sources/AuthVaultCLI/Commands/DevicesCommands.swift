@@ -1,0 +1,103 @@
+import AuthStore
+import AuthVaultApp
+import CognitoAuth
+
+/// `authvault devices ...`: the devices Cognito tracks for the signed-in user, this machine among them.
+enum DevicesCommands {
+    static let group = CommandNode.group(
+        name: "devices",
+        abstract: "List the signed-in user's devices, or forget one (this machine by default).",
+        children: [
+            .command(DevicesListCommand.self),
+            .command(DevicesForgetCommand.self),
+        ]
+    )
+}
+
+/// `authvault devices list`: ListDevices, this machine's device marked.
+struct DevicesListCommand: CLICommand {
+    static let json = OptionSpec.flag("json", help: #"Print [{"key", "name", "remembered", "lastAuthenticatedAt", "thisMachine"}]."#)
+    static let spec = CommandSpec(
+        name: "list",
+        abstract: "List the devices Cognito tracks for the signed-in user; * marks this machine.",
+        discussion: "Needs a session (exit status 3 without one). A remembered device skips MFA where the pool says so.",
+        options: [json])
+
+    let asJSON: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        asJSON = arguments.flag(Self.json)
+    }
+
+    private struct Entry: Encodable {
+        let key: String
+        let name: String?
+        let remembered: Bool
+        let lastAuthenticatedAt: String?
+        let thisMachine: Bool
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        let session = try await ProfileSession.open(context)
+        let accessToken = try await session.accessToken()
+        let devices = try await session.call({ client throws(CognitoError) in try await client.listDevices(accessToken: accessToken) },
+                                             failure: ProfileSession.tokenCallError)
+        let thisMachine = await session.store.rememberedDevice?.key
+        let entries = devices.map { device in
+            Entry(key: device.key, name: device.name, remembered: device.rememberedStatus == "remembered",
+                  lastAuthenticatedAt: device.lastAuthenticatedAt.map(TimeText.rfc3339), thisMachine: device.key == thisMachine)
+        }
+        if asJSON {
+            try JSONOutput.write(entries, to: context.standardOutput)
+            return
+        }
+        for entry in entries {
+            let status = entry.remembered ? "remembered" : "not remembered"
+            let seen = entry.lastAuthenticatedAt.map { ", last sign-in \($0)" } ?? ""
+            context.standardOutput.line("\(entry.thisMachine ? "*" : " ") \(entry.key)  \(entry.name ?? "(no name)")  (\(status)\(seen))")
+        }
+        if entries.isEmpty { context.standardError.line("Cognito tracks no device for this user.") }
+    }
+}
+
+/// `authvault devices forget [KEY]`: ForgetDevice; this machine's device (the default) goes from the vault too.
+struct DevicesForgetCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "forget",
+        abstract: "Have Cognito forget a device: this machine's by default, which then goes from the vault too.",
+        discussion: """
+        Needs a session (exit status 3 without one). The next sign-in from a forgotten machine is from a new device,
+        and MFA is asked again where the pool requires it.
+        """,
+        positionals: [PositionalSpec("key", help: "The device key, as 'authvault devices list' shows it (default: this machine's).",
+                                     isOptional: true)])
+
+    let key: String?
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        key = arguments.positional(0)
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        let session = try await ProfileSession.open(context)
+        await session.store.bootstrap()
+        let thisMachine = await session.store.rememberedDevice?.key
+        guard let key = key ?? thisMachine else {
+            throw CLIError("This machine is no remembered device of profile '\(session.profile.name)': name the device to forget "
+                           + "(see 'authvault devices list').", status: .usage)
+        }
+        let accessToken = try await session.accessToken()
+        let client = try await session.cognitoClient()
+        do {
+            try await client.forgetDevice(deviceKey: key, accessToken: accessToken)
+        } catch {
+            // Cognito forgot this machine already: forgetting it here is all that is left.
+            guard case .resourceNotFound = error, key == thisMachine else { throw ProfileSession.tokenCallError(error) }
+        }
+        guard key == thisMachine else {
+            return context.standardError.line("Cognito forgot device \(key).")
+        }
+        await session.store.forgetDevice(key)
+        context.standardError.line("Forgot this machine's device \(key), at Cognito and here: the next sign-in is from a new device.")
+    }
+}
