@@ -56,7 +56,7 @@ final class AgentService: Sendable {
     private func tokenReply(profile: String, kind: TokenKind) async -> SecretBytes {
         let generation = cache.generation
         let token: SecretBytes
-        let username: String?
+        let username: String?, clockOffset: Double
         do throws(AgentFailure) {
             let store = try await registry.store(for: profile)
             do {
@@ -65,6 +65,7 @@ final class AgentService: Sendable {
                 throw AgentFailure(error, profile: profile)
             }
             username = await store.storedRecord?.identity?.username
+            clockOffset = store.clock.offset ?? 0
         } catch {
             if error.code != .signInRequired && error.code != .unknownProfile { log("profile '\(profile)': \(error)") }
             return SecretBytes(AgentReply.failure(error).line)
@@ -73,7 +74,9 @@ final class AgentService: Sendable {
         var line = AgentReply.token(AgentToken(token: token, expiresAt: lifetime?.expiresAt, username: username)).line
         let reply = SecretBytes(line)
         line.wipe()
-        if let lifetime { cache.insert(reply, lifetime: lifetime, profile: profile, kind: kind, generation: generation) }
+        if let lifetime {
+            cache.insert(reply, lifetime: lifetime, clockOffset: clockOffset, profile: profile, kind: kind, generation: generation)
+        }
         return reply
     }
 

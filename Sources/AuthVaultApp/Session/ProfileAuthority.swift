@@ -13,10 +13,11 @@ public final class ProfileAuthority: SessionAuthority {
     private let profile: ResolvedProfile
     private let userAgent: String
     private let clientSecret: @Sendable () async -> SecretBytes?
+    private let clock: ServerClock
     private let parts = Mutex(Parts())
 
     private struct Parts {
-        var transport: CurlTransport?
+        var transport: ClockLearningTransport?
         var verifier: TokenVerifier?
         var cognito: CognitoClient?
         var oauth: OAuthClient?
@@ -24,10 +25,13 @@ public final class ProfileAuthority: SessionAuthority {
 
     /// - Parameters:
     ///   - userAgent: sent with every request.
+    ///   - clock: the provider's clock, taught by every answer, by which its tokens are checked.
     ///   - clientSecret: read from the vault when a client is first needed.
-    public init(profile: ResolvedProfile, userAgent: String, clientSecret: @escaping @Sendable () async -> SecretBytes?) {
+    public init(profile: ResolvedProfile, userAgent: String, clock: ServerClock = ServerClock(),
+                clientSecret: @escaping @Sendable () async -> SecretBytes?) {
         self.profile = profile
         self.userAgent = userAgent
+        self.clock = clock
         self.clientSecret = clientSecret
     }
 
@@ -66,14 +70,14 @@ public final class ProfileAuthority: SessionAuthority {
         }
     }
 
-    /// One transport and one JWKS cache for both clients.
-    private func shared() -> (CurlTransport, TokenVerifier) {
+    /// One transport and one JWKS cache for both clients, timed by the provider's clock.
+    private func shared() -> (ClockLearningTransport, TokenVerifier) {
         parts.withLock { parts in
             if let transport = parts.transport, let verifier = parts.verifier { return (transport, verifier) }
-            let transport = CurlTransport(configuration: CurlTransportConfiguration(
-                caBundlePath: profile.caBundle, userAgent: userAgent))
+            let transport = ClockLearningTransport(CurlTransport(configuration: CurlTransportConfiguration(
+                caBundlePath: profile.caBundle, userAgent: userAgent)), teaching: clock)
             let verifier = TokenVerifier(issuer: profile.issuer, clientId: profile.clientId,
-                                         keys: JWKSCache(url: profile.jwksURL, transport: transport))
+                                         keys: JWKSCache(url: profile.jwksURL, transport: transport), now: clock.now)
             parts.transport = transport
             parts.verifier = verifier
             return (transport, verifier)

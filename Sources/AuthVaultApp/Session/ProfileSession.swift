@@ -43,12 +43,13 @@ extension Application {
         let vault: any VaultBackend = backend == .file ? (fileVault ?? selected) : selected
         let lock = factory.lock(for: profile.name)
         let name = profile.name
-        let authority = ProfileAuthority(profile: profile, userAgent: userAgent) {
+        let clock = ServerClock(local: now)
+        let authority = ProfileAuthority(profile: profile, userAgent: userAgent, clock: clock) {
             try? await vault.load(profile: name)?.clientSecret
         }
         // A short-lived use answers and ends: it refreshes before answering, never in a task its end would cut off.
         let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority,
-                              refreshesInBackground: refreshesInBackground, now: now)
+                              refreshesInBackground: refreshesInBackground, now: now, clock: clock)
         return ProfileSession(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
     }
 }
