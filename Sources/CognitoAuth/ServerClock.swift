@@ -22,6 +22,17 @@ public final class ServerClock: Sendable {
         local() + (offset ?? 0)
     }
 
+    /// Offsets up to this are the measurement's own noise: the `Date` header counts whole seconds, and the answer
+    /// took a while to arrive.
+    public static let precision = 5.0
+
+    /// A time of the provider's clock (a token's `exp`) read on this machine's clock, for a tool that compares it
+    /// with its own; unchanged while the offset is within `precision`.
+    public func localTime(ofProviderTime time: Double) -> Double {
+        guard let offset, abs(offset) > Self.precision else { return time }
+        return time - offset
+    }
+
     /// Takes the provider's time from an answer that just arrived.
     public func learn(serverTime: Double) {
         let measured = serverTime - local()

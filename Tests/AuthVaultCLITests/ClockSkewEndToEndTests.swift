@@ -91,6 +91,12 @@ import TestSupport
         }
         #expect(calls.isEmpty)
 
+        // Tools compare the expiry they are given with this machine's clock: it is given on that clock.
+        let json = try await machine.run(["token", "--format", "json"])
+        let served = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let expiry = try #require(try await machine.cli.storedRecord()?["accessTokenExpiresAt"] as? Double)
+        #expect((served["expiresAtUnix"] as? NSNumber).map(\.doubleValue).map { abs($0 - (expiry + 600)) < 5 } == true, "\(served["expiresAtUnix"] ?? "-")")
+
         let status = try await machine.run(["status"])
         #expect(status.stdoutText.contains("this machine's clock is 10 min ahead of the identity provider's"), "\(status.stdoutText)")
         #expect(status.stdoutText.contains("Access:     valid until"), "\(status.stdoutText)")

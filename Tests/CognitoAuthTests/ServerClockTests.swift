@@ -31,6 +31,16 @@ import TokenVerification
         #expect(clock.offset == 120)
     }
 
+    /// A token's `exp` handed to a tool is put on this machine's clock, unless the offset is only measuring noise.
+    @Test func providerTimesAreReadOnThisMachinesClock() {
+        let clock = ServerClock(local: TestClock(1_000).now)
+        #expect(clock.localTime(ofProviderTime: 5_000) == 5_000)
+        clock.learn(serverTime: 1_003)
+        #expect(clock.localTime(ofProviderTime: 5_000) == 5_000)
+        clock.learn(serverTime: 400)
+        #expect(clock.localTime(ofProviderTime: 5_000) == 5_600)
+    }
+
     @Test func everyAnswerWithADateTeachesTheClock() async throws {
         let local = TestClock(Date().timeIntervalSince1970)
         let clock = ServerClock(local: local.now)
