@@ -80,7 +80,7 @@ extension AuthStore {
     private func usableCredentials(in record: CredentialRecord, _ request: AWSCredentialRequest) -> AWSCredentials? {
         guard let entry = record.awsCredentials, let identityId = record.identityId,
               record.hasSession == (request.providerName != nil),
-              entry.expiresAt - now() >= request.minimumValidity else { return nil }
+              entry.expiresAt - clock.now() >= request.minimumValidity else { return nil }
         return AWSCredentials(accessKeyId: entry.accessKeyId, secretAccessKey: entry.secretAccessKey,
                               sessionToken: entry.sessionToken, expiresAt: entry.expiresAt, identityId: identityId)
     }

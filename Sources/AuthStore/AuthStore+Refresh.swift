@@ -70,7 +70,7 @@ extension AuthStore {
             return .ended(latest?.sessionEndedReason.map(SignInReason.refreshRejected) ?? .signedOutElsewhere, latest)
         }
         if latest.revision != snapshot?.revision, let lifetime = latest.lifetime(of: .access),
-           policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: now()) == .fresh {
+           policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: clock.now()) == .fresh {
             return .adopted(latest)
         }
         // The process that held the lock while we waited for it failed on this same session: don't queue up behind
@@ -103,6 +103,7 @@ extension AuthStore {
         latest.store(tokens)
         latest.revision += 1
         latest.lastRefreshAt = now()
+        latest.clockOffset = clock.offset
         do {
             try await vault.save(latest)
         } catch {

@@ -34,10 +34,10 @@ extension AuthStore {
         await bootstrap()
         let current = try usableRecord()
         guard let (issuedAt, expiresAt) = current.lifetime(of: kind) else { throw .signInRequired(nil) }
-        let moment = now()
-        let window = policy.window(issuedAt: issuedAt, expiresAt: expiresAt, now: moment)
+        let moment = now(), serverNow = clock.now()
+        let window = policy.window(issuedAt: issuedAt, expiresAt: expiresAt, now: serverNow)
         if window != .fresh {
-            trace("profile '\(profile)': the \(kind) token expires in \(Int(expiresAt - moment)) s, in the \(window) refresh window")
+            trace("profile '\(profile)': the \(kind) token expires in \(Int(expiresAt - serverNow)) s, in the \(window) refresh window")
         }
         switch window {
         case .fresh:
@@ -53,7 +53,7 @@ extension AuthStore {
         case .mandatory:
             guard refreshAllowed(at: moment) else {
                 // A refresh failed a moment ago: serve the token while it lasts rather than hammer Cognito.
-                if moment < expiresAt { return current }
+                if serverNow < expiresAt { return current }
                 throw .network(failuresSoFar?.lastError ?? .deadlineExceeded(operation: "refresh", attempts: 0, lastError: nil))
             }
             await refreshAndWait()
@@ -86,7 +86,7 @@ extension AuthStore {
     private func recordAfterRefresh(for kind: TokenKind) throws(AuthStoreError) -> CredentialRecord {
         let current = try usableRecord()
         if let failures = failuresSoFar {
-            guard let lifetime = current.lifetime(of: kind), now() < lifetime.expiresAt else {
+            guard let lifetime = current.lifetime(of: kind), clock.now() < lifetime.expiresAt else {
                 throw .network(failures.lastError)
             }
         }

@@ -19,9 +19,12 @@ public actor AuthStore {
     let policy: RefreshPolicy
     let refreshesInBackground: Bool
     let devicePolicy: DevicePolicy?
+    /// This machine's clock: when refreshes failed, when the session began.
     let now: @Sendable () -> Double
     /// Why a refresh happened and how it ended (`--debug`).
     let trace: DebugTrace
+    /// The identity provider's clock, which times the tokens: every expiry decision reads it.
+    public nonisolated let clock: ServerClock
 
     public private(set) var state: AuthState = .bootstrapping
     /// The stored record (with its tokens) as the last accepted event brought it.
@@ -39,6 +42,9 @@ public actor AuthStore {
     ///   it refreshes before answering, and still answers with the current token if that fails, so a refresh —
     ///   and a rotated refresh token — is never cut off by the process ending.
     /// - Parameter devicePolicy: whether a sign-in confirms the device Cognito reports as new; nil: it does not.
+    /// - Parameter clock: the provider's clock as the authority's answers teach it (`ClockLearningTransport`); its
+    ///   offset is kept with the session, and adopted from the vault by a process that has not measured one. Nil:
+    ///   one over `now` that only the vault teaches.
     public init(
         profile: String,
         vault: any VaultBackend,
@@ -48,6 +54,7 @@ public actor AuthStore {
         refreshesInBackground: Bool = true,
         devicePolicy: DevicePolicy? = nil,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        clock: ServerClock? = nil,
         trace: DebugTrace = .off
     ) {
         self.profile = profile
@@ -59,6 +66,7 @@ public actor AuthStore {
         self.devicePolicy = devicePolicy
         self.now = now
         self.trace = trace
+        self.clock = clock ?? ServerClock(local: now)
     }
 
     // MARK: Observing
@@ -110,6 +118,7 @@ public actor AuthStore {
     func reloadFromVault() async {
         do {
             var loaded = try await vault.load(profile: profile)
+            if let offset = loaded?.clockOffset { clock.adopt(offset) }
             // A refresh that saved while this read was in flight holds the newer session: keep it.
             if let record, let stale = loaded, record.revision > stale.revision { loaded = record }
             if let loaded, !loaded.hasSession, let reason = loaded.sessionEndedReason {

@@ -28,6 +28,7 @@ extension CredentialRecord {
         origin = nil
         signedInAt = nil
         lastRefreshAt = nil
+        clockOffset = nil
         identityId = nil
         awsCredentials = nil
     }

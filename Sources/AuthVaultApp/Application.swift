@@ -14,7 +14,8 @@ public struct Application: Sendable {
     public let notice: @Sendable (ApplicationNotice) -> Void
     /// Sent as the HTTP User-Agent.
     public let userAgent: String
-    /// Unix seconds: every expiry decision of the profiles' stores.
+    /// Unix seconds by this machine's clock: the profiles' stores decide on expiry by it plus the offset of the
+    /// identity provider's clock that they learn.
     public let now: @Sendable () -> Double
     /// What the application and the layers under it decide and send, for `--debug`; never a secret.
     public let trace: DebugTrace

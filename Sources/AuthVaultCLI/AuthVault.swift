@@ -48,7 +48,8 @@ public enum AuthVault {
     /// executor (the main thread): a hop to the global executor would start its thread pool on every call.
     nonisolated(nonsending) public static func main() async -> Int32 {
         CoreDumps.refuse()
-        let arguments = arguments(programName: CommandLine.arguments[0], Array(CommandLine.arguments.dropFirst()))
+        let process = ProcessArguments.current()
+        let arguments = arguments(programName: process[0], Array(process.dropFirst()))
         return await run(arguments: arguments, environment: .process).rawValue
     }
 

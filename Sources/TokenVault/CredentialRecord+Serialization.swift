@@ -17,6 +17,7 @@ extension CredentialRecord {
         var origin: SessionOrigin?
         var signedInAt: Double?
         var lastRefreshAt: Double?
+        var clockOffset: Double?
         var sessionEndedReason: String?
         var clientSecret: String?
         var identityId: String?
@@ -44,7 +45,8 @@ extension CredentialRecord {
             accessToken: accessToken.map(Self.text), idToken: idToken.map(Self.text),
             refreshToken: refreshToken.map(Self.text), accessTokenExpiresAt: accessTokenExpiresAt,
             idTokenExpiresAt: idTokenExpiresAt, identity: identity, origin: origin, signedInAt: signedInAt,
-            lastRefreshAt: lastRefreshAt, sessionEndedReason: sessionEndedReason, clientSecret: clientSecret.map(Self.text),
+            lastRefreshAt: lastRefreshAt, clockOffset: clockOffset, sessionEndedReason: sessionEndedReason,
+            clientSecret: clientSecret.map(Self.text),
             identityId: identityId, aws: awsCredentials.map {
                 StoredAWSCredentials(accessKeyId: $0.accessKeyId, secretAccessKey: Self.text($0.secretAccessKey),
                                      sessionToken: Self.text($0.sessionToken), expiresAt: $0.expiresAt)
@@ -82,6 +84,7 @@ extension CredentialRecord {
         origin = stored.origin
         signedInAt = stored.signedInAt
         lastRefreshAt = stored.lastRefreshAt
+        clockOffset = stored.clockOffset
         sessionEndedReason = stored.sessionEndedReason
         clientSecret = stored.clientSecret.map { SecretBytes(utf8: $0) }
         identityId = stored.identityId

@@ -57,6 +57,9 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
     public var origin: SessionOrigin?
     public var signedInAt: Double?
     public var lastRefreshAt: Double?
+    /// The identity provider's clock minus this machine's, in seconds, as measured at the last sign-in or refresh:
+    /// the session's tokens are timed by the provider's clock.
+    public var clockOffset: Double?
     /// Why the last session ended without a sign-out (Cognito refused its refresh token), so every process can
     /// say so; cleared by the next sign-in or sign-out.
     public var sessionEndedReason: String?

@@ -9,4 +9,9 @@ import Testing
     func rfc3339IsFoundationsISO8601(seconds: Double) {
         #expect(TimeText.rfc3339(seconds) == Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(.iso8601))
     }
+
+    @Test(arguments: [(42.0, "42 s"), (-600.0, "10 min"), (599.6, "10 min"), (7200.0, "2 h"), (-259_200.0, "3 days")] as [(Double, String)])
+    func spansAreRoundedToTheirUnit(seconds: Double, text: String) {
+        #expect(TimeText.span(seconds) == text)
+    }
 }

@@ -16,6 +16,7 @@ import Testing
         record.origin = .browser
         record.signedInAt = 1_700_000_000
         record.lastRefreshAt = 1_700_000_100
+        record.clockOffset = -600.5
         record.clientSecret = SecretBytes(utf8: "client-secret-value")
         record.identityId = "us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6"
         record.awsCredentials = AWSCredentialEntry(accessKeyId: "ASIAEXAMPLE", secretAccessKey: SecretBytes(utf8: "aws-secret-key-value"),
@@ -27,6 +28,15 @@ import Testing
     @Test func serializationRoundTrips() throws {
         let record = sample()
         #expect(try CredentialRecord(serialized: record.serialized()) == record)
+    }
+
+    /// A record written before clock offsets were kept reads as one without an offset, the rest unchanged.
+    @Test func aRecordWithoutAClockOffsetStillReads() throws {
+        let old = SecretBytes(utf8: #"{"formatVersion": 1, "revision": 3, "profile": "p", "refreshToken": "r", "lastRefreshAt": 5}"#)
+        let record = try CredentialRecord(serialized: old)
+        #expect(record.clockOffset == nil)
+        #expect(record.lastRefreshAt == 5)
+        #expect(record.refreshToken == SecretBytes(utf8: "r"))
     }
 
     @Test func descriptionNeverShowsSecrets() {

@@ -48,6 +48,7 @@ enum ProbeRecord {
         record.refreshToken = (object["refreshToken"] as? String).map { SecretBytes(utf8: $0) }
         record.clientSecret = (object["clientSecret"] as? String).map { SecretBytes(utf8: $0) }
         record.accessTokenExpiresAt = object["accessTokenExpiresAt"] as? Double
+        record.clockOffset = object["clockOffset"] as? Double
         if let username = object["username"] as? String {
             let federated = (object["federated"] as? [[String]] ?? []).map { UserIdentity.FederatedLink(provider: $0[0], userId: $0[1]) }
             record.identity = UserIdentity(username: username, subject: object["subject"] as? String, email: object["email"] as? String,
@@ -70,6 +71,7 @@ enum ProbeRecord {
         object["refreshToken"] = record.refreshToken.map(text)
         object["clientSecret"] = record.clientSecret.map(text)
         object["accessTokenExpiresAt"] = record.accessTokenExpiresAt
+        object["clockOffset"] = record.clockOffset
         object["username"] = record.identity?.username
         object["email"] = record.identity?.email
         object["subject"] = record.identity?.subject

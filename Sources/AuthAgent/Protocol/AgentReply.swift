@@ -4,7 +4,8 @@ import BoundedJSON
 /// A token as the agent hands it out. `description` never shows the token.
 public struct AgentToken: Sendable, Equatable, CustomStringConvertible {
     public let token: SecretBytes
-    /// The token's `exp`, Unix seconds (nil when the token carries none).
+    /// The token's `exp` on this machine's clock (less the identity provider's clock offset), Unix seconds; nil when
+    /// the token carries none.
     public let expiresAt: Double?
     /// Cognito's user name, for protocols that pair a user name with the token.
     public let username: String?

@@ -1,5 +1,6 @@
 import AuthCrypto
 import AuthStore
+import CognitoAuth
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -66,7 +67,7 @@ final class AgentService: Sendable {
     private func tokenReply(profile: String, kind: TokenKind) async -> SecretBytes {
         let generation = cache.generation
         let token: SecretBytes
-        let username: String?
+        let username: String?, clock: ServerClock
         do throws(AgentFailure) {
             let store = try await registry.store(for: profile)
             do {
@@ -75,15 +76,19 @@ final class AgentService: Sendable {
                 throw AgentFailure(error, profile: profile)
             }
             username = await store.storedRecord?.identity?.username
+            clock = store.clock
         } catch {
             if error.code != .signInRequired && error.code != .unknownProfile { log("profile '\(profile)': \(error)") }
             return SecretBytes(AgentReply.failure(error).line)
         }
         let lifetime = JWTLifetime(token)
-        var line = AgentReply.token(AgentToken(token: token, expiresAt: lifetime?.expiresAt, username: username)).line
+        let expiresAt = lifetime.map { clock.localTime(ofProviderTime: $0.expiresAt) }
+        var line = AgentReply.token(AgentToken(token: token, expiresAt: expiresAt, username: username)).line
         let reply = SecretBytes(line)
         line.wipe()
-        if let lifetime { cache.insert(reply, lifetime: lifetime, profile: profile, kind: kind, generation: generation) }
+        if let lifetime {
+            cache.insert(reply, lifetime: lifetime, clockOffset: clock.offset ?? 0, profile: profile, kind: kind, generation: generation)
+        }
         return reply
     }
 

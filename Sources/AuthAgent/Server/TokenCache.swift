@@ -15,6 +15,8 @@ final class TokenCache: Sendable {
         /// The whole reply line, newline included.
         let reply: SecretBytes
         let lifetime: JWTLifetime
+        /// The store's offset of the provider's clock, which times the token.
+        let clockOffset: Double
     }
 
     private struct State {
@@ -37,7 +39,7 @@ final class TokenCache: Sendable {
         let moment = now()
         return state.withLock { state in
             guard let entry = state.entries[Key(profile: profile, kind: kind)] else { return nil }
-            guard isFresh(entry.lifetime, at: moment) else {
+            guard isFresh(entry.lifetime, at: moment + entry.clockOffset) else {
                 state.entries[Key(profile: profile, kind: kind)] = nil
                 return nil
             }
@@ -49,11 +51,12 @@ final class TokenCache: Sendable {
     var generation: UInt64 { state.withLock { $0.generation } }
 
     /// Caches a reply the store just gave, unless it is no longer fresh or the profile changed since `generation`.
-    func insert(_ reply: SecretBytes, lifetime: JWTLifetime, profile: String, kind: TokenKind, generation: UInt64) {
-        guard isFresh(lifetime, at: now()) else { return }
+    /// - Parameter clockOffset: the provider's clock minus this machine's, as the store knows it.
+    func insert(_ reply: SecretBytes, lifetime: JWTLifetime, clockOffset: Double, profile: String, kind: TokenKind, generation: UInt64) {
+        guard isFresh(lifetime, at: now() + clockOffset) else { return }
         state.withLock { state in
             guard state.generation == generation else { return }
-            state.entries[Key(profile: profile, kind: kind)] = Entry(reply: reply, lifetime: lifetime)
+            state.entries[Key(profile: profile, kind: kind)] = Entry(reply: reply, lifetime: lifetime, clockOffset: clockOffset)
         }
     }
 

@@ -1,10 +1,12 @@
 import AuthAgent
 import AuthCrypto
 import AuthStore
+import CognitoAuth
 
 /// A token handed to another tool, with what the tool's protocol wants beside it.
 public struct HelperToken: Sendable {
     public let token: String
+    /// When the token expires by this machine's clock, which the tool compares it with.
     public let expiresAt: Double
     /// Cognito's user name, for protocols that pair the token with a user name.
     public let username: String
@@ -41,7 +43,8 @@ extension Application {
         let record = await session.store.storedRecord
         return HelperToken(
             token: secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
-            expiresAt: (kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt) ?? 0,
+            expiresAt: session.store.clock.localTime(
+                ofProviderTime: (kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt) ?? 0),
             username: record?.identity?.username ?? session.profile.name,
             profile: session.profile.name)
     }

@@ -16,10 +16,11 @@ public final class ProfileAuthority: SessionAuthority {
     private let proxy: HTTPProxySettings
     private let trace: DebugTrace
     private let clientSecret: @Sendable () async -> SecretBytes?
+    private let clock: ServerClock
     private let parts = Mutex(Parts())
 
     private struct Parts {
-        var transport: CurlTransport?
+        var transport: ClockLearningTransport?
         var verifier: TokenVerifier?
         var cognito: CognitoClient?
         var oauth: OAuthClient?
@@ -30,13 +31,15 @@ public final class ProfileAuthority: SessionAuthority {
     ///   - userAgent: sent with every request.
     ///   - proxy: the proxies requests go through (none by default).
     ///   - trace: each request, for `--debug`.
+    ///   - clock: the provider's clock, taught by every answer, by which its tokens are checked.
     ///   - clientSecret: read from the vault when a client is first needed.
     public init(profile: ResolvedProfile, userAgent: String, proxy: HTTPProxySettings = .init(), trace: DebugTrace = .off,
-                clientSecret: @escaping @Sendable () async -> SecretBytes?) {
+                clock: ServerClock = ServerClock(), clientSecret: @escaping @Sendable () async -> SecretBytes?) {
         self.profile = profile
         self.userAgent = userAgent
         self.proxy = proxy
         self.trace = trace
+        self.clock = clock
         self.clientSecret = clientSecret
     }
 
@@ -89,14 +92,14 @@ public final class ProfileAuthority: SessionAuthority {
         }
     }
 
-    /// One transport and one JWKS cache for both clients.
-    private func shared() -> (CurlTransport, TokenVerifier) {
+    /// One transport and one JWKS cache for both clients, timed by the provider's clock.
+    private func shared() -> (ClockLearningTransport, TokenVerifier) {
         parts.withLock { parts in
             if let transport = parts.transport, let verifier = parts.verifier { return (transport, verifier) }
-            let transport = CurlTransport(configuration: CurlTransportConfiguration(
-                caBundlePath: profile.caBundle, userAgent: userAgent, proxy: proxy, trace: trace))
+            let transport = ClockLearningTransport(CurlTransport(configuration: CurlTransportConfiguration(
+                caBundlePath: profile.caBundle, userAgent: userAgent, proxy: proxy, trace: trace)), teaching: clock)
             let verifier = TokenVerifier(issuer: profile.issuer, clientId: profile.clientId,
-                                         keys: JWKSCache(url: profile.jwksURL, transport: transport))
+                                         keys: JWKSCache(url: profile.jwksURL, transport: transport), now: clock.now)
             parts.transport = transport
             parts.verifier = verifier
             return (transport, verifier)

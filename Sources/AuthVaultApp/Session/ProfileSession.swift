@@ -46,12 +46,14 @@ extension Application {
         let lock = factory.lock(for: profile.name)
         let name = profile.name
         trace("profile '\(name)' from \(configPath), its tokens in the \(backend.rawValue) vault")
-        let authority = ProfileAuthority(profile: profile, userAgent: userAgent, proxy: proxySettings, trace: trace) {
+        let clock = ServerClock(local: now)
+        let authority = ProfileAuthority(profile: profile, userAgent: userAgent, proxy: proxySettings, trace: trace, clock: clock) {
             try? await vault.load(profile: name)?.clientSecret
         }
         // A short-lived use answers and ends: it refreshes before answering, never in a task its end would cut off.
         let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority,
-                              refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy, now: now, trace: trace)
+                              refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy, now: now, clock: clock,
+                              trace: trace)
         return ProfileSession(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
     }
 }

@@ -39,6 +39,9 @@ struct StatusCommand: CLICommand {
         var awsCredentialsExpireAt: String?
         /// This machine as a remembered device (kept after sign-out).
         var device: Device?
+        /// The identity provider's clock minus this machine's, when it is more than a minute.
+        var clockOffsetSeconds: Int?
+        var clock: String?
     }
 
     private struct Device: Encodable {
@@ -46,11 +49,16 @@ struct StatusCommand: CLICommand {
         var name: String
     }
 
+    /// Beyond this many seconds, `status` says that the clocks differ.
+    static let notableClockOffset = 60.0
+
     func run(in context: CommandContext) async throws(CLIError) {
         let session = try await ProfileSession.open(context)
         let state = await session.store.bootstrap()
         let record = await session.store.storedRecord
         let now = TimeText.now
+        // Tokens are timed by the provider's clock; the failure and refresh times by this machine's.
+        let providerNow = session.store.clock.now()
         var report = Report(profile: session.profile.name, userPoolId: session.profile.userPoolId,
                             clientId: session.profile.clientId, backend: session.backend.rawValue, state: "\(state)",
                             usable: false)
@@ -61,8 +69,8 @@ struct StatusCommand: CLICommand {
             if let failure = session.store.lastRefreshFailure() {
                 report.problem = "the last refresh failed \(TimeText.relative(failure.at, now: now)) (\(failure.message)); "
                     + "the stored session is kept and the next 'authvault token' tries again"
-            } else if let refresh = record?.refreshToken, refresh.count > 0, let expiry = record?.accessTokenExpiresAt, expiry <= now {
-                report.problem = "the access token expired \(TimeText.relative(expiry, now: now)); the next 'authvault token' refreshes it"
+            } else if let refresh = record?.refreshToken, refresh.count > 0, let expiry = record?.accessTokenExpiresAt, expiry <= providerNow {
+                report.problem = "the access token expired \(TimeText.relative(expiry, now: providerNow)); the next 'authvault token' refreshes it"
             }
         case .vaultUnavailable(let error):
             report.problem = error.description
@@ -83,6 +91,11 @@ struct StatusCommand: CLICommand {
             report.idTokenExpiresAt = record.idTokenExpiresAt.map(TimeText.rfc3339)
             report.signedInAt = record.signedInAt.map(TimeText.rfc3339)
             report.lastRefreshAt = record.lastRefreshAt.map(TimeText.rfc3339)
+            if let offset = record.clockOffset, abs(offset) > Self.notableClockOffset {
+                report.clockOffsetSeconds = Int(offset.rounded())
+                report.clock = "this machine's clock is \(TimeText.span(offset)) \(offset > 0 ? "behind" : "ahead of") the identity "
+                    + "provider's; tokens are timed by the provider's clock"
+            }
         }
         report.identityId = record?.identityId
         report.awsCredentialsExpireAt = record?.awsCredentials.map { TimeText.rfc3339($0.expiresAt) }
@@ -90,12 +103,12 @@ struct StatusCommand: CLICommand {
         if asJSON {
             try JSONOutput.write(report, to: context.standardOutput)
         } else {
-            context.standardOutput.write(render(report, record: record, now: now))
+            context.standardOutput.write(render(report, record: record, now: now, providerNow: providerNow))
         }
         if exitStatus != .success { throw CLIError(report.problem ?? "not usable", status: exitStatus) }
     }
 
-    private func render(_ report: Report, record: CredentialRecord?, now: Double) -> String {
+    private func render(_ report: Report, record: CredentialRecord?, now: Double, providerNow: Double) -> String {
         var lines = ["Profile:    \(report.profile) (pool \(report.userPoolId), client \(report.clientId))",
                      "Vault:      \(report.backend)",
                      "State:      \(report.state)"]
@@ -104,19 +117,20 @@ struct StatusCommand: CLICommand {
         }
         if let identities = report.identities, !identities.isEmpty { lines.append("Federated:  \(identities.joined(separator: ", "))") }
         if let expiry = record?.accessTokenExpiresAt, record?.hasSession == true {
-            lines.append("Access:     \(expiry > now ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: now)))")
+            lines.append("Access:     \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))")
         }
         if let expiry = record?.idTokenExpiresAt, record?.hasSession == true {
-            lines.append("ID token:   \(expiry > now ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: now)))")
+            lines.append("ID token:   \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))")
         }
         if let refreshed = record?.lastRefreshAt, record?.hasSession == true {
             lines.append("Refreshed:  \(TimeText.rfc3339(refreshed)) (\(TimeText.relative(refreshed, now: now)))")
         }
         if let identityId = report.identityId { lines.append("Identity:   \(identityId)") }
         if let expiry = record?.awsCredentials?.expiresAt {
-            lines.append("AWS keys:   \(expiry > now ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: now)))")
+            lines.append("AWS keys:   \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))")
         }
         if let device = report.device { lines.append("Device:     this machine is '\(device.name)' (\(device.key))") }
+        if let clock = report.clock { lines.append("Clock:      \(clock)") }
         if let problem = report.problem { lines.append("Note:       \(problem)") }
         return lines.joined(separator: "\n") + "\n"
     }

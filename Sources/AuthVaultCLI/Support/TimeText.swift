@@ -24,15 +24,18 @@ enum TimeText {
 
     static func relative(_ unixSeconds: Double, now: Double) -> String {
         let delta = unixSeconds - now
-        let magnitude = abs(delta)
-        let amount: String
+        return delta >= 0 ? "in \(span(delta))" : "\(span(delta)) ago"
+    }
+
+    /// A span of time, rounded to the unit that suits it: "42 s", "10 min", "3 h", "2 days".
+    static func span(_ seconds: Double) -> String {
+        let magnitude = abs(seconds)
         switch magnitude {
-        case ..<90: amount = "\(Int(magnitude)) s"
-        case ..<(90 * 60): amount = "\(Int((magnitude / 60).rounded())) min"
-        case ..<(48 * 3600): amount = "\(Int((magnitude / 3600).rounded())) h"
-        default: amount = "\(Int((magnitude / 86_400).rounded())) days"
+        case ..<90: return "\(Int(magnitude)) s"
+        case ..<(90 * 60): return "\(Int((magnitude / 60).rounded())) min"
+        case ..<(48 * 3600): return "\(Int((magnitude / 3600).rounded())) h"
+        default: return "\(Int((magnitude / 86_400).rounded())) days"
         }
-        return delta >= 0 ? "in \(amount)" : "\(amount) ago"
     }
 
     static var now: Double { Date().timeIntervalSince1970 }

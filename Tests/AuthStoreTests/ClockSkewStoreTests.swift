@@ -1,0 +1,80 @@
+import AuthCrypto
+import CognitoAuth
+import Synchronization
+import Testing
+import TestSupport
+import TokenVault
+@testable import AuthStore
+
+/// A machine whose clock is ten minutes off the provider's: the store times tokens by the provider's clock, so it
+/// neither refreshes on every call (ahead) nor serves a token the provider considers expired (behind), and the
+/// offset it learned goes with the session to the next process.
+@Suite struct ClockSkewStoreTests {
+    /// The provider's clock, which issues and times the tokens.
+    let provider = TestClock()
+    let directory: TemporaryDirectory
+    let vault = MemoryVault()
+    let authority: FakeAuthority
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        // Ten-minute tokens: a clock ten minutes ahead sees every one of them expired as it arrives.
+        authority = FakeAuthority(clock: provider, lifetime: 600)
+    }
+
+    /// A store on a machine whose clock reads `skew` seconds more than the provider's.
+    func makeStore(skew: Double, vault: (any VaultBackend)? = nil) -> AuthStore {
+        let local: @Sendable () -> Double = { [provider] in provider.now + skew }
+        return AuthStore(profile: "work", vault: vault ?? self.vault, lock: ProfileLock(directory: directory.path, profile: "work"),
+                         authority: authority, now: local, clock: ServerClock(local: local))
+    }
+
+    /// Signs in, the provider's answer teaching the store's clock as `ClockLearningTransport` does.
+    func signIn(_ store: AuthStore) async throws {
+        store.clock.learn(serverTime: provider.now)
+        _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
+    }
+
+    @Test func aClockTenMinutesAheadDoesNotRefreshOnEveryCall() async throws {
+        let store = makeStore(skew: 600)
+        try await signIn(store)
+        let first = try await store.validAccessToken()
+        #expect(try await store.validAccessToken() == first)
+        #expect(authority.calls.refresh == 0)
+        #expect(try await vault.load(profile: "work")?.clockOffset == -600)
+
+        // Timed by the local clock instead, each call would find the token expired and refresh.
+        let untaught = makeStore(skew: 600, vault: MemoryVault())
+        _ = try await untaught.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
+        _ = try await untaught.validAccessToken()
+        _ = try await untaught.validAccessToken()
+        #expect(authority.calls.refresh == 2)
+    }
+
+    @Test func aClockTenMinutesBehindRefreshesWhenTheProviderSaysTheTokenIsDue() async throws {
+        let store = makeStore(skew: -600)
+        try await signIn(store)
+        provider.advance(by: 590)   // ten seconds left by the provider's clock; ten minutes by the local one
+        let stale = try #require(try await vault.load(profile: "work")?.accessToken)
+        #expect(try await store.validAccessToken() != stale)
+        #expect(authority.calls.refresh == 1)
+    }
+
+    @Test func theNextProcessTimesTokensByTheOffsetKeptWithTheSession() async throws {
+        try await signIn(makeStore(skew: 600))
+        let next = makeStore(skew: 600)
+        _ = try await next.validAccessToken()
+        _ = try await next.validAccessToken()
+        #expect(authority.calls.refresh == 0)
+        #expect(next.clock.offset == -600)
+    }
+
+    @Test func aRefreshKeepsTheOffsetMeasuredWithIt() async throws {
+        let store = makeStore(skew: -600)
+        _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
+        #expect(try await vault.load(profile: "work")?.clockOffset == nil)
+        store.clock.learn(serverTime: provider.now)
+        try await store.refreshNow()
+        #expect(try await vault.load(profile: "work")?.clockOffset == 600)
+    }
+}

@@ -1,0 +1,108 @@
+import AuthCrypto
+import Foundation
+import HTTPTransport
+import Testing
+import TestSupport
+import TokenVerification
+@testable import CognitoAuth
+
+/// The provider's clock as this machine learns it: the offset arithmetic, the transport that teaches it, and a
+/// client on a machine whose clock is ten minutes off accepting the tokens it was just given.
+@Suite struct ServerClockTests {
+    @Test func theOffsetIsTheProviderTimeMinusTheLocalTime() {
+        let local = TestClock(1_800_000_000)
+        let clock = ServerClock(local: local.now)
+        #expect(clock.offset == nil)
+        #expect(clock.now() == 1_800_000_000)
+        clock.learn(serverTime: 1_800_000_600)
+        #expect(clock.offset == 600)
+        local.advance(by: 30)
+        #expect(clock.now() == 1_800_000_630)
+        clock.learn(serverTime: 1_799_999_430)
+        #expect(clock.offset == -600)
+    }
+
+    @Test func anAdoptedOffsetNeverReplacesAMeasuredOne() {
+        let clock = ServerClock(local: TestClock(1_000).now)
+        clock.adopt(-600)
+        #expect(clock.now() == 400)
+        clock.learn(serverTime: 1_120)
+        clock.adopt(-600)
+        #expect(clock.offset == 120)
+    }
+
+    /// A token's `exp` handed to a tool is put on this machine's clock, unless the offset is only measuring noise.
+    @Test func providerTimesAreReadOnThisMachinesClock() {
+        let clock = ServerClock(local: TestClock(1_000).now)
+        #expect(clock.localTime(ofProviderTime: 5_000) == 5_000)
+        clock.learn(serverTime: 1_003)
+        #expect(clock.localTime(ofProviderTime: 5_000) == 5_000)
+        clock.learn(serverTime: 400)
+        #expect(clock.localTime(ofProviderTime: 5_000) == 5_600)
+    }
+
+    @Test func everyAnswerWithADateTeachesTheClock() async throws {
+        let local = TestClock(Date().timeIntervalSince1970)
+        let clock = ServerClock(local: local.now)
+        let stub = StubTransport(jwks: TestTokens.jwks) { _, _ in StubTransport.json([:]) }
+        let undated = ClockLearningTransport(stub, teaching: clock)
+        _ = try await undated.send(HTTPRequest(url: "https://stub.test/"))
+        #expect(clock.offset == nil)
+
+        let dated = ClockLearningTransport(DatedTransport(stub, skew: -600), teaching: clock)
+        _ = try await dated.send(HTTPRequest(url: "https://stub.test/"))
+        let offset = try #require(clock.offset)
+        #expect(abs(offset + 600) <= 1.5)
+    }
+
+    /// Cognito's tokens are issued by its clock; on a machine ten minutes behind, their `iat` lies ten minutes in
+    /// this machine's future. Checked by the provider's clock they pass; by the local one they would not.
+    @Test func tokensJustIssuedPassOnAMachineTenMinutesBehind() async throws {
+        let behind: @Sendable () -> Double = { Date().timeIntervalSince1970 - 600 }
+        let stub = StubTransport(jwks: TestTokens.jwks) { _, _ in
+            StubTransport.json(CognitoClientRequestTests.tokensResult(refresh: false))
+        }
+        let learning = ServerClock(local: behind)
+        let taught = try client(ClockLearningTransport(DatedTransport(stub, skew: 0), teaching: learning), now: learning.now)
+        let tokens = try await taught.refresh(refreshToken: SecretBytes(utf8: "good-refresh"), username: "alice")
+        #expect(tokens.identity.subject == "sub-1")
+        #expect(abs((learning.offset ?? 0) - 600) <= 1.5)
+
+        let untaught = try client(DatedTransport(stub, skew: 0), now: behind)
+        do {
+            _ = try await untaught.refresh(refreshToken: SecretBytes(utf8: "good-refresh"), username: "alice")
+            Issue.record("by the local clock, a token issued ten minutes in the future is refused")
+        } catch {
+            guard case .tokenRejected(.notYetValid) = error else { Issue.record("unexpected \(error)"); return }
+        }
+    }
+
+    private func client(_ transport: any HTTPTransport, now: @escaping @Sendable () -> Double) throws -> CognitoClient {
+        let poolId = CognitoClientRequestTests.poolId, clientId = CognitoClientRequestTests.clientId
+        let verifier = TokenVerifier(issuer: TestTokens.issuer(poolId: poolId), clientId: clientId,
+                                     keys: JWKSCache(url: StubTransport.jwksURL, transport: transport), now: now)
+        let configuration = CognitoConfiguration(region: "us-east-1", userPoolId: poolId, clientId: clientId, endpoint: "https://stub.test/")
+        return try CognitoClient(configuration: configuration, transport: transport, verifier: verifier)
+    }
+}
+
+/// Adds the `Date` header a server whose clock is `skew` seconds off real time would send.
+private struct DatedTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let skew: Double
+
+    init(_ base: any HTTPTransport, skew: Double) {
+        self.base = base
+        self.skew = skew
+    }
+
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        var response = try await base.send(request)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        response.headers.append(HTTPHeader(name: "Date", value: formatter.string(from: Date().addingTimeInterval(skew))))
+        return response
+    }
+}
