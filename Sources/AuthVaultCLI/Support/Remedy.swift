@@ -64,6 +64,10 @@ enum Remedy {
         switch error {
         case .network(let transport): of(transport)
         case .deadlineExceeded(_, _, let last?): of(last)
+        case .clientCredentialsRefused(.invalidClient, _), .invalidConfiguration(ProfileAuthority.missingClientSecret):
+            "Store the app client's secret: 'authvault configure --client-secret-stdin' (the secret on standard input)."
+        case .clientCredentialsRefused(.invalidScope, _):
+            "Set the scopes the app client may have: 'authvault configure --scopes \"SERVER/SCOPE ...\"'."
         default: nil
         }
     }
