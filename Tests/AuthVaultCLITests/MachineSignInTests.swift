@@ -170,3 +170,36 @@ import TestSupport
         cli.expectNoSecretLeaks()
     }
 }
+
+/// Examples/ci/ci-job.sh as a CI system runs it, against django-oauth-toolkit and an API that checks the token.
+extension MachineSignInTests {
+    @Test func theCIExampleCallsTheAPIWithTheMachineToken() async throws {
+        let server = try await OAuthServer.shared()
+        let cli = try HeadlessCLI()
+        let client = OAuthServer.machineClient
+        // The test server's issuer and keys are not the ones a user pool id implies: set them before the job runs.
+        let prepared = try await cli.run(["--profile", "ci", "configure", "--user-pool-id", "us-east-1_Machine", "--client-id", client.clientId,
+                                          "--hosted-ui", server.baseURL, "--grant", "client-credentials",
+                                          "--issuer", server.issuer, "--jwks-url", server.jwksURL, "--vault", "file"])
+        #expect(prepared.status == 0, "\(prepared.stderrText)")
+        let logs = try TemporaryDirectory(prefix: "machine-ci")
+        let api = try await ScriptServer.start(script: "bearer_api_server.py", arguments: [
+            "--jwks-url", server.jwksURL, "--issuer", server.issuer, "--client-id", client.clientId, "--token-use", "access",
+            "--log", logs.appending("attempts.jsonl"),
+        ])
+        let secret = try #require(client.clientSecret)
+        let variables = ["AUTHVAULT": cli.authvault, "CI_CLIENT_SECRET": secret, "CI_USER_POOL_ID": "us-east-1_Machine",
+                         "CI_CLIENT_ID": client.clientId, "CI_HOSTED_UI": server.baseURL, "CI_SCOPES": OAuthServer.machineScope,
+                         "API_URL": api.baseURL + "/whoami"]
+        let environment = cli.environment.merging(variables) { $1 }.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { $1 }
+        let output = try await OffPool.run {
+            try ProcessRunner.run("/bin/sh", [PackageFiles.path("Examples/ci/ci-job.sh")], environment: environment, timeout: 60)
+        }
+        let text = output.stdoutText + output.stderrText
+        #expect(output.status == 0, "\(text)")
+        #expect(text.contains(#""tokenUse": "access""#), "the API accepted the token: \(text)")
+        #expect(text.contains("Sign-in:    machine (client credentials)"), "\(text)")
+        #expect(!text.contains("eyJ"), "no token is printed")
+        #expect(!text.contains(secret), "the secret is not printed")
+    }
+}
