@@ -90,3 +90,14 @@ import TokenVerification
         #expect(throws: OAuthError.self) { try Self.client(secret: "", transport: URLStubTransport { _ in nil }) }
     }
 }
+
+extension ClientCredentialsClientTests {
+    /// The secret goes to the token endpoint: never over plain http to another host.
+    @Test func aPlainHTTPTokenEndpointOffLoopbackIsRefused() throws {
+        let configuration = ClientCredentialsClient.Configuration(tokenEndpoint: "http://idp.example.com/oauth2/token", clientId: "ci-client",
+                                                                  clientSecret: SecretBytes(utf8: "s3cret"), scopes: [])
+        let transport = URLStubTransport { _ in nil }
+        let verifier = TokenVerifier(issuer: Self.issuer, clientId: "ci-client", keys: JWKSCache(url: URLStubTransport.jwksURL, transport: transport))
+        #expect(throws: OAuthError.self) { try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier) }
+    }
+}

@@ -1,6 +1,7 @@
 import AuthCrypto
 import FoundationEssentials
 import HTTPTransport
+import NetworkHosts
 import TokenVerification
 
 /// Machine sign-in: an app client with a secret asks the token endpoint for an access token of its own with the
@@ -48,7 +49,8 @@ public struct ClientCredentialsClient: Sendable {
         configuration: Configuration, transport: any HTTPTransport, verifier: TokenVerifier,
         now: @escaping @Sendable () -> Double, jitter: @escaping @Sendable () -> Double
     ) throws(OAuthError) {
-        try OAuthEndpoints(authorization: configuration.tokenEndpoint, token: configuration.tokenEndpoint).checkURLs()
+        // The secret goes there: https, or plain http to a loopback address only.
+        guard ServiceURL.isPermitted(configuration.tokenEndpoint) else { throw .invalidConfiguration("the token endpoint: \(ServiceURL.rule)") }
         guard !configuration.clientId.isEmpty else { throw .invalidConfiguration("the app client id is empty") }
         guard configuration.clientSecret.count > 0 else { throw .invalidConfiguration("the client-credentials grant needs the app client's secret") }
         guard configuration.operationDeadline > .zero else { throw .invalidConfiguration("the operation deadline must be positive") }
