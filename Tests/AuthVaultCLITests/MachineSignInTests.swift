@@ -10,7 +10,8 @@ import TestSupport
     struct MachineProfile {
         let server: OAuthServer
         let cli: HeadlessCLI
-        var clientId: String { OAuthServer.machineClient.clientId }
+        let client: OAuthServer.Client
+        var clientId: String { client.clientId }
 
         /// The requests the server has had from the machine client so far.
         func grants() async throws -> Int {
@@ -20,11 +21,11 @@ import TestSupport
 
     /// A machine profile on the file vault: the server's token endpoint (as a Hosted UI domain), its issuer and
     /// keys, `secret` on standard input.
-    static func machineProfile(secret: String? = OAuthServer.machineClient.clientSecret,
+    static func machineProfile(client: OAuthServer.Client = OAuthServer.machineClient, secret: String? = OAuthServer.machineClient.clientSecret,
                                scopes: String = OAuthServer.machineScope) async throws -> MachineProfile {
         let server = try await OAuthServer.shared()
         let cli = try HeadlessCLI()
-        var arguments = ["configure", "--user-pool-id", "us-east-1_Machine", "--client-id", OAuthServer.machineClient.clientId,
+        var arguments = ["configure", "--user-pool-id", "us-east-1_Machine", "--client-id", client.clientId,
                          "--grant", "client-credentials", "--scopes", scopes, "--hosted-ui", server.baseURL,
                          "--issuer", server.issuer, "--jwks-url", server.jwksURL, "--vault", "file"]
         if let secret {
@@ -33,7 +34,7 @@ import TestSupport
         }
         let output = try await cli.run(arguments, stdin: secret.map { $0 + "\n" })
         guard output.status == 0 else { throw TestFixtureError("configure exited \(output.status): \(output.stderrText)") }
-        return MachineProfile(server: server, cli: cli)
+        return MachineProfile(server: server, cli: cli, client: client)
     }
 
     @Test func tokenNeedsNoLoginAndIsServedFromTheVaultUntilLogoutForgetsIt() async throws {
@@ -167,6 +168,32 @@ import TestSupport
         #expect(try await profile.grants() == before + 1, "one fetch, by the agent")
         cli.remember(served, as: "the machine token")
         #expect(!agent.log.contains(served))
+        cli.expectNoSecretLeaks()
+    }
+}
+
+/// An opaque token (a generic OAuth server's) lasts `expires_in`: the vault keeps that expiry, and the agent hands it
+/// out with the token.
+extension MachineSignInTests {
+    @Test func anOpaqueTokenKeepsItsExpiryThroughTheAgent() async throws {
+        let client = OAuthServer.opaqueMachineClient
+        let profile = try await Self.machineProfile(client: client, secret: client.clientSecret)
+        let cli = profile.cli
+        let direct = try await cli.run(["token", "--format", "json"])
+        #expect(direct.status == 0, "\(direct.stderrText)")
+        let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent.log")
+        defer { agent.kill() }
+        try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
+        let viaAgent = try await cli.run(["token", "--format", "json"], extraEnvironment: ["AUTHVAULT_VAULT_PASSPHRASE": ""])
+        #expect(viaAgent.status == 0, "\(viaAgent.stderrText)")
+        let now = Date().timeIntervalSince1970
+        for output in [direct, viaAgent] {
+            let answer = (try? JSONSerialization.jsonObject(with: output.stdout)) as? [String: Any] ?? [:]
+            let expiry = answer["expiresAtUnix"] as? Double ?? 0
+            #expect(expiry > now + 3000 && expiry <= now + 3600, "DOT's tokens live an hour: \(expiry - now) s left")
+            if let token = answer["token"] as? String { cli.remember(token, as: "the opaque machine token") }
+        }
+        #expect(try await profile.grants() == 1)
         cli.expectNoSecretLeaks()
     }
 }

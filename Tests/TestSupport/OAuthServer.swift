@@ -49,6 +49,9 @@ public final class OAuthServer: Sendable {
     /// For machine sign-in; reserved characters in its secret test the HTTP Basic encoding.
     public static let machineClient = Client(clientId: "authvault-machine", clientSecret: "machine+secret/with=chars:and%",
                                              opaqueAccessTokens: false, clientCredentials: true)
+    /// A machine client whose access tokens are opaque, as a generic OAuth server's are.
+    public static let opaqueMachineClient = Client(clientId: "authvault-machine-opaque", clientSecret: "opaque+machine/secret",
+                                                   opaqueAccessTokens: true, clientCredentials: true)
     /// A resource server's scope the server knows, as Cognito names them.
     public static let machineScope = "authvault-api/read"
 
@@ -71,7 +74,7 @@ public final class OAuthServer: Sendable {
              "identities": user.identities.map { ["providerName": $0.provider, "providerType": $0.provider, "userId": $0.userId,
                                                   "primary": "true", "issuer": NSNull(), "dateCreated": "1700000000000"] }]
         }
-        let applications = [publicClient, confidentialClient, opaqueClient, machineClient].map { client -> [String: Any] in
+        let applications = [publicClient, confidentialClient, opaqueClient, machineClient, opaqueMachineClient].map { client -> [String: Any] in
             var application: [String: Any] = ["name": client.clientId, "clientId": client.clientId, "redirectURIs": [redirectURI, secondRedirectURI],
                                               "postLogoutRedirectURIs": [signOutURI], "opaqueAccessTokens": client.opaqueAccessTokens,
                                               "clientCredentials": client.clientCredentials]

@@ -57,6 +57,7 @@ final class AgentService: Sendable {
         let generation = cache.generation
         let token: SecretBytes
         let username: String?
+        let storedExpiry: Double?
         do throws(AgentFailure) {
             let store = try await registry.store(for: profile)
             do {
@@ -64,13 +65,16 @@ final class AgentService: Sendable {
             } catch {
                 throw AgentFailure(error, profile: profile)
             }
-            username = await store.storedRecord?.identity?.username
+            let record = await store.storedRecord
+            username = record?.identity?.username
+            // An opaque token (a machine token, another provider's) has no exp to read: the vault's expiry stands in.
+            storedExpiry = kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt
         } catch {
             if error.code != .signInRequired && error.code != .unknownProfile { log("profile '\(profile)': \(error)") }
             return SecretBytes(AgentReply.failure(error).line)
         }
         let lifetime = JWTLifetime(token)
-        var line = AgentReply.token(AgentToken(token: token, expiresAt: lifetime?.expiresAt, username: username)).line
+        var line = AgentReply.token(AgentToken(token: token, expiresAt: lifetime?.expiresAt ?? storedExpiry, username: username)).line
         let reply = SecretBytes(line)
         line.wipe()
         if let lifetime { cache.insert(reply, lifetime: lifetime, profile: profile, kind: kind, generation: generation) }
