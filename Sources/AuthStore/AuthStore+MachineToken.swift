@@ -6,14 +6,19 @@ extension AuthStore {
     /// policy; from the advisory window on, or with none, a new one from the token endpoint. There is nothing to
     /// sign in to and no refresh token: fetching again is the refresh. A long-lived process fetches in the
     /// background in the advisory window; a fetch that fails for a passing reason leaves the cached token in use
-    /// while it lasts.
+    /// while it lasts, and, in any process, the next try waits for the refresh policy's retry delay.
     func validMachineRecord(_ machine: any MachineAuthority) async throws(AuthStoreError) -> CredentialRecord {
         await bootstrap()
         if case .vaultUnavailable(let error) = state { throw .vault(error) }
         let current = record.flatMap { $0.origin == .clientCredentials && $0.accessToken != nil ? $0 : nil }
         let lifetime = current?.lifetime(of: .access)
-        let window = lifetime.map { policy.window(issuedAt: $0.issuedAt, expiresAt: $0.expiresAt, now: now()) }
+        let moment = now()
+        let window = lifetime.map { policy.window(issuedAt: $0.issuedAt, expiresAt: $0.expiresAt, now: moment) }
         if let current, window == .fresh { return current }
+        if let current, let lifetime, moment < lifetime.expiresAt, let note = RefreshFailureNote(lock.readNote()),
+           moment < note.failedAt + policy.retryDelay(afterFailures: note.failures) {
+            return current   // a fetch failed a moment ago: serve the token while it lasts rather than hammer the server
+        }
         if let current, window == .advisory, refreshesInBackground {
             _ = machineFetchInFlight(machine)
             return current
@@ -65,7 +70,7 @@ extension AuthStore {
     /// and then that one serves (one fetch for all the processes that asked at once). Otherwise fetches and saves
     /// the token before anyone uses it, keeping the rest of the record (the client secret).
     private func fetchUnderLock(_ machine: any MachineAuthority, knownRevision: UInt64?) async -> Result<CredentialRecord, AuthStoreError> {
-        let profile = self.profile, vault = self.vault, policy = self.policy, now = self.now
+        let profile = self.profile, vault = self.vault, policy = self.policy, now = self.now, lock = self.lock
         do {
             return try await lock.withLock { () async throws(VaultError) -> Result<CredentialRecord, AuthStoreError> in
                 var latest = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
@@ -77,11 +82,16 @@ extension AuthStore {
                 do throws(CognitoError) {
                     token = try await machine.machineToken()
                 } catch {
-                    return .failure(error.isRetryable ? .network(error) : .rejected(error))
+                    guard error.isRetryable else { return .failure(.rejected(error)) }
+                    // Every process (and `status`) can tell, and waits before trying again.
+                    let failures = (RefreshFailureNote(lock.readNote())?.failures ?? 0) + 1
+                    lock.writeNote(RefreshFailureNote(failedAt: now(), failures: failures, message: error.description).encoded)
+                    return .failure(.network(error))
                 }
                 latest.store(token, at: now())
                 latest.revision += 1
                 try await vault.save(latest)
+                lock.writeNote(nil)
                 return .success(latest)
             }
         } catch {

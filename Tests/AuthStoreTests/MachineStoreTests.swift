@@ -93,10 +93,15 @@ import TokenVerification
         machine.fail(with: outage)
         clock.advance(by: 3600 - 30)
         #expect(marker(try await store.validAccessToken()) == "machine-1")
+        #expect(store.lastRefreshFailure()?.message == outage.description, "status can tell")
+        #expect(marker(try await makeStore().validAccessToken()) == "machine-1")
+        #expect(machine.fetches == 2, "within the retry delay no process tries again")
         clock.advance(by: 60)
         await #expect(throws: AuthStoreError.network(outage)) { try await store.validAccessToken() }
+        #expect(machine.fetches == 3, "an expired token is fetched again at once")
         machine.fail(with: nil)
         #expect(marker(try await store.validAccessToken()) == "machine-4")
+        #expect(store.lastRefreshFailure() == nil)
     }
 
     @Test func signOutForgetsTheTokenButKeepsTheClientSecretAndRefreshNowFetches() async throws {
