@@ -4,19 +4,23 @@ import TokenVault
 
 extension AuthStore {
     /// A valid access token, refreshed ahead of expiry as `RefreshPolicy` describes.
+    /// A machine profile's comes from the token endpoint, with no sign-in.
     public func validAccessToken() async throws(AuthStoreError) -> SecretBytes {
-        try await validRecord(for: .access).accessToken!
+        if let machine { return try await validMachineRecord(machine).accessToken! }
+        return try await validRecord(for: .access).accessToken!
     }
 
-    /// A valid ID token, under the same rules.
+    /// A valid ID token, under the same rules. A machine profile has none.
     public func validIDToken() async throws(AuthStoreError) -> SecretBytes {
-        try await validRecord(for: .id).idToken!
+        guard machine == nil else { throw .rejected(.invalidConfiguration("a machine profile (client credentials) has no ID token")) }
+        return try await validRecord(for: .id).idToken!
     }
 
     /// Refreshes now, whatever the tokens' windows say (`authvault refresh`): joins a refresh in flight, and under
     /// the profile lock adopts one another process has just made rather than refreshing twice.
     @discardableResult
     public func refreshNow() async throws(AuthStoreError) -> SessionSummary {
+        if let machine { return try await fetchMachineTokenNow(machine) }
         await bootstrap()
         _ = try usableRecord()
         await refreshAndWait()

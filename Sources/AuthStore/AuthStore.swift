@@ -16,6 +16,8 @@ public actor AuthStore {
     let vault: any VaultBackend
     let lock: ProfileLock
     let authority: any SessionAuthority
+    /// Set for a profile whose app client signs in as itself (machine sign-in): its token comes from here.
+    let machine: (any MachineAuthority)?
     let policy: RefreshPolicy
     let refreshesInBackground: Bool
     let devicePolicy: DevicePolicy?
@@ -33,6 +35,8 @@ public actor AuthStore {
     private var loading: Task<Void, Never>?
     // What the effects own: the refresh in flight, and the callers waiting for it to end.
     private var refreshTask: Task<Void, Never>?
+    /// A machine profile's token fetch in flight, which callers that arrive meanwhile share.
+    var machineFetch: Task<Result<CredentialRecord, AuthStoreError>, Never>?
     private(set) var refreshWaiters: [CheckedContinuation<Void, Never>] = []
     private var observers: [Int: AsyncStream<AuthState>.Continuation] = [:]
     private var nextObserverId = 0
@@ -45,11 +49,14 @@ public actor AuthStore {
     /// - Parameter clock: the provider's clock as the authority's answers teach it (`ClockLearningTransport`); its
     ///   offset is kept with the session, and adopted from the vault by a process that has not measured one. Nil:
     ///   one over `now` that only the vault teaches.
+    /// - Parameter machine: for a machine profile (the client-credentials grant), where its tokens come from; its
+    ///   `validAccessToken()` then needs no sign-in.
     public init(
         profile: String,
         vault: any VaultBackend,
         lock: ProfileLock,
         authority: any SessionAuthority,
+        machine: (any MachineAuthority)? = nil,
         policy: RefreshPolicy = RefreshPolicy(),
         refreshesInBackground: Bool = true,
         devicePolicy: DevicePolicy? = nil,
@@ -61,6 +68,7 @@ public actor AuthStore {
         self.vault = vault
         self.lock = lock
         self.authority = authority
+        self.machine = machine
         self.policy = policy
         self.refreshesInBackground = refreshesInBackground
         self.devicePolicy = devicePolicy

@@ -7,9 +7,11 @@ extension CognitoError {
     /// retryable, whatever status the server chose.
     public init(_ error: OAuthError) {
         switch error {
-        case .refused(let code, let description, let status, _):
+        case .refused(let code, let description, let status, let operation):
             let message = description.isEmpty ? code.explanation : "\(code.explanation) (\(description))"
-            if error.requiresSignIn {
+            if operation == .clientCredentials, !code.isTransient {
+                self = .clientCredentialsRefused(code, message: description)
+            } else if error.requiresSignIn {
                 self = .refreshTokenRejected(message: message)
             } else if code == .unsupportedTokenType {
                 self = .unsupportedTokenType(message: message)

@@ -17,6 +17,19 @@ extension CredentialRecord {
                                 email: tokens.identity.email, federated: federated)
     }
 
+    /// Takes a machine token (the client-credentials grant) as the whole session: the app client stands for the
+    /// user, and there is no ID or refresh token.
+    mutating func store(_ token: MachineToken, at moment: Double) {
+        clearSession()
+        sessionEndedReason = nil
+        accessToken = token.accessToken
+        accessTokenExpiresAt = token.expiresAt
+        identity = UserIdentity(username: token.clientId)
+        origin = .clientCredentials
+        signedInAt = moment
+        lastRefreshAt = moment
+    }
+
     /// Drops the session, keeping what is not part of it (the app client secret).
     mutating func clearSession() {
         accessToken = nil

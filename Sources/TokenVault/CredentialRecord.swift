@@ -36,6 +36,8 @@ public enum SessionOrigin: String, Sendable, Codable {
     case userPoolAPI = "user-pool-api"
     /// The Hosted UI's authorization-code flow: refreshed at the OAuth token endpoint.
     case browser
+    /// The app client's own access token (the client-credentials grant): no refresh token, fetched again instead.
+    case clientCredentials = "client-credentials"
 }
 
 /// Everything the vault keeps for one profile. Secrets are `SecretBytes`: redacted in descriptions, zeroed on

@@ -54,6 +54,24 @@ import TokenVault
         #expect(profile.endpoint == "https://cognito-idp.eu-west-1.amazonaws.com/")
     }
 
+    /// A machine profile asks for its client's own scopes and takes its token endpoint from the Hosted UI or a
+    /// token URL; without either it is incomplete.
+    @Test func aMachineProfileResolvesItsTokenEndpoint() throws {
+        var settings = ProfileSettings()
+        settings.userPoolId = "eu-west-1_AbC123"
+        settings.clientId = "machine1"
+        settings.grant = .clientCredentials
+        #expect(throws: ConfigError.incomplete(profile: "ci", missing: "--hosted-ui")) { try ResolvedProfile(name: "ci", settings: settings) }
+        settings.hostedUI = "https://ci.auth.eu-west-1.amazoncognito.com"
+        let hosted = try ResolvedProfile(name: "ci", settings: settings)
+        #expect(hosted.scopes.isEmpty && hosted.grant == .clientCredentials)
+        #expect(try hosted.tokenEndpoint() == "https://ci.auth.eu-west-1.amazoncognito.com/oauth2/token")
+        var token = OAuthEndpointSettings()
+        token.token = "https://idp.example.com/token"
+        settings.oauthEndpoints = token
+        #expect(try ResolvedProfile(name: "ci", settings: settings).tokenEndpoint() == "https://idp.example.com/token")
+    }
+
     @Test func openingAProfileUsesTheConfiguredBackend() async throws {
         let home = try Home()
         let session = try await home.application.openProfile(named: "work")

@@ -156,16 +156,16 @@ final class HeadlessCLI: Sendable {
     }
 
     /// Puts the signed-in session where a test wants it in its lifetime without waiting: the access and ID tokens
-    /// are replaced by unsigned copies issued an hour before `expiresAt` and expiring then (relative to now);
-    /// the refresh token and user name stay. Returns the record as saved.
+    /// (a machine profile has no ID token) are replaced by unsigned copies issued an hour before `expiresAt` and
+    /// expiring then (relative to now); the refresh token and user name stay. Returns the record as saved.
     @discardableResult
     func ageTokens(expiringIn seconds: Double) async throws -> [String: Any] {
-        guard var record = try await storedRecord(), let access = record["accessToken"] as? String,
-              let id = record["idToken"] as? String else {
+        guard var record = try await storedRecord(), record["accessToken"] is String else {
             throw TestFixtureError("no signed-in session to age")
         }
         let expiresAt = (Date().timeIntervalSince1970 + seconds).rounded()
-        for (field, token) in [("accessToken", access), ("idToken", id)] {
+        for field in ["accessToken", "idToken"] {
+            guard let token = record[field] as? String else { continue }
             var claims = TestJWT.claims(of: token) ?? [:]
             claims["iat"] = Int(expiresAt) - 3600
             claims["exp"] = Int(expiresAt)

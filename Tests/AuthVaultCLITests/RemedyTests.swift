@@ -26,6 +26,22 @@ import TokenVault
         #expect(CLIErrors.from(VaultError.lockedUntilUnlocked).message.hasSuffix("Run 'authvault vault unlock' to open it again."))
     }
 
+    /// Machine sign-in: the refusals name no command; the command line names the configure option that fixes each,
+    /// and a refusal is neither "sign in" nor "the network".
+    @Test func machineSignInRefusalsGetTheConfigureOptionThatHelps() {
+        let secret = CognitoError.clientCredentialsRefused(.invalidClient, message: "")
+        let scope = CognitoError.clientCredentialsRefused(.invalidScope, message: "asked for: api/missing")
+        let grant = CognitoError.clientCredentialsRefused(.unauthorizedClient, message: "")
+        for reason in [secret, scope, grant] { #expect(!reason.description.contains("authvault")) }
+        let rejectedSecret = CLIErrors.from(AuthStoreError.rejected(secret))
+        #expect(rejectedSecret.message.contains("'authvault configure --client-secret-stdin'") && rejectedSecret.status == .failure)
+        let noSecret = CLIErrors.from(AuthStoreError.rejected(.invalidConfiguration(ProfileAuthority.missingClientSecret)))
+        #expect(noSecret.message.contains("'authvault configure --client-secret-stdin'"))
+        let rejectedScope = CLIErrors.from(AuthStoreError.rejected(scope))
+        #expect(rejectedScope.message.contains("api/missing") && rejectedScope.message.contains("'authvault configure --scopes"))
+        #expect(CLIErrors.from(AuthStoreError.rejected(grant)).message == grant.description)
+    }
+
     /// The application layer reports reasons; the command line adds the command that helps and the exit status.
     @Test func applicationReasonsGetTheirRemedyAndStatus() {
         let missing = ConfigError.noSuchProfile(name: "work", path: "/c.json", known: [])

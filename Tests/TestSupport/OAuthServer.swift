@@ -20,6 +20,8 @@ public final class OAuthServer: Sendable {
         public let clientSecret: String?
         /// Random access tokens, as a generic OAuth server issues them, instead of JWTs.
         public let opaqueAccessTokens: Bool
+        /// A machine client: the client-credentials grant only (Cognito-shaped access tokens whose `sub` is the client).
+        public var clientCredentials = false
     }
 
     /// The loopback listener's two registered ports, chosen once per test process among free ones (a fixed port
@@ -44,6 +46,14 @@ public final class OAuthServer: Sendable {
     public static let publicClient = Client(clientId: "authvault-public", clientSecret: nil, opaqueAccessTokens: false)
     public static let confidentialClient = Client(clientId: "authvault-confidential", clientSecret: "conf+secret/with=chars", opaqueAccessTokens: false)
     public static let opaqueClient = Client(clientId: "authvault-opaque", clientSecret: nil, opaqueAccessTokens: true)
+    /// For machine sign-in; reserved characters in its secret test the HTTP Basic encoding.
+    public static let machineClient = Client(clientId: "authvault-machine", clientSecret: "machine+secret/with=chars:and%",
+                                             opaqueAccessTokens: false, clientCredentials: true)
+    /// A machine client whose access tokens are opaque, as a generic OAuth server's are.
+    public static let opaqueMachineClient = Client(clientId: "authvault-machine-opaque", clientSecret: "opaque+machine/secret",
+                                                   opaqueAccessTokens: true, clientCredentials: true)
+    /// A resource server's scope the server knows, as Cognito names them.
+    public static let machineScope = "authvault-api/read"
 
     public let server: ScriptServer
     /// The Hosted UI base URL.
@@ -64,9 +74,10 @@ public final class OAuthServer: Sendable {
              "identities": user.identities.map { ["providerName": $0.provider, "providerType": $0.provider, "userId": $0.userId,
                                                   "primary": "true", "issuer": NSNull(), "dateCreated": "1700000000000"] }]
         }
-        let applications = [publicClient, confidentialClient, opaqueClient].map { client -> [String: Any] in
+        let applications = [publicClient, confidentialClient, opaqueClient, machineClient, opaqueMachineClient].map { client -> [String: Any] in
             var application: [String: Any] = ["name": client.clientId, "clientId": client.clientId, "redirectURIs": [redirectURI, secondRedirectURI],
-                                              "postLogoutRedirectURIs": [signOutURI], "opaqueAccessTokens": client.opaqueAccessTokens]
+                                              "postLogoutRedirectURIs": [signOutURI], "opaqueAccessTokens": client.opaqueAccessTokens,
+                                              "clientCredentials": client.clientCredentials]
             application["clientSecret"] = client.clientSecret
             return application
         }
@@ -81,6 +92,14 @@ public final class OAuthServer: Sendable {
 
     public static func shared() async throws -> OAuthServer {
         try await sharedServer.value()
+    }
+
+    /// How many client-credentials requests the server has had from `clientId` (answered or refused).
+    public func clientCredentialsRequests(clientId: String) async throws -> Int {
+        let query = clientId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? clientId
+        let response = try await LoopbackHTTP.send(method: "GET", url: baseURL + "/test/client-credentials-count?client_id=" + query)
+        guard let count = response.json["count"] as? Int else { throw TestFixtureError("no count from the OAuth server") }
+        return count
     }
 
     /// Where the scripted browser ended up.

@@ -68,6 +68,7 @@ final class AgentService: Sendable {
         let generation = cache.generation
         let token: SecretBytes
         let username: String?, clock: ServerClock
+        let storedExpiry: Double?
         do throws(AgentFailure) {
             let store = try await registry.store(for: profile)
             do {
@@ -75,14 +76,17 @@ final class AgentService: Sendable {
             } catch {
                 throw AgentFailure(error, profile: profile)
             }
-            username = await store.storedRecord?.identity?.username
+            let record = await store.storedRecord
+            username = record?.identity?.username
             clock = store.clock
+            // An opaque token (a machine token, another provider's) has no exp to read: the vault's expiry stands in.
+            storedExpiry = kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt
         } catch {
             if error.code != .signInRequired && error.code != .unknownProfile { log("profile '\(profile)': \(error)") }
             return SecretBytes(AgentReply.failure(error).line)
         }
         let lifetime = JWTLifetime(token)
-        let expiresAt = lifetime.map { clock.localTime(ofProviderTime: $0.expiresAt) }
+        let expiresAt = (lifetime?.expiresAt ?? storedExpiry).map { clock.localTime(ofProviderTime: $0) }
         var line = AgentReply.token(AgentToken(token: token, expiresAt: expiresAt, username: username)).line
         let reply = SecretBytes(line)
         line.wipe()

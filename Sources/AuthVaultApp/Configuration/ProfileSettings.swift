@@ -18,6 +18,13 @@ public enum AuthFlowChoice: String, Codable, Sendable, CaseIterable {
     case custom
 }
 
+/// Who signs in: a person (`authvault login`: a password, or the browser's authorization-code flow), or the app
+/// client itself with the OAuth client-credentials grant (machine sign-in: a CI job, a service).
+public enum GrantChoice: String, Codable, Sendable, CaseIterable {
+    case user
+    case clientCredentials = "client-credentials"
+}
+
 /// A profile as written in the configuration file: only what the user set. Everything left out is derived from
 /// the region and the user pool id when the profile is used (see `ResolvedProfile`). Never holds a secret.
 public struct ProfileSettings: Codable, Sendable, Equatable {
@@ -57,6 +64,8 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     public var identityEndpoint: String?
     /// One of the identity pool's roles to ask for (CustomRoleArn); default: the pool's choice.
     public var awsRoleARN: String?
+    /// `user` (default) or `client-credentials` (machine sign-in, with the client secret from the vault).
+    public var grant: GrantChoice?
 
     public init() {}
 }
@@ -85,6 +94,7 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public let identityPoolId: String?
     public let identityEndpoint: String?
     public let awsRoleARN: String?
+    public let grant: GrantChoice
 
     public static let defaultScopes = ["openid", "email", "profile"]
     public static let defaultIdentityProvider = "Google"
@@ -106,7 +116,12 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         jwksURL = settings.jwksURL ?? (issuer.hasSuffix("/") ? issuer : issuer + "/") + ".well-known/jwks.json"
         hostedUI = settings.hostedUI
         redirectURIs = settings.redirectURIs ?? []
-        scopes = settings.scopes ?? Self.defaultScopes
+        grant = settings.grant ?? .user
+        if grant == .clientCredentials, settings.hostedUI == nil, settings.oauthEndpoints?.token == nil {
+            throw .incomplete(profile: name, missing: "--hosted-ui")   // or --token-url: where machine tokens come from
+        }
+        // A machine client asks for its resource servers' scopes: with none set, the client's defaults.
+        scopes = settings.scopes ?? (grant == .clientCredentials ? [] : Self.defaultScopes)
         identityProvider = settings.identityProvider.map { $0.isEmpty ? nil : $0 } ?? Self.defaultIdentityProvider
         oauthOverrides = settings.oauthEndpoints
         signOutURI = settings.signOutURI

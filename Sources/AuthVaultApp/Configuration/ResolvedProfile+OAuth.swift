@@ -28,4 +28,11 @@ extension ResolvedProfile {
 
     /// Whether `login` can sign in through the browser.
     public var hasBrowserSignIn: Bool { hostedUI != nil || (oauthOverrides?.authorization != nil && oauthOverrides?.token != nil) }
+
+    /// Where a machine profile gets its tokens: the token endpoint set by hand or discovered, else the Hosted UI's;
+    /// nil when it has neither.
+    public func tokenEndpoint() throws(OAuthError) -> String? {
+        if let token = oauthOverrides?.token { return token }
+        return try hostedUI.map { hostedUI throws(OAuthError) in try OAuthEndpoints(hostedUIBaseURL: hostedUI).token }
+    }
 }

@@ -25,7 +25,11 @@ public final class ProfileAuthority: SessionAuthority {
         var cognito: CognitoClient?
         var oauth: OAuthClient?
         var identityPool: IdentityPoolClient?
+        var clientCredentials: ClientCredentialsClient?
     }
+
+    /// Why a machine profile's token cannot be fetched before anything is sent: no client secret in the vault.
+    public static let missingClientSecret = "the profile's vault record holds no client secret, which the client-credentials grant needs"
 
     /// - Parameters:
     ///   - userAgent: sent with every request.
@@ -92,6 +96,24 @@ public final class ProfileAuthority: SessionAuthority {
         }
     }
 
+    /// The machine sign-in's client: the profile's token endpoint, its app client and the secret from the vault.
+    public func clientCredentialsClient() async throws(OAuthError) -> ClientCredentialsClient {
+        if let existing = parts.withLock({ $0.clientCredentials }) { return existing }
+        guard let tokenEndpoint = try profile.tokenEndpoint() else {
+            throw .invalidConfiguration("profile '\(profile.name)' has no token endpoint (a Hosted UI domain or a token URL)")
+        }
+        guard let secret = await clientSecret() else { throw .invalidConfiguration(Self.missingClientSecret) }
+        let (transport, verifier) = shared()
+        let configuration = ClientCredentialsClient.Configuration(tokenEndpoint: tokenEndpoint, clientId: profile.clientId,
+                                                                  clientSecret: secret, scopes: profile.scopes)
+        let made = try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier)
+        return parts.withLock { parts in
+            if let existing = parts.clientCredentials { return existing }
+            parts.clientCredentials = made
+            return made
+        }
+    }
+
     /// One transport and one JWKS cache for both clients, timed by the provider's clock.
     private func shared() -> (ClockLearningTransport, TokenVerifier) {
         parts.withLock { parts in
@@ -148,5 +170,16 @@ public final class ProfileAuthority: SessionAuthority {
 
     public func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
         try await cognitoClient().setDeviceRemembered(remembered, deviceKey: deviceKey, accessToken: accessToken)
+    }
+}
+
+/// A machine profile's tokens come from the client-credentials grant.
+extension ProfileAuthority: MachineAuthority {
+    public func machineToken() async throws(CognitoError) -> MachineToken {
+        do {
+            return try await clientCredentialsClient().token()
+        } catch {
+            throw CognitoError(error)
+        }
     }
 }

@@ -52,6 +52,7 @@ extension Application {
         }
         // A short-lived use answers and ends: it refreshes before answering, never in a task its end would cut off.
         let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority,
+                              machine: profile.grant == .clientCredentials ? authority : nil,
                               refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy, now: now, clock: clock,
                               trace: trace)
         return ProfileSession(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)

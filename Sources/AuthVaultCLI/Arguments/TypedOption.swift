@@ -136,3 +136,4 @@ extension TypedOption {
 extension AuthFlowChoice: OptionChoice {}
 extension VaultChoice: OptionChoice {}
 extension OAuthEndpointSettings.LogoutStyleChoice: OptionChoice {}
+extension GrantChoice: OptionChoice {}

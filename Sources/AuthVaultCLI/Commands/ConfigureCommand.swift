@@ -14,7 +14,7 @@ struct ConfigureCommand: CLICommand {
     static let jwksURL = OptionSpec.value("jwks-url", placeholder: "url", help: "Where to fetch signing keys (default: <issuer>/.well-known/jwks.json).")
     static let hostedUI = OptionSpec.value("hosted-ui", placeholder: "url", help: "The Hosted UI base URL, such as https://PREFIX.auth.REGION.amazoncognito.com.")
     static let redirectURI = OptionSpec.repeatable("redirect-uri", placeholder: "url", help: "A callback URL registered on the app client; replaces the list.")
-    static let scopes = OptionSpec.value("scopes", placeholder: "scopes", help: "OAuth scopes, space- or comma-separated (default: openid email profile).")
+    static let scopes = OptionSpec.value("scopes", placeholder: "scopes", help: "OAuth scopes, space- or comma-separated (default: openid email profile; with --grant client-credentials, the client's own).")
     static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "Federated provider for browser sign-in (default: Google; '' for the Hosted UI page).")
     static let oidcDiscovery = OptionSpec.value("oidc-discovery", placeholder: "url", help: "Read the OAuth endpoints, issuer and JWKS URL from an OpenID provider's discovery document (its issuer or the document's URL).")
     static let authorizeURL = OptionSpec.value("authorize-url", placeholder: "url", help: "The authorization endpoint, in place of the Hosted UI's /oauth2/authorize.")
@@ -36,6 +36,8 @@ struct ConfigureCommand: CLICommand {
     static let identityPoolId = OptionSpec.value("identity-pool-id", placeholder: "id", help: "A Cognito identity pool (REGION:GUID) that gives AWS credentials for the session ('authvault aws-credentials').")
     static let identityEndpoint = OptionSpec.value("identity-endpoint", placeholder: "url", help: "The identity pool's service URL override (emulators, VPC endpoints).")
     static let awsRoleARN = OptionSpec.value("aws-role-arn", placeholder: "arn", help: "One of the identity pool's roles to ask for (default: the pool's choice).")
+    static let grant = TypedOption<ConfiguredValue<GrantChoice>?>.setting(
+        "grant", help: "Who signs in: a user ('authvault login'), or the app client itself with its secret (machine sign-in: no login).", default: .user)
     static let clientSecretStdin = OptionSpec.flag("client-secret-stdin", help: "Read the app client's secret from standard input and keep it in the vault.")
 
     static let spec = CommandSpec(
@@ -49,7 +51,8 @@ struct ConfigureCommand: CLICommand {
         """,
         options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
                   identityProvider, oidcDiscovery, authorizeURL, tokenURL, userInfoURL, revokeURL, logoutURL, logoutStyle.spec,
-                  signOutURI, vault.spec, authFlow.spec, rotateRefreshTokens.spec, caBundle, helperHost, identityPoolId, identityEndpoint, awsRoleARN, clientSecretStdin]
+                  signOutURI, vault.spec, authFlow.spec, rotateRefreshTokens.spec, caBundle, helperHost, identityPoolId, identityEndpoint,
+                  awsRoleARN, grant.spec, clientSecretStdin]
     )
 
     let arguments: ParsedArguments
@@ -57,6 +60,7 @@ struct ConfigureCommand: CLICommand {
     let vaultValue: ConfiguredValue<VaultChoice>?
     let authFlowValue: ConfiguredValue<AuthFlowChoice>?
     let rotationValue: ConfiguredValue<Bool>?
+    let grantValue: ConfiguredValue<GrantChoice>?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
@@ -64,6 +68,7 @@ struct ConfigureCommand: CLICommand {
         vaultValue = try arguments.value(Self.vault)
         authFlowValue = try arguments.value(Self.authFlow)
         rotationValue = try arguments.value(Self.rotateRefreshTokens)
+        grantValue = try arguments.value(Self.grant)
         let given = Self.spec.options.contains { arguments.flag($0) || !arguments.values($0).isEmpty }
         guard given else { throw UsageError("Nothing to configure: give at least one option.", commandPath: "authvault configure") }
     }
@@ -210,6 +215,7 @@ struct ConfigureCommand: CLICommand {
         authFlowValue?.apply(to: &settings.authFlow)
         rotationValue?.apply(to: &settings.rotateRefreshTokens)
         vaultValue?.apply(to: &settings.vault)
+        grantValue?.apply(to: &settings.grant)
     }
 
     /// Sets a field from its option when given: '' clears it, anything else is checked first.

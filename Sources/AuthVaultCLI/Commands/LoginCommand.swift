@@ -105,6 +105,7 @@ struct LoginCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let device = DevicePolicy(name: arguments.value(Self.deviceName) ?? Self.hostName(), remember: arguments.flag(Self.rememberDevice))
         let session = try await ProfileSession.open(context, devicePolicy: device)
+        if session.profile.grant == .clientCredentials { return try await fetchMachineToken(session, context: context) }
         guard let delivery = try browserDelivery(session.profile, context: context) else {
             return try await signInWithAPI(session, context: context)
         }
@@ -113,6 +114,14 @@ struct LoginCommand: CLICommand {
             .run(delivery)
         let via = summary.federated.first.map { " via \($0.provider)" } ?? ""
         context.standardError.line("Signed in as \(summary.user)\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
+    }
+
+    /// A machine profile has no one to sign in: its token is fetched now, as 'authvault token' would when due.
+    private func fetchMachineToken(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
+        let summary: SessionSummary
+        do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error) }
+        context.standardError.line("Profile '\(session.profile.name)' signs in as app client \(summary.user) (client credentials): no login "
+            + "is needed, 'authvault token' fetches a token when due. Fetched one now, valid until \(TimeText.rfc3339(summary.accessTokenExpiresAt)).")
     }
 
     /// Browser or password, and how the browser is reached; nil for a password sign-in.

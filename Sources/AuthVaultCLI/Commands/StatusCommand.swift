@@ -30,6 +30,8 @@ struct StatusCommand: CLICommand {
         var username: String?
         var identities: [String]?
         var origin: String?
+        /// "machine (client credentials)" or "user".
+        var signIn: String
         var accessTokenExpiresAt: String?
         var idTokenExpiresAt: String?
         var signedInAt: String?
@@ -61,7 +63,7 @@ struct StatusCommand: CLICommand {
         let providerNow = session.store.clock.now()
         var report = Report(profile: session.profile.name, userPoolId: session.profile.userPoolId,
                             clientId: session.profile.clientId, backend: session.backend.rawValue, state: "\(state)",
-                            usable: false)
+                            usable: false, signIn: session.profile.grant == .clientCredentials ? "machine (client credentials)" : "user")
         var exitStatus = ExitStatus.success
         switch state {
         case .signedIn, .refreshing:
@@ -81,6 +83,12 @@ struct StatusCommand: CLICommand {
         default:
             report.problem = "not signed in; run 'authvault login'"
             exitStatus = .signInRequired
+        }
+        if session.profile.grant == .clientCredentials, report.problem != nil, exitStatus == .signInRequired {
+            // No one signs in: the next token request fetches one.
+            report.problem = "no token yet; the next 'authvault token' fetches one"
+            report.usable = true
+            exitStatus = .success
         }
         if let record, record.hasSession {
             report.user = record.identity?.displayName
@@ -112,6 +120,7 @@ struct StatusCommand: CLICommand {
         var lines = ["Profile:    \(report.profile) (pool \(report.userPoolId), client \(report.clientId))",
                      "Vault:      \(report.backend)",
                      "State:      \(report.state)"]
+        if report.signIn != "user" { lines.append("Sign-in:    \(report.signIn)") }
         if let user = report.user {
             lines.append("User:       \(user)\(report.username.map { $0 != user ? " (user name \($0))" : "" } ?? "")")
         }

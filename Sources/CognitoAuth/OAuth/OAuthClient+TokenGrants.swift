@@ -14,7 +14,7 @@ extension OAuthClient {
             ("redirect_uri", request.redirectURI),
             ("code_verifier", codeVerifier),
         ], secrets: [code.code.utf8String, codeVerifier])
-        let answer = try decodeTokens(response.body, .codeExchange)
+        let answer = try OAuthTokenResponse.decoded(from: response.body, .codeExchange)
         guard let idToken = answer.idToken else {
             throw .invalidResponse(operation: OAuthOperation.codeExchange.rawValue, reason: "the answer has no ID token (is openid among the scopes?)")
         }
@@ -39,7 +39,7 @@ extension OAuthClient {
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken.utf8String),
         ], secrets: [refreshToken.utf8String])
-        let answer = try decodeTokens(response.body, .refresh)
+        let answer = try OAuthTokenResponse.decoded(from: response.body, .refresh)
         let previous: JWT?
         do {
             previous = try previousIDToken.map { token throws(TokenError) in try JWT(compact: token.utf8String) }
@@ -61,19 +61,6 @@ extension OAuthClient {
         let newRefreshToken = answer.refreshToken.map(SecretBytes.init(utf8:))
         let rotated = newRefreshToken.map { $0 != refreshToken } ?? false
         return try await tokens(answer, id: id, idToken: idToken, refreshToken: newRefreshToken ?? refreshToken, rotated: rotated, .refresh)
-    }
-
-    private func decodeTokens(_ body: [UInt8], _ operation: OAuthOperation) throws(OAuthError) -> OAuthTokenResponse {
-        let answer: OAuthTokenResponse
-        do {
-            answer = try JSONDecoder().decode(OAuthTokenResponse.self, from: Data(body))
-        } catch {
-            throw .invalidResponse(operation: operation.rawValue, reason: "not a token answer with access_token and token_type")
-        }
-        guard answer.tokenType.lowercased() == "bearer" else {
-            throw .invalidResponse(operation: operation.rawValue, reason: "the token type is not Bearer")
-        }
-        return answer
     }
 
     private func verifiedIDToken(_ token: String, nonce: String?) async throws(OAuthError) -> JWT {

@@ -1,7 +1,6 @@
 import AuthCrypto
 import FoundationEssentials
 import HTTPTransport
-import NetworkHosts
 import TokenVerification
 
 /// The browser sign-in's client side for one app client: the authorization request, the code exchange, the
@@ -43,23 +42,12 @@ public struct OAuthClient: Sendable {
                                   identityProvider: identityProvider)
     }
 
-    /// POSTs a form to one of the endpoints with the client's authentication: HTTP Basic for a client with a
-    /// secret (client id and secret form-encoded first, RFC 6749 section 2.3.1), `client_id` in the form otherwise.
+    /// POSTs a form to one of the endpoints with the client's authentication (`OAuthClientAuthentication`).
     func postForm(
         _ operation: OAuthOperation, to url: String, _ form: [(name: String, value: String)], secrets: [String]
     ) async throws(OAuthError) -> HTTPResponse {
-        var form = form
-        var headers = [HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
-                       HTTPHeader(name: "Accept", value: "application/json")]
-        var secrets = secrets
-        if let secret = configuration.clientSecret {
-            let credentials = FormURLEncoding.percentEncoded(configuration.clientId) + ":" + FormURLEncoding.percentEncoded(secret.utf8String)
-            headers.append(HTTPHeader(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()))
-            secrets.append(secret.utf8String)
-        } else {
-            form.append(("client_id", configuration.clientId))
-        }
-        let request = HTTPRequest(method: "POST", url: url, headers: headers, body: Array(FormURLEncoding.encode(form).utf8))
+        let authentication = OAuthClientAuthentication(clientId: configuration.clientId, clientSecret: configuration.clientSecret)
+        let (request, secrets) = authentication.formRequest(to: url, form, secrets: secrets)
         return try await sender.send(request, operation, secrets: secrets)
     }
 }

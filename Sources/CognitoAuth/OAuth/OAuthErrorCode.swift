@@ -73,7 +73,7 @@ public enum OAuthErrorCode: Sendable, Equatable, CustomStringConvertible {
         case .invalidRequest: "the request was refused as malformed or unsupported: check the app client's settings"
         case .invalidClient: "the app client was not recognized or its secret is wrong: check the client id and secret"
         case .invalidGrant: "the code or refresh token is invalid, expired, already used or revoked: sign in again"
-        case .unauthorizedClient: "the app client may not use this grant: allow the authorization-code grant for it"
+        case .unauthorizedClient: "the app client may not use this grant: allow it in the app client's settings"
         case .unsupportedGrantType: "the server does not support this grant type"
         case .unsupportedResponseType: "the server does not issue authorization codes to this app client"
         case .invalidScope: "a requested scope is unknown or not allowed for this app client: check the scopes"

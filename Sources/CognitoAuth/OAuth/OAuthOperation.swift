@@ -5,4 +5,5 @@ public enum OAuthOperation: String, Sendable {
     case refresh = "the refresh-token grant"
     case revocation = "token revocation"
     case userInfo = "the userinfo request"
+    case clientCredentials = "the client-credentials grant"
 }

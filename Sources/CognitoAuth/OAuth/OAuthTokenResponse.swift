@@ -1,4 +1,5 @@
 import BoundedJSON
+import FoundationEssentials
 
 /// A successful token endpoint answer (RFC 6749 section 5.1; OpenID Connect Core section 3.1.3.3).
 struct OAuthTokenResponse: Decodable {
@@ -8,10 +9,12 @@ struct OAuthTokenResponse: Decodable {
     let refreshToken: String?
     /// Seconds; some servers send it as a string.
     let expiresIn: Double?
+    /// The scopes granted, space-separated, when they differ from those asked for (RFC 6749 section 5.1).
+    let scope: String?
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token", tokenType = "token_type", idToken = "id_token", refreshToken = "refresh_token"
-        case expiresIn = "expires_in"
+        case expiresIn = "expires_in", scope
     }
 
     init(from decoder: any Decoder) throws {
@@ -20,10 +23,25 @@ struct OAuthTokenResponse: Decodable {
         tokenType = try container.decode(String.self, forKey: .tokenType)
         idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
         refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        scope = try? container.decodeIfPresent(String.self, forKey: .scope)
         switch try container.decodeIfPresent(JSONValue.self, forKey: .expiresIn) {
         case .number(let seconds): expiresIn = seconds
         case .string(let text): expiresIn = Double(text)
         default: expiresIn = nil
         }
+    }
+
+    /// The answer in `body`, whose token type must be Bearer.
+    static func decoded(from body: [UInt8], _ operation: OAuthOperation) throws(OAuthError) -> OAuthTokenResponse {
+        let answer: OAuthTokenResponse
+        do {
+            answer = try JSONDecoder().decode(OAuthTokenResponse.self, from: Data(body))
+        } catch {
+            throw .invalidResponse(operation: operation.rawValue, reason: "not a token answer with access_token and token_type")
+        }
+        guard answer.tokenType.lowercased() == "bearer" else {
+            throw .invalidResponse(operation: operation.rawValue, reason: "the token type is not Bearer")
+        }
+        return answer
     }
 }

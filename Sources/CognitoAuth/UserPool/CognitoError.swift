@@ -50,6 +50,9 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
     case identityNotAuthorized(message: String)
     /// ResourceNotFoundException from the identity pool: no such pool, or an identity it no longer has.
     case identityPoolNotFound(message: String)
+    /// The token endpoint refused the client-credentials grant (machine sign-in): `invalidClient` (the id or secret),
+    /// `invalidScope`, `unauthorizedClient` (the grant is not allowed), ...; with the server's description.
+    case clientCredentialsRefused(OAuthErrorCode, message: String)
 
     // Failures on the way to or from Cognito.
     /// No response arrived (or it broke a limit).
@@ -110,7 +113,8 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
              .softwareTokenMFANotFound(let message), .mfaMethodNotFound(let message), .unsupportedOperation(let message),
              .unsupportedTokenType(let message), .unknownService(_, _, let message), .refreshTokenRejected(let message),
              .invalidIdentityPoolConfiguration(let message), .externalService(let message),
-             .identityNotAuthorized(let message), .identityPoolNotFound(let message):
+             .identityNotAuthorized(let message), .identityPoolNotFound(let message),
+             .clientCredentialsRefused(_, let message):
             message
         default:
             nil
@@ -186,6 +190,13 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
             status >= 500
                 ? "Cognito failed with \(type) (HTTP \(status)): try again in a moment."
                 : "Cognito refused with \(type) (HTTP \(status)): check the input and the profile's settings."
+        case .clientCredentialsRefused(let code, _):
+            switch code {
+            case .invalidClient: "The token endpoint did not accept the app client's id and secret (invalid_client): the secret is wrong or was rotated."
+            case .invalidScope: "The token endpoint refused the scopes asked for (invalid_scope): each must be one the app client may have."
+            case .unauthorizedClient: "The app client may not use the client-credentials grant (unauthorized_client): allow it in the app client's settings."
+            default: "The token endpoint refused the client-credentials grant with \(code): \(code.explanation)."
+            }
         case .refreshTokenRejected:
             "The session has ended (the refresh token expired or was revoked, or the user was signed out everywhere): sign in again."
         case .network(let error):

@@ -27,16 +27,18 @@ def access_token(request):
     now = int(time.time())
     claims = {
         "iss": settings.ISSUER,
-        "sub": subject(request.user),
         "client_id": request.client.client_id,
         "token_use": "access",
         "scope": " ".join(request.scopes or []),
-        "auth_time": now,
         "iat": now,
         "exp": now + int(request.expires_in),
         "jti": str(uuid.uuid4()),
-        "username": request.user.username,
     }
+    if request.grant_type == "client_credentials":
+        # Cognito's machine-to-machine tokens: the app client is the subject, and there is no user.
+        claims["sub"] = request.client.client_id
+    else:
+        claims.update({"sub": subject(request.user), "auth_time": now, "username": request.user.username})
     key = jwk_from_pem(settings.OAUTH2_PROVIDER["OIDC_RSA_PRIVATE_KEY"])
     token = jwt.JWT(header={"alg": "RS256", "kid": key.thumbprint()}, claims=claims)
     token.make_signed_token(key)

@@ -59,7 +59,9 @@ OAUTH2_PROVIDER = {
     "REFRESH_TOKEN_GENERATOR": "oauthlib.oauth2.rfc6749.tokens.random_token_generator",
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
     "ID_TOKEN_EXPIRE_SECONDS": 3600,
-    "SCOPES": {"openid": "OpenID Connect", "email": "Email address", "profile": "Profile"},
+    # authvault-api/read: a resource server's scope, as Cognito names them, for the machine client.
+    "SCOPES": {"openid": "OpenID Connect", "email": "Email address", "profile": "Profile",
+               "authvault-api/read": "Read the test API"},
     "DEFAULT_SCOPES": ["openid"],
 }
 
