@@ -22,7 +22,7 @@ public enum AuthVault {
             .command(ChangePasswordCommand.self),
             MFACommands.group,
             .command(ConfigureCommand.self),
-            .command(ProfilesCommand.self),
+            ProfilesCommands.group,
             VaultCommands.group,
             .command(AgentCommand.self),
             .command(ExecCommand.self),
@@ -30,6 +30,7 @@ public enum AuthVault {
             .command(DockerCredentialCommand.self),
             .command(KubectlCredentialCommand.self),
             .command(VaultTokenHelperCommand.self),
+            .command(CompletionCommand.self),
         ]
     )
 

@@ -39,7 +39,9 @@ import Testing
         (["frobnicate"], "Unknown command 'frobnicate'."),
         (["configure", "--region"], "Option '--region' needs a value."),
         (["profiles", "--json=yes"], "Option '--json' takes no value."),
-        (["profiles", "extra"], "Unexpected argument 'extra'."),
+        (["profiles", "list", "extra"], "Unexpected argument 'extra'."),
+        (["profiles", "extra"], "Unknown command 'extra'."),
+        (["profiles", "use"], "Missing argument <name>."),
     ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError.self) { try parser.parse(arguments) }

@@ -44,6 +44,8 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     public var caBundle: String?
     /// Hosts the credential helpers (git, docker) answer for with this profile's token.
     public var helperHosts: [String]?
+    /// The app client's refresh-token validity in seconds, as set in Cognito: when a session's refresh token ends.
+    public var refreshTokenValidity: Int?
 
     public init() {}
 }
@@ -69,6 +71,8 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public let rotatesRefreshTokens: Bool
     public let caBundle: String?
     public let helperHosts: [String]
+    /// Seconds a refresh token lasts (the app client's setting); nil when not configured, and then not known.
+    public let refreshTokenValidity: Int?
 
     public static let defaultScopes = ["openid", "email", "profile"]
     public static let defaultIdentityProvider = "Google"
@@ -99,6 +103,15 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         rotatesRefreshTokens = settings.rotateRefreshTokens ?? false
         caBundle = settings.caBundle
         helperHosts = settings.helperHosts ?? []
+        refreshTokenValidity = settings.refreshTokenValidity
+    }
+
+    /// When a session's refresh token expires, where the app client's validity is configured: counted from the
+    /// sign-in, or from the last refresh when refresh tokens rotate (each refresh issues a new one).
+    public func refreshTokenExpiry(signedInAt: Double?, lastRefreshAt: Double?) -> Double? {
+        guard let validity = refreshTokenValidity, let signedInAt else { return nil }
+        let issuedAt = rotatesRefreshTokens ? max(signedInAt, lastRefreshAt ?? signedInAt) : signedInAt
+        return issuedAt + Double(validity)
     }
 }
 
