@@ -1,3 +1,4 @@
+import AuthVaultApp
 import Foundation
 import Testing
 import TestSupport
@@ -67,6 +68,25 @@ import TestSupport
         let properties = try #require(try Self.schema()["properties"] as? [String: [String: Any]])
         #expect(properties["state"]?["enum"] as? [String] == StatusState.allCases.map(\.rawValue))
         #expect(properties["schemaVersion"]?["const"] as? Int == StatusCommand.schemaVersion)
+    }
+
+    @Test func theRefreshTokenEndsItsValidityAfterItWasIssued() throws {
+        var settings = ProfileSettings()
+        settings.userPoolId = "us-east-1_Valid1"
+        settings.clientId = "c"
+        #expect(try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: 1000, lastRefreshAt: 5000) == nil)
+        settings.refreshTokenValidity = 3600
+        #expect(try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: 1000, lastRefreshAt: 5000) == 4600,
+                "without rotation the sign-in's refresh token stays")
+        settings.rotateRefreshTokens = true
+        #expect(try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: 1000, lastRefreshAt: 5000) == 8600,
+                "with rotation each refresh issues a new one")
+        #expect(try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: nil, lastRefreshAt: 5000) == nil)
+        #expect(RefreshTokenValidity.seconds("30d") == 30 * 86_400)
+        #expect(RefreshTokenValidity.seconds("12h") == 12 * 3600)
+        #expect(RefreshTokenValidity.seconds("90m") == 5400)
+        #expect(RefreshTokenValidity.seconds("3600") == 3600 && RefreshTokenValidity.seconds("3600s") == 3600)
+        for bad in ["59m", "3651d", "d", "", "1.5d", "99999999999999999999d"] { #expect(RefreshTokenValidity.seconds(bad) == nil, "\(bad)") }
     }
 
     private func status(_ cli: HeadlessCLI, _ extra: [String] = []) async throws -> (status: Int32, report: [String: Any]) {
