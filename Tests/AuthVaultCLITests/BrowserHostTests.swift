@@ -34,17 +34,21 @@ import TestSupport
         #expect(BrowserHost.forwardingCommand(port: "8400", serverAddress: nil, serverPort: nil) == "ssh -L 8400:127.0.0.1:8400 THIS-HOST")
     }
 
-    @Test func underWSLTheWindowsBrowserOpens() throws {
+    @Test func underWSLTheWindowsBrowserOpens() async throws {
         let bin = try TemporaryDirectory(prefix: "authvault-wsl-bin")
-        func install(_ name: String) throws {
-            try "#!/bin/sh\nexit 0\n".write(toFile: bin.appending(name), atomically: true, encoding: .utf8)
+        func install(_ name: String, status: Int = 0) throws {
+            try "#!/bin/sh\nexit \(status)\n".write(toFile: bin.appending(name), atomically: true, encoding: .utf8)
             chmod(bin.appending(name), 0o755)
         }
         try install("xdg-open")
-        try install("explorer.exe")
+        try install("explorer.exe", status: 1)
         let environment = ["PATH": bin.path]
         let explorer = try #require(ShellBrowserLauncher.choose(command: nil, environment: environment, onWSL: true))
-        #expect(explorer.commandLine == "explorer.exe" && !explorer.exitStatusMeansFailure, "explorer.exe exits 1 after opening")
+        #expect(explorer.commandLine == "explorer.exe")
+        let status = await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
+            if !explorer.open("https://example.com/", exited: { done.resume(returning: $0) }) { done.resume(returning: -1) }
+        }
+        #expect(status == 0, "explorer.exe exits 1 after opening the URL: no failure is reported")
         try install("wslview")
         #expect(ShellBrowserLauncher.choose(command: nil, environment: environment, onWSL: true)?.commandLine == "wslview")
         #expect(ShellBrowserLauncher.choose(command: nil, environment: environment, onWSL: false)?.commandLine == "xdg-open")

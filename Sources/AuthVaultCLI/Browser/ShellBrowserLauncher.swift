@@ -15,7 +15,7 @@ struct ShellBrowserLauncher: BrowserLauncher {
     /// Where the command came from, for messages.
     let source: String
     let environment: [String: String]
-    /// explorer.exe exits with status 1 when it has opened the URL: its status says nothing.
+    /// explorer.exe exits with status 1 when it has opened the URL: its status says nothing, and is reported as 0.
     var exitStatusMeansFailure = true
 
     /// - Returns: nil when there is no way to open a browser (no command, no `$BROWSER`, no xdg-open on PATH).
@@ -80,7 +80,7 @@ struct ShellBrowserLauncher: BrowserLauncher {
             var status: Int32 = 0
             while waitpid(child, &status, 0) < 0 && errno == EINTR {}
             let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            exited(exitStatus)
+            exited(exitStatusMeansFailure ? exitStatus : 0)
         }
         return true
     }

@@ -81,9 +81,8 @@ struct TerminalBrowserSignIn {
         case .openBrowser(let launcher):
             context.standardError.line("Opening the browser to sign in\(via) (profile '\(signIn.session.profile.name)'). If it does not open, visit:\n\n  \(request.url)\n")
             let output = context.standardError
-            let failsOnStatus = (launcher as? ShellBrowserLauncher)?.exitStatusMeansFailure ?? true
             let opened = launcher.open(request.url) { status in
-                if status != 0 && failsOnStatus {
+                if status != 0 {
                     output.line("\nThe browser (\(launcher.source)) exited with status \(status): open the URL above yourself.")
                 }
             }
