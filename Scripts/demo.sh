@@ -45,8 +45,8 @@ start_server() {
     port=$(head -n1 "$demo/$name.port")
 }
 
-step "A local Cognito emulator (moto) on loopback, with a demo user pool and user"
-start_server moto "$scripts/moto_server.py"
+step "A local Cognito emulator (moto, plus the RevokeToken it lacks) on loopback, with a demo user pool and user"
+start_server moto "$scripts/cognito_emulator.py"
 moto=http://127.0.0.1:$port
 read -r pool client < <("$python" - "$moto" <<'EOF'
 import sys, boto3
@@ -120,8 +120,8 @@ else
     step "Browser sign-in skipped: it needs Debian's chromium and PyPI's playwright (make test installs both)"
 fi
 
-step "Sign out (the tokens leave the vault first; then revocation, which moto does not implement)"
-"$authvault" logout || true
-show "$authvault" status || true
+step "Sign out (the tokens leave the vault first; then the refresh token is revoked)"
+show "$authvault" logout
+show "$authvault" status || true   # exit status 3: no session
 echo
 echo "Demo finished: servers stopped, $demo removed."

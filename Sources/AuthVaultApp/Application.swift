@@ -40,8 +40,10 @@ public struct Application: Sendable {
     /// Where vault files, lock files and the backend choices live: `$XDG_DATA_HOME/authvault`.
     public var dataDirectory: String { ConfigLocation.dataDirectory(environment: environment) }
 
-    /// The profile named by `$AUTHVAULT_PROFILE`, else "default".
-    public var defaultProfileName: String { environment.nonEmpty("AUTHVAULT_PROFILE") ?? "default" }
+    /// The profile named by `$AUTHVAULT_PROFILE`, else the one chosen with `profiles use`, else "default".
+    public var defaultProfileName: String {
+        environment.nonEmpty("AUTHVAULT_PROFILE") ?? configStore.currentProfile() ?? "default"
+    }
 
     /// The vault backends as this configuration and environment build them.
     public func vaults(for configuration: ConfigFile) -> VaultFactory {

@@ -23,7 +23,7 @@ public enum AuthVault {
             MFACommands.group,
             DevicesCommands.group,
             .command(ConfigureCommand.self),
-            .command(ProfilesCommand.self),
+            ProfilesCommands.group,
             VaultCommands.group,
             .command(AgentCommand.self),
             .command(ExecCommand.self),
@@ -32,6 +32,7 @@ public enum AuthVault {
             .command(DockerCredentialCommand.self),
             .command(KubectlCredentialCommand.self),
             .command(VaultTokenHelperCommand.self),
+            .command(CompletionCommand.self),
         ]
     )
 

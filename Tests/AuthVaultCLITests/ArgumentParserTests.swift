@@ -23,6 +23,25 @@ import Testing
         #expect(parsed.values(ConfigureCommand.redirectURI) == ["a", "b"])
     }
 
+    @Test func aGroupWithADefaultRunsItUnlessAChildIsNamed() throws {
+        for (arguments, command, path) in [
+            (["profiles"], "list", ["authvault", "profiles", "list"]),
+            (["profiles", "--json"], "list", ["authvault", "profiles", "list"]),
+            (["-p", "x", "profiles", "--names"], "list", ["authvault", "profiles", "list"]),
+            (["profiles", "-p", "x", "use", "y"], "use", ["authvault", "profiles", "use"]),
+            (["profiles", "remove", "y", "--yes"], "remove", ["authvault", "profiles", "remove"]),
+        ] {
+            guard case .run(let type, _, let parsedPath) = try parser.parse(arguments) else {
+                Issue.record("expected a command for \(arguments)"); continue
+            }
+            #expect(type.spec.name == command, "\(arguments)")
+            #expect(parsedPath == path, "\(arguments)")
+        }
+        guard case .help(let node, _) = try parser.parse(["profiles", "--help"]) else { Issue.record("expected help"); return }
+        #expect(node.name == "profiles", "help for the group lists its commands")
+        #expect(throws: UsageError.self) { try parser.parse(["vault"]) }
+    }
+
     @Test func helpAnywhereShowsTheDeepestCommand() throws {
         guard case .help(let node, let path) = try parser.parse(["configure", "--region", "x", "--help"]) else {
             Issue.record("expected help"); return
@@ -39,7 +58,9 @@ import Testing
         (["frobnicate"], "Unknown command 'frobnicate'."),
         (["configure", "--region"], "Option '--region' needs a value."),
         (["profiles", "--json=yes"], "Option '--json' takes no value."),
-        (["profiles", "extra"], "Unexpected argument 'extra'."),
+        (["profiles", "list", "extra"], "Unexpected argument 'extra'."),
+        (["profiles", "extra"], "Unknown command 'extra'."),
+        (["profiles", "use"], "Missing argument <name>."),
     ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError.self) { try parser.parse(arguments) }

@@ -92,9 +92,10 @@ final class HeadlessCLI: Sendable {
     }
 
     /// On a pseudo-terminal, typing `answers` at their prompts. The screen is kept like standard error.
-    func runOnTerminal(_ arguments: [String], answers: [(prompt: String, answer: String)]) async throws -> TerminalRun {
+    func runOnTerminal(_ arguments: [String], answers: [(prompt: String, answer: String)],
+                       extraEnvironment: [String: String] = [:]) async throws -> TerminalRun {
         let command = [authvault] + arguments
-        let environment = self.environment.merging(["TERM": "dumb"]) { $1 }
+        let environment = self.environment.merging(["TERM": "dumb"]) { $1 }.merging(extraEnvironment) { $1 }
         let run = try await OffPool.run {
             let session = try PseudoTerminal.run(command, answers: answers, environment: environment)
             return TerminalRun(screen: session.screen, status: session.status, answered: session.answered)

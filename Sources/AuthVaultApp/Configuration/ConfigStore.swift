@@ -9,6 +9,8 @@ public struct ConfigFile: Codable, Sendable, Equatable {
 
     public var version: Int
     public var profiles: [String: ProfileSettings]
+    /// The profile chosen with `profiles use`: the default below `--profile` and `$AUTHVAULT_PROFILE`.
+    public var currentProfile: String?
 
     public init(profiles: [String: ProfileSettings] = [:]) {
         version = Self.currentVersion
@@ -50,6 +52,14 @@ public struct ConfigStore: Sendable {
             if hosts.count == profiles.count { return hosts.sorted { $0.profile < $1.profile } }
         }
         return try decode(bytes).profiles.map { ($0.key, $0.value.helperHosts ?? []) }.sorted { $0.profile < $1.profile }
+    }
+
+    /// The profile chosen with `profiles use`, read on every start-up that names none: by the agent's JSON parser,
+    /// as far as that one field (see `helperHosts`). Nil when none is chosen, or when the file cannot be read: the
+    /// command's own load of the file says what is wrong with it.
+    public func currentProfile() -> String? {
+        guard let bytes = try? read(), let root = JSONValue.parse(bytes) else { return nil }
+        return root["currentProfile"]?.string.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The file's bytes; nil when it does not exist yet.

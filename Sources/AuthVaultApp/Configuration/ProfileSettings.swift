@@ -66,6 +66,8 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     public var awsRoleARN: String?
     /// `user` (default) or `client-credentials` (machine sign-in, with the client secret from the vault).
     public var grant: GrantChoice?
+    /// The app client's refresh-token validity in seconds, as set in Cognito: when a session's refresh token ends.
+    public var refreshTokenValidity: Int?
 
     public init() {}
 }
@@ -95,6 +97,8 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public let identityEndpoint: String?
     public let awsRoleARN: String?
     public let grant: GrantChoice
+    /// Seconds a refresh token lasts (the app client's setting); nil when not configured, and then not known.
+    public let refreshTokenValidity: Int?
 
     public static let defaultScopes = ["openid", "email", "profile"]
     public static let defaultIdentityProvider = "Google"
@@ -133,6 +137,15 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         identityPoolId = settings.identityPoolId
         identityEndpoint = settings.identityEndpoint
         awsRoleARN = settings.awsRoleARN
+        refreshTokenValidity = settings.refreshTokenValidity
+    }
+
+    /// When a session's refresh token expires, where the app client's validity is configured: counted from the
+    /// sign-in, or from the last refresh when refresh tokens rotate (each refresh issues a new one).
+    public func refreshTokenExpiry(signedInAt: Double?, lastRefreshAt: Double?) -> Double? {
+        guard let validity = refreshTokenValidity, let signedInAt else { return nil }
+        let issuedAt = rotatesRefreshTokens ? max(signedInAt, lastRefreshAt ?? signedInAt) : signedInAt
+        return issuedAt + Double(validity)
     }
 }
 

@@ -18,6 +18,17 @@ public struct BackendRegistry: Sendable {
     public func record(_ backend: VaultBackendKind, for profile: String) throws(ApplicationError) {
         var entries = try load()
         entries[profile] = backend
+        try save(entries, profile: profile)
+    }
+
+    /// Forgets a removed profile's backend, so a new profile of that name is decided afresh.
+    public func forget(_ profile: String) throws(ApplicationError) {
+        var entries = try load()
+        guard entries.removeValue(forKey: profile) != nil else { return }
+        try save(entries, profile: profile)
+    }
+
+    private func save(_ entries: [String: VaultBackendKind], profile: String) throws(ApplicationError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do {

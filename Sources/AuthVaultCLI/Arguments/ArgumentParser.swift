@@ -1,9 +1,11 @@
 /// Options every command accepts, before or after the command name.
 enum GlobalOption {
     static let profile = OptionSpec.value("profile", short: "p", placeholder: "name",
-                                          help: "The profile to use (default: $AUTHVAULT_PROFILE, else 'default').")
+                                          help: "The profile to use (default: $AUTHVAULT_PROFILE, else the one 'profiles use' chose, else 'default').",
+                                          completion: .profileName)
     static let config = OptionSpec.value("config", placeholder: "path",
-                                         help: "The configuration file (default: $AUTHVAULT_CONFIG, else $XDG_CONFIG_HOME/authvault/config.json).")
+                                         help: "The configuration file (default: $AUTHVAULT_CONFIG, else $XDG_CONFIG_HOME/authvault/config.json).",
+                                         completion: .file)
     static let help = OptionSpec.flag("help", short: "h", help: "Show help for this command.")
     static let version = OptionSpec.flag("version", help: "Show the version.")
     static let nonInteractive = OptionSpec.flag("non-interactive",
@@ -46,7 +48,7 @@ struct ArgumentParser {
             index += 1
 
             if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
-                if case .group(_, _, let children) = node, !onlyPositionals {
+                if case .group(_, _, let children, _) = node, !onlyPositionals {
                     guard let child = children.first(where: { $0.name == argument }) else {
                         throw usage("Unknown command '\(argument)'.")
                     }
@@ -63,6 +65,12 @@ struct ArgumentParser {
             }
 
             let (name, inlineValue) = Self.split(argument)
+            // An option of the default command names it: `profiles --json` is `profiles list --json`.
+            if case .group(_, _, _, let defaultCommand?) = node,
+               !GlobalOption.all.contains(where: { argument.hasPrefix("--") ? $0.long == name : name.count == 1 && $0.short == name.first }) {
+                node = .command(defaultCommand)
+                path.append(defaultCommand.spec.name)
+            }
             let options = currentOptions()
             let option: OptionSpec?
             if argument.hasPrefix("--") {
@@ -95,6 +103,10 @@ struct ArgumentParser {
 
         if wantsHelp { return .help(node, path: path) }
         if parsed.flag(GlobalOption.version) { return .version }
+        if case .group(_, _, _, let defaultCommand?) = node {
+            node = .command(defaultCommand)
+            path.append(defaultCommand.spec.name)
+        }
         guard case .command(let type) = node else {
             if path.count == 1 { return .help(node, path: path) }
             throw usage("'\(path.joined(separator: " "))' needs a subcommand.")

@@ -35,21 +35,28 @@ protocol CLICommand: Sendable {
 }
 
 /// A node of the command tree: a runnable command, or a group such as `vault` whose children do the work.
+/// A group may name a default command, run when no child is named (`authvault profiles` lists them).
 indirect enum CommandNode: Sendable {
     case command(any CLICommand.Type)
-    case group(name: String, abstract: String, children: [CommandNode])
+    case group(name: String, abstract: String, children: [CommandNode], default: (any CLICommand.Type)? = nil)
 
     var name: String {
         switch self {
         case .command(let type): return type.spec.name
-        case .group(let name, _, _): return name
+        case .group(let name, _, _, _): return name
         }
     }
 
     var abstract: String {
         switch self {
         case .command(let type): return type.spec.abstract
-        case .group(_, let abstract, _): return abstract
+        case .group(_, let abstract, _, _): return abstract
         }
+    }
+
+    /// The child commands and groups; none for a command.
+    var children: [CommandNode] {
+        if case .group(_, _, let children, _) = self { return children }
+        return []
     }
 }

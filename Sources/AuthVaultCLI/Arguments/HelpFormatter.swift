@@ -4,10 +4,11 @@ enum HelpFormatter {
         var lines: [String] = []
         let commandPath = path.concatenated(separator: " ")
         switch node {
-        case .group(_, let abstract, let children):
+        case .group(_, let abstract, let children, let defaultCommand):
             lines.append("OVERVIEW: \(abstract)")
             lines.append("")
             lines.append("USAGE: \(commandPath) <command> [options]")
+            if let defaultCommand { lines.append("       \(commandPath) [options]   (the same as '\(commandPath) \(defaultCommand.spec.name)')") }
             lines.append("")
             lines.append("COMMANDS:")
             lines += table(children.map { ($0.name, $0.abstract) })

@@ -15,21 +15,26 @@ struct OptionSpec: Sendable, Hashable {
     let help: String
     /// What the option is when absent, shown in help as "(default: ...)"; declared with the option's parser.
     let defaultText: String?
+    /// What a shell completes as its value.
+    let completion: ValueCompletion
 
-    init(long: String, short: Character?, kind: Kind, help: String, defaultText: String? = nil) {
+    init(long: String, short: Character?, kind: Kind, help: String, defaultText: String? = nil,
+         completion: ValueCompletion = .anything) {
         self.long = long
         self.short = short
         self.kind = kind
         self.help = help
         self.defaultText = defaultText
+        self.completion = completion
     }
 
     static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(long: long, short: short, kind: .flag, help: help)
     }
 
-    static func value(_ long: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
-        OptionSpec(long: long, short: short, kind: .value(placeholder: placeholder), help: help)
+    static func value(_ long: String, short: Character? = nil, placeholder: String, help: String,
+                      completion: ValueCompletion = .anything) -> OptionSpec {
+        OptionSpec(long: long, short: short, kind: .value(placeholder: placeholder), help: help, completion: completion)
     }
 
     static func repeatable(_ long: String, placeholder: String, help: String) -> OptionSpec {
@@ -55,10 +60,13 @@ struct PositionalSpec: Sendable, Hashable {
     let name: String
     let help: String
     let isOptional: Bool
+    /// What a shell completes in its place.
+    let completion: ValueCompletion
 
-    init(_ name: String, help: String, isOptional: Bool = false) {
+    init(_ name: String, help: String, isOptional: Bool = false, completion: ValueCompletion = .anything) {
         self.name = name
         self.help = help
         self.isOptional = isOptional
+        self.completion = completion
     }
 }

@@ -12,8 +12,9 @@ struct TypedOption<Value: Sendable>: Sendable {
     /// Every command's options are built on each run (help lists the commands), so the text is given, never printed
     /// from a generic value: that would look the type up at run time on every start-up.
     init(_ long: String, placeholder: String, help: String, expected: String, default defaultValue: Value,
-         shown: String, parse: @escaping @Sendable (String) -> Value?) {
-        self.init(spec: OptionSpec(long: long, short: nil, kind: .value(placeholder: placeholder), help: help, defaultText: shown),
+         shown: String, completion: ValueCompletion = .anything, parse: @escaping @Sendable (String) -> Value?) {
+        self.init(spec: OptionSpec(long: long, short: nil, kind: .value(placeholder: placeholder), help: help, defaultText: shown,
+                                   completion: completion),
                   defaultValue: defaultValue, expected: expected, parse: parse)
     }
 
@@ -52,10 +53,10 @@ extension TypedOption {
     /// Without a default of its own: absent, the option is `nil`, and help says what that means (`absent`).
     static func optional<Wrapped: Sendable>(
         _ long: String, placeholder: String, help: String, expected: String, absent: String? = nil,
-        parse: @escaping @Sendable (String) -> Wrapped?
+        completion: ValueCompletion = .anything, parse: @escaping @Sendable (String) -> Wrapped?
     ) -> TypedOption<Wrapped?> where Value == Wrapped? {
         TypedOption<Wrapped?>(spec: OptionSpec(long: long, short: nil, kind: .value(placeholder: placeholder), help: help,
-                                               defaultText: absent),
+                                               defaultText: absent, completion: completion),
                               defaultValue: nil, expected: expected, parse: { parse($0).map(Optional.some) })
     }
 }
@@ -73,10 +74,16 @@ extension OptionChoice {
         return text
     }
 
-    /// "bare, header or json".
-    static var expected: String {
+    /// The words themselves, for shell completion.
+    static var words: [String] {
         var words: [String] = []
         for choice in allCases { words.append(choice.rawValue) }
+        return words
+    }
+
+    /// "bare, header or json".
+    static var expected: String {
+        let words = words
         var text = ""
         for (index, word) in words.enumerated() {
             text += index == 0 ? word : (index == words.count - 1 ? " or " : ", ") + word
@@ -88,7 +95,7 @@ extension OptionChoice {
 extension TypedOption where Value: OptionChoice {
     init(_ long: String, help: String, default defaultValue: Value) {
         self.init(long, placeholder: Value.placeholder, help: help, expected: Value.expected, default: defaultValue,
-                  shown: defaultValue.rawValue, parse: { Value(rawValue: $0) })
+                  shown: defaultValue.rawValue, completion: .words(Value.words), parse: { Value(rawValue: $0) })
     }
 }
 
@@ -96,7 +103,7 @@ extension TypedOption {
     static func optional<Choice: OptionChoice>(_ long: String, help: String, absent: String? = nil) -> TypedOption<Choice?>
     where Value == Choice? {
         .optional(long, placeholder: Choice.placeholder, help: help, expected: Choice.expected, absent: absent,
-                  parse: { Choice(rawValue: $0) })
+                  completion: .words(Choice.words), parse: { Choice(rawValue: $0) })
     }
 }
 
@@ -119,9 +126,10 @@ extension TypedOption {
     /// anything else must parse.
     static func setting<Wrapped: Sendable>(
         _ long: String, placeholder: String, help: String, expected: String, default shown: String,
-        parse: @escaping @Sendable (String) -> Wrapped?
+        completion: ValueCompletion = .anything, parse: @escaping @Sendable (String) -> Wrapped?
     ) -> TypedOption<ConfiguredValue<Wrapped>?> where Value == ConfiguredValue<Wrapped>? {
-        .optional(long, placeholder: placeholder, help: help, expected: "\(expected), or '' for the default", absent: shown) { text in
+        .optional(long, placeholder: placeholder, help: help, expected: "\(expected), or '' for the default", absent: shown,
+                  completion: completion) { text in
             text.isEmpty ? .reset : parse(text).map(ConfiguredValue.set)
         }
     }
@@ -129,7 +137,7 @@ extension TypedOption {
     static func setting<Choice: OptionChoice>(_ long: String, help: String, default shown: Choice) -> TypedOption<ConfiguredValue<Choice>?>
     where Value == ConfiguredValue<Choice>? {
         .setting(long, placeholder: Choice.placeholder, help: help, expected: Choice.expected, default: shown.rawValue,
-                 parse: { Choice(rawValue: $0) })
+                 completion: .words(Choice.words), parse: { Choice(rawValue: $0) })
     }
 }
 

@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// Opens a URL in the user's browser: `--browser-command` (the URL appended as its last argument), else `$BROWSER`
-/// (a colon-separated list whose `%s` stands for the URL, by that variable's convention), else `xdg-open`. The browser gets the environment without AuthVault's own variables (a vault
+/// (a colon-separated list whose `%s` stands for the URL, by that variable's convention), else under WSL the Windows
+/// browser (`wslview`, else `explorer.exe`), else `xdg-open`. The browser gets the environment without AuthVault's own variables (a vault
 /// passphrase must not reach it), in a session of its own so a Ctrl-C at the terminal does not close it.
 struct ShellBrowserLauncher: BrowserLauncher {
     /// A shell command line; the URL is passed as its last argument, or in place of `%s` when `substitutes`.
@@ -14,9 +15,11 @@ struct ShellBrowserLauncher: BrowserLauncher {
     /// Where the command came from, for messages.
     let source: String
     let environment: [String: String]
+    /// explorer.exe exits with status 1 when it has opened the URL: its status says nothing, and is reported as 0.
+    var exitStatusMeansFailure = true
 
     /// - Returns: nil when there is no way to open a browser (no command, no `$BROWSER`, no xdg-open on PATH).
-    static func choose(command: String?, environment: [String: String]) -> ShellBrowserLauncher? {
+    static func choose(command: String?, environment: [String: String], onWSL: Bool = false) -> ShellBrowserLauncher? {
         let childEnvironment = ChildProcess.environment(from: environment)
         if let command, !command.isEmpty {
             return ShellBrowserLauncher(commandLine: command, substitutes: false, source: "--browser-command", environment: childEnvironment)
@@ -25,7 +28,17 @@ struct ShellBrowserLauncher: BrowserLauncher {
             return ShellBrowserLauncher(commandLine: String(first), substitutes: true, source: "$BROWSER", environment: childEnvironment)
         }
         let path = environment["PATH"] ?? "/usr/bin:/bin"
-        guard path.split(separator: ":").contains(where: { access("\($0)/xdg-open", X_OK) == 0 }) else { return nil }
+        func onPath(_ name: String) -> Bool { path.split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 } }
+        if onWSL {
+            if onPath("wslview") {
+                return ShellBrowserLauncher(commandLine: "wslview", substitutes: false, source: "wslview", environment: childEnvironment)
+            }
+            if onPath("explorer.exe") {
+                return ShellBrowserLauncher(commandLine: "explorer.exe", substitutes: false, source: "explorer.exe", environment: childEnvironment,
+                                            exitStatusMeansFailure: false)
+            }
+        }
+        guard onPath("xdg-open") else { return nil }
         return ShellBrowserLauncher(commandLine: "xdg-open", substitutes: false, source: "xdg-open", environment: childEnvironment)
     }
 
@@ -67,7 +80,7 @@ struct ShellBrowserLauncher: BrowserLauncher {
             var status: Int32 = 0
             while waitpid(child, &status, 0) < 0 && errno == EINTR {}
             let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            exited(exitStatus)
+            exited(exitStatusMeansFailure ? exitStatus : 0)
         }
         return true
     }

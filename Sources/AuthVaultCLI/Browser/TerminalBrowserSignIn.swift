@@ -89,6 +89,22 @@ struct TerminalBrowserSignIn {
             if !opened { context.standardError.line("Cannot start the browser (\(launcher.source)): open the URL above yourself.") }
         case .printURL, .paste:
             let port = OAuthRedirect.port(of: request.redirectURI)
+            if case .ssh(let address, let sshPort) = BrowserHost.of(context) {
+                context.standardError.line("""
+                This is an SSH session with no display: sign in\(via) (profile '\(signIn.session.profile.name)') with the browser on your
+                own machine. First forward the sign-in's port there, in a terminal on that machine:
+
+                  \(BrowserHost.forwardingCommand(port: port, serverAddress: address, serverPort: sshPort))
+
+                then open this URL in its browser:
+
+                  \(request.url)
+
+                Or press Ctrl-C and run 'authvault login --paste' to paste the address the browser ends on instead.
+
+                """)
+                return
+            }
             context.standardError.line("""
             Open this URL in a browser on this machine to sign in\(via) (profile '\(signIn.session.profile.name)'):
 

@@ -31,7 +31,7 @@ struct ConfigureCommand: CLICommand {
     static let rotateRefreshTokens = TypedOption<ConfiguredValue<Bool>?>.setting(
         "rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens.", expected: "true or false",
         default: "false", parse: { ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false][$0] })
-    static let caBundle = OptionSpec.value("ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).")
+    static let caBundle = OptionSpec.value("ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).", completion: .file)
     static let helperHost = OptionSpec.repeatable("helper-host", placeholder: "host", help: "A host the helpers (git, docker; kubectl and Vault when they name their server) hand this profile's token to, over https only: host (any port) or host:port; replaces the list, '' clears it.")
     static let identityPoolId = OptionSpec.value("identity-pool-id", placeholder: "id", help: "A Cognito identity pool (REGION:GUID) that gives AWS credentials for the session ('authvault aws-credentials').")
     static let identityEndpoint = OptionSpec.value("identity-endpoint", placeholder: "url", help: "The identity pool's service URL override (emulators, VPC endpoints).")
@@ -39,6 +39,10 @@ struct ConfigureCommand: CLICommand {
     static let grant = TypedOption<ConfiguredValue<GrantChoice>?>.setting(
         "grant", help: "Who signs in: a user ('authvault login'), or the app client itself with its secret (machine sign-in: no login).", default: .user)
     static let clientSecretStdin = OptionSpec.flag("client-secret-stdin", help: "Read the app client's secret from standard input and keep it in the vault.")
+    static let refreshTokenValidity = TypedOption<ConfiguredValue<Int>?>.setting(
+        "refresh-token-validity", placeholder: "duration", help: "The app client's refresh-token validity (such as 30d, 12h or 90m), so status can say when a session ends.",
+        expected: "a duration from 60m to 3650d (a number with d, h, m or s)", default: "unknown", parse: RefreshTokenValidity.seconds)
+    static let fromAmplifyOutputs = OptionSpec.value("from-amplify-outputs", placeholder: "path", help: "Read the pool, app client, region, OAuth domain, scopes and redirect URIs from an Amplify Gen 2 amplify_outputs.json; other options given win.", completion: .file)
 
     static let spec = CommandSpec(
         name: "configure",
@@ -52,7 +56,7 @@ struct ConfigureCommand: CLICommand {
         options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
                   identityProvider, oidcDiscovery, authorizeURL, tokenURL, userInfoURL, revokeURL, logoutURL, logoutStyle.spec,
                   signOutURI, vault.spec, authFlow.spec, rotateRefreshTokens.spec, caBundle, helperHost, identityPoolId, identityEndpoint,
-                  awsRoleARN, grant.spec, clientSecretStdin]
+                  awsRoleARN, grant.spec, clientSecretStdin, refreshTokenValidity.spec, fromAmplifyOutputs]
     )
 
     let arguments: ParsedArguments
@@ -61,6 +65,7 @@ struct ConfigureCommand: CLICommand {
     let authFlowValue: ConfiguredValue<AuthFlowChoice>?
     let rotationValue: ConfiguredValue<Bool>?
     let grantValue: ConfiguredValue<GrantChoice>?
+    let refreshValidityValue: ConfiguredValue<Int>?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
@@ -69,6 +74,7 @@ struct ConfigureCommand: CLICommand {
         authFlowValue = try arguments.value(Self.authFlow)
         rotationValue = try arguments.value(Self.rotateRefreshTokens)
         grantValue = try arguments.value(Self.grant)
+        refreshValidityValue = try arguments.value(Self.refreshTokenValidity)
         let given = Self.spec.options.contains { arguments.flag($0) || !arguments.values($0).isEmpty }
         guard given else { throw UsageError("Nothing to configure: give at least one option.", commandPath: "authvault configure") }
     }
@@ -78,12 +84,15 @@ struct ConfigureCommand: CLICommand {
         let store = context.configStore
         var created = false
         let discovered = try await discover(context: context)
+        var adoption: AmplifyOutputs.Adoption?
         do throws(ConfigError) {
             try ProfileValidation.profileName(name)
+            let amplify = try arguments.value(Self.fromAmplifyOutputs).map(AmplifyOutputs.read)
             try store.update { (file: inout ConfigFile) throws(ConfigError) in
                 created = file.profiles[name] == nil
                 var settings = file.profiles[name] ?? ProfileSettings()
                 if let discovered { adopt(discovered, into: &settings) }
+                adoption = amplify?.adopt(into: &settings)
                 try apply(to: &settings)
                 _ = try ResolvedProfile(name: name, settings: settings)
                 file.profiles[name] = settings
@@ -92,6 +101,7 @@ struct ConfigureCommand: CLICommand {
             throw CLIErrors.from(error)
         }
         context.standardError.line("\(created ? "Created" : "Updated") profile '\(name)' in \(store.path).")
+        if let adoption { explain(adoption, context: context) }
         try await chooseBackendIfUndecided(name, context: context)
         if arguments.flag(Self.clientSecretStdin) { try await storeClientSecret(context: context) }
     }
@@ -125,6 +135,15 @@ struct ConfigureCommand: CLICommand {
         settings.oauthEndpoints = set
         settings.issuer = endpoints.issuer ?? settings.issuer
         settings.jwksURL = endpoints.jwksURL ?? settings.jwksURL
+    }
+
+    /// What `--from-amplify-outputs` did not take, said once.
+    private func explain(_ adoption: AmplifyOutputs.Adoption, context: CommandContext) {
+        if !adoption.skippedRedirectURIs.isEmpty {
+            context.standardError.line("Not taken from the Amplify outputs (a sign-in here listens on loopback only): "
+                + adoption.skippedRedirectURIs.joined(separator: ", ")
+                + ". Register a loopback callback such as http://127.0.0.1:8400/callback and add it with --redirect-uri.")
+        }
     }
 
     /// Keeps the app client's secret in the vault record, under the profile lock, beside any session.
@@ -214,6 +233,7 @@ struct ConfigureCommand: CLICommand {
         try set(&settings.awsRoleARN, Self.awsRoleARN, check: ProfileValidation.roleARN)
         authFlowValue?.apply(to: &settings.authFlow)
         rotationValue?.apply(to: &settings.rotateRefreshTokens)
+        refreshValidityValue?.apply(to: &settings.refreshTokenValidity)
         vaultValue?.apply(to: &settings.vault)
         grantValue?.apply(to: &settings.grant)
     }

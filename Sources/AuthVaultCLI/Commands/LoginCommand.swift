@@ -44,7 +44,9 @@ struct LoginCommand: CLICommand {
         abstract: "Sign in to the profile's user pool, through the browser or with a password.",
         discussion: """
         With a Hosted UI configured, a desktop session (a terminal and $DISPLAY or $WAYLAND_DISPLAY) signs in through
-        the browser: $BROWSER, else xdg-open, or --browser-command. The URL is printed too. Without a display, use
+        the browser: $BROWSER, else xdg-open (under WSL the Windows browser: wslview, else explorer.exe), or
+        --browser-command. The URL is printed too. Over SSH with no display, the URL is printed with the 'ssh -L' line
+        that forwards the sign-in's port from your machine. Without a display, use
         --no-browser (the redirect still comes to this machine: forward the port over SSH) or --paste (sign in on any
         machine and paste the URL its browser ended on). Without a terminal a browser is never opened unless asked.
 
@@ -148,16 +150,21 @@ struct LoginCommand: CLICommand {
             throw CLIError("No terminal, so no browser is opened: pass --browser (or --browser-command CMD) to open one anyway, "
                 + "--no-browser or --paste to print the URL, or sign in with --password --password-stdin.", status: .usage)
         }
-        let desktop = ["DISPLAY", "WAYLAND_DISPLAY", "BROWSER"].contains { !(context.variables[$0] ?? "").isEmpty }
-        guard desktop else {
+        switch BrowserHost.of(context) {
+        case .desktop, .wsl:
+            return .openBrowser(try launcher(command: nil, context: context))
+        case .ssh:
+            // The browser is at the far end: print the URL with the port forwarding that brings its redirect here.
+            return .printURL
+        case .none:
             throw CLIError("No desktop session here ($DISPLAY is not set), so no browser to open: use --no-browser (with SSH port "
                 + "forwarding), --paste (sign in on another machine), or --password.", status: .usage)
         }
-        return .openBrowser(try launcher(command: nil, context: context))
     }
 
     private func launcher(command: String?, context: CommandContext) throws(CLIError) -> ShellBrowserLauncher {
-        guard let launcher = ShellBrowserLauncher.choose(command: command, environment: context.environment) else {
+        guard let launcher = ShellBrowserLauncher.choose(command: command, environment: context.environment,
+                                                         onWSL: BrowserHost.of(context) == .wsl) else {
             throw CLIError("No browser to open: set $BROWSER, install xdg-utils, pass --browser-command CMD, or use --no-browser or --paste.",
                            status: .usage)
         }

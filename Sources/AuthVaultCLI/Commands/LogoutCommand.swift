@@ -40,7 +40,8 @@ struct LogoutCommand: CLICommand {
     /// The Hosted UI's logout URL for the browser. It names the client, never the ID token: the URL is on the
     /// browser's command line, where other local users can read it, and printed when no browser starts.
     private func logoutURL(_ session: ProfileSession, context: CommandContext) async throws(CLIError) -> (url: String, launcher: ShellBrowserLauncher?) {
-        let launcher = context.promptsForbidden ? nil : ShellBrowserLauncher.choose(command: browserCommand, environment: context.environment)
+        let launcher = context.promptsForbidden ? nil
+            : ShellBrowserLauncher.choose(command: browserCommand, environment: context.environment, onWSL: BrowserHost.of(context) == .wsl)
         do {
             let client = try await session.authority.oauthClient()
             return (try client.logoutURL(postLogoutRedirectURI: session.profile.signOutURI), launcher)

@@ -1,27 +1,45 @@
 import AuthVaultApp
 import FoundationEssentials
 
-/// `authvault profiles`: lists the configured profiles.
-struct ProfilesCommand: CLICommand {
+/// `authvault profiles ...`: the configured profiles, which one is current, and removing one.
+enum ProfilesCommands {
+    static let group = CommandNode.group(
+        name: "profiles",
+        abstract: "List, choose and remove the configured profiles.",
+        children: [.command(ProfilesListCommand.self), .command(ProfilesUseCommand.self), .command(ProfilesRemoveCommand.self)],
+        default: ProfilesListCommand.self
+    )
+}
+
+/// `authvault profiles [list]`: lists the configured profiles.
+struct ProfilesListCommand: CLICommand {
     static let json = OptionSpec.flag("json", help: "Print the resolved profiles as JSON.")
+    static let names = OptionSpec.flag("names", help: "Print only the profile names, one a line (what shell completion offers).")
 
     static let spec = CommandSpec(
-        name: "profiles",
+        name: "list",
         abstract: "List the configured profiles.",
-        discussion: "The current profile (from --profile or $AUTHVAULT_PROFILE, else 'default') is marked with '*'.",
-        options: [json]
+        discussion: "The current profile (from --profile or $AUTHVAULT_PROFILE, else the one chosen with 'authvault profiles use', else 'default') is marked with '*'.",
+        options: [json, names]
     )
 
     let asJSON: Bool
+    let namesOnly: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         asJSON = arguments.flag(Self.json)
+        namesOnly = arguments.flag(Self.names)
+        if asJSON && namesOnly { throw UsageError("Choose one of --json and --names.") }
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
         let file: ConfigFile
         do { file = try context.configStore.load() } catch { throw CLIErrors.from(error) }
         let names = file.profiles.keys.sorted()
+        if namesOnly {
+            for name in names { context.standardOutput.line(name) }
+            return
+        }
         if asJSON {
             try printJSON(file: file, names: names, context: context)
             return

@@ -5,37 +5,50 @@ import TokenVault
 
 /// `authvault status`: who is signed in, until when, where the tokens are; and when not usable, why.
 struct StatusCommand: CLICommand {
-    static let json = OptionSpec.flag("json", help: "Print the status as JSON.")
+    static let json = OptionSpec.flag("json", help: "Print the status as JSON (schema: docs/status.schema.json).")
+    static let all = OptionSpec.flag("all", help: "Show every configured profile.")
     static let spec = CommandSpec(
         name: "status",
         abstract: "Show the profile's session: who, token expiry, vault backend, last refresh.",
-        discussion: "Reads the vault only: it neither refreshes nor contacts Cognito. Exit status 3 when there is no session, 4 when the vault is locked.",
-        options: [json])
+        discussion: """
+        Reads the vault only: it neither refreshes nor contacts Cognito. Exit status 3 when there is no session, 4 when
+        the vault is locked. With --all, every profile is shown and the exit status is 0 once each could be reported.
+        """,
+        options: [json, all])
+
+    /// `schemaVersion` of the JSON: raised only when a field changes meaning or goes; new fields keep it.
+    static let schemaVersion = 1
 
     let asJSON: Bool
+    let everyProfile: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         asJSON = arguments.flag(Self.json)
+        everyProfile = arguments.flag(Self.all)
     }
 
     private struct Report: Encodable {
+        var schemaVersion = StatusCommand.schemaVersion
         var profile: String
-        var userPoolId: String
-        var clientId: String
-        var backend: String
-        var state: String
+        var userPoolId: String?
+        var clientId: String?
+        var backend: String?
+        var state: StatusState
+        var stateText: String
         var usable: Bool
         var problem: String?
         var user: String?
         var username: String?
         var identities: [String]?
         var origin: String?
-        /// "machine (client credentials)" or "user".
-        var signIn: String
         var accessTokenExpiresAt: String?
         var idTokenExpiresAt: String?
         var signedInAt: String?
         var lastRefreshAt: String?
+        /// Where the app client's refresh-token validity is configured (`configure --refresh-token-validity`).
+        var refreshTokenExpiresAt: String?
+        /// "user", or "machine (client credentials)" for a profile of the client-credentials grant.
+        var signIn = "user"
         /// The identity in the profile's identity pool, and when its AWS credentials in the vault expire.
         var identityId: String?
         var awsCredentialsExpireAt: String?
@@ -55,22 +68,79 @@ struct StatusCommand: CLICommand {
     static let notableClockOffset = 60.0
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let session = try await ProfileSession.open(context)
+        guard everyProfile else {
+            let shown = try await report(profile: nil, context: context)
+            if asJSON {
+                try JSONOutput.write(shown.report, to: context.standardOutput)
+            } else {
+                context.standardOutput.write(render(shown, now: TimeText.now))
+            }
+            if shown.exitStatus != .success { throw CLIError(shown.report.problem ?? "not usable", status: shown.exitStatus) }
+            return
+        }
+        let names: [String]
+        do { names = try context.configStore.load().profiles.keys.sorted() } catch { throw CLIErrors.from(error) }
+        var reports: [Shown] = []
+        for name in names {
+            do {
+                reports.append(try await report(profile: name, context: context))
+            } catch {
+                let report = Report(profile: name, state: .misconfigured, stateText: "cannot be used", usable: false, problem: error.message)
+                reports.append(Shown(report: report, record: nil, refreshExpiry: nil, providerNow: TimeText.now, exitStatus: error.status))
+            }
+        }
+        if asJSON {
+            try JSONOutput.write(AllReports(schemaVersion: Self.schemaVersion, profiles: reports.map(\.report)), to: context.standardOutput)
+        } else {
+            let now = TimeText.now
+            context.standardOutput.write(reports.map { render($0, now: now) }.joined(separator: "\n"))
+        }
+    }
+
+    private struct AllReports: Encodable {
+        let schemaVersion: Int
+        let profiles: [Report]
+    }
+
+    /// A profile's report, with what its text form adds, and the exit status it calls for.
+    private struct Shown {
+        let report: Report
+        let record: CredentialRecord?
+        let refreshExpiry: Double?
+        /// The identity provider's time when the report was made, which times the tokens.
+        let providerNow: Double
+        let exitStatus: ExitStatus
+    }
+
+    /// One profile's report (the current one when nil).
+    private func report(profile name: String?, context: CommandContext) async throws(CLIError) -> Shown {
+        let session = try await ProfileSession.open(context, profile: name)
         let state = await session.store.bootstrap()
         let record = await session.store.storedRecord
         let now = TimeText.now
         // Tokens are timed by the provider's clock; the failure and refresh times by this machine's.
         let providerNow = session.store.clock.now()
+        let refreshFailure = session.store.lastRefreshFailure()
+        let refreshExpiry = record?.refreshToken == nil ? nil
+            : session.profile.refreshTokenExpiry(signedInAt: record?.signedInAt, lastRefreshAt: record?.lastRefreshAt)
+        let accessExpired = record?.accessTokenExpiresAt.map { $0 <= providerNow } ?? false
+        let word = StatusState.of(state, accessExpired: accessExpired, refreshFailed: refreshFailure != nil,
+                                  refreshExpired: refreshExpiry.map { $0 <= now } ?? false)
         var report = Report(profile: session.profile.name, userPoolId: session.profile.userPoolId,
-                            clientId: session.profile.clientId, backend: session.backend.rawValue, state: "\(state)",
-                            usable: false, signIn: session.profile.grant == .clientCredentials ? "machine (client credentials)" : "user")
+                            clientId: session.profile.clientId, backend: session.backend.rawValue, state: word,
+                            stateText: "\(state)", usable: false)
+        if session.profile.grant == .clientCredentials { report.signIn = "machine (client credentials)" }
         var exitStatus = ExitStatus.success
         switch state {
         case .signedIn, .refreshing:
             report.usable = true
-            if let failure = session.store.lastRefreshFailure() {
+            if let failure = refreshFailure {
                 report.problem = "the last refresh failed \(TimeText.relative(failure.at, now: now)) (\(failure.message)); "
                     + "the stored session is kept and the next 'authvault token' tries again"
+            } else if word == .needsLogin, let refreshExpiry {
+                report.usable = false
+                report.problem = "the refresh token expired \(TimeText.relative(refreshExpiry, now: now)); run 'authvault login'"
+                exitStatus = .signInRequired
             } else if let refresh = record?.refreshToken, refresh.count > 0, let expiry = record?.accessTokenExpiresAt, expiry <= providerNow {
                 report.problem = "the access token expired \(TimeText.relative(expiry, now: providerNow)); the next 'authvault token' refreshes it"
             }
@@ -99,6 +169,7 @@ struct StatusCommand: CLICommand {
             report.idTokenExpiresAt = record.idTokenExpiresAt.map(TimeText.rfc3339)
             report.signedInAt = record.signedInAt.map(TimeText.rfc3339)
             report.lastRefreshAt = record.lastRefreshAt.map(TimeText.rfc3339)
+            report.refreshTokenExpiresAt = refreshExpiry.map(TimeText.rfc3339)
             if let offset = record.clockOffset, abs(offset) > Self.notableClockOffset {
                 report.clockOffsetSeconds = Int(offset.rounded())
                 report.clock = "this machine's clock is \(TimeText.span(offset)) \(offset > 0 ? "behind" : "ahead of") the identity "
@@ -108,18 +179,14 @@ struct StatusCommand: CLICommand {
         report.identityId = record?.identityId
         report.awsCredentialsExpireAt = record?.awsCredentials.map { TimeText.rfc3339($0.expiresAt) }
         report.device = record?.device.map { Device(key: $0.key, name: $0.name) }
-        if asJSON {
-            try JSONOutput.write(report, to: context.standardOutput)
-        } else {
-            context.standardOutput.write(render(report, record: record, now: now, providerNow: providerNow))
-        }
-        if exitStatus != .success { throw CLIError(report.problem ?? "not usable", status: exitStatus) }
+        return Shown(report: report, record: record, refreshExpiry: refreshExpiry, providerNow: providerNow, exitStatus: exitStatus)
     }
 
-    private func render(_ report: Report, record: CredentialRecord?, now: Double, providerNow: Double) -> String {
-        var lines = ["Profile:    \(report.profile) (pool \(report.userPoolId), client \(report.clientId))",
-                     "Vault:      \(report.backend)",
-                     "State:      \(report.state)"]
+    private func render(_ shown: Shown, now: Double) -> String {
+        let report = shown.report, record = shown.record, providerNow = shown.providerNow
+        var lines = ["Profile:    \(report.profile)\(report.userPoolId.map { " (pool \($0), client \(report.clientId ?? "-"))" } ?? "")"]
+        if let backend = report.backend { lines.append("Vault:      \(backend)") }
+        lines.append("State:      \(report.stateText)")
         if report.signIn != "user" { lines.append("Sign-in:    \(report.signIn)") }
         if let user = report.user {
             lines.append("User:       \(user)\(report.username.map { $0 != user ? " (user name \($0))" : "" } ?? "")")
@@ -133,6 +200,9 @@ struct StatusCommand: CLICommand {
         }
         if let refreshed = record?.lastRefreshAt, record?.hasSession == true {
             lines.append("Refreshed:  \(TimeText.rfc3339(refreshed)) (\(TimeText.relative(refreshed, now: now)))")
+        }
+        if let expiry = shown.refreshExpiry, record?.hasSession == true {
+            lines.append("Refresh:    \(expiry > now ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: now)))")
         }
         if let identityId = report.identityId { lines.append("Identity:   \(identityId)") }
         if let expiry = record?.awsCredentials?.expiresAt {

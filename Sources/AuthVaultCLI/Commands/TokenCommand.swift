@@ -1,30 +1,38 @@
 import AuthAgent
+import AuthCrypto
 import AuthStore
 import AuthVaultApp
+import BoundedJSON
+import TokenVerification
 
 /// `authvault token`: a valid token on standard output and nothing else, refreshed ahead of expiry.
 struct TokenCommand: CLICommand {
     static let idToken = OptionSpec.flag("id", help: "Print the ID token instead of the access token.")
     static let format = TypedOption<Format>("format", help: "bare: the token; header: 'Authorization: Bearer ...' for curl -H @-; json: token and expiry.",
                                             default: .bare)
+    static let claims = OptionSpec.flag("claims", help: "Print the token's decoded claims as JSON (groups, scopes, expiry), not the token; the signature is left out.")
     static let spec = CommandSpec(
         name: "token",
         abstract: "Print a valid access token (or ID token) for the profile.",
         discussion: "Never prompts to sign in: when there is no usable session it exits with status 3 and says which command to run.",
-        options: [idToken, format.spec])
+        options: [idToken, format.spec, claims])
 
     enum Format: String, OptionChoice { case bare, header, json }
 
     let kind: TokenKind
     let output: Format
+    let showsClaims: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         kind = arguments.flag(Self.idToken) ? .id : .access
         output = try arguments.value(Self.format)
+        showsClaims = arguments.flag(Self.claims)
+        if showsClaims && arguments.value(Self.format.spec) != nil { throw UsageError("Choose one of --claims and --format.") }
     }
 
     nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         let served = try await HelperToken.fetch(kind, context: context)
+        if showsClaims { return try printClaims(of: served, context: context) }
         switch output {
         case .bare:
             context.standardOutput.line(served.token)
@@ -36,5 +44,15 @@ struct TokenCommand: CLICommand {
                                      ("token", .string(served.token)), ("tokenType", .string(kind == .access ? "access" : "id"))),
                              to: context.standardOutput)
         }
+    }
+
+    /// The payload only, decoded and not verified here (it was when it arrived); sorted, one line, for jq.
+    private func printClaims(of served: HelperToken, context: CommandContext) throws(CLIError) {
+        guard let claims = Claims(unverifiedPayloadOf: SecretBytes(utf8: served.token)) else {
+            throw CLIError("The \(kind == .access ? "access" : "ID") token of profile '\(served.profile)' is not a JWT, so it has no claims to show"
+                + (kind == .access ? " (providers other than Cognito may issue opaque access tokens): try 'authvault token --id --claims'." : "."))
+        }
+        let members = claims.all.keys.sorted().map { JSONMember($0, claims.all[$0]!) }
+        JSONOutput.write(.object(members), to: context.standardOutput)
     }
 }

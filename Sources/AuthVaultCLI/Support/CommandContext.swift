@@ -10,9 +10,10 @@ struct CommandContext: Sendable {
     let standardError: any TextOutput
     /// Where piped secrets are read: the process's standard input, or what a test gives.
     let standardInput: any StandardInput
-    /// The profile named by `--profile`, else `$AUTHVAULT_PROFILE`, else "default".
+    /// The profile named by `--profile`, else `$AUTHVAULT_PROFILE`, else the one chosen with `profiles use`, else
+    /// "default".
     let profileName: String
-    /// Whether the profile was named explicitly (by flag or environment) rather than defaulted.
+    /// Whether the profile was named explicitly (by flag or environment) rather than defaulted or chosen earlier.
     let profileIsExplicit: Bool
     /// The configuration file's path.
     let configPath: String
@@ -34,11 +35,12 @@ struct CommandContext: Sendable {
         self.standardError = standardError
         self.standardInput = standardInput
         let named = globalArguments.value(GlobalOption.profile) ?? variables["AUTHVAULT_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
-        profileName = named ?? "default"
-        profileIsExplicit = named != nil
-        configPath = globalArguments.value(GlobalOption.config)
+        let configPath = globalArguments.value(GlobalOption.config)
             ?? variables["AUTHVAULT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ConfigLocation.defaultPath(environment: variables)
+        self.configPath = configPath
+        profileName = named ?? ConfigStore(path: configPath).currentProfile() ?? "default"
+        profileIsExplicit = named != nil
         let yes = ["1", "true", "yes"]
         promptsForbidden = globalArguments.flag(GlobalOption.nonInteractive)
             || yes.contains(variables["AUTHVAULT_NON_INTERACTIVE"]?.lowercased() ?? "")

@@ -1,0 +1,105 @@
+import FoundationEssentials
+
+/// What a profile takes from an Amplify Gen 2 `amplify_outputs.json` (schema versions 1.x): its `auth` section's
+/// user pool, app client, region, identity pool, and the OAuth domain, scopes and redirect URIs.
+public struct AmplifyOutputs: Sendable, Equatable {
+    public let region: String
+    public let userPoolId: String
+    public let clientId: String
+    /// The identity pool that turns the sessions into AWS credentials (`authvault aws-credentials`).
+    public let identityPoolId: String?
+    /// The Hosted UI's domain name, such as `example.auth.us-east-1.amazoncognito.com`.
+    public let oauthDomain: String?
+    public let scopes: [String]
+    public let redirectSignInURIs: [String]
+    public let redirectSignOutURIs: [String]
+
+    private struct Version: Decodable {
+        let version: String?
+    }
+
+    private struct File: Decodable {
+        let auth: Auth?
+    }
+
+    private struct Auth: Decodable {
+        let aws_region: String
+        let user_pool_id: String
+        let user_pool_client_id: String
+        let identity_pool_id: String?
+        let oauth: OAuth?
+    }
+
+    private struct OAuth: Decodable {
+        let domain: String?
+        let scopes: [String]?
+        let redirect_sign_in_uri: [String]?
+        let redirect_sign_out_uri: [String]?
+    }
+
+    /// The file at `path`; its problems said as a configuration error naming the file.
+    public static func read(_ path: String) throws(ConfigError) -> AmplifyOutputs {
+        let data: Data
+        do { data = try Data(contentsOf: URL(filePath: path)) } catch {
+            throw .unreadable(path: path, reason: "cannot read it as Amplify outputs")
+        }
+        return try parse(data, path: path)
+    }
+
+    static func parse(_ data: Data, path: String) throws(ConfigError) -> AmplifyOutputs {
+        // The version first: a later schema may shape the auth section differently.
+        if let version = try? JSONDecoder().decode(Version.self, from: data).version, version != "1" && !version.hasPrefix("1.") {
+            throw .malformed(path: path, problem: "Amplify outputs version \(version); this authvault reads version 1.x")
+        }
+        let file: File
+        do { file = try JSONDecoder().decode(File.self, from: data) } catch {
+            throw .malformed(path: path, problem: "not Amplify outputs with an auth section (\(Self.explain(error)))")
+        }
+        guard let auth = file.auth else {
+            throw .malformed(path: path, problem: "the Amplify outputs have no auth section (the app defines no auth resource)")
+        }
+        return AmplifyOutputs(region: auth.aws_region, userPoolId: auth.user_pool_id, clientId: auth.user_pool_client_id,
+                              identityPoolId: auth.identity_pool_id, oauthDomain: auth.oauth?.domain, scopes: auth.oauth?.scopes ?? [],
+                              redirectSignInURIs: auth.oauth?.redirect_sign_in_uri ?? [],
+                              redirectSignOutURIs: auth.oauth?.redirect_sign_out_uri ?? [])
+    }
+
+    private static func explain(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "not valid JSON" }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing " + (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "unexpected value at " + context.codingPath.map(\.stringValue).joined(separator: ".")
+        default:
+            return "not valid JSON"
+        }
+    }
+
+    /// What a profile keeps of it: what was not taken, and why, for the user to read.
+    public struct Adoption: Sendable, Equatable {
+        /// Redirect URIs the app registered that a command-line sign-in cannot listen on (not loopback).
+        public var skippedRedirectURIs: [String] = []
+    }
+
+    /// Sets the profile's pool, client, region, identity pool, Hosted UI, scopes and loopback redirect URIs (sign-in
+    /// and sign-out); options the same command gives are applied afterwards and win.
+    public func adopt(into settings: inout ProfileSettings) -> Adoption {
+        var adoption = Adoption()
+        settings.region = region
+        if let identityPoolId { settings.identityPoolId = identityPoolId }
+        settings.userPoolId = userPoolId
+        settings.clientId = clientId
+        if let oauthDomain, !oauthDomain.isEmpty {
+            settings.hostedUI = oauthDomain.contains("://") ? oauthDomain : "https://" + oauthDomain
+        }
+        if !scopes.isEmpty { settings.scopes = scopes }
+        let loopback = redirectSignInURIs.filter { (try? ProfileValidation.redirectURI($0)) != nil }
+        adoption.skippedRedirectURIs = redirectSignInURIs.filter { !loopback.contains($0) }
+        if !loopback.isEmpty { settings.redirectURIs = loopback }
+        if let signOut = redirectSignOutURIs.first(where: { (try? ProfileValidation.redirectURI($0)) != nil }) {
+            settings.signOutURI = signOut
+        }
+        return adoption
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import AuthVaultCLI
+
+/// `authvault completion bash|zsh|fish`, from the built binary, run by the shells themselves: bash's completion
+/// function called as bash calls it (COMP_WORDS, COMP_CWORD), zsh through its bash compatibility, fish's own
+/// `complete -C`. Profile names come from the binary being completed, reading the line's configuration.
+@Suite struct CompletionTests {
+    let authvault = BuiltProducts.executable("authvault")
+    let home: TemporaryDirectory
+    let environment: [String: String]
+
+    init() throws {
+        home = try TemporaryDirectory(prefix: "authvault-completion")
+        let binDirectory = URL(fileURLWithPath: BuiltProducts.executable("authvault")).deletingLastPathComponent().path
+        environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.appending("config"), "LANG": "C.UTF-8",
+                       "PATH": binDirectory + ":/usr/bin:/bin"]
+        for (profile, pool) in [("work", "us-east-1_Work1"), ("personal", "eu-west-1_Home2")] {
+            let output = try ProcessRunner.run(authvault, ["--profile", profile, "configure", "--user-pool-id", pool, "--client-id", "c1",
+                                                           "--vault", "file"], environment: environment, timeout: 30)
+            guard output.status == 0 else { throw TestFixtureError("configure: \(output.stderrText)") }
+        }
+    }
+
+    private func script(_ shell: String) throws -> String {
+        let output = try ProcessRunner.run(authvault, ["completion", shell], environment: environment, timeout: 30)
+        guard output.status == 0, output.stderrText.isEmpty else { throw TestFixtureError("completion \(shell): \(output.stderrText)") }
+        let path = home.appending("authvault.\(shell)")
+        try output.stdout.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// What bash's completion offers for `words`, the last one being completed.
+    private func bash(_ words: [String]) throws -> [String] {
+        let quoted = ([authvault] + words.dropFirst()).map { "'\($0)'" }.joined(separator: " ")
+        let program = "source \(try script("bash")) && COMP_WORDS=(\(quoted)) && COMP_CWORD=\(words.count - 1) && _authvault && printf '%s\\n' \"${COMPREPLY[@]}\""
+        let output = try ProcessRunner.run("/bin/bash", ["--norc", "--noprofile", "-c", program], environment: environment, timeout: 30)
+        #expect(output.status == 0 && output.stderrText.isEmpty, "\(output.stderrText)")
+        return output.stdoutText.split(separator: "\n").map(String.init)
+    }
+
+    @Test func bashCompletesCommandsOptionsValuesAndProfiles() throws {
+        let top = try bash(["authvault", ""])
+        for command in AuthVault.commands.children.map(\.name) { #expect(top.contains(command), "offers \(command)") }
+        #expect(try bash(["authvault", "pro"]) == ["profiles"])
+        #expect(Set(try bash(["authvault", "vault", ""])) == Set(VaultCommands.group.children.map(\.name)))
+        #expect(Set(try bash(["authvault", "profiles", ""])) == ["list", "use", "remove"])
+        #expect(Set(try bash(["authvault", "token", "--format", ""])) == ["bare", "header", "json"])
+        // bash splits --format=j at the '=' (COMP_WORDBREAKS).
+        #expect(try bash(["authvault", "token", "--format", "=", "j"]) == ["json"])
+        #expect(Set(try bash(["authvault", "configure", "--vault", ""])) == ["auto", "secret-service", "file"])
+        #expect(Set(try bash(["authvault", "completion", ""])) == ["bash", "zsh", "fish"])
+        #expect(Set(try bash(["authvault", "status", "--"])).isSuperset(of: ["--json", "--all", "--profile", "--config"]))
+        #expect(try bash(["authvault", "token", "--cl"]) == ["--claims"])
+        // Profile names, asked of the binary on the line, after a global option and inside a group.
+        #expect(Set(try bash(["authvault", "--profile", ""])) == ["personal", "work"])
+        #expect(try bash(["authvault", "-p", "w"]) == ["work"])
+        #expect(Set(try bash(["authvault", "profiles", "use", ""])) == ["personal", "work"])
+        #expect(try bash(["authvault", "-p", "work", "profiles", "remove", "p"]) == ["personal"])
+        // An option's value is skipped while walking the line: 'status' is still the command here.
+        #expect(try bash(["authvault", "--profile", "work", "status", "--a"]) == ["--all"])
+        // Free text gets no offer.
+        #expect(try bash(["authvault", "configure", "--client-id", ""]).isEmpty)
+    }
+
+    @Test func bashCompletesProfilesOfTheLinesConfiguration() throws {
+        let other = home.appending("other.json")
+        let output = try ProcessRunner.run(authvault, ["--config", other, "--profile", "elsewhere", "configure", "--user-pool-id",
+                                                       "us-east-1_Other1", "--client-id", "c2"], environment: environment, timeout: 30)
+        #expect(output.status == 0, "\(output.stderrText)")
+        #expect(try bash(["authvault", "--config", other, "--profile", ""]) == ["elsewhere"])
+    }
+
+    @Test func zshCompletesThroughItsBashCompatibility() throws {
+        let path = try script("zsh")
+        let program = """
+        autoload -U compinit && compinit -u -D && source \(path) || exit 9
+        print -r -- "registered: ${_comps[authvault]}"
+        emulate -L sh; setopt kshglob noshglob braceexpand
+        COMP_WORDS=('\(authvault)' token --format ''); COMP_CWORD=3; _authvault; printf '%s\\n' "${COMPREPLY[@]}"
+        COMP_WORDS=('\(authvault)' profiles use ''); COMP_CWORD=3; _authvault; printf '%s\\n' "${COMPREPLY[@]}"
+        """
+        let output = try ProcessRunner.run("/usr/bin/zsh", ["-f", "-c", program], environment: environment, timeout: 30)
+        #expect(output.status == 0, "\(output.stderrText)")
+        let lines = output.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.first == "registered: _bash_complete -F _authvault", "\(output.stdoutText)")
+        #expect(Set(lines.dropFirst()) == ["bare", "header", "json", "personal", "work"])
+    }
+
+    @Test func fishCompletesFromItsOwnScript() throws {
+        let path = try script("fish")
+        func complete(_ line: String) throws -> [String] {
+            let output = try ProcessRunner.run("/usr/bin/fish", ["--no-config", "-c", "source \(path); complete -C '\(line)'"],
+                                               environment: environment, timeout: 30)
+            #expect(output.status == 0 && output.stderrText.isEmpty, "\(output.stderrText)")
+            return output.stdoutText.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        }
+        let top = try complete("authvault ")
+        for command in AuthVault.commands.children.map(\.name) { #expect(top.contains(command), "offers \(command)") }
+        #expect(Set(try complete("authvault token --format ")) == ["bare", "header", "json"])
+        #expect(Set(try complete("authvault --profile work vault ")) == Set(VaultCommands.group.children.map(\.name)))
+        #expect(Set(try complete("authvault profiles use ")) == ["personal", "work"])
+        #expect(try complete("authvault status --a") == ["--all"])
+    }
+}
