@@ -20,7 +20,9 @@ struct StatusCommand: CLICommand {
 
     private struct Report: Encodable {
         var profile: String
-        var userPoolId: String
+        /// Nil for a profile of another OpenID provider, whose issuer is shown instead.
+        var userPoolId: String?
+        var issuer: String
         var clientId: String
         var backend: String
         var state: String
@@ -41,7 +43,7 @@ struct StatusCommand: CLICommand {
         let state = await session.store.bootstrap()
         let record = await session.store.storedRecord
         let now = TimeText.now
-        var report = Report(profile: session.profile.name, userPoolId: session.profile.userPoolId,
+        var report = Report(profile: session.profile.name, userPoolId: session.profile.userPoolId, issuer: session.profile.issuer,
                             clientId: session.profile.clientId, backend: session.backend.rawValue, state: "\(state)",
                             usable: false)
         var exitStatus = ExitStatus.success
@@ -83,7 +85,8 @@ struct StatusCommand: CLICommand {
     }
 
     private func render(_ report: Report, record: CredentialRecord?, now: Double) -> String {
-        var lines = ["Profile:    \(report.profile) (pool \(report.userPoolId), client \(report.clientId))",
+        let provider = report.userPoolId.map { "pool \($0)" } ?? "issuer \(report.issuer)"
+        var lines = ["Profile:    \(report.profile) (\(provider), client \(report.clientId))",
                      "Vault:      \(report.backend)",
                      "State:      \(report.state)"]
         if let user = report.user {

@@ -64,6 +64,7 @@ enum Remedy {
         switch error {
         case .network(let transport): of(transport)
         case .deadlineExceeded(_, _, let last?): of(last)
+        case .noUserPool: "Sign in with 'authvault login --browser'."
         default: nil
         }
     }
