@@ -4,7 +4,8 @@ import TestSupport
 
 /// Any OpenID provider through the binary, configured from its discovery document with no user pool:
 /// django-oauth-toolkit in its default configuration (opaque access tokens, its own claims, no Cognito shapes), and
-/// oidc-provider-mock, an independent server (Authlib), with a client secret and ID tokens whose header has no `kid`.
+/// oidc-provider-mock, an independent server (Authlib), with a client secret and ES256 ID tokens whose header has no
+/// `kid`.
 @Suite(.serialized) struct OpenIDProviderTests {
     @Test func defaultDjangoOAuthToolkitSignsInRefreshesWithRotationAnswersWhoamiAndSignsOut() async throws {
         let profile = try await BrowserProfile.make(server: .defaultConfiguration)
@@ -108,6 +109,9 @@ import TestSupport
         #expect(browser["callback"] as? Int == 200, "\(browser)")
         #expect(login.stderrText.contains("Signed in as jane"), "\(login.stderrText)")
         let record = try #require(try await cli.storedRecord())
+        let idToken = try #require(record["idToken"] as? String)
+        #expect(TestJWT.header(of: idToken)?["alg"] as? String == "ES256", "verified with the P-256 key of the provider's JWKS")
+        #expect(TestJWT.header(of: idToken)?["kid"] == nil)
 
         let token = try await cli.run(["token"])
         #expect(token.status == 0, "\(token.stderrText)")
