@@ -77,6 +77,7 @@ import TestSupport
         let logout = try await cli.run(["logout", "--browser-command", "sh -c 'printf \"%s\\n\" \"$0\" \"$@\" > \(argumentsLog)' browser"])
         #expect(logout.status == 0, "\(logout.stderrText)")
         #expect(logout.stderrText.contains("names no revocation endpoint"), "\(logout.stderrText)")
+        #expect(logout.stderrText.contains("Opened the provider's logout page"), "\(logout.stderrText)")
         let arguments = String(decoding: try eventualContents(of: argumentsLog), as: UTF8.self)
         let tokenInArguments = arguments.contains(idToken)
         #expect(!tokenInArguments, "the ID token is on the browser's command line")
