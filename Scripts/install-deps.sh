@@ -21,14 +21,15 @@ apt_test=(openssl ca-certificates curl python3 python3-venv dbus-daemon dbus-bin
 # with its site packages visible (python3-dbus, python3-cryptography): a fresh Debian 12 has no pip and refuses
 # system-wide installs, and the system Python is never touched. Tests and scripts run .venv/bin/python3.
 # moto's server is the Cognito emulator; pycognito is the independent SRP implementation the tests compare against;
-# django-oauth-toolkit is the Hosted UI (OAuth 2.0 / OIDC) stand-in; playwright drives the system chromium (pip
-# installs no browser: only `playwright install` would download one, and the tests never run it).
+# django-oauth-toolkit is the Hosted UI (OAuth 2.0 / OIDC) stand-in and, in its default configuration, a generic
+# OpenID provider; oidc-provider-mock (Authlib and Flask) is a second, independent one; playwright drives the system
+# chromium (pip installs no browser: only `playwright install` would download one, and the tests never run it).
 # Exact versions: a peer's behaviour is part of what the tests prove (moto 5.2.5 answers MFA set-up and forgotten
 # passwords differently from 5.2.1), so a new release is taken on purpose, never by chance.
 # awscli (v1) and boto3 are the real credential_process consumers of `authvault aws-credentials`: the versions that
 # resolve together with moto's botocore.
 pip_test=("moto[cognitoidp]==5.2.1" flask==3.1.3 flask-cors==6.0.2 pycognito==2024.5.1 django==5.2.19
-          django-oauth-toolkit==3.4.1 playwright==1.65.2 awscli==1.46.3 boto3==1.44.8)
+          django-oauth-toolkit==3.4.1 playwright==1.65.2 awscli==1.46.3 boto3==1.44.8 oidc-provider-mock==0.3.4)
 # Debian's kubectl 1.20 (kubernetes-client) for the exec-plugin tests, unpacked inside the package (git-ignored): it
 # would conflict with a kubectl that another package (google-cloud-sdk's) installs as /usr/bin/kubectl.
 venv=.venv

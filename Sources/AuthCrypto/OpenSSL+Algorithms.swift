@@ -41,5 +41,9 @@ enum OpenSSLParameter {
     static let rsaModulus: StaticString = "n"      // OSSL_PKEY_PARAM_RSA_N
     static let rsaExponent: StaticString = "e"     // OSSL_PKEY_PARAM_RSA_E
     static let rsaAlgorithm: StaticString = "RSA"
+    static let ecAlgorithm: StaticString = "EC"
+    static let groupName: StaticString = "group"   // OSSL_PKEY_PARAM_GROUP_NAME
+    static let publicKey: StaticString = "pub"     // OSSL_PKEY_PARAM_PUB_KEY
+    static let p256: StaticString = "prime256v1"
     static let sha256: StaticString = "SHA2-256"
 }

@@ -41,24 +41,8 @@ final class OpenSSLRSAPublicKey: @unchecked Sendable {
         EVP_PKEY_free(key)
     }
 
-    /// Hashes `message` region by region. Every failure, expected or not, leaves the error queue empty.
+    /// RSASSA-PKCS1-v1_5 with SHA-256: an RSA key's default padding is PKCS #1 v1.5.
     func isValidPKCS1SHA256Signature(_ signature: UnsafeRawBufferPointer, for message: some DataProtocol) -> Bool {
-        guard let context = EVP_MD_CTX_new() else { fatalError("\(OpenSSLError.drain("EVP_MD_CTX_new"))") }
-        defer { EVP_MD_CTX_free(context) }
-        // An RSA key's default padding is PKCS #1 v1.5.
-        guard EVP_DigestVerifyInit(context, nil, OpenSSLAlgorithms.sha256.pointer, nil, key) == 1 else {
-            OpenSSLError.clear()
-            return false
-        }
-        for region in message.regions {
-            let updated = region.withUnsafeBytes { EVP_DigestVerifyUpdate(context, $0.baseAddress, $0.count) }
-            guard updated == 1 else {
-                OpenSSLError.clear()
-                return false
-            }
-        }
-        let verified = EVP_DigestVerifyFinal(context, signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count)
-        if verified != 1 { OpenSSLError.clear() }
-        return verified == 1
+        OpenSSLDigestVerification.isValidSHA256Signature(signature, for: message, key: key)
     }
 }

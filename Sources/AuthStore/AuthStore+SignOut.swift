@@ -53,6 +53,10 @@ extension AuthStore {
             }
         }
         if let stored = cleared.flatMap(StoredSession.init) {
+            guard authority.canRevoke(stored) else {
+                result.revocationUnavailable = true
+                return
+            }
             do {
                 try await authority.revoke(stored)
                 result.revoked = true

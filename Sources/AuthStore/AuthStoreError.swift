@@ -53,6 +53,8 @@ public struct SignOutResult: Sendable, Equatable {
     public var signedOutGlobally: Bool?
     /// What failed remotely, in words.
     public var remoteFailures: [String]
+    /// The provider has no revocation endpoint: the refresh token was not revoked, and nothing failed.
+    public var revocationUnavailable = false
 
     public var isComplete: Bool { remoteFailures.isEmpty }
 }

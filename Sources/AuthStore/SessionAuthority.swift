@@ -15,6 +15,9 @@ public protocol SessionAuthority: Sendable {
     /// New tokens for the session; a rotated refresh token comes back in them, and the store persists it first.
     func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens
     func revoke(_ session: StoredSession) async throws(CognitoError)
+    /// Whether `revoke` has anywhere to go: false for a browser session at a provider with no revocation endpoint,
+    /// whose refresh token then lives on there until it expires.
+    func canRevoke(_ session: StoredSession) -> Bool
     func globalSignOut(accessToken: SecretBytes) async throws(CognitoError)
     /// Registers a device a sign-in reported as new (ConfirmDevice).
     func confirmDevice(
@@ -22,6 +25,10 @@ public protocol SessionAuthority: Sendable {
     ) async throws(CognitoError) -> (device: RememberedDevice, userConfirmationNecessary: Bool)
     /// Remembers a confirmed device, for pools that leave it to the user (UpdateDeviceStatus).
     func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError)
+}
+
+extension SessionAuthority {
+    public func canRevoke(_ session: StoredSession) -> Bool { true }
 }
 
 /// What refreshing or revoking a session needs of the stored record: its refresh token and user, and how it was

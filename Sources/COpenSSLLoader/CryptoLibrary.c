@@ -8,6 +8,7 @@
 #include <CLibraryLoader.h>
 #include <openssl/bn.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
@@ -24,6 +25,7 @@
     X(BN_CTX_free) X(BN_CTX_new) X(BN_add) X(BN_bin2bn) X(BN_bn2binpad) X(BN_clear_free) X(BN_cmp) X(BN_dup) \
     X(BN_free) X(BN_hex2bn) X(BN_is_odd) X(BN_is_one) X(BN_is_zero) X(BN_mod_add) X(BN_mod_exp) X(BN_mod_mul) \
     X(BN_mod_sub) X(BN_mul) X(BN_new) X(BN_nnmod) X(BN_num_bits) X(BN_set_flags) X(CRYPTO_free) X(CRYPTO_memcmp) \
+    X(ECDSA_SIG_free) X(ECDSA_SIG_new) X(ECDSA_SIG_set0) \
     X(ERR_clear_error) X(ERR_error_string_n) X(ERR_get_error) X(ERR_peek_error) X(EVP_CIPHER_CTX_ctrl) \
     X(EVP_CIPHER_CTX_free) X(EVP_CIPHER_CTX_new) X(EVP_CIPHER_fetch) X(EVP_CipherUpdate) X(EVP_DecryptFinal_ex) \
     X(EVP_DecryptInit_ex2) X(EVP_DigestFinal_ex) X(EVP_DigestInit_ex2) X(EVP_DigestUpdate) X(EVP_DigestVerifyFinal) \
@@ -31,9 +33,12 @@
     X(EVP_KDF_CTX_free) X(EVP_KDF_CTX_new) X(EVP_KDF_derive) X(EVP_KDF_fetch) X(EVP_MAC_CTX_dup) X(EVP_MAC_CTX_free) \
     X(EVP_MAC_CTX_new) X(EVP_MAC_CTX_set_params) X(EVP_MAC_fetch) X(EVP_MAC_final) X(EVP_MAC_init) X(EVP_MAC_update) \
     X(EVP_MD_CTX_free) X(EVP_MD_CTX_new) X(EVP_MD_fetch) X(EVP_MD_get_size) X(EVP_PBE_scrypt) X(EVP_PKEY_CTX_free) \
-    X(EVP_PKEY_CTX_new_from_name) X(EVP_PKEY_free) X(EVP_PKEY_fromdata) X(EVP_PKEY_fromdata_init) \
-    X(OSSL_PARAM_BLD_free) X(OSSL_PARAM_BLD_new) X(OSSL_PARAM_BLD_push_BN) X(OSSL_PARAM_BLD_to_param) \
-    X(OSSL_PARAM_construct_octet_string) X(OSSL_PARAM_construct_utf8_string) X(OSSL_PARAM_free) X(RAND_bytes)
+    X(EVP_PKEY_CTX_new_from_name) X(EVP_PKEY_CTX_new_from_pkey) X(EVP_PKEY_free) X(EVP_PKEY_fromdata) \
+    X(EVP_PKEY_fromdata_init) X(EVP_PKEY_public_check) X(OSSL_PARAM_BLD_free) X(OSSL_PARAM_BLD_new) \
+    X(OSSL_PARAM_BLD_push_BN) X(OSSL_PARAM_BLD_push_octet_string) X(OSSL_PARAM_BLD_push_utf8_string) \
+    X(OSSL_PARAM_BLD_to_param) \
+    X(OSSL_PARAM_construct_octet_string) X(OSSL_PARAM_construct_utf8_string) X(OSSL_PARAM_free) X(RAND_bytes) \
+    X(i2d_ECDSA_SIG)
 
 static struct functions {
 #define CRYPTO_POINTER(name) __typeof__(name) *name;
@@ -95,6 +100,9 @@ int BN_num_bits(const BIGNUM *a) { return loaded()->BN_num_bits(a); }
 void BN_set_flags(BIGNUM *b, int n) { loaded()->BN_set_flags(b, n); }
 void CRYPTO_free(void *ptr, const char *file, int line) { loaded()->CRYPTO_free(ptr, file, line); }
 int CRYPTO_memcmp(const void *in_a, const void *in_b, size_t len) { return loaded()->CRYPTO_memcmp(in_a, in_b, len); }
+void ECDSA_SIG_free(ECDSA_SIG *sig) { loaded()->ECDSA_SIG_free(sig); }
+ECDSA_SIG *ECDSA_SIG_new(void) { return loaded()->ECDSA_SIG_new(); }
+int ECDSA_SIG_set0(ECDSA_SIG *sig, BIGNUM *r, BIGNUM *s) { return loaded()->ECDSA_SIG_set0(sig, r, s); }
 void ERR_clear_error(void) { loaded()->ERR_clear_error(); }
 void ERR_error_string_n(unsigned long e, char *buf, size_t len) { loaded()->ERR_error_string_n(e, buf, len); }
 unsigned long ERR_get_error(void) { return loaded()->ERR_get_error(); }
@@ -180,15 +188,25 @@ void EVP_PKEY_CTX_free(EVP_PKEY_CTX *ctx) { loaded()->EVP_PKEY_CTX_free(ctx); }
 EVP_PKEY_CTX *EVP_PKEY_CTX_new_from_name(OSSL_LIB_CTX *libctx, const char *name, const char *propquery) {
     return loaded()->EVP_PKEY_CTX_new_from_name(libctx, name, propquery);
 }
+EVP_PKEY_CTX *EVP_PKEY_CTX_new_from_pkey(OSSL_LIB_CTX *libctx, EVP_PKEY *pkey, const char *propquery) {
+    return loaded()->EVP_PKEY_CTX_new_from_pkey(libctx, pkey, propquery);
+}
 void EVP_PKEY_free(EVP_PKEY *pkey) { loaded()->EVP_PKEY_free(pkey); }
 int EVP_PKEY_fromdata(EVP_PKEY_CTX *ctx, EVP_PKEY **ppkey, int selection, OSSL_PARAM param[]) {
     return loaded()->EVP_PKEY_fromdata(ctx, ppkey, selection, param);
 }
 int EVP_PKEY_fromdata_init(EVP_PKEY_CTX *ctx) { return loaded()->EVP_PKEY_fromdata_init(ctx); }
+int EVP_PKEY_public_check(EVP_PKEY_CTX *ctx) { return loaded()->EVP_PKEY_public_check(ctx); }
 void OSSL_PARAM_BLD_free(OSSL_PARAM_BLD *bld) { loaded()->OSSL_PARAM_BLD_free(bld); }
 OSSL_PARAM_BLD *OSSL_PARAM_BLD_new(void) { return loaded()->OSSL_PARAM_BLD_new(); }
 int OSSL_PARAM_BLD_push_BN(OSSL_PARAM_BLD *bld, const char *key, const BIGNUM *bn) {
     return loaded()->OSSL_PARAM_BLD_push_BN(bld, key, bn);
+}
+int OSSL_PARAM_BLD_push_octet_string(OSSL_PARAM_BLD *bld, const char *key, const void *buf, size_t bsize) {
+    return loaded()->OSSL_PARAM_BLD_push_octet_string(bld, key, buf, bsize);
+}
+int OSSL_PARAM_BLD_push_utf8_string(OSSL_PARAM_BLD *bld, const char *key, const char *buf, size_t bsize) {
+    return loaded()->OSSL_PARAM_BLD_push_utf8_string(bld, key, buf, bsize);
 }
 OSSL_PARAM *OSSL_PARAM_BLD_to_param(OSSL_PARAM_BLD *bld) { return loaded()->OSSL_PARAM_BLD_to_param(bld); }
 OSSL_PARAM OSSL_PARAM_construct_octet_string(const char *key, void *buf, size_t bsize) {
@@ -199,3 +217,4 @@ OSSL_PARAM OSSL_PARAM_construct_utf8_string(const char *key, char *buf, size_t b
 }
 void OSSL_PARAM_free(OSSL_PARAM *p) { loaded()->OSSL_PARAM_free(p); }
 int RAND_bytes(unsigned char *buf, int num) { return loaded()->RAND_bytes(buf, num); }
+int i2d_ECDSA_SIG(const ECDSA_SIG *sig, unsigned char **out) { return loaded()->i2d_ECDSA_SIG(sig, out); }

@@ -1,9 +1,10 @@
 import AuthCrypto
 import FoundationEssentials
 
-/// The JWKS document: the issuer's public signing keys by `kid`. Only RSA keys are kept.
+/// The JWKS document: the issuer's public signing keys by `kid`. Only RSA keys (RS256) and P-256 EC keys (ES256)
+/// meant for signatures are kept; a key whose `alg` names another algorithm than its type's is skipped.
 public struct JSONWebKeySet: Sendable {
-    public let keys: [String: RSAPublicKey]
+    public let keys: [String: JSONWebKey]
 
     public init(json: some DataProtocol) throws(TokenError) {
         let document: KeySetDocument
@@ -12,11 +13,10 @@ public struct JSONWebKeySet: Sendable {
         } catch {
             throw .keySetUnavailable("the key set is not a JWKS document")
         }
-        var keys: [String: RSAPublicKey] = [:]
-        for key in document.keys where key.kty == "RSA" && (key.use ?? "sig") == "sig" && (key.alg ?? "RS256") == "RS256" {
-            guard let kid = key.kid, let n = key.n.flatMap(Base64URL.decode), let e = key.e.flatMap(Base64URL.decode),
-                  let publicKey = try? RSAPublicKey(modulus: n, exponent: e) else { continue }
-            keys[kid] = publicKey
+        var keys: [String: JSONWebKey] = [:]
+        for entry in document.keys where (entry.use ?? "sig") == "sig" {
+            guard let kid = entry.kid, let key = entry.signingKey, (entry.alg ?? key.algorithm) == key.algorithm else { continue }
+            keys[kid] = key
         }
         self.keys = keys
     }
@@ -26,10 +26,31 @@ private struct KeySetDocument: Decodable {
     struct Key: Decodable {
         let kty: String
         let kid: String?
-        let n: String?
-        let e: String?
         let use: String?
         let alg: String?
+        // RSA
+        let n: String?
+        let e: String?
+        // EC
+        let crv: String?
+        let x: String?
+        let y: String?
+
+        /// The public key this entry describes, when it is one the verifier can use.
+        var signingKey: JSONWebKey? {
+            switch kty {
+            case "RSA":
+                guard let n = n.flatMap(Base64URL.decode), let e = e.flatMap(Base64URL.decode),
+                      let key = try? RSAPublicKey(modulus: n, exponent: e) else { return nil }
+                return .rs256(key)
+            case "EC":
+                guard crv == "P-256", let x = x.flatMap(Base64URL.decode), let y = y.flatMap(Base64URL.decode),
+                      let key = try? P256PublicKey(x: x, y: y) else { return nil }
+                return .es256(key)
+            default:
+                return nil
+            }
+        }
     }
     let keys: [Key]
 }

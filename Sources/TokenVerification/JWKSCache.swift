@@ -14,7 +14,7 @@ public actor JWKSCache {
     private let minimumRefetchInterval: Double
     private let now: @Sendable () -> Double
 
-    private var keys: [String: RSAPublicKey] = [:]
+    private var keys: [String: JSONWebKey] = [:]
     private var lastFetchStarted: Double?
     private var lastFailure: TokenError?
     private var inFlight: Task<Result<JSONWebKeySet, TokenError>, Never>?
@@ -35,18 +35,33 @@ public actor JWKSCache {
         self.now = now
     }
 
-    public func key(for kid: String) async throws(TokenError) -> RSAPublicKey {
+    public func key(for kid: String) async throws(TokenError) -> JSONWebKey {
         if let key = keys[kid] { return key }
-        let throttled = lastFetchStarted.map { now() - $0 < minimumRefetchInterval } ?? false
-        if inFlight == nil && !throttled { startFetch() }
-        if let task = inFlight {
-            apply(await task.value)
-        }
+        await fetchUnlessThrottled()
         guard let key = keys[kid] else {
             if keys.isEmpty, let lastFailure { throw lastFailure }
             throw .unknownKey(kid: kid)
         }
         return key
+    }
+
+    /// The set's one key, for a token whose header names none: OpenID Connect Core section 10.1 allows that only
+    /// while the set holds a single key.
+    public func soleKey() async throws(TokenError) -> JSONWebKey {
+        if keys.isEmpty { await fetchUnlessThrottled() }
+        if keys.isEmpty, let lastFailure { throw lastFailure }
+        guard keys.count == 1, let key = keys.values.first else {
+            throw .malformed("the header has no 'kid' and the key set holds \(keys.count) keys")
+        }
+        return key
+    }
+
+    private func fetchUnlessThrottled() async {
+        let throttled = lastFetchStarted.map { now() - $0 < minimumRefetchInterval } ?? false
+        if inFlight == nil && !throttled { startFetch() }
+        if let task = inFlight {
+            apply(await task.value)
+        }
     }
 
     private func startFetch() {

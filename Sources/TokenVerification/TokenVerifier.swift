@@ -1,12 +1,22 @@
 import AuthCrypto
 import FoundationEssentials
 
-/// Verifies the tokens of one Cognito app client: RS256 signature by `kid`, then the claims Cognito documents.
-/// Every token that arrives from a sign-in or refresh goes through here once before it is stored.
+/// Verifies the tokens of one app client: the signature by `kid` with the algorithm of that JWKS key (RS256 or
+/// ES256), then the claims. Every token that arrives from a sign-in or refresh goes through here once before it is
+/// stored.
 public struct TokenVerifier: Sendable {
+    /// Which claims a token must carry besides OpenID Connect's.
+    public enum ClaimRules: Sendable, Equatable {
+        /// A Cognito user pool: `token_use` on both tokens, access tokens are JWTs with `client_id`.
+        case cognito
+        /// Any other OpenID provider (OpenID Connect Core 3.1.3.7): ID tokens only; access tokens are opaque.
+        case openIDConnect
+    }
+
     public let issuer: String
     public let clientId: String
     public let keys: JWKSCache
+    public let rules: ClaimRules
     /// Allowed clock skew, in seconds, for `exp`, `nbf` and `iat`.
     public let leeway: Double
     private let now: @Sendable () -> Double
@@ -15,21 +25,36 @@ public struct TokenVerifier: Sendable {
         issuer: String,
         clientId: String,
         keys: JWKSCache,
+        rules: ClaimRules = .cognito,
         leeway: Double = 60,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.issuer = issuer
         self.clientId = clientId
         self.keys = keys
+        self.rules = rules
         self.leeway = leeway
         self.now = now
     }
 
-    /// An ID token: `token_use` "id", `aud` the client, and the sign-in's `nonce` when one was sent.
+    /// Whether access tokens are this verifier's business: only Cognito's are JWTs a client may read.
+    public var verifiesAccessTokens: Bool { rules == .cognito }
+
+    /// An ID token: `aud` containing the client (and `azp` the client when there are several audiences or `azp`
+    /// is given), the sign-in's `nonce` when one was sent, and under Cognito's rules `token_use` "id".
     public func verifyIDToken(_ token: String, nonce: String? = nil) async throws(TokenError) -> JWT {
         let jwt = try await verifiedSignature(token)
         try checkCommonClaims(jwt.claims, tokenUse: "id")
-        guard jwt.claims.audience.contains(clientId) else { throw .wrongAudience(expected: clientId) }
+        if rules == .openIDConnect {
+            guard jwt.claims.subject != nil else { throw .missingClaim("sub") }
+            guard jwt.claims.issuedAt != nil else { throw .missingClaim("iat") }
+        }
+        let audience = jwt.claims.audience
+        guard audience.contains(clientId) else { throw .wrongAudience(expected: clientId) }
+        let authorizedParty = jwt.claims["azp"]?.string
+        if audience.count > 1 || authorizedParty != nil {
+            guard authorizedParty == clientId else { throw .wrongAuthorizedParty(expected: clientId) }
+        }
         if let nonce {
             guard let found = jwt.claims.nonce, ConstantTime.equals(found, nonce) else {
                 throw .nonceMismatch
@@ -38,7 +63,8 @@ public struct TokenVerifier: Sendable {
         return jwt
     }
 
-    /// An access token: `token_use` "access" and `client_id` the client.
+    /// A Cognito access token: `token_use` "access" and `client_id` the client. Another provider's access token is
+    /// opaque to the client (see `verifiesAccessTokens`).
     public func verifyAccessToken(_ token: String) async throws(TokenError) -> JWT {
         let jwt = try await verifiedSignature(token)
         try checkCommonClaims(jwt.claims, tokenUse: "access")
@@ -48,9 +74,17 @@ public struct TokenVerifier: Sendable {
 
     private func verifiedSignature(_ token: String) async throws(TokenError) -> JWT {
         let jwt = try JWT(compact: token)
-        guard jwt.header.alg == "RS256" else { throw .unsupportedAlgorithm(jwt.header.alg) }
-        guard let kid = jwt.header.kid else { throw .malformed("the header has no 'kid'") }
-        let key = try await keys.key(for: kid)
+        // Checked before any fetch, so `none` or HS256 never reaches the key set.
+        guard JSONWebKey.supportedAlgorithms.contains(jwt.header.alg) else { throw .unsupportedAlgorithm(jwt.header.alg) }
+        let key: JSONWebKey
+        if let kid = jwt.header.kid {
+            key = try await keys.key(for: kid)
+        } else if rules == .openIDConnect {
+            key = try await keys.soleKey()
+        } else {
+            throw .malformed("the header has no 'kid'")
+        }
+        guard key.algorithm == jwt.header.alg else { throw .algorithmMismatch(header: jwt.header.alg, key: key.algorithm) }
         guard key.isValidSignature(jwt.signature, for: jwt.signingInput) else { throw .badSignature }
         return jwt
     }
@@ -58,8 +92,10 @@ public struct TokenVerifier: Sendable {
     private func checkCommonClaims(_ claims: Claims, tokenUse: String) throws(TokenError) {
         guard let found = claims.issuer else { throw .missingClaim("iss") }
         guard found == issuer else { throw .wrongIssuer(expected: issuer, found: found) }
-        guard let use = claims.tokenUse else { throw .missingClaim("token_use") }
-        guard use == tokenUse else { throw .wrongTokenUse(expected: tokenUse, found: use) }
+        if rules == .cognito {
+            guard let use = claims.tokenUse else { throw .missingClaim("token_use") }
+            guard use == tokenUse else { throw .wrongTokenUse(expected: tokenUse, found: use) }
+        }
         let current = now()
         guard let expiry = claims.expiresAt else { throw .missingClaim("exp") }
         guard current < expiry + leeway else { throw .expired(at: expiry) }

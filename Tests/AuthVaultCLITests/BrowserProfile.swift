@@ -1,8 +1,9 @@
 import Foundation
 import TestSupport
 
-/// A profile whose browser sign-in goes to django-oauth-toolkit (the Hosted UI stand-in), configured from its
-/// discovery document, with the file vault; and the browser commands the tests hand to `authvault login`.
+/// A profile whose browser sign-in goes to django-oauth-toolkit (the Hosted UI stand-in, or DOT in its default
+/// configuration as any OpenID provider, with no user pool), configured from its discovery document, with the file
+/// vault; and the browser commands the tests hand to `authvault login`.
 struct BrowserProfile {
     let server: OAuthServer
     let cli: HeadlessCLI
@@ -12,10 +13,12 @@ struct BrowserProfile {
     var browserLog: String { scratch.appending("browser.json") }
 
     static func make(client: OAuthServer.Client = OAuthServer.publicClient,
-                     redirectURIs: [String] = [OAuthServer.redirectURI, OAuthServer.secondRedirectURI]) async throws -> BrowserProfile {
-        let server = try await OAuthServer.shared()
+                     redirectURIs: [String] = [OAuthServer.redirectURI, OAuthServer.secondRedirectURI],
+                     server configuration: OAuthServer.Configuration = .cognitoShaped) async throws -> BrowserProfile {
+        let server = configuration == .cognitoShaped ? try await OAuthServer.shared() : try await OAuthServer.sharedDefault()
         let cli = try HeadlessCLI()
-        var arguments = ["configure", "--user-pool-id", "us-east-1_Browser", "--client-id", client.clientId,
+        let userPool = configuration == .cognitoShaped ? ["--user-pool-id", "us-east-1_Browser"] : []
+        var arguments = ["configure"] + userPool + ["--client-id", client.clientId,
                          "--oidc-discovery", server.discoveryURL, "--sign-out-uri", OAuthServer.signOutURI, "--vault", "file"]
         arguments += redirectURIs.flatMap { ["--redirect-uri", $0] }
         if let secret = client.clientSecret {

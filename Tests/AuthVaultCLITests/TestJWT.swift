@@ -4,10 +4,15 @@ import TestSupport
 /// JWTs as the tests read and make them, with Foundation's JSON and base64 (independent of the project's decoder).
 enum TestJWT {
     /// The claims of a compact JWT, unverified; nil when it is not one.
-    static func claims(of token: String) -> [String: Any]? {
+    static func claims(of token: String) -> [String: Any]? { object(part: 1, of: token) }
+
+    /// The header of a compact JWT, unverified; nil when it is not one.
+    static func header(of token: String) -> [String: Any]? { object(part: 0, of: token) }
+
+    private static func object(part index: Int, of token: String) -> [String: Any]? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = parts[index].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64) else { return nil }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]

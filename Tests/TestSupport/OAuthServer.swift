@@ -7,6 +7,16 @@ import Foundation
 /// start, auto-approval, and Django's login form. One server per test process (`shared()`); tests keep apart by
 /// their own cookie jars, and a test that signs a user out everywhere uses a user of its own.
 public final class OAuthServer: Sendable {
+    /// How the server is set up (Scripts/oauth_server/settings.py).
+    public enum Configuration: String, Sendable {
+        /// The Hosted UI stand-in described above.
+        case cognitoShaped = "cognito"
+        /// django-oauth-toolkit as it ships, with OIDC turned on: its own paths under `/o/` (the issuer is
+        /// `{base}/o`), its own claims (`sub` is the user's primary key, no e-mail), random access tokens, refresh-token
+        /// rotation, RP-initiated logout, and no revocation endpoint in its discovery document.
+        case defaultConfiguration = "default"
+    }
+
     public struct User: Sendable {
         public let username: String
         public let password: String
@@ -56,18 +66,20 @@ public final class OAuthServer: Sendable {
     public static let machineScope = "authvault-api/read"
 
     public let server: ScriptServer
+    public let configuration: Configuration
     /// The Hosted UI base URL.
     public var baseURL: String { server.baseURL }
     /// The `iss` of every token.
-    public var issuer: String { server.baseURL }
-    public var jwksURL: String { server.baseURL + "/.well-known/jwks.json" }
-    public var discoveryURL: String { server.baseURL + "/.well-known/openid-configuration" }
+    public var issuer: String { configuration == .cognitoShaped ? server.baseURL : server.baseURL + "/o" }
+    public var jwksURL: String { issuer + "/.well-known/jwks.json" }
+    public var discoveryURL: String { issuer + "/.well-known/openid-configuration" }
 
-    private init(server: ScriptServer) {
+    private init(server: ScriptServer, configuration: Configuration) {
         self.server = server
+        self.configuration = configuration
     }
 
-    public static func start() async throws -> OAuthServer {
+    public static func start(_ configuration: Configuration = .cognitoShaped) async throws -> OAuthServer {
         let directory = try TemporaryDirectory(prefix: "authvault-oauth")
         let users = [federatedUser, poolUser, signOutUser].map { user -> [String: Any] in
             ["username": user.username, "password": user.password, "email": user.email,
@@ -82,13 +94,15 @@ public final class OAuthServer: Sendable {
             return application
         }
         let path = directory.appending("config.json")
-        try JSONSerialization.data(withJSONObject: ["users": users, "applications": applications]).write(to: URL(fileURLWithPath: path))
+        try JSONSerialization.data(withJSONObject: ["mode": configuration.rawValue, "users": users, "applications": applications])
+            .write(to: URL(fileURLWithPath: path))
         // The script reads its configuration before printing its port, so the file may go once it has started.
         let server = try await ScriptServer.start(script: "oauth_server/server.py", arguments: [path])
-        return OAuthServer(server: server)
+        return OAuthServer(server: server, configuration: configuration)
     }
 
-    private static let sharedServer = SharedOAuthServer()
+    private static let sharedServer = SharedOAuthServer(.cognitoShaped)
+    private static let sharedDefaultServer = SharedOAuthServer(.defaultConfiguration)
 
     public static func shared() async throws -> OAuthServer {
         try await sharedServer.value()
@@ -100,6 +114,11 @@ public final class OAuthServer: Sendable {
         let response = try await LoopbackHTTP.send(method: "GET", url: baseURL + "/test/client-credentials-count?client_id=" + query)
         guard let count = response.json["count"] as? Int else { throw TestFixtureError("no count from the OAuth server") }
         return count
+    }
+
+    /// The server in its default configuration, started once per test process like `shared()`.
+    public static func sharedDefault() async throws -> OAuthServer {
+        try await sharedDefaultServer.value()
     }
 
     /// Where the scripted browser ended up.
@@ -139,11 +158,16 @@ public final class BrowserSession: Sendable {
 
 /// Starts the shared server once, whoever asks first; later callers await the same start.
 private actor SharedOAuthServer {
+    private let configuration: OAuthServer.Configuration
     private var task: Task<OAuthServer, any Error>?
+
+    init(_ configuration: OAuthServer.Configuration) {
+        self.configuration = configuration
+    }
 
     func value() async throws -> OAuthServer {
         if let task { return try await task.value }
-        let started = Task { try await OAuthServer.start() }
+        let started = Task { [configuration] in try await OAuthServer.start(configuration) }
         task = started
         return try await started.value
     }

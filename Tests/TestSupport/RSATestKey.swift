@@ -2,8 +2,9 @@ import Foundation
 
 /// An RSA key pair made by the openssl CLI, for minting JWTs that the code under test must verify.
 /// Signing also goes through the openssl CLI, so no value a test checks comes from the code under test.
-public final class RSATestKey: @unchecked Sendable {
+public final class RSATestKey: TestSigningKey, @unchecked Sendable {
     public let kid: String
+    public let algorithm = "RS256"
     private let directory: TemporaryDirectory
     private var privateKeyPath: String { directory.appending("key.pem") }
 
@@ -36,19 +37,10 @@ public final class RSATestKey: @unchecked Sendable {
         guard result.status == 0 else { throw TestFixtureError("openssl dgst -sign failed: \(result.stderrText)") }
         return Array(result.stdout)
     }
-
-    /// A compact JWS with the given claims, signed by this key.
-    public func mintJWT(claims: [String: Any], header: [String: Any]? = nil) throws -> String {
-        let headerObject = header ?? ["alg": "RS256", "kid": kid, "typ": "JWT"]
-        let encodedHeader = Base64URLText.encode(Array(try JSONSerialization.data(withJSONObject: headerObject, options: [.sortedKeys])))
-        let encodedClaims = Base64URLText.encode(Array(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])))
-        let signingInput = "\(encodedHeader).\(encodedClaims)"
-        return "\(signingInput).\(Base64URLText.encode(try sign(Array(signingInput.utf8))))"
-    }
 }
 
 /// A JWKS document for the given keys.
-public func jwksDocument(_ keys: [RSATestKey]) throws -> Data {
+public func jwksDocument(_ keys: [any TestSigningKey]) throws -> Data {
     try JSONSerialization.data(withJSONObject: ["keys": try keys.map { try $0.jwk() }], options: [.sortedKeys])
 }
 

@@ -11,11 +11,11 @@ import TestSupport
 final class KeySetServer: HTTPTransport {
     private let state = Mutex<(document: Data, status: Int, fetches: Int)>((Data(), 200, 0))
 
-    init(keys: [RSATestKey]) throws {
+    init(keys: [any TestSigningKey]) throws {
         try serve(keys)
     }
 
-    func serve(_ keys: [RSATestKey], status: Int = 200) throws {
+    func serve(_ keys: [any TestSigningKey], status: Int = 200) throws {
         let document = try jwksDocument(keys)
         state.withLock { $0.document = document; $0.status = status }
     }
@@ -84,9 +84,11 @@ final class ManualClock: Sendable {
         #expect(jwt.claims.identities == [FederatedIdentity(providerName: "Google", userId: "1234567890")])
     }
 
-    @Test func audienceMayBeAList() async throws {
-        let jwt = try await verifier.verifyIDToken(try Self.key.mintJWT(claims: idClaims(["aud": ["other", Self.clientId]])))
+    @Test func audienceMayBeAListWithTheClientAsAuthorizedParty() async throws {
+        let jwt = try await verifier.verifyIDToken(try Self.key.mintJWT(claims: idClaims(["aud": ["other", Self.clientId], "azp": Self.clientId])))
         #expect(jwt.claims.audience == ["other", Self.clientId])
+        let withoutParty = try Self.key.mintJWT(claims: idClaims(["aud": ["other", Self.clientId]]))
+        await #expect(throws: TokenError.wrongAuthorizedParty(expected: Self.clientId)) { try await verifier.verifyIDToken(withoutParty) }
     }
 
     @Test func tamperedSignatureAndClaimsAreRejected() async throws {

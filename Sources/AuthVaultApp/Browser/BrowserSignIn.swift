@@ -8,13 +8,14 @@ import Loopback
 /// waiting at a terminal are the caller's.
 public struct BrowserSignIn: Sendable {
     public let session: ProfileSession
-    /// Cognito's `identity_provider`; nil shows the Hosted UI's own page.
+    /// Cognito's `identity_provider`; nil shows the Hosted UI's own page. Always nil for another OpenID provider,
+    /// which has no such parameter.
     public let identityProvider: String?
     public let timeout: Duration
 
     public init(session: ProfileSession, identityProvider: String?, timeout: Duration) {
         self.session = session
-        self.identityProvider = identityProvider
+        self.identityProvider = session.profile.userPoolId == nil ? nil : identityProvider
         self.timeout = timeout
     }
 

@@ -75,10 +75,14 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
 /// A profile with every default filled in, as the rest of the program uses it.
 public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public let name: String
-    public let region: String
-    public let userPoolId: String
+    /// The user pool's region; nil for a profile of another OpenID provider.
+    public let region: String?
+    /// Nil for a profile of another OpenID provider (configured by `--oidc-discovery` alone): it has no user-pool
+    /// operations, and its tokens are checked by OpenID Connect's rules instead of Cognito's.
+    public let userPoolId: String?
     public let clientId: String
-    public let endpoint: String
+    /// The Cognito API URL; nil without a user pool.
+    public let endpoint: String?
     public let issuer: String
     public let jwksURL: String
     public let hostedUI: String?
@@ -104,19 +108,31 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public static let defaultIdentityProvider = "Google"
 
     /// Fills in what Cognito derives: the API endpoint and issuer from the region and pool id, the JWKS under the
-    /// issuer, the region from the pool id's prefix.
+    /// issuer, the region from the pool id's prefix. Without a user pool, the issuer (from discovery) is required.
     public init(name: String, settings: ProfileSettings) throws(ConfigError) {
-        guard let userPoolId = settings.userPoolId else { throw .incomplete(profile: name, missing: "--user-pool-id") }
-        guard let clientId = settings.clientId else { throw .incomplete(profile: name, missing: "--client-id") }
-        guard let region = settings.region ?? ProfileValidation.region(fromUserPoolId: userPoolId) else {
-            throw .incomplete(profile: name, missing: "--region")
+        let issuer: String
+        if let userPoolId = settings.userPoolId {
+            guard let region = settings.region ?? ProfileValidation.region(fromUserPoolId: userPoolId) else {
+                throw .incomplete(profile: name, missing: "--region")
+            }
+            self.region = region
+            endpoint = settings.endpoint ?? "https://cognito-idp.\(region).amazonaws.com/"
+            issuer = settings.issuer ?? "https://cognito-idp.\(region).amazonaws.com/\(userPoolId)"
+            // Cognito's `identity_provider` skips the Hosted UI page; no other server knows the parameter.
+            identityProvider = settings.identityProvider.map { $0.isEmpty ? nil : $0 } ?? Self.defaultIdentityProvider
+        } else if let oidcIssuer = settings.issuer {
+            region = nil
+            endpoint = nil
+            issuer = oidcIssuer
+            identityProvider = nil
+        } else {
+            throw .incomplete(profile: name, missing: "--user-pool-id")
         }
+        guard let clientId = settings.clientId else { throw .incomplete(profile: name, missing: "--client-id") }
         self.name = name
-        self.region = region
-        self.userPoolId = userPoolId
+        self.userPoolId = settings.userPoolId
         self.clientId = clientId
-        endpoint = settings.endpoint ?? "https://cognito-idp.\(region).amazonaws.com/"
-        issuer = settings.issuer ?? "https://cognito-idp.\(region).amazonaws.com/\(userPoolId)"
+        self.issuer = issuer
         jwksURL = settings.jwksURL ?? (issuer.hasSuffix("/") ? issuer : issuer + "/") + ".well-known/jwks.json"
         hostedUI = settings.hostedUI
         redirectURIs = settings.redirectURIs ?? []
@@ -126,7 +142,6 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         }
         // A machine client asks for its resource servers' scopes: with none set, the client's defaults.
         scopes = settings.scopes ?? (grant == .clientCredentials ? [] : Self.defaultScopes)
-        identityProvider = settings.identityProvider.map { $0.isEmpty ? nil : $0 } ?? Self.defaultIdentityProvider
         oauthOverrides = settings.oauthEndpoints
         signOutURI = settings.signOutURI
         vault = settings.vault ?? .auto

@@ -49,10 +49,11 @@ public final class ProfileAuthority: SessionAuthority {
 
     public func cognitoClient() async throws(CognitoError) -> CognitoClient {
         if let existing = parts.withLock({ $0.cognito }) { return existing }
+        guard let userPoolId = profile.userPoolId, let region = profile.region, let endpoint = profile.endpoint else { throw .noUserPool }
         let (transport, verifier) = shared()
         let configuration = CognitoConfiguration(
-            region: profile.region, userPoolId: profile.userPoolId, clientId: profile.clientId,
-            clientSecret: await clientSecret(), endpoint: profile.endpoint,
+            region: region, userPoolId: userPoolId, clientId: profile.clientId,
+            clientSecret: await clientSecret(), endpoint: endpoint,
             rotatesRefreshTokens: profile.rotatesRefreshTokens)
         let made = try CognitoClient(configuration: configuration, transport: transport, verifier: verifier)
         return parts.withLock { parts in
@@ -121,7 +122,8 @@ public final class ProfileAuthority: SessionAuthority {
             let transport = ClockLearningTransport(CurlTransport(configuration: CurlTransportConfiguration(
                 caBundlePath: profile.caBundle, userAgent: userAgent, proxy: proxy, trace: trace)), teaching: clock)
             let verifier = TokenVerifier(issuer: profile.issuer, clientId: profile.clientId,
-                                         keys: JWKSCache(url: profile.jwksURL, transport: transport), now: clock.now)
+                                         keys: JWKSCache(url: profile.jwksURL, transport: transport),
+                                         rules: profile.userPoolId == nil ? .openIDConnect : .cognito, now: clock.now)
             parts.transport = transport
             parts.verifier = verifier
             return (transport, verifier)
@@ -156,6 +158,11 @@ public final class ProfileAuthority: SessionAuthority {
         } catch {
             throw CognitoError(error)
         }
+    }
+
+    public func canRevoke(_ session: StoredSession) -> Bool {
+        guard session.origin == .browser else { return true }
+        return (try? profile.oauthEndpoints())??.revocation != nil
     }
 
     public func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {

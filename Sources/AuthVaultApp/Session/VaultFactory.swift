@@ -32,7 +32,8 @@ public struct VaultFactory: Sendable {
     public func secretServiceVault() throws(ApplicationError) -> SecretServiceVault {
         var bindings: [String: SecretServiceVault.ProfileBinding] = [:]
         for (name, settings) in profiles {
-            guard let pool = settings.userPoolId, let client = settings.clientId else { continue }
+            // Another OpenID provider's profile is bound to its issuer, in the pool's place.
+            guard let pool = settings.userPoolId ?? settings.issuer, let client = settings.clientId else { continue }
             bindings[name] = .init(userPoolId: pool, clientId: client)
         }
         return SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive, trace: application.trace)

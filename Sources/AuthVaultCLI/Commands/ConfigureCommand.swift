@@ -49,7 +49,8 @@ struct ConfigureCommand: CLICommand {
         abstract: "Create or update a profile.",
         discussion: """
         Only the options given are changed; an empty value ('') resets an option to its default.
-        A new profile needs at least --user-pool-id and --client-id. Secrets never go into the
+        A new profile needs at least --user-pool-id and --client-id, or for any other OpenID provider
+        --oidc-discovery, --client-id and --redirect-uri. Secrets never go into the
         configuration file: --client-secret-stdin stores the app client's secret in the profile's vault record,
         and an empty line removes it.
         """,

@@ -23,12 +23,23 @@ struct LogoutCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         let session = try await ProfileSession.open(context)
+        if everywhere && session.profile.userPoolId == nil {
+            throw CLIError("--global signs out of a Cognito user pool (GlobalSignOut), and profile '\(session.profile.name)' signs in at "
+                           + "another OpenID provider: run 'authvault logout --browser' to end its session there. Nothing was changed.",
+                           status: .usage)
+        }
         // Built before the tokens go, so that a profile with no logout endpoint changes nothing.
         let logoutPage = inBrowser ? try await logoutURL(session, context: context) : nil
         let result = await session.store.signOut(global: everywhere)
-        if let logoutPage { openLogoutPage(logoutPage, context: context) }
+        if let logoutPage {
+            openLogoutPage(logoutPage, site: session.profile.userPoolId == nil ? "provider" : "Hosted UI", context: context)
+        }
         context.standardError.line("Signed out of profile '\(session.profile.name)' on this machine.")
         if result.revoked == true { context.standardError.line("Revoked the refresh token.") }
+        if result.revocationUnavailable {
+            context.standardError.line("The provider names no revocation endpoint, so its refresh token stays valid there until it expires "
+                                       + "('authvault configure --revoke-url URL' sets one).")
+        }
         if result.signedOutGlobally == true { context.standardError.line("Signed out everywhere.") }
         guard result.isComplete else {
             let failures = result.remoteFailures.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
@@ -50,11 +61,12 @@ struct LogoutCommand: CLICommand {
         }
     }
 
-    private func openLogoutPage(_ page: (url: String, launcher: ShellBrowserLauncher?), context: CommandContext) {
+    /// - Parameter site: whose session it ends: the Hosted UI, or another OpenID provider.
+    private func openLogoutPage(_ page: (url: String, launcher: ShellBrowserLauncher?), site: String, context: CommandContext) {
         if let launcher = page.launcher, launcher.open(page.url, exited: { _ in }) {
-            context.standardError.line("Opened the Hosted UI's logout page in the browser, so its sign-in cookie goes too.")
+            context.standardError.line("Opened the \(site)'s logout page in the browser, so its sign-in cookie goes too.")
         } else {
-            context.standardError.line("To end the browser's Hosted UI session too, open: \(page.url)")
+            context.standardError.line("To end the browser's \(site) session too, open: \(page.url)")
         }
     }
 }

@@ -30,7 +30,9 @@ struct StatusCommand: CLICommand {
     private struct Report: Encodable {
         var schemaVersion = StatusCommand.schemaVersion
         var profile: String
+        /// Nil for a profile of another OpenID provider, whose issuer is shown instead.
         var userPoolId: String?
+        var issuer: String?
         var clientId: String?
         var backend: String?
         var state: StatusState
@@ -126,7 +128,7 @@ struct StatusCommand: CLICommand {
         let accessExpired = record?.accessTokenExpiresAt.map { $0 <= providerNow } ?? false
         let word = StatusState.of(state, accessExpired: accessExpired, refreshFailed: refreshFailure != nil,
                                   refreshExpired: refreshExpiry.map { $0 <= now } ?? false)
-        var report = Report(profile: session.profile.name, userPoolId: session.profile.userPoolId,
+        var report = Report(profile: session.profile.name, userPoolId: session.profile.userPoolId, issuer: session.profile.issuer,
                             clientId: session.profile.clientId, backend: session.backend.rawValue, state: word,
                             stateText: "\(state)", usable: false)
         if session.profile.grant == .clientCredentials { report.signIn = "machine (client credentials)" }
@@ -184,7 +186,8 @@ struct StatusCommand: CLICommand {
 
     private func render(_ shown: Shown, now: Double) -> String {
         let report = shown.report, record = shown.record, providerNow = shown.providerNow
-        var lines = ["Profile:    \(report.profile)\(report.userPoolId.map { " (pool \($0), client \(report.clientId ?? "-"))" } ?? "")"]
+        let provider = report.userPoolId.map { "pool \($0)" } ?? report.issuer.map { "issuer \($0)" }
+        var lines = ["Profile:    \(report.profile)\(provider.map { " (\($0), client \(report.clientId ?? "-"))" } ?? "")"]
         if let backend = report.backend { lines.append("Vault:      \(backend)") }
         lines.append("State:      \(report.stateText)")
         if report.signIn != "user" { lines.append("Sign-in:    \(report.signIn)") }

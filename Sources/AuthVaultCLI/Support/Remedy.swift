@@ -82,6 +82,7 @@ enum Remedy {
             "Store the app client's secret: 'authvault configure --client-secret-stdin' (the secret on standard input)."
         case .clientCredentialsRefused(.invalidScope, _):
             "Set the scopes the app client may have: 'authvault configure --scopes \"SERVER/SCOPE ...\"'."
+        case .noUserPool: "Sign in with 'authvault login --browser'."
         default: nil
         }
     }

@@ -4,7 +4,7 @@ import TokenVerification
 
 extension OAuthClient {
     /// Redeems the code of `request`'s callback: sends the PKCE verifier and the same redirect URI, then verifies
-    /// the ID token (signature, claims and this sign-in's `nonce`) and the access token when it is a JWT. Nothing is
+    /// the ID token (signature, claims and this sign-in's `nonce`) and a Cognito access token. Nothing is
     /// returned unless every check passed.
     public func exchange(_ code: OAuthAuthorizationCode, for request: OAuthAuthorizationRequest) async throws(OAuthError) -> OAuthTokens {
         let codeVerifier = request.pkce.verifier.utf8String
@@ -71,8 +71,8 @@ extension OAuthClient {
         }
     }
 
-    /// Verifies the access token when it is a JWS (three dot-separated parts; Cognito's are); an opaque one is the
-    /// server's business, and expires after `expires_in`.
+    /// Verifies the access token when the verifier reads access tokens (Cognito's) and it is a JWS (three
+    /// dot-separated parts); any other is opaque, the server's business, and expires after `expires_in`.
     private func tokens(
         _ answer: OAuthTokenResponse, id: JWT, idToken: String, refreshToken: SecretBytes, rotated: Bool, _ operation: OAuthOperation
     ) async throws(OAuthError) -> OAuthTokens {
@@ -80,7 +80,7 @@ extension OAuthClient {
             throw .invalidResponse(operation: operation.rawValue, reason: "the ID token has no sub or exp")
         }
         var access: JWT?
-        if answer.accessToken.split(separator: ".", omittingEmptySubsequences: false).count == 3 {
+        if verifier.verifiesAccessTokens, answer.accessToken.split(separator: ".", omittingEmptySubsequences: false).count == 3 {
             do {
                 access = try await verifier.verifyAccessToken(answer.accessToken)
             } catch {

@@ -74,6 +74,9 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The answer given is not one the challenge takes.
     case answerDoesNotFitChallenge(ChallengeKind)
     case invalidConfiguration(String)
+    /// The profile's provider is another OpenID provider, not a Cognito user pool: it has no user-pool API
+    /// (passwords, MFA, devices, account operations, global sign-out).
+    case noUserPool
 
     /// Trouble that may pass by itself: worth another try later, and never a reason to sign the user out.
     public var isRetryable: Bool {
@@ -220,6 +223,8 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
             "That answer does not fit the \(kind) challenge."
         case .invalidConfiguration(let reason):
             "The Cognito settings are invalid: \(reason)."
+        case .noUserPool:
+            "This profile signs in at an OpenID provider, not a Cognito user pool: passwords, MFA, devices, account changes and global sign-out need a user pool."
         }
     }
 }

@@ -2,7 +2,8 @@
 
     python3 server.py CONFIG.json
 
-CONFIG.json: {"users": [{"username", "password", "email", "identities": [...]?}],
+CONFIG.json: {"mode": "cognito" (default) or "default" (see settings.py),
+              "users": [{"username", "password", "email", "identities": [...]?}],
               "applications": [{"clientId", "clientSecret"?, "name", "redirectURIs": [...],
                                 "postLogoutRedirectURIs": [...], "opaqueAccessTokens": bool?,
                                 "clientCredentials": bool? (a machine client: the client-credentials grant only)}]}
@@ -83,6 +84,7 @@ def main():
             "OAUTH_TEST_DJANGO_SECRET": secrets.token_urlsafe(32),
             "OAUTH_TEST_RSA_KEY": signing_key_pem(),
             "OAUTH_TEST_DATABASE": os.path.join(directory, "db.sqlite3"),
+            "OAUTH_TEST_MODE": config.get("mode", "cognito"),
         })
         import django
         from django.core.management import call_command

@@ -40,6 +40,11 @@ DATABASES = {"default": {
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 LOGIN_URL = "/login"
 
+# "cognito" (the Hosted UI stand-in below) or "default": django-oauth-toolkit as it ships, with OIDC turned on as
+# its documentation does (an RSA key, the openid scope) and RP-initiated logout; its own paths under /o/, its own
+# claims (sub is the user's primary key), random access tokens, and its default refresh-token rotation.
+MODE = os.environ.get("OAUTH_TEST_MODE", "cognito")
+
 OAUTH2_PROVIDER = {
     "PKCE_REQUIRED": True,
     # S256 only: an authorization request with code_challenge_method=plain is refused.
@@ -64,6 +69,15 @@ OAUTH2_PROVIDER = {
                "authvault-api/read": "Read the test API"},
     "DEFAULT_SCOPES": ["openid"],
 }
+
+if MODE == "default":
+    ROOT_URLCONF = "urls_default"
+    OAUTH2_PROVIDER = {
+        "OIDC_ENABLED": True,
+        "OIDC_RSA_PRIVATE_KEY": os.environ["OAUTH_TEST_RSA_KEY"],
+        "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
+        "SCOPES": {"openid": "OpenID Connect", "email": "Email address", "profile": "Profile"},
+    }
 
 # Server errors on stderr (ScriptServer drops it; run server.py by hand to see them).
 LOGGING = {
