@@ -57,6 +57,8 @@ struct AgentCommand: CLICommand {
         let factory = context.application.vaults(for: configuration)
         let profiles = AgentProfiles(context: context, fileVault: try application { () throws(ApplicationError) in try factory.fileVault() }, revisions: factory.revisions)
         let log: @Sendable (String) -> Void = { context.standardError.line("authvault agent: \($0)") }
+        // Watched before the socket exists: a client that sees the socket may stop the agent at once.
+        let stop = StopSignal.watching()
         let server: AgentServer
         do {
             let options = AgentServer.Options(version: AuthVault.version, alsoServedUid: alsoServedUid)
@@ -68,7 +70,7 @@ struct AgentCommand: CLICommand {
         } catch {
             throw CLIError("Cannot start the agent: \(error)")
         }
-        await StopSignal.wait()
+        await stop.wait()
         await server.stop()
         await server.waitUntilStopped()
     }
@@ -132,14 +134,34 @@ private final class AgentProfiles: AgentProfileProvider {
     }
 }
 
-/// Waits for SIGINT or SIGTERM.
-private enum StopSignal {
-    static func wait() async {
+/// SIGINT or SIGTERM, from the moment `watching()` returns: one that comes before `wait()` is kept, not lost.
+private final class StopSignal: Sendable {
+    private let stopped = Mutex<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let watch = Mutex<InterruptWatch?>(nil)
+
+    /// The watch holds the signal and the signal the watch: both live as long as the agent does.
+    static func watching() -> StopSignal {
+        let signal = StopSignal()
+        signal.watch.withLock { $0 = InterruptWatch { _ in signal.fire() } }
+        return signal
+    }
+
+    func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            // Lives as long as the process: the agent ends when this wait does.
-            watch = InterruptWatch { _ in continuation.resume() }
+            let fired = stopped.withLock { state in
+                if !state.fired { state.waiter = continuation }
+                return state.fired
+            }
+            if fired { continuation.resume() }
         }
     }
 
-    nonisolated(unsafe) private static var watch: InterruptWatch?
+    private func fire() {
+        let waiter = stopped.withLock { state in
+            state.fired = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
 }
