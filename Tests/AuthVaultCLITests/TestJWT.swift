@@ -28,7 +28,9 @@ enum TestJWT {
 
     /// Every substring of `text` shaped like a compact JWT (three base64url parts, the first two non-empty).
     static func tokens(in text: String) -> [String] {
-        let pattern = /[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/
+        // A JWT's header is a JSON object, so its base64url starts "eyJ": a dotted host name such as
+        // cognito-idp.us-east-1.amazonaws (in `token --claims`) is no token.
+        let pattern = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/
         return text.matches(of: pattern).map { String($0.output) }
     }
 }

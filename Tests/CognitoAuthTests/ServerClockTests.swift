@@ -32,6 +32,16 @@ import TokenVerification
     }
 
     /// A token's `exp` handed to a tool is put on this machine's clock, unless the offset is only measuring noise.
+    /// botocore compares a `credential_process` Expiration with its own clock: it gets the local reading.
+    @Test func awsCredentialsExpireOnThisMachinesClock() {
+        let clock = ServerClock(local: TestClock(1_000).now)
+        clock.learn(serverTime: 1_600)
+        let credentials = AWSCredentials(accessKeyId: "AKIA", secretAccessKey: SecretBytes(utf8: "s"), sessionToken: SecretBytes(utf8: "t"),
+                                         expiresAt: 5_000, identityId: "us-east-1:x")
+        #expect(credentials.expiringOnLocalClock(of: clock).expiresAt == 4_400)
+        #expect(credentials.expiringOnLocalClock(of: clock).accessKeyId == "AKIA")
+    }
+
     @Test func providerTimesAreReadOnThisMachinesClock() {
         let clock = ServerClock(local: TestClock(1_000).now)
         #expect(clock.localTime(ofProviderTime: 5_000) == 5_000)

@@ -27,7 +27,7 @@ extension Application {
         await session.store.bootstrap()
         if guest, await session.store.storedRecord?.hasSession == true { throw .signedInForGuest(profile: name) }
         do {
-            return try await session.store.validAWSCredentials(request)
+            return try await session.store.validAWSCredentials(request).expiringOnLocalClock(of: session.store.clock)
         } catch {
             throw Self.withoutSession(error, profile: name)
         }

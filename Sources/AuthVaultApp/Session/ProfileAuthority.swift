@@ -75,7 +75,7 @@ public final class ProfileAuthority: SessionAuthority {
         let (transport, verifier) = shared()
         let configuration = OAuthClientConfiguration(endpoints: endpoints, clientId: profile.clientId, clientSecret: await clientSecret(),
                                                      redirectURI: redirectURI, scopes: profile.scopes)
-        let made = try OAuthClient(configuration: configuration, transport: transport, verifier: verifier)
+        let made = try OAuthClient(configuration: configuration, transport: transport, verifier: verifier, now: clock.now)
         return parts.withLock { parts in
             if let existing = parts.oauth { return existing }
             parts.oauth = made
@@ -107,7 +107,8 @@ public final class ProfileAuthority: SessionAuthority {
         let (transport, verifier) = shared()
         let configuration = ClientCredentialsClient.Configuration(tokenEndpoint: tokenEndpoint, clientId: profile.clientId,
                                                                   clientSecret: secret, scopes: profile.scopes)
-        let made = try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier)
+        let made = try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier,
+                                               now: clock.now)
         return parts.withLock { parts in
             if let existing = parts.clientCredentials { return existing }
             parts.clientCredentials = made

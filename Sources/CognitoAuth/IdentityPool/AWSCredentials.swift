@@ -26,3 +26,12 @@ public struct AWSCredentials: Sendable, CustomStringConvertible {
         "AWSCredentials(key id ...\(accessKeyId.suffix(4)), identity \(identityId), expires at \(Int(expiresAt)))"
     }
 }
+
+extension AWSCredentials {
+    /// The same credentials with their expiry on this machine's clock rather than the provider's: what a tool that
+    /// compares it with its own clock (botocore, for `credential_process`) must be given.
+    public func expiringOnLocalClock(of clock: ServerClock) -> AWSCredentials {
+        AWSCredentials(accessKeyId: accessKeyId, secretAccessKey: secretAccessKey, sessionToken: sessionToken,
+                       expiresAt: clock.localTime(ofProviderTime: expiresAt), identityId: identityId)
+    }
+}

@@ -16,9 +16,11 @@ public struct OAuthClient: Sendable {
 
     /// - Parameter verifier: set up for the issuer of the tokens (a Cognito user pool's, even behind a Hosted UI
     ///   domain) and this app client.
-    public init(configuration: OAuthClientConfiguration, transport: any HTTPTransport, verifier: TokenVerifier) throws(OAuthError) {
+    /// - Parameter now: the provider's time (`ServerClock.now`): an opaque token's `expires_in` counts from it.
+    public init(configuration: OAuthClientConfiguration, transport: any HTTPTransport, verifier: TokenVerifier,
+                now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws(OAuthError) {
         try self.init(configuration: configuration, transport: transport, verifier: verifier,
-                      now: { Date().timeIntervalSince1970 }, jitter: { Double.random(in: 0...1) })
+                      now: now, jitter: { Double.random(in: 0...1) })
     }
 
     /// With deterministic hooks, for tests: the clock and the back-off jitter.
