@@ -1,5 +1,6 @@
 import AuthCrypto
 import AuthStore
+import CognitoAuth
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -34,7 +35,7 @@ public struct AgentClient: Sendable {
     }
 
     /// The profile's AWS credentials from its identity pool (the user's, or with `guest` the pool's guest identity's).
-    public func awsCredentials(profile: String, guest: Bool = false) throws(AgentClientError) -> AgentAWSCredentials {
+    public func awsCredentials(profile: String, guest: Bool = false) throws(AgentClientError) -> AWSCredentials {
         guard case .awsCredentials(let credentials) = try exchange(.awsCredentials(profile: profile, guest: guest)) else { throw unexpected() }
         return credentials
     }

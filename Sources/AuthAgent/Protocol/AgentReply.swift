@@ -1,5 +1,6 @@
 import AuthCrypto
 import BoundedJSON
+import CognitoAuth
 
 /// A token as the agent hands it out. `description` never shows the token.
 public struct AgentToken: Sendable, Equatable, CustomStringConvertible {
@@ -32,7 +33,7 @@ public struct AgentVersion: Sendable, Equatable {
 /// One reply line. Every reply carries `"v"` and `"ok"`; failures carry `{"code","message"}` under `"error"`.
 enum AgentReply: Sendable, Equatable {
     case token(AgentToken)
-    case awsCredentials(AgentAWSCredentials)
+    case awsCredentials(AWSCredentials)
     case status([AgentProfileStatus])
     case version(AgentVersion)
     /// ping, lock and unlock.
@@ -100,7 +101,7 @@ enum AgentReply: Sendable, Equatable {
             guard let keyId = message["accessKeyId"]?.string, !keyId.isEmpty, let secretKey = message["secretAccessKey"]?.string,
                   let sessionToken = message["sessionToken"]?.string, let expiresAt = message["expiresAt"]?.number,
                   let identityId = message["identityId"]?.string else { return nil }
-            return .awsCredentials(AgentAWSCredentials(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
+            return .awsCredentials(AWSCredentials(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
                                                        sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt,
                                                        identityId: identityId))
         case .status:

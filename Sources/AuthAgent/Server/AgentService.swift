@@ -107,10 +107,7 @@ final class AgentService: Sendable {
                 throw AgentFailure(.badRequest, "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's.")
             }
             do {
-                let credentials = try await store.validAWSCredentials(request).expiringOnLocalClock(of: store.clock)
-                return .awsCredentials(AgentAWSCredentials(
-                    accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey,
-                    sessionToken: credentials.sessionToken, expiresAt: credentials.expiresAt, identityId: credentials.identityId))
+                return .awsCredentials(try await store.validAWSCredentials(request).expiringOnLocalClock(of: store.clock))
             } catch {
                 throw AgentFailure(error, profile: profile)
             }

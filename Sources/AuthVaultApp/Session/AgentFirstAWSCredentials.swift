@@ -38,9 +38,7 @@ extension Application {
         guard let path = agentSocketPath else { return nil }
         do {
             // Long enough for a fetch from the identity pool; an agent that hangs costs this once.
-            let served = try AgentClient(socketPath: path, timeout: .seconds(10), agentUid: agentUid).awsCredentials(profile: profile, guest: guest)
-            return AWSCredentials(accessKeyId: served.accessKeyId, secretAccessKey: served.secretAccessKey,
-                                  sessionToken: served.sessionToken, expiresAt: served.expiresAt, identityId: served.identityId)
+            return try AgentClient(socketPath: path, timeout: .seconds(10), agentUid: agentUid).awsCredentials(profile: profile, guest: guest)
         } catch {
             return try Self.finalAgentAnswer(error, profile: profile)
         }

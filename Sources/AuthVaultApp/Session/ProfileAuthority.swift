@@ -56,11 +56,7 @@ public final class ProfileAuthority: SessionAuthority {
             clientSecret: await clientSecret(), endpoint: endpoint,
             rotatesRefreshTokens: profile.rotatesRefreshTokens)
         let made = try CognitoClient(configuration: configuration, transport: transport, verifier: verifier)
-        return parts.withLock { parts in
-            if let existing = parts.cognito { return existing }
-            parts.cognito = made
-            return made
-        }
+        return keep(made, in: \.cognito)
     }
 
     /// The browser sign-in's client: the profile's Hosted UI or OAuth endpoints, its first registered redirect URI.
@@ -76,11 +72,7 @@ public final class ProfileAuthority: SessionAuthority {
         let configuration = OAuthClientConfiguration(endpoints: endpoints, clientId: profile.clientId, clientSecret: await clientSecret(),
                                                      redirectURI: redirectURI, scopes: profile.scopes)
         let made = try OAuthClient(configuration: configuration, transport: transport, verifier: verifier, now: clock.now)
-        return parts.withLock { parts in
-            if let existing = parts.oauth { return existing }
-            parts.oauth = made
-            return made
-        }
+        return keep(made, in: \.oauth)
     }
 
     /// The identity pool's client (on the same transport), or nil when the profile names no identity pool.
@@ -90,11 +82,7 @@ public final class ProfileAuthority: SessionAuthority {
         let configuration = IdentityPoolConfiguration(poolID: try IdentityPoolID(poolId), endpoint: profile.identityEndpoint,
                                                       roleARN: profile.awsRoleARN)
         let made = try IdentityPoolClient(configuration: configuration, transport: shared().0)
-        return parts.withLock { parts in
-            if let existing = parts.identityPool { return existing }
-            parts.identityPool = made
-            return made
-        }
+        return keep(made, in: \.identityPool)
     }
 
     /// The machine sign-in's client: the profile's token endpoint, its app client and the secret from the vault.
@@ -109,14 +97,19 @@ public final class ProfileAuthority: SessionAuthority {
                                                                   clientSecret: secret, scopes: profile.scopes)
         let made = try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier,
                                                now: clock.now)
-        return parts.withLock { parts in
-            if let existing = parts.clientCredentials { return existing }
-            parts.clientCredentials = made
+        return keep(made, in: \.clientCredentials)
+    }
+
+    /// The client already kept in `slot`, else `made`, kept there: two uses racing to make one share the first.
+    private func keep<Client: Sendable>(_ made: Client, in slot: WritableKeyPath<Parts, Client?> & Sendable) -> Client {
+        parts.withLock { parts in
+            if let existing = parts[keyPath: slot] { return existing }
+            parts[keyPath: slot] = made
             return made
         }
     }
 
-    /// One transport and one JWKS cache for both clients, timed by the provider's clock.
+    /// One transport and one JWKS cache for every client, timed by the provider's clock.
     private func shared() -> (ClockLearningTransport, TokenVerifier) {
         parts.withLock { parts in
             if let transport = parts.transport, let verifier = parts.verifier { return (transport, verifier) }

@@ -2,7 +2,7 @@ import AuthCrypto
 
 /// Temporary AWS credentials for one identity, as GetCredentialsForIdentity hands them out (about an hour).
 /// The secret key and session token are secrets; `description` shows neither, and of the key id only its end.
-public struct AWSCredentials: Sendable, CustomStringConvertible {
+public struct AWSCredentials: Sendable, Equatable, CustomStringConvertible {
     public let accessKeyId: String
     public let secretAccessKey: SecretBytes
     public let sessionToken: SecretBytes
