@@ -54,6 +54,9 @@ public final class InteractiveProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    public var isRunning: Bool { process.isRunning }
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     public func kill(signal: Int32 = SIGKILL) {
         if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
         process.waitUntilExit()
