@@ -42,6 +42,6 @@ echo "rows: $(wc -l < "$report"), failed: $failed, secrets leaked: $leaks, core 
 if ((${#missing[@]})); then
     printf 'rows missing (skipped or not run): %s\n' "${missing[@]}"
 fi
-grep -E "^(✘|􀢄).*(failed|skipped)|Test run with|skipped:" .build/faults.log | grep -v "passed after" | tail -20
+grep -a -E "Test run with|^✘ Test .* failed after|skipped" .build/faults.log | tail -20
 echo "tokens lost: $lost"
 ((tests == 0 && failed == 0 && lost == 0 && leaks == 0 && ${#missing[@]} == 0))

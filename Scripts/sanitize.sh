@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite under ThreadSanitizer and AddressSanitizer (`make sanitize`), each build in its own scratch
 # path (.build/thread, .build/address), the `authvault` binary the end-to-end tests run included.
-#   Scripts/sanitize.sh [thread|address ...]          SWIFT=swift
+#   Scripts/sanitize.sh [thread|address ...]          SWIFT=swift, SANITIZE_FILTER=REGEX (only the tests it matches)
 # Reports go to .build/sanitizer-reports/SANITIZER.PID (log_path), from the test runner and from every authvault
 # process it starts (the tests pass TSAN_OPTIONS/ASAN_OPTIONS/LSAN_OPTIONS on to them), so a report in a child is
 # counted even when its test only looks at the exit status. Suppressions (Scripts/sanitizers/*.supp) hold only the
@@ -31,7 +31,9 @@ for sanitizer in "${sanitizers[@]}"; do
         status=1
         continue
     }
-    "$swift" test --skip-build --no-parallel --sanitize="$sanitizer" --scratch-path ".build/$sanitizer" >> "$log" 2>&1
+    filter=()
+    [[ -n ${SANITIZE_FILTER:-} ]] && filter=(--filter "$SANITIZE_FILTER")
+    "$swift" test --skip-build --no-parallel --sanitize="$sanitizer" --scratch-path ".build/$sanitizer" "${filter[@]}" >> "$log" 2>&1
     tests=$?
     summary=$(grep -E "^(Executed [0-9]+ tests|.*Test run with [0-9]+ tests)" "$log" | sed 's/^[^A-Za-z]*//' | tr '\n' ';')
     found=$(cat "$reports/$sanitizer".* 2>/dev/null | grep -cE "^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (Address|Leak)Sanitizer)")
