@@ -9,12 +9,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 swift=${SWIFT:-swift}
-suites='ConcurrentRefreshTests/(aTransientFault|aStall)|FileAndKeyFaultTests|RotatingSessionFaultTests|SecretServiceFaultTests'
+suites='ConcurrentRefreshTests/(aTransientFault|aStall)|FileAndKeyFaultTests|RotatingSessionFaultTests|SecretServiceFaultTests|FaultSweepTests'
 # One pattern per scenario of the matrix (issue 12, item 3): each must match at least one row.
 required=('Cognito 500' 'throttling' 'HTTP 429' 'connection reset' 'stall past the deadline' 'truncated body' 'HTML page'
           'JWKS unreachable' 'D-Bus gone' 'locked collection' 'hung Secret Service' 'full disk' 'SIGKILL at random moments'
           'SIGKILL of the agent' 'processes at once on an expired rotating session' 'config file truncated'
-          'vault file truncated' 'clock set')
+          'vault file truncated' 'clock set' 'SIGQUIT mid-refresh')
 
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT

@@ -56,6 +56,10 @@ public final class InteractiveProcess: @unchecked Sendable {
 
     public var isRunning: Bool { process.isRunning }
     public var processIdentifier: Int32 { process.processIdentifier }
+    /// The signal that ended the process; nil while it runs or when it exited.
+    public var terminationSignal: Int32? {
+        !process.isRunning && process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+    }
 
     public func kill(signal: Int32 = SIGKILL) {
         if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
