@@ -12,10 +12,10 @@ apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutil
 # Test peers: the openssl CLI (TLS and RSA fixtures), util-linux's flock, the Secret Service (gnome-keyring on a
 # private D-Bus session, secret-tool, python3-dbus to lock a collection, python3-cryptography to decrypt a vault
 # record independently, and by the bearer-token test servers to verify JWTs), keyutils (the session keyring), git
-# (real clones through the credential helper), chromium (the browser sign-in, driven by playwright) and faketime
-# (the fault matrix's clock set minutes off).
+# (real clones through the credential helper), chromium (the browser sign-in, driven by playwright), faketime
+# (the fault matrix's clock set minutes off) and bsdextrautils (column: the fault matrix's table).
 apt_test=(openssl ca-certificates python3 python3-venv dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils
-          git chromium faketime)
+          git chromium faketime bsdextrautils)
 # The Python peers go into the project's own virtual environment (.venv, git-ignored), made from Debian's python3
 # with its site packages visible (python3-dbus, python3-cryptography): a fresh Debian 12 has no pip and refuses
 # system-wide installs, and the system Python is never touched. Tests and scripts run .venv/bin/python3.
