@@ -78,8 +78,15 @@ import TestSupport
         let answered = results.allSatisfy { $0.status == 0 || $0.status == 4 }
         let restarted = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent-again.log")
         defer { restarted.kill() }
-        let restartedOnSocket = (try? await restarted.waitForSocket(socket)) != nil
+        // The dead agent's socket file is still there: wait for the new agent to say it listens in its place.
+        var waits = 0
+        while !restarted.log.contains("agent listening"), waits < 500 {
+            try await Task.sleep(for: .milliseconds(20))
+            waits += 1
+        }
+        let restartedOnSocket = restarted.log.contains("agent listening") && FileManager.default.fileExists(atPath: socket)
         let throughNewAgent = try await BoundedProcess.run(cli.authvault, ["token"], environment: clientEnvironment, timeout: 25)
+        #expect(throughNewAgent.status == 0, "\(throughNewAgent.stderrText); the new agent: \(restarted.log)")
         let served = throughNewAgent.stdoutText.trimmingCharacters(in: .newlines)
         let owner = try? await profile.pool.owner(ofAccessToken: served)
         let facts: [FaultFact] = [("each helper prints the token or exits 4", answered), ("a new agent starts", restartedOnSocket),
