@@ -17,12 +17,13 @@ supp=$PWD/Scripts/sanitizers
 reports=$PWD/.build/sanitizer-reports
 mkdir -p "$reports"
 # disable_coredump=0: the sanitizers' runtimes otherwise set the core-size limit to 0 at start-up, and `exec` must
-# hand its command the limit the caller had (ChildProcessSecretTests). The toolchain's symbolizer by path: the
+# hand its command the limit the caller had (ChildProcessSecretTests); handle_segv=0: a SIGSEGV sent from outside
+# must take the kernel's default action (CoreDumpTests), not the runtime's report-and-exit. The toolchain's symbolizer by path: the
 # authvault processes run with the tests' own PATH, and a leak report must be symbolized for the suppressions
 # (which name functions and libraries) to match it.
 symbolizer=$(dirname "$(command -v "$swift")")/llvm-symbolizer
-export TSAN_OPTIONS="suppressions=$supp/thread.supp log_path=$reports/thread halt_on_error=0 second_deadlock_stack=1 disable_coredump=0 external_symbolizer_path=$symbolizer"
-export ASAN_OPTIONS="log_path=$reports/address detect_leaks=1 detect_stack_use_after_return=0 disable_coredump=0 external_symbolizer_path=$symbolizer"
+export TSAN_OPTIONS="suppressions=$supp/thread.supp log_path=$reports/thread halt_on_error=0 second_deadlock_stack=1 disable_coredump=0 handle_segv=0 external_symbolizer_path=$symbolizer"
+export ASAN_OPTIONS="log_path=$reports/address detect_leaks=1 detect_stack_use_after_return=0 disable_coredump=0 handle_segv=0 external_symbolizer_path=$symbolizer"
 export LSAN_OPTIONS="suppressions=$supp/leak.supp"
 export PATH="$PWD/.venv/bin:$PATH"
 
