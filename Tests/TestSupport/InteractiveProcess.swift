@@ -12,7 +12,7 @@ public final class InteractiveProcess: @unchecked Sendable {
     public init(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : try ProcessRunner.which(executable))
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        if let environment = SanitizerOptions.added(to: environment) { process.environment = environment }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

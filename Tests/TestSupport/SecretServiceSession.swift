@@ -38,11 +38,9 @@ public final class SecretServiceSession: @unchecked Sendable {
     public init(_ setup: Setup) throws {
         root = try TemporaryDirectory(prefix: "authvault-ss")
         self.setup = setup
-        var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        // Under `make sanitize` the authvault processes report where the test runner does, with its suppressions.
-        for variable in ["TSAN_OPTIONS", "ASAN_OPTIONS", "LSAN_OPTIONS"] {
-            environment[variable] = ProcessInfo.processInfo.environment[variable]
-        }
+        // With the sanitizers' options (`make sanitize`), for the processes started from this environment directly.
+        var environment = SanitizerOptions.added(to: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                                                      "LANG": "C.UTF-8"]) ?? [:]
         for (variable, directory) in [("HOME", "home"), ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"),
                                       ("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"),
                                       ("XDG_RUNTIME_DIR", "runtime")] {
