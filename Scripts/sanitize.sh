@@ -42,7 +42,7 @@ for sanitizer in "${sanitizers[@]}"; do
     "$swift" test --skip-build --no-parallel --sanitize="$sanitizer" --scratch-path ".build/$sanitizer" "${filter[@]}" >> "$log" 2>&1
     tests=$?
     summary=$(grep -E "^(Executed [0-9]+ tests|.*Test run with [0-9]+ tests)" "$log" | sed 's/^[^A-Za-z]*//' | tr '\n' ';')
-    found=$(cat "$reports/$sanitizer".* 2>/dev/null | grep -cE "^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (Address|Leak)Sanitizer)")
+    found=$(cat "$reports/$sanitizer".* 2>/dev/null | grep -cE "^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (Address|Leak|Thread)Sanitizer)")
     rows+=("$sanitizer	${summary:-no test summary}	$found	$([[ $tests == 0 ]] && echo passed || echo FAILED)")
     ((tests == 0 && found == 0)) || status=1
 done
