@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 BUILD_FLAGS = -c release --static-swift-stdlib
 FUZZ_SECONDS ?= 60
 
-.PHONY: all build debug demo test fuzz bench install deps-build deps-test clean
+.PHONY: all build debug demo test fuzz faults sanitize bench install deps-build deps-test clean
 
 all: build
 
@@ -53,6 +53,17 @@ test: deps-test
 ## a target that found no new coverage. Prints each target's executions, coverage and new inputs.
 fuzz:
 	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) Scripts/fuzz.sh
+
+## The fault matrix: each row a fault against the real peers in its long form (many SIGKILL rounds, 50 processes),
+## printed as a table ending "tokens lost: N"; fails on a failed row, a lost session, a leaked secret or a missing row.
+## `make test` runs the same rows in their quick form.
+faults: deps-test
+	SWIFT=$(SWIFT) Scripts/faults.sh
+
+## The whole suite under ThreadSanitizer and AddressSanitizer (own scratch paths .build/thread, .build/address);
+## fails on any report (suppressions: Scripts/sanitizers/*.supp, toolchain and system libraries only).
+sanitize: deps-test
+	SWIFT=$(SWIFT) Scripts/sanitize.sh
 
 ## The benchmark harness: release builds, peers measured side by side (the Python peers from the project's .venv).
 bench: deps-test

@@ -9,12 +9,14 @@ import TestSupport
 @Suite struct ConcurrentRefreshTests {
     /// Faults on every attempt the client makes (4 in all: the CLI's retry policy).
     enum TransientFault: String, CaseIterable, Sendable {
-        case serverErrorPage, throttled, connectionReset, truncatedBody, malformedJSON
+        case serverError, serverErrorPage, throttled, tooManyRequests, connectionReset, truncatedBody, malformedJSON
 
         var faults: [FaultProxy.Fault] {
             switch self {
+            case .serverError: Array(repeating: .cognitoError("InternalErrorException", status: 500), count: 4)
             case .serverErrorPage: Array(repeating: .htmlPage(status: 500), count: 4)
             case .throttled: Array(repeating: .cognitoError("TooManyRequestsException", message: "Rate exceeded"), count: 4)
+            case .tooManyRequests: Array(repeating: .cognitoError("TooManyRequestsException", status: 429, message: "Rate exceeded"), count: 4)
             case .connectionReset: Array(repeating: .reset, count: 4)
             case .truncatedBody: Array(repeating: .truncate, count: 4)
             case .malformedJSON: Array(repeating: .malformed, count: 4)
@@ -23,30 +25,63 @@ import TestSupport
 
         /// A 200 whose body is not the JSON promised is not retried; everything else is, up to 4 attempts.
         var attempts: Int { self == .malformedJSON ? 1 : 4 }
+
+        /// The fault matrix's name for it.
+        var scenario: String {
+            switch self {
+            case .serverError: "Cognito 500 (InternalErrorException)"
+            case .serverErrorPage: "Cognito 500 as an HTML page"
+            case .throttled: "Cognito throttling (400 TooManyRequestsException)"
+            case .tooManyRequests: "HTTP 429 Too Many Requests"
+            case .connectionReset: "connection reset"
+            case .truncatedBody: "truncated body"
+            case .malformedJSON: "200 with broken JSON"
+            }
+        }
     }
 
     @Test(arguments: TransientFault.allCases, [true, false])
     func aTransientFaultOnRefreshKeepsTheSession(fault: TransientFault, expired: Bool) async throws {
         let profile = try await SignedInProfile.make()
-        try await expectSessionSurvives(profile, faults: fault.faults, expired: expired, attempts: fault.attempts)
+        let survival = try await expectSessionSurvives(profile, faults: fault.faults, expired: expired, attempts: fault.attempts)
+        try await survival.record("\(fault.scenario) on every attempt", expired: expired, profile: profile)
     }
 
     /// Every attempt stalls: the per-attempt time-out (10 s) and then the operation's deadline (20 s) end the refresh.
     @Test(arguments: [true, false])
     func aStallPastTheDeadlineKeepsTheSession(expired: Bool) async throws {
         let profile = try await SignedInProfile.make()
-        let waited = try await expectSessionSurvives(profile, faults: Array(repeating: .stall(seconds: 25), count: 4),
-                                                     expired: expired, attempts: 2)
-        #expect(waited < 27, "the deadline bounds the wait: \(Int(waited)) s")
+        let survival = try await expectSessionSurvives(profile, faults: Array(repeating: .stall(seconds: 25), count: 4),
+                                                       expired: expired, attempts: 2)
+        #expect(survival.waited < 27, "the deadline bounds the wait: \(Int(survival.waited)) s")
+        try await survival.record("stall past the deadline", expired: expired, profile: profile,
+                                  extra: [("over within 27 s", survival.waited < 27)])
+    }
+
+    /// What a faulted refresh did, for the fault matrix.
+    struct Survival {
+        let waited: TimeInterval
+        /// Exit 5 with the session kept (expired), or the current token served (still valid).
+        let answeredAsPromised: Bool
+        let vaultUntouched: Bool
+        /// Once the fault was gone the same session gave a token moto issued, and the vault holds it.
+        let healed: Bool
+
+        func record(_ scenario: String, expired: Bool, profile: SignedInProfile, extra: [FaultFact] = [],
+                    sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let facts: [FaultFact] = [(expired ? "token exits 5, session kept" : "current token served", answeredAsPromised),
+                         ("vault untouched", vaultUntouched), ("next token refreshes", healed)] + extra
+            try await FaultMatrix.record("\(scenario) (\(expired ? "token expired" : "token about to expire"))", facts,
+                                         tokensLost: healed ? 0 : 1, sweeping: profile.cli, sourceLocation: sourceLocation)
+        }
     }
 
     /// With the token expired `token` exits 5 (network) and prints nothing; while it is still valid (inside the
     /// mandatory window) it prints the current token and exits 0. Either way the vault is not written, and once
     /// the faults are gone the same session refreshes.
-    /// Returns how long the faulted `token` took, in seconds.
-    @discardableResult
+    /// Returns how long the faulted `token` took and what held.
     private func expectSessionSurvives(_ profile: SignedInProfile, faults: [FaultProxy.Fault], expired: Bool, attempts: Int,
-                                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> TimeInterval {
+                                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> Survival {
         let aged = try await profile.cli.ageTokens(expiringIn: expired ? -120 : 55)
         let stub = try #require(aged["accessToken"] as? String)
         let before = try #require(profile.cli.recordBytes)
@@ -56,6 +91,11 @@ import TestSupport
         let started = Date()
         let output = try await profile.cli.run(["token"])
         let waited = Date().timeIntervalSince(started)
+        let servedCurrent = output.stdoutText == stub + "\n"
+        let answeredAsPromised = expired
+            ? output.status == 5 && output.stdout.isEmpty && output.stderrText.contains("the stored session is kept")
+            : output.status == 0 && servedCurrent
+        let vaultUntouched = profile.cli.recordBytes == before
         if expired {
             #expect(output.status == 5, "\(output.stderrText)", sourceLocation: sourceLocation)
             #expect(output.stdout.isEmpty, sourceLocation: sourceLocation)
@@ -64,10 +104,9 @@ import TestSupport
                     sourceLocation: sourceLocation)
         } else {
             #expect(output.status == 0, "\(output.stderrText)", sourceLocation: sourceLocation)
-            let servedCurrent = output.stdoutText == stub + "\n"
             #expect(servedCurrent, "the current token, still valid", sourceLocation: sourceLocation)
         }
-        #expect(profile.cli.recordBytes == before, "the vault is not written", sourceLocation: sourceLocation)
+        #expect(vaultUntouched, "the vault is not written", sourceLocation: sourceLocation)
         #expect(try await profile.operations(after: baseline) == Array(repeating: "InitiateAuth", count: attempts),
                 sourceLocation: sourceLocation)
 
@@ -88,8 +127,8 @@ import TestSupport
         let keptRefreshToken = sameSecret(record?["refreshToken"] as? String, aged["refreshToken"] as? String)
         #expect(stored, "the new token is in the vault", sourceLocation: sourceLocation)
         #expect(keptRefreshToken, "no rotation: the refresh token stays", sourceLocation: sourceLocation)
-        profile.cli.expectNoSecretLeaks(sourceLocation: sourceLocation)
-        return waited
+        return Survival(waited: waited, answeredAsPromised: answeredAsPromised, vaultUntouched: vaultUntouched,
+                        healed: healed.status == 0 && owner == SignedInProfile.username && stored)
     }
 
     enum Rejection: String, CaseIterable, Sendable {

@@ -36,8 +36,9 @@ final class HeadlessCLI: Sendable {
     private let runs = Mutex<[Run]>([])
     private let secrets = Mutex<[String: String]>([:])
 
-    init() throws {
-        session = try SecretServiceSession(.noBus)
+    /// - Parameter setup: `.noBus` (the encrypted file vault) unless a test needs a Secret Service.
+    init(_ setup: SecretServiceSession.Setup = .noBus) throws {
+        session = try SecretServiceSession(setup)
         environment = session.environment.merging(
             ["AUTHVAULT_VAULT_PASSPHRASE": Self.vaultPassphrase, "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]) { $1 }
         remember(Self.vaultPassphrase, as: "the vault passphrase")
@@ -63,9 +64,12 @@ final class HeadlessCLI: Sendable {
 
     /// `authvault ARGUMENTS`, with `stdin` as its standard input (not a terminal either way).
     /// - Parameter extraEnvironment: added to the environment (what a browser command of the test reads).
+    /// - Parameter wrapper: a command that runs authvault, such as `faketime -f -600s`.
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:]) async throws -> ProcessOutput {
-        let output = try await BoundedProcess.run(authvault, arguments, stdin: stdin.map { Data($0.utf8) },
+    func run(_ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:],
+             wrapper: [String] = []) async throws -> ProcessOutput {
+        let command = wrapper + [authvault] + arguments
+        let output = try await BoundedProcess.run(command[0], Array(command.dropFirst()), stdin: stdin.map { Data($0.utf8) },
                                                   environment: environment.merging(extraEnvironment) { $1 }, timeout: 90)
         keep(Run(command: arguments.first ?? "", stdout: output.stdoutText, stderr: output.stderrText))
         return output
@@ -127,10 +131,10 @@ final class HeadlessCLI: Sendable {
     /// `authvault login --password --username U --password-stdin EXTRA` with `lines` on standard input (the
     /// password first). After a sign-in, the stored tokens are remembered as secrets.
     @discardableResult
-    func login(_ username: String, lines: [String], _ extra: [String] = []) async throws -> ProcessOutput {
+    func login(_ username: String, lines: [String], _ extra: [String] = [], wrapper: [String] = []) async throws -> ProcessOutput {
         for (index, line) in lines.enumerated() { remember(line, as: index == 0 ? "the password" : "a new password") }
         let output = try await run(["login", "--password", "--username", username, "--password-stdin"] + extra,
-                                   stdin: lines.map { $0 + "\n" }.joined())
+                                   stdin: lines.map { $0 + "\n" }.joined(), wrapper: wrapper)
         if output.status == 0 { _ = try await storedRecord() }
         return output
     }

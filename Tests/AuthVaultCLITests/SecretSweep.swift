@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension HeadlessCLI {
     /// Where a remembered secret (password, code, token, client secret, vault passphrase) shows up where it must
-    /// not: any run's standard error (or terminal screen), the standard output of any command but `token`, and
-    /// every file under the isolated HOME and XDG directories — the vault's own files included, which must hold
-    /// them sealed, not in plaintext. Each leak is told by the secret's name, never its value.
+    /// not: any run's standard error (or terminal screen), the standard output of any command but `token`, every
+    /// file under the isolated HOME and XDG directories — the vault's own files included, which must hold them
+    /// sealed, not in plaintext, and what `ChildCapture` wrote of a child's command line and environment — and any
+    /// core file at all. Each leak is told by the secret's name, never its value.
     func secretLeaks() -> [String] {
         let secrets = knownSecrets
         var leaks: [String] = []
@@ -17,19 +19,10 @@ extension HeadlessCLI {
                 }
             }
         }
-        for path in Self.regularFiles(under: root) {
-            guard let contents = FileManager.default.contents(atPath: path) else { continue }
-            let place = String(path.dropFirst(root.count))
-            for (secret, name) in secrets where contents.range(of: Data(secret.utf8)) != nil {
-                leaks.append("\(name) in \(place)")
-            }
-            // A token kept in pieces still shows its claims segment.
-            for (secret, name) in secrets {
-                let parts = secret.split(separator: ".", omittingEmptySubsequences: false)
-                if parts.count == 3, parts[1].count > 16, contents.range(of: Data(parts[1].utf8)) != nil {
-                    leaks.append("the claims of \(name) in \(place)")
-                }
-            }
+        leaks += SecretScan.places(of: secrets, inFilesUnder: root)
+        // AuthVault refuses core dumps (Support/CoreDumps.swift): none may appear where its processes ran.
+        for core in SecretScan.coreFiles(under: root, directlyIn: [FileManager.default.currentDirectoryPath]) {
+            leaks.append("a core file \(core) (core_pattern \(SecretScan.corePattern))")
         }
         return leaks
     }
@@ -38,17 +31,6 @@ extension HeadlessCLI {
     func expectNoSecretLeaks(sourceLocation: SourceLocation = #_sourceLocation) {
         let leaks = secretLeaks()
         #expect(leaks.isEmpty, "secrets where they must not be: \(leaks)", sourceLocation: sourceLocation)
-    }
-
-    private static func regularFiles(under directory: String) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
-        var files: [String] = []
-        while let relative = walker.nextObject() as? String {
-            let path = directory + "/" + relative
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue { files.append(path) }
-        }
-        return files
     }
 }
 

@@ -11,11 +11,12 @@ struct SignedInProfile: Sendable {
     let proxy: FaultProxy
     let cli: HeadlessCLI
 
-    static func make(withSecret: Bool = false) async throws -> SignedInProfile {
+    /// - Parameter setup: `.gnomeKeyring` keeps the session in the Secret Service (`configure` picks it).
+    static func make(withSecret: Bool = false, setup: SecretServiceSession.Setup = .noBus) async throws -> SignedInProfile {
         let pool = try await CognitoPool.make(withSecret: withSecret)
         try await pool.createUser(username, password: password)
         let proxy = try await FaultProxy.start(upstream: pool.moto.baseURL)
-        let cli = try HeadlessCLI()
+        let cli = try HeadlessCLI(setup)
         try await cli.configure(pool, endpoint: proxy.endpoint)
         let login = try await cli.login(username, lines: [password])
         guard login.status == 0 else { throw TestFixtureError("login exited \(login.status): \(login.stderrText)") }

@@ -28,7 +28,7 @@ public enum BoundedProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : try ProcessRunner.which(executable))
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        if let environment = SanitizerOptions.added(to: environment) { process.environment = environment }
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         defer {

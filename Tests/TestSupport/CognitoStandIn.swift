@@ -13,9 +13,11 @@ public final class CognitoStandIn: Sendable {
         public var accessToken: String
         public var jwks: Data
         public var users: [String]
+        /// How long a rotated-out refresh token still refreshes (the app client's RetryGracePeriodSeconds).
+        public var retryGracePeriodSeconds: Int
 
         public init(poolId: String, clientId: String, clientSecret: String?, refreshToken: String, idToken: String,
-                    accessToken: String, jwks: Data, users: [String]) {
+                    accessToken: String, jwks: Data, users: [String], retryGracePeriodSeconds: Int = 0) {
             self.poolId = poolId
             self.clientId = clientId
             self.clientSecret = clientSecret
@@ -24,6 +26,7 @@ public final class CognitoStandIn: Sendable {
             self.accessToken = accessToken
             self.jwks = jwks
             self.users = users
+            self.retryGracePeriodSeconds = retryGracePeriodSeconds
         }
     }
 
@@ -43,6 +46,7 @@ public final class CognitoStandIn: Sendable {
             "poolId": configuration.poolId, "clientId": configuration.clientId, "refreshToken": configuration.refreshToken,
             "idToken": configuration.idToken, "accessToken": configuration.accessToken, "users": configuration.users,
             "jwks": try JSONSerialization.jsonObject(with: configuration.jwks),
+            "retryGracePeriodSeconds": configuration.retryGracePeriodSeconds,
         ]
         object["clientSecret"] = configuration.clientSecret
         let path = directory.appending("config.json")

@@ -12,7 +12,7 @@ public final class InteractiveProcess: @unchecked Sendable {
     public init(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : try ProcessRunner.which(executable))
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        if let environment = SanitizerOptions.added(to: environment) { process.environment = environment }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -52,6 +52,13 @@ public final class InteractiveProcess: @unchecked Sendable {
         closeInput()
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    public var isRunning: Bool { process.isRunning }
+    public var processIdentifier: Int32 { process.processIdentifier }
+    /// The signal that ended the process; nil while it runs or when it exited.
+    public var terminationSignal: Int32? {
+        !process.isRunning && process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
     }
 
     public func kill(signal: Int32 = SIGKILL) {

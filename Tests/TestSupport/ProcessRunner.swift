@@ -41,7 +41,7 @@ public enum ProcessRunner {
         let resolved = executable.contains("/") ? executable : try which(executable)
         process.executableURL = URL(fileURLWithPath: resolved)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        if let environment = SanitizerOptions.added(to: environment) { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
         process.standardOutput = outPipe

@@ -18,7 +18,8 @@ public final class SecretServiceSession: @unchecked Sendable {
     }
 
     public let root: TemporaryDirectory
-    /// HOME, XDG_* and DBUS_SESSION_BUS_ADDRESS (absent for `.noBus`), plus PATH.
+    private let setup: Setup
+    /// HOME, XDG_* and DBUS_SESSION_BUS_ADDRESS (absent for `.noBus`), plus PATH and the sanitizers' options.
     public private(set) var environment: [String: String]
     private var children: [InteractiveProcess] = []
 
@@ -36,7 +37,10 @@ public final class SecretServiceSession: @unchecked Sendable {
 
     public init(_ setup: Setup) throws {
         root = try TemporaryDirectory(prefix: "authvault-ss")
-        var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        self.setup = setup
+        // With the sanitizers' options (`make sanitize`), for the processes started from this environment directly.
+        var environment = SanitizerOptions.added(to: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                                                      "LANG": "C.UTF-8"]) ?? [:]
         for (variable, directory) in [("HOME", "home"), ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"),
                                       ("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"),
                                       ("XDG_RUNTIME_DIR", "runtime")] {
@@ -46,6 +50,10 @@ public final class SecretServiceSession: @unchecked Sendable {
             environment[variable] = path
         }
         self.environment = environment
+        try start()
+    }
+
+    private func start() throws {
         guard case .noBus = setup else {
             try startBus()
             switch setup {
@@ -57,10 +65,38 @@ public final class SecretServiceSession: @unchecked Sendable {
         }
     }
 
+    /// Kills the bus daemon with SIGKILL: every connection on it, a call in flight included, is cut.
+    public func killBus() {
+        children.first?.kill(signal: SIGKILL)
+    }
+
+    /// Stops (SIGSTOP) or resumes (SIGCONT) the Secret Service: stopped, it takes calls and answers none.
+    public func suspendSecretService(_ suspended: Bool) {
+        guard children.count > 1, children[1].isRunning else { return }
+        kill(children[1].processIdentifier, suspended ? SIGSTOP : SIGCONT)
+    }
+
+    /// Everything stopped and started again on the same address and files: gnome-keyring reads back its login
+    /// collection from HOME.
+    public func restart() throws {
+        suspendSecretService(false)
+        stopChildren()
+        try start()
+    }
+
     /// Runs a command with this session's environment.
     public func run(_ executable: String, _ arguments: [String] = [], stdin: Data? = nil,
                     timeout: TimeInterval = 30) throws -> ProcessOutput {
         try ProcessRunner.run(executable, arguments, stdin: stdin, environment: environment, timeout: timeout)
+    }
+
+    /// Unlocks the default collection with the login password (gnome-keyring's own interface: no prompter).
+    public func unlockDefaultCollection() throws {
+        let output = try run("/usr/bin/python3", ["\(Self.scriptsDirectory)/unlock_default_collection.py"],
+                             stdin: Data((Self.loginPassword + "\n").utf8))
+        guard output.status == 0, output.stdoutText.contains("unlocked") else {
+            throw TestFixtureError("unlocking the default collection failed: \(output.stderrText)")
+        }
     }
 
     /// Locks the default collection through the Secret Service's `Lock` method.
@@ -71,14 +107,18 @@ public final class SecretServiceSession: @unchecked Sendable {
         }
     }
 
+    /// A fixed path, so the bus comes back at the same address after `restart()`.
+    private var socket: String { root.appending("bus") }
+
     private func startBus() throws {
+        try? FileManager.default.removeItem(atPath: socket)
         let configuration = root.appending("bus.conf")
         try """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>session</type>
-              <listen>unix:dir=\(root.path)</listen>
+              <listen>unix:path=\(socket)</listen>
               <auth>EXTERNAL</auth>
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
@@ -93,7 +133,8 @@ public final class SecretServiceSession: @unchecked Sendable {
         guard let address = bus.readLine(), address.hasPrefix("unix:") else {
             throw TestFixtureError("dbus-daemon did not print its address")
         }
-        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        // Without the bus's guid, which a restarted bus does not share.
+        environment["DBUS_SESSION_BUS_ADDRESS"] = String(address.prefix { $0 != "," })
     }
 
     private func startGnomeKeyring() throws {
@@ -101,7 +142,7 @@ public final class SecretServiceSession: @unchecked Sendable {
                                              environment: environment)
         children.append(keyring)
         // --unlock reads the login password from stdin, up to its end.
-        keyring.writeLine("test-login-password")
+        keyring.writeLine(Self.loginPassword)
         keyring.closeInput()
         // Ready when the default alias names a collection (ReadAlias answers "/" or fails until then).
         let deadline = Date().addingTimeInterval(10)
@@ -121,8 +162,17 @@ public final class SecretServiceSession: @unchecked Sendable {
         guard owner.readLine() == "ready" else { throw TestFixtureError("the silent Secret Service did not start") }
     }
 
-    deinit {
+    /// gnome-keyring-daemon --unlock takes all of its standard input, the newline included, as the password.
+    private static let loginPassword = "test-login-password"
+
+    private func stopChildren() {
         // Services first, the bus last.
         for child in children.reversed() { child.kill(signal: SIGKILL) }
+        children = []
+    }
+
+    deinit {
+        suspendSecretService(false)
+        stopChildren()
     }
 }

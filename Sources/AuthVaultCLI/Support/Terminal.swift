@@ -94,16 +94,17 @@ final class LineBuffer {
 /// Turns echo back on if the process is interrupted while a secret prompt has it off.
 private enum EchoGuard {
     nonisolated(unsafe) static var descriptor: Int32 = -1
-    nonisolated(unsafe) static var saved = termios()
+    /// On the heap, not a global `termios`: the compiler gives such a global 57 bytes (the struct without its tail
+    /// padding) but copies 60 into it, which AddressSanitizer reports as a global buffer overflow.
+    nonisolated(unsafe) static let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
 
     static func hide(descriptor: Int32, saved: termios, quiet: termios) {
         Self.descriptor = descriptor
-        Self.saved = saved
+        Self.saved.pointee = saved
         var quiet = quiet
         for signal in [SIGINT, SIGTERM, SIGHUP] {
             Glibc.signal(signal) { received in
-                var saved = EchoGuard.saved
-                tcsetattr(EchoGuard.descriptor, TCSAFLUSH, &saved)
+                tcsetattr(EchoGuard.descriptor, TCSAFLUSH, EchoGuard.saved)
                 Glibc.signal(received, SIG_DFL)
                 raise(received)
             }
@@ -112,7 +113,7 @@ private enum EchoGuard {
     }
 
     static func restore() {
-        tcsetattr(descriptor, TCSAFLUSH, &saved)
+        tcsetattr(descriptor, TCSAFLUSH, saved)
         for signal in [SIGINT, SIGTERM, SIGHUP] { Glibc.signal(signal, SIG_DFL) }
         descriptor = -1
     }

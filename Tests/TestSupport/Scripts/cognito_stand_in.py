@@ -5,7 +5,8 @@ GetTokensFromRefreshToken (with refresh-token rotation), RevokeToken and ResendC
 
 CONFIG: {"poolId", "clientId", "clientSecret" (optional), "refreshToken" (the one valid at start),
 "idToken", "accessToken" (answered on every refresh), "jwks" (served at /<poolId>/.well-known/jwks.json),
-"users" (names ResendConfirmationCode knows)}.
+"users" (names ResendConfirmationCode knows), "retryGracePeriodSeconds" (optional, 0 by default: how long a
+rotated-out refresh token still refreshes, as the app client setting RefreshTokenRotation.RetryGracePeriodSeconds)}.
 
 Prints its port on the first stdout line and serves until stdin closes. Each request is checked against the
 API reference: POST /, Content-Type application/x-amz-json-1.1, X-Amz-Target
@@ -20,6 +21,7 @@ import hmac
 import json
 import sys
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler
 
@@ -41,7 +43,7 @@ class StandIn:
         self.config = config
         self.lock = threading.Lock()
         self.valid = {config["refreshToken"]}
-        self.rotated_out = set()
+        self.rotated_out = {}
         self.revoked = set()
         self.log = []
 
@@ -76,13 +78,15 @@ class StandIn:
         self.check_fields(body, {"ClientId", "ClientSecret", "RefreshToken", "ClientMetadata", "DeviceKey"}, ["ClientId", "RefreshToken"])
         self.check_client_secret(body)
         token = body["RefreshToken"]
-        if token in self.rotated_out:
+        grace = self.config.get("retryGracePeriodSeconds", 0)
+        if token in self.rotated_out and time.monotonic() - self.rotated_out[token] >= grace:
             raise Refused("RefreshTokenReuseException", "Refresh token has already been used.")
-        if token not in self.valid:
+        if token not in self.valid and token not in self.rotated_out:
             raise Refused("NotAuthorizedException", "Invalid Refresh Token" if token not in self.revoked else "Refresh Token has been revoked")
         new_token = "rotated-" + uuid.uuid4().hex
-        self.valid.discard(token)
-        self.rotated_out.add(token)
+        if token in self.valid:
+            self.valid.discard(token)
+            self.rotated_out[token] = time.monotonic()
         self.valid.add(new_token)
         return {"AuthenticationResult": {
             "AccessToken": self.config["accessToken"], "IdToken": self.config["idToken"], "RefreshToken": new_token,
