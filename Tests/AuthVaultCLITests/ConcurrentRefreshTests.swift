@@ -93,7 +93,7 @@ import TestSupport
         let waited = Date().timeIntervalSince(started)
         let servedCurrent = output.stdoutText == stub + "\n"
         let answeredAsPromised = expired
-            ? output.status == 5 && output.stdout.isEmpty && output.stderrText.contains("the stored session is kept")
+            ? output.status == 5 && output.stdout.isEmpty && output.stderrText.contains("The stored session is kept.")
             : output.status == 0 && servedCurrent
         let vaultUntouched = profile.cli.recordBytes == before
         if expired {
