@@ -92,7 +92,7 @@ public final class SecretServiceSession: @unchecked Sendable {
 
     /// Unlocks the default collection with the login password (gnome-keyring's own interface: no prompter).
     public func unlockDefaultCollection() throws {
-        let output = try run("/usr/bin/python3", ["\(Self.scriptsDirectory)/unlock_default_collection.py"],
+        let output = try run("/usr/bin/python3", ["\(Self.scriptsDirectory)/default_collection.py", "unlock"],
                              stdin: Data((Self.loginPassword + "\n").utf8))
         guard output.status == 0, output.stdoutText.contains("unlocked") else {
             throw TestFixtureError("unlocking the default collection failed: \(output.stderrText)")
@@ -101,7 +101,7 @@ public final class SecretServiceSession: @unchecked Sendable {
 
     /// Locks the default collection through the Secret Service's `Lock` method.
     public func lockDefaultCollection() throws {
-        let output = try run("/usr/bin/python3", ["\(Self.scriptsDirectory)/lock_default_collection.py"])
+        let output = try run("/usr/bin/python3", ["\(Self.scriptsDirectory)/default_collection.py", "lock"])
         guard output.status == 0, output.stdoutText.contains("locked"), !output.stdoutText.contains("unlocked") else {
             throw TestFixtureError("locking the default collection failed: \(output.stderrText)")
         }
