@@ -52,6 +52,28 @@ extension HelperProtocolTests {
         #expect(!chosen.stdoutText.contains(session.accessToken))
     }
 
+    /// With no profile named, the current one (`profiles use`, else "default") answers for a host it lists before
+    /// another listing profile that sorts first.
+    @Test func theCurrentProfileAnswersBeforeOtherListingProfiles() async throws {
+        let session = try await signedIn()
+        let first = try await session.cli.run(["--profile", "aaa", "configure", "--user-pool-id", "us-east-1_Other1",
+                                               "--client-id", "other", "--vault", "file", "--helper-host", "git.example.com"])
+        #expect(first.status == 0, "\(first.stderrText)")
+        let request = "protocol=https\nhost=git.example.com\n\n"
+        let byDefault = try run(session.cli, ["git-credential", "get"], stdin: request)
+        #expect(byDefault.status == 0, "\(byDefault.stderrText)")
+        #expect(byDefault.stdoutText.contains("password=\(session.accessToken)\n"), "'default' lists the host and is current")
+
+        #expect(try await session.cli.run(["profiles", "use", "aaa"]).status == 0)
+        let chosen = try run(session.cli, ["git-credential", "get"], stdin: request)
+        #expect(chosen.status == 3, "'aaa' is current now, and it is not signed in")
+        #expect(chosen.stderrText.contains("authvault login --profile aaa"), "\(chosen.stderrText)")
+        #expect(!chosen.stdoutText.contains(session.accessToken))
+        let docker = try run(session.cli, ["docker-credential", "get"], stdin: "git.example.com\n")
+        #expect(docker.status != 0)
+        #expect(!docker.stdoutText.contains(session.accessToken), "docker follows the same choice")
+    }
+
     @Test func dockerGetsATokenOnlyForListedHttpsRegistries() async throws {
         let session = try await signedIn()
         for listed in ["registry.example.com:5000", "https://registry.example.com:5000/v2/", "Registry.Example.com:5000"] {

@@ -17,15 +17,16 @@ extension HelperToken {
 
     /// The profile whose token may go to `target`, nil when none may. Only https targets get a token, and only
     /// from a profile that lists the target's host with `configure --helper-host`. A profile named explicitly
-    /// (--profile, $AUTHVAULT_PROFILE) chooses among those, it never widens them; otherwise the first listing
-    /// profile by name answers.
+    /// (--profile, $AUTHVAULT_PROFILE) chooses among those, it never widens them; otherwise the current profile
+    /// (`profiles use`, else "default") answers when it lists the host, and the first listing profile by name when
+    /// it does not.
     static func profile(for target: HelperTarget, context: CommandContext) throws(CLIError) -> String? {
         guard target.scheme == "https" else { return nil }
         let profiles: [(profile: String, hosts: [String])]
         do { profiles = try context.configStore.helperHosts() } catch { throw CLIErrors.from(error) }
         let listing = profiles.filter { $0.hosts.contains { target.isListed(by: $0) } }.map(\.profile)
-        if context.profileIsExplicit { return listing.contains(context.profileName) ? context.profileName : nil }
-        return listing.first
+        if listing.contains(context.profileName) { return context.profileName }
+        return context.profileIsExplicit ? nil : listing.first
     }
 
     /// For tools that may say where the token goes (kubectl's cluster server, Vault's address): nil when the tool
