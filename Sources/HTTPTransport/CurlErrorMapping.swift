@@ -36,4 +36,33 @@ extension HTTPError {
             self = .other("\(String(cString: authvault_curl_easy_strerror(code))): \(message)")
         }
     }
+
+    /// A refused connection to the proxy itself is the proxy's trouble, not the server's: libcurl reports both as
+    /// CURLE_COULDNT_CONNECT, naming the host and port it tried ("Failed to connect to HOST port PORT ...").
+    func blamingProxy(_ proxy: String?) -> HTTPError {
+        guard case .cannotConnect(let message) = self, let proxy, let (host, port) = Self.endpoint(ofProxy: proxy) else {
+            return self
+        }
+        return message.contains("to \(host) port \(port) ") ? .proxyFailure(message) : self
+    }
+
+    /// The host (IPv6 without brackets) and port of a proxy as curl reads it: `[scheme://][user@]host[:port][/]`,
+    /// port 1080 when none is given.
+    private static func endpoint(ofProxy proxy: String) -> (host: Substring, port: Int)? {
+        var rest = Substring(proxy)
+        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
+        rest = rest.prefix { $0 != "/" }
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        let host: Substring, portText: Substring
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            portText = rest[rest.index(after: close)...].drop { $0 == ":" }
+        } else {
+            host = rest.prefix { $0 != ":" }
+            portText = rest.drop { $0 != ":" }.dropFirst()
+        }
+        guard !host.isEmpty else { return nil }
+        guard !portText.isEmpty else { return (host, 1080) }
+        return Int(portText).map { (host, $0) }
+    }
 }

@@ -41,6 +41,7 @@ struct CurlTransfer {
             if sink.exceededLimit { throw .responseTooLarge(limit: configuration.maximumResponseBytes) }
             throw HTTPError(curlCode: code, message: handle.errorMessage(for: code), url: RedactedURL(request.url),
                             responseLimit: configuration.maximumResponseBytes)
+                .blamingProxy(configuration.proxy.proxy(for: request.url))
         }
         return HTTPResponse(status: handle.info(CURLINFO_RESPONSE_CODE), headers: sink.headers, body: sink.body)
     }

@@ -52,6 +52,26 @@ extension HTTPTransportTests {
             #expect(error.isRetryable, "a proxy that is down is network trouble, never a reason to sign out")
         }
 
+        /// libcurl reports a refused connection the same way for the proxy and for the server: the proxy is named only
+        /// when the refused address is the proxy's, whichever way its URL is written.
+        @Test func aProxyThatIsDownIsNamedAsTheTroubleAndADirectHostIsNot() async throws {
+            let ports = FreeLoopbackPorts.run(of: 2)
+            let (proxyPort, serverPort) = (ports[0], ports[1])
+            let request = HTTPRequest(url: "https://127.0.0.1:\(serverPort)/")
+            for proxy in ["http://127.0.0.1:\(proxyPort)", "127.0.0.1:\(proxyPort)", "http://user:pass@127.0.0.1:\(proxyPort)/"] {
+                let transport = CurlTransport(configuration: .init(proxy: HTTPProxySettings(httpsProxy: proxy)))
+                let error = try #require(await sendError(transport, request))
+                guard case .proxyFailure(let reason) = error else { Issue.record("\(proxy): got \(error)"); continue }
+                #expect(reason.contains("port \(proxyPort)"))
+                #expect(error.isRetryable)
+            }
+            let direct = CurlTransport(configuration: .init(
+                proxy: HTTPProxySettings(httpsProxy: "http://127.0.0.1:\(proxyPort)", noProxy: "127.0.0.1")))
+            let error = try #require(await sendError(direct, request))
+            guard case .cannotConnect(let reason) = error else { Issue.record("got \(error)"); return }
+            #expect(reason.contains("port \(serverPort)"), "the server is named, not the proxy")
+        }
+
         @Test func aTunnelTheProxyRefusesIsNamedAsTheTrouble() async throws {
             let proxy = try TinyProxy()
             let transport = CurlTransport(configuration: .init(proxy: HTTPProxySettings(httpsProxy: proxy.url)))
