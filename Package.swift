@@ -54,7 +54,7 @@ let package = Package(
         // JWT decoding, RS256 verification by kid, Cognito claim checks, the JWKS cache.
         .target(name: "TokenVerification", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport"]),
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
-        .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport", "NetworkHosts", "TokenVerification"]),
+        .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport", "NetworkHosts", "SystemPlumbing", "TokenVerification"]),
         // Credential records and where they live: Secret Service, encrypted file, memory; the per-profile lock.
         .target(name: "TokenVault", dependencies: ["DebugTrace", "AuthCrypto", "SecureFiles", "CSecret", "CKeyutils", "SystemPlumbing"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
@@ -84,10 +84,10 @@ let package = Package(
         .testTarget(name: "SystemPlumbingTests", dependencies: ["SystemPlumbing"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
         .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "AuthCrypto", "BoundedJSON", "HTTPTransport", "TestSupport"]),
-        .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "NetworkHosts", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "CKeyutils", "TestSupport"]),
+        .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "NetworkHosts", "SystemPlumbing", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "CKeyutils", "SystemPlumbing", "TestSupport"]),
         // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).
-        .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto"], path: "Tests/VaultProbe"),
+        .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto", "SystemPlumbing"], path: "Tests/VaultProbe"),
         .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthCrypto", "CognitoAuth", "HTTPTransport", "TokenVault", "TokenVerification", "TestSupport"]),
         .testTarget(name: "AuthAgentTests", dependencies: ["AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),

@@ -104,6 +104,7 @@ extension AuthStore {
         latest.revision += 1
         latest.lastRefreshAt = now()
         latest.clockOffset = clock.offset
+        latest.clockAnchor = clock.anchor
         do {
             try await vault.save(latest)
         } catch {

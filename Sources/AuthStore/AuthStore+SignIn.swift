@@ -116,7 +116,7 @@ extension AuthStore {
     private func persistNewSession(
         _ tokens: CognitoTokens, origin: SessionOrigin, federated: [UserIdentity.FederatedLink], device: DeviceEntry?
     ) async throws(AuthStoreError) -> CredentialRecord {
-        let profile = self.profile, vault = self.vault, moment = now(), offset = clock.offset
+        let profile = self.profile, vault = self.vault, moment = now(), offset = clock.offset, anchor = clock.anchor
         do {
             return try await lock.withLock { () async throws(VaultError) -> CredentialRecord in
                 var updated = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
@@ -128,6 +128,7 @@ extension AuthStore {
                 updated.signedInAt = moment
                 updated.lastRefreshAt = moment
                 updated.clockOffset = offset
+                updated.clockAnchor = anchor
                 if let device { updated.device = device }
                 updated.revision += 1
                 try await vault.save(updated)

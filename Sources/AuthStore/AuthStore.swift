@@ -48,7 +48,7 @@ public actor AuthStore {
     /// - Parameter devicePolicy: whether a sign-in confirms the device Cognito reports as new; nil: it does not.
     /// - Parameter clock: the provider's clock as the authority's answers teach it (`ClockLearningTransport`); its
     ///   offset is kept with the session, and adopted from the vault by a process that has not measured one. Nil:
-    ///   one over `now` that only the vault teaches.
+    ///   one over `now` (the system clock when `now` is nil too) that only the vault teaches.
     /// - Parameter machine: for a machine profile (the client-credentials grant), where its tokens come from; its
     ///   `validAccessToken()` then needs no sign-in.
     public init(
@@ -60,7 +60,7 @@ public actor AuthStore {
         policy: RefreshPolicy = RefreshPolicy(),
         refreshesInBackground: Bool = true,
         devicePolicy: DevicePolicy? = nil,
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        now: (@Sendable () -> Double)? = nil,
         clock: ServerClock? = nil,
         trace: DebugTrace = .off
     ) {
@@ -72,9 +72,9 @@ public actor AuthStore {
         self.policy = policy
         self.refreshesInBackground = refreshesInBackground
         self.devicePolicy = devicePolicy
-        self.now = now
+        self.now = now ?? { Date().timeIntervalSince1970 }
         self.trace = trace
-        self.clock = clock ?? ServerClock(local: now)
+        self.clock = clock ?? now.map { ServerClock(local: $0) } ?? ServerClock()
     }
 
     // MARK: Observing
@@ -126,7 +126,7 @@ public actor AuthStore {
     func reloadFromVault() async {
         do {
             var loaded = try await vault.load(profile: profile)
-            if let offset = loaded?.clockOffset { clock.adopt(offset) }
+            if let offset = loaded?.clockOffset { clock.adopt(offset, anchor: loaded?.clockAnchor) }
             // A refresh that saved while this read was in flight holds the newer session: keep it.
             if let record, let stale = loaded, record.revision > stale.revision { loaded = record }
             if let loaded, !loaded.hasSession, let reason = loaded.sessionEndedReason {

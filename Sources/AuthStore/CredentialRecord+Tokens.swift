@@ -42,6 +42,7 @@ extension CredentialRecord {
         signedInAt = nil
         lastRefreshAt = nil
         clockOffset = nil
+        clockAnchor = nil
         identityId = nil
         awsCredentials = nil
     }

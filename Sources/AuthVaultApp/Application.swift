@@ -1,3 +1,4 @@
+import CognitoAuth
 import DebugTrace
 import FoundationEssentials
 
@@ -17,6 +18,8 @@ public struct Application: Sendable {
     /// Unix seconds by this machine's clock: the profiles' stores decide on expiry by it plus the offset of the
     /// identity provider's clock that they learn.
     public let now: @Sendable () -> Double
+    /// The clock a caller passed in (a test's), nil on the system clock.
+    private let givenClock: (@Sendable () -> Double)?
     /// What the application and the layers under it decide and send, for `--debug`; never a secret.
     public let trace: DebugTrace
 
@@ -24,15 +27,22 @@ public struct Application: Sendable {
     public init(
         environment: EnvironmentVariables, configPath: String? = nil, prompter: any SecretPrompter = NoPrompter(),
         userAgent: String = "authvault", notice: @escaping @Sendable (ApplicationNotice) -> Void = { _ in },
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, trace: DebugTrace = .off
+        now: (@Sendable () -> Double)? = nil, trace: DebugTrace = .off
     ) {
         self.environment = environment
         self.configPath = configPath ?? environment.nonEmpty("AUTHVAULT_CONFIG") ?? ConfigLocation.defaultPath(environment: environment)
         self.prompter = prompter
         self.userAgent = userAgent
         self.notice = notice
-        self.now = now
+        self.now = now ?? { Date().timeIntervalSince1970 }
+        givenClock = now
         self.trace = trace
+    }
+
+    /// A profile's view of its identity provider's clock. On the system clock it is tied to the boot clock too, so
+    /// an offset learned while the wall clock was wrong follows the clock's correction.
+    func serverClock() -> ServerClock {
+        givenClock.map { ServerClock(local: $0) } ?? ServerClock()
     }
 
     public var configStore: ConfigStore { ConfigStore(path: configPath) }

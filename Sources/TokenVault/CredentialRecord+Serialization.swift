@@ -1,5 +1,6 @@
 import AuthCrypto
 import FoundationEssentials
+internal import SystemPlumbing
 
 /// The record's wire form inside a vault: JSON with the secrets as strings. Only vault backends call this, and
 /// they encrypt the result (file) or hand it to the Secret Service.
@@ -18,6 +19,7 @@ extension CredentialRecord {
         var signedInAt: Double?
         var lastRefreshAt: Double?
         var clockOffset: Double?
+        var clockAnchor: ProviderClockAnchor?
         var sessionEndedReason: String?
         var clientSecret: String?
         var identityId: String?
@@ -45,7 +47,7 @@ extension CredentialRecord {
             accessToken: accessToken.map(Self.text), idToken: idToken.map(Self.text),
             refreshToken: refreshToken.map(Self.text), accessTokenExpiresAt: accessTokenExpiresAt,
             idTokenExpiresAt: idTokenExpiresAt, identity: identity, origin: origin, signedInAt: signedInAt,
-            lastRefreshAt: lastRefreshAt, clockOffset: clockOffset, sessionEndedReason: sessionEndedReason,
+            lastRefreshAt: lastRefreshAt, clockOffset: clockOffset, clockAnchor: clockAnchor, sessionEndedReason: sessionEndedReason,
             clientSecret: clientSecret.map(Self.text),
             identityId: identityId, aws: awsCredentials.map {
                 StoredAWSCredentials(accessKeyId: $0.accessKeyId, secretAccessKey: Self.text($0.secretAccessKey),
@@ -85,6 +87,7 @@ extension CredentialRecord {
         signedInAt = stored.signedInAt
         lastRefreshAt = stored.lastRefreshAt
         clockOffset = stored.clockOffset
+        clockAnchor = stored.clockAnchor
         sessionEndedReason = stored.sessionEndedReason
         clientSecret = stored.clientSecret.map { SecretBytes(utf8: $0) }
         identityId = stored.identityId

@@ -1,5 +1,6 @@
 import AuthCrypto
 import FoundationEssentials
+package import SystemPlumbing
 
 /// Who a profile's session belongs to, as read from the verified ID token.
 public struct UserIdentity: Sendable, Equatable, Codable {
@@ -62,6 +63,8 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
     /// The identity provider's clock minus this machine's, in seconds, as measured at the last sign-in or refresh:
     /// the session's tokens are timed by the provider's clock.
     public var clockOffset: Double?
+    /// The same offset tied to the boot clock, so it stays right when the wall clock is corrected later.
+    package var clockAnchor: ProviderClockAnchor?
     /// Why the last session ended without a sign-out (Cognito refused its refresh token), so every process can
     /// say so; cleared by the next sign-in or sign-out.
     public var sessionEndedReason: String?

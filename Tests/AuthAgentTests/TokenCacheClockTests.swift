@@ -21,18 +21,18 @@ import Testing
     @Test func aClockAheadStillServesAFreshTokenFromTheCache() throws {
         let cache = cache(skew: 600)
         let (reply, lifetime) = try token(secondsLeft: 900)
-        cache.insert(reply, lifetime: lifetime, clockOffset: -600, profile: "work", kind: .access, generation: cache.generation)
+        cache.insert(reply, lifetime: lifetime, clockOffset: { -600 }, profile: "work", kind: .access, generation: cache.generation)
         #expect(cache.reply(profile: "work", kind: .access) == reply)
 
         // By the local clock the token would be in its advisory window, and every request would go to the store.
-        cache.insert(reply, lifetime: lifetime, clockOffset: 0, profile: "other", kind: .access, generation: cache.generation)
+        cache.insert(reply, lifetime: lifetime, clockOffset: { 0 }, profile: "other", kind: .access, generation: cache.generation)
         #expect(cache.reply(profile: "other", kind: .access) == nil)
     }
 
     @Test func aClockBehindStopsServingATokenTheProviderSaysIsDue() throws {
         let cache = cache(skew: -600)
         let (reply, lifetime) = try token(secondsLeft: 400)
-        cache.insert(reply, lifetime: lifetime, clockOffset: 600, profile: "work", kind: .access, generation: cache.generation)
+        cache.insert(reply, lifetime: lifetime, clockOffset: { 600 }, profile: "work", kind: .access, generation: cache.generation)
         #expect(cache.reply(profile: "work", kind: .access) == reply)
         provider.advance(by: 120)   // 280 s left by the provider's clock: the advisory window
         #expect(cache.reply(profile: "work", kind: .access) == nil)

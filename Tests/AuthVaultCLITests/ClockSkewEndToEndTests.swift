@@ -102,4 +102,24 @@ import TestSupport
         #expect(status.stdoutText.contains("Access:     valid until"), "\(status.stdoutText)")
         machine.cli.expectNoSecretLeaks()
     }
+
+    /// Ten minutes ahead at sign-in, set right since (NTP, a person): the offset kept with the session is tied to the
+    /// boot clock and follows, so a token that has expired is refreshed, not served for ten more minutes, and
+    /// `status` no longer says the clock is off.
+    @Test func aClockSetRightAfterSignInIsFollowed() async throws {
+        let machine = try await Self.signedIn(skew: 600)
+        #expect(abs(try await storedOffset(machine) + 600) < 5)
+        let json = try await machine.cli.run(["status", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect(report["clockOffsetSeconds"] == nil, "\(report)")
+
+        // Expired half a minute ago by the true clock; by the offset measured at sign-in, nine and a half minutes left.
+        try await machine.cli.ageTokens(expiringIn: -30)
+        let calls = try await machine.operations {
+            let token = try await machine.cli.run(["token"])
+            #expect(token.status == 0, "\(token.stderrText)")
+        }
+        #expect(calls == ["InitiateAuth"])
+        machine.cli.expectNoSecretLeaks()
+    }
 }

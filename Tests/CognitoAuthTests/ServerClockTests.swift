@@ -1,6 +1,8 @@
 import AuthCrypto
 import Foundation
 import HTTPTransport
+import SystemPlumbing
+import Synchronization
 import Testing
 import TestSupport
 import TokenVerification
@@ -29,6 +31,40 @@ import TokenVerification
         clock.learn(serverTime: 1_120)
         clock.adopt(-600)
         #expect(clock.offset == 120)
+    }
+
+    /// A wall clock ten minutes ahead when the offset was learned, then corrected (NTP, a person): the offset
+    /// follows the boot clock, which no one set, so tokens are not timed ten minutes early once the clock is right.
+    @Test func theOffsetFollowsAWallClockCorrectedLater() {
+        let wall = TestClock(1_800_000_600), boot = BootReading(bootID: "boot-1", seconds: 50)
+        let clock = ServerClock(local: wall.now, boot: boot.now)
+        clock.learn(serverTime: 1_800_000_000)
+        #expect(clock.offset == -600)
+        wall.advance(by: -600 + 30)
+        boot.advance(by: 30)
+        #expect(clock.offset == 0)
+        #expect(clock.now() == 1_800_000_030)
+
+        // Another process of the same boot reads the session's record: the anchor wins over the stale number.
+        let reader = ServerClock(local: wall.now, boot: boot.now)
+        reader.adopt(-600, anchor: clock.anchor)
+        #expect(reader.offset == 0)
+        // After a reboot the anchor says nothing, and the number kept with the session is all there is.
+        let rebooted = ServerClock(local: wall.now, boot: BootReading(bootID: "boot-2", seconds: 5).now)
+        rebooted.adopt(-600, anchor: clock.anchor)
+        #expect(rebooted.offset == -600)
+        #expect(rebooted.anchor == nil)
+    }
+
+    /// A clock the caller passed in has no boot clock beside it: a test's clock that jumps ahead must not be read as
+    /// a corrected wall clock.
+    @Test func aGivenClockHasNoBootClock() {
+        let wall = TestClock(1_000)
+        let clock = ServerClock(local: wall.now)
+        clock.learn(serverTime: 1_600)
+        wall.advance(by: 3_600)
+        #expect(clock.offset == 600)
+        #expect(clock.anchor == nil)
     }
 
     /// A token's `exp` handed to a tool is put on this machine's clock, unless the offset is only measuring noise.
@@ -114,5 +150,22 @@ private struct DatedTransport: HTTPTransport {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         response.headers.append(HTTPHeader(name: "Date", value: formatter.string(from: Date().addingTimeInterval(skew))))
         return response
+    }
+}
+
+/// A boot clock a test moves by hand.
+private final class BootReading: Sendable {
+    private let seconds: Mutex<Double>
+    private let bootID: String
+
+    init(bootID: String, seconds: Double) {
+        self.bootID = bootID
+        self.seconds = Mutex(seconds)
+    }
+
+    func advance(by delta: Double) { seconds.withLock { $0 += delta } }
+
+    var now: @Sendable () -> BootTime? {
+        { [self] in BootTime(bootID: bootID, seconds: seconds.withLock { $0 }) }
     }
 }

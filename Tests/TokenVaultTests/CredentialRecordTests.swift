@@ -1,4 +1,5 @@
 import AuthCrypto
+import SystemPlumbing
 import Testing
 @testable import TokenVault
 
@@ -17,6 +18,7 @@ import Testing
         record.signedInAt = 1_700_000_000
         record.lastRefreshAt = 1_700_000_100
         record.clockOffset = -600.5
+        record.clockAnchor = ProviderClockAnchor(bootID: "ef482c05-8714-413d-9fa3-3ebd58d02fdb", providerMinusBoot: 1_799_990_000.25)
         record.clientSecret = SecretBytes(utf8: "client-secret-value")
         record.identityId = "us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6"
         record.awsCredentials = AWSCredentialEntry(accessKeyId: "ASIAEXAMPLE", secretAccessKey: SecretBytes(utf8: "aws-secret-key-value"),

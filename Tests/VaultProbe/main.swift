@@ -18,6 +18,7 @@
 import AuthCrypto
 import Foundation
 import TokenVault
+import SystemPlumbing
 
 struct ProbeOptions {
     var operation = ""
@@ -49,6 +50,9 @@ enum ProbeRecord {
         record.clientSecret = (object["clientSecret"] as? String).map { SecretBytes(utf8: $0) }
         record.accessTokenExpiresAt = object["accessTokenExpiresAt"] as? Double
         record.clockOffset = object["clockOffset"] as? Double
+        if let bootID = object["clockBootID"] as? String, let providerMinusBoot = object["clockProviderMinusBoot"] as? Double {
+            record.clockAnchor = ProviderClockAnchor(bootID: bootID, providerMinusBoot: providerMinusBoot)
+        }
         if let username = object["username"] as? String {
             let federated = (object["federated"] as? [[String]] ?? []).map { UserIdentity.FederatedLink(provider: $0[0], userId: $0[1]) }
             record.identity = UserIdentity(username: username, subject: object["subject"] as? String, email: object["email"] as? String,
@@ -72,6 +76,8 @@ enum ProbeRecord {
         object["clientSecret"] = record.clientSecret.map(text)
         object["accessTokenExpiresAt"] = record.accessTokenExpiresAt
         object["clockOffset"] = record.clockOffset
+        object["clockBootID"] = record.clockAnchor?.bootID
+        object["clockProviderMinusBoot"] = record.clockAnchor?.providerMinusBoot
         object["username"] = record.identity?.username
         object["email"] = record.identity?.email
         object["subject"] = record.identity?.subject

@@ -91,7 +91,7 @@ final class AgentService: Sendable {
         let reply = SecretBytes(line)
         line.wipe()
         if let lifetime {
-            cache.insert(reply, lifetime: lifetime, clockOffset: clock.offset ?? 0, profile: profile, kind: kind, generation: generation)
+            cache.insert(reply, lifetime: lifetime, clockOffset: { clock.offset ?? 0 }, profile: profile, kind: kind, generation: generation)
         }
         return reply
     }

@@ -15,8 +15,9 @@ final class TokenCache: Sendable {
         /// The whole reply line, newline included.
         let reply: SecretBytes
         let lifetime: JWTLifetime
-        /// The store's offset of the provider's clock, which times the token.
-        let clockOffset: Double
+        /// The store's offset of the provider's clock, which times the token, read at each use: it follows a wall
+        /// clock that is corrected while the entry is cached.
+        let clockOffset: @Sendable () -> Double
     }
 
     private struct State {
@@ -39,7 +40,7 @@ final class TokenCache: Sendable {
         let moment = now()
         return state.withLock { state in
             guard let entry = state.entries[Key(profile: profile, kind: kind)] else { return nil }
-            guard isFresh(entry.lifetime, at: moment + entry.clockOffset) else {
+            guard isFresh(entry.lifetime, at: moment + entry.clockOffset()) else {
                 state.entries[Key(profile: profile, kind: kind)] = nil
                 return nil
             }
@@ -52,8 +53,9 @@ final class TokenCache: Sendable {
 
     /// Caches a reply the store just gave, unless it is no longer fresh or the profile changed since `generation`.
     /// - Parameter clockOffset: the provider's clock minus this machine's, as the store knows it.
-    func insert(_ reply: SecretBytes, lifetime: JWTLifetime, clockOffset: Double, profile: String, kind: TokenKind, generation: UInt64) {
-        guard isFresh(lifetime, at: now() + clockOffset) else { return }
+    func insert(_ reply: SecretBytes, lifetime: JWTLifetime, clockOffset: @escaping @Sendable () -> Double, profile: String,
+                kind: TokenKind, generation: UInt64) {
+        guard isFresh(lifetime, at: now() + clockOffset()) else { return }
         state.withLock { state in
             guard state.generation == generation else { return }
             state.entries[Key(profile: profile, kind: kind)] = Entry(reply: reply, lifetime: lifetime, clockOffset: clockOffset)

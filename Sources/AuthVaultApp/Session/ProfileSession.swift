@@ -46,7 +46,7 @@ extension Application {
         let lock = factory.lock(for: profile.name)
         let name = profile.name
         trace("profile '\(name)' from \(configPath), its tokens in the \(backend.rawValue) vault")
-        let clock = ServerClock(local: now)
+        let clock = serverClock()
         let authority = ProfileAuthority(profile: profile, userAgent: userAgent, proxy: proxySettings, trace: trace, clock: clock) {
             try? await vault.load(profile: name)?.clientSecret
         }

@@ -172,7 +172,8 @@ struct StatusCommand: CLICommand {
             report.signedInAt = record.signedInAt.map(TimeText.rfc3339)
             report.lastRefreshAt = record.lastRefreshAt.map(TimeText.rfc3339)
             report.refreshTokenExpiresAt = refreshExpiry.map(TimeText.rfc3339)
-            if let offset = record.clockOffset, abs(offset) > Self.notableClockOffset {
+            // The store's offset, not the record's number: it follows a wall clock corrected since it was measured.
+            if let offset = session.store.clock.offset, abs(offset) > Self.notableClockOffset {
                 report.clockOffsetSeconds = Int(offset.rounded())
                 report.clock = "this machine's clock is \(TimeText.span(offset)) \(offset > 0 ? "behind" : "ahead of") the identity "
                     + "provider's; tokens are timed by the provider's clock"
