@@ -14,9 +14,10 @@ apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutil
 # record independently, and by the bearer-token test servers to verify JWTs), keyutils (the session keyring), git
 # (real clones through the credential helper), chromium (the browser sign-in, driven by playwright), tinyproxy (an
 # HTTP proxy in the way, as on a company network), faketime (the binary run with its clock minutes off), zsh and
-# fish (the completion scripts, run in the shells themselves) and bsdextrautils (column: the fault matrix's table).
+# fish (the completion scripts, run in the shells themselves), bsdextrautils (column: the fault matrix's table) and
+# strace (counting the threads a token through the agent starts: none).
 apt_test=(openssl ca-certificates curl python3 python3-venv dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils
-          git chromium tinyproxy faketime zsh fish bsdextrautils)
+          git chromium tinyproxy faketime zsh fish bsdextrautils strace)
 # The Python peers go into the project's own virtual environment (.venv, git-ignored), made from Debian's python3
 # with its site packages visible (python3-dbus, python3-cryptography): a fresh Debian 12 has no pip and refuses
 # system-wide installs, and the system Python is never touched. Tests and scripts run .venv/bin/python3.

@@ -89,4 +89,25 @@ extension HelperProtocolTests {
         #expect(throughAgent.stdoutText == session.accessToken + "\n")
         #expect(!throughAgent.stderrText.contains("libcrypto"))
     }
+
+    /// The hot path stays on the main thread: a token through the agent starts no thread (a hop to Swift's global
+    /// executor would start its pool, four threads a call). Counted by Debian's strace.
+    @Test(.enabled(if: !SanitizerOptions.areSet, "the sanitizers' runtimes start threads of their own"))
+    func aTokenThroughTheAgentStartsNoThread() async throws {
+        let session = try await signedIn()
+        let cli = session.cli
+        let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent.log")
+        defer { agent.kill() }
+        try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
+        let trace = cli.root + "/clone.trace"
+        func threadsStarted(_ arguments: [String], environment: [String: String] = [:]) throws -> Int {
+            let traced = try run(cli, ["-f", "-qq", "-e", "trace=clone,clone3", "-o", trace, cli.authvault] + arguments,
+                                 environment: environment, executable: "/usr/bin/strace")
+            #expect(traced.status == 0, "\(traced.stderrText)")
+            return try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").count { $0.contains("clone") }
+        }
+        #expect(try threadsStarted(["token"], environment: ["AUTHVAULT_VAULT_PASSPHRASE": ""]) == 0, "through the agent")
+        // The trace sees threads where there are some: the file vault's key derivation runs on worker threads.
+        #expect(try threadsStarted(["token"], environment: ["AUTHVAULT_AGENT_SOCKET": cli.root + "/no-agent.sock"]) > 0)
+    }
 }

@@ -6,6 +6,11 @@ import Foundation
 public enum SanitizerOptions {
     static let variables = ["TSAN_OPTIONS", "ASAN_OPTIONS", "LSAN_OPTIONS"]
 
+    /// Whether this run is `make sanitize`'s: the sanitizers' runtimes start threads and map memory of their own.
+    public static var areSet: Bool {
+        variables.contains { ProcessInfo.processInfo.environment[$0] != nil }
+    }
+
     /// `environment` with the runner's sanitizer options added where it sets none; nil (inherit everything) stays nil.
     public static func added(to environment: [String: String]?) -> [String: String]? {
         guard var environment else { return nil }
