@@ -46,7 +46,7 @@ final class TestProfiles: AgentProfileProvider {
         }
         counts.withLock { $0.storesMade += 1 }
         return AuthStore(profile: profile, vault: backend, lock: ProfileLock(directory: lockDirectory, profile: profile),
-                         authority: authority, now: clock.function)
+                         authority: authority, now: clock.now)
     }
 
     func lockVaults() async {
@@ -60,7 +60,7 @@ final class TestProfiles: AgentProfileProvider {
     /// Signs "work" in through a store of its own, as `authvault login` would before the agent starts.
     func signInWork() async throws {
         let store = AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: lockDirectory, profile: "work"),
-                              authority: authority, now: clock.function)
+                              authority: authority, now: clock.now)
         _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
     }
 
@@ -97,7 +97,7 @@ struct AgentFixture {
         if signedIn { try await profiles.signInWork() }
         socketPath = AgentClient.socketPath(runtimeDirectory: directory.path)
         server = try AgentServer.start(socketPath: socketPath, profiles: profiles,
-                                       options: .init(version: "9.9.9-test", limits: limits, now: clock.function,
+                                       options: .init(version: "9.9.9-test", limits: limits, now: clock.now,
                                                       alsoServedUid: alsoServedUid), log: log.sink)
     }
 

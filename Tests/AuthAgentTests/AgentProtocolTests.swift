@@ -10,7 +10,7 @@ extension AgentSuites {
         @Test func answersHandWrittenRequestsPipelinedOnOneConnection() async throws {
             try await withAgent { agent in
                 let stored = try #require(try await agent.profiles.storedAccessToken())
-                let expiry = Int(agent.clock.now) + 3600
+                let expiry = Int(agent.clock.reading) + 3600
                 let path = agent.socketPath
                 let lines = try await OffPool.run { () -> [String] in
                     let connection = try RawConnection(path: path)

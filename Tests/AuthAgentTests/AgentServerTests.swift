@@ -11,7 +11,7 @@ extension AgentSuites {
             try await withAgent { agent in
                 let client = agent.client
                 let stored = try #require(try await agent.profiles.storedAccessToken())
-                let issuedAt = agent.clock.now
+                let issuedAt = agent.clock.reading
 
                 let access = try await OffPool.run { try client.token(profile: "work") }
                 #expect(text(access.token) == stored)
@@ -99,7 +99,7 @@ extension AgentSuites {
                 let third = try await OffPool.run { try client.token(profile: "work") }
                 #expect(third.token != second.token)
                 #expect(agent.authority.refreshCount == 2)
-                #expect(third.expiresAt == agent.clock.now + 3600)
+                #expect(third.expiresAt == agent.clock.reading + 3600)
             }
         }
 

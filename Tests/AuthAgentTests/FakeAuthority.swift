@@ -5,23 +5,6 @@ import Foundation
 import Synchronization
 import TestSupport
 
-/// A clock the test sets by hand, in Unix seconds.
-final class TestClock: Sendable {
-    private let seconds: Mutex<Double>
-    init(_ start: Double = 1_800_000_000) { seconds = Mutex(start) }
-    func advance(by delta: Double) { seconds.withLock { $0 += delta } }
-    var now: Double { seconds.withLock { $0 } }
-    var function: @Sendable () -> Double { { [self] in now } }
-}
-
-/// An unsigned JWT with the claims the store and the agent read (`iat`, `exp`): both only decode cached tokens.
-func fakeJWT(issuedAt: Double, expiresAt: Double, marker: String) -> String {
-    func part(_ object: [String: Any]) -> String {
-        Base64URLText.encode(Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
-    }
-    return part(["alg": "RS256", "kid": "test"]) + "." + part(["iat": issuedAt, "exp": expiresAt, "jti": marker]) + ".c2ln"
-}
-
 /// "Cognito" for the agent's stores, after the AuthStore tests' fake: signs in "alice" with "correct horse",
 /// refreshes after a delay (so concurrent callers overlap), and counts refreshes.
 final class FakeAuthority: SessionAuthority {
@@ -40,7 +23,7 @@ final class FakeAuthority: SessionAuthority {
 
     private func tokens(refreshToken: SecretBytes?) -> CognitoTokens {
         let generation = state.withLock { $0.generation += 1; return $0.generation }
-        let issued = clock.now, expires = clock.now + lifetime
+        let issued = clock.reading, expires = clock.reading + lifetime
         return CognitoTokens(
             idToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "id-\(generation)")),
             accessToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "access-\(generation)")),

@@ -1,6 +1,7 @@
 import AuthCrypto
 import AuthStore
 import Testing
+import TestSupport
 @testable import AuthAgent
 
 /// The agent's cache of token replies on a machine whose clock is ten minutes off: a token is fresh or not by the
@@ -10,11 +11,11 @@ import Testing
     let provider = TestClock(1_800_000_000)
 
     func cache(skew: Double) -> TokenCache {
-        TokenCache(policy: RefreshPolicy(), now: { [provider] in provider.now + skew })
+        TokenCache(policy: RefreshPolicy(), now: { [provider] in provider.reading + skew })
     }
 
     func token(secondsLeft: Double) throws -> (SecretBytes, JWTLifetime) {
-        let token = SecretBytes(utf8: fakeJWT(issuedAt: provider.now + secondsLeft - 3600, expiresAt: provider.now + secondsLeft, marker: "t"))
+        let token = SecretBytes(utf8: fakeJWT(issuedAt: provider.reading + secondsLeft - 3600, expiresAt: provider.reading + secondsLeft, marker: "t"))
         return (token, try #require(JWTLifetime(token)))
     }
 

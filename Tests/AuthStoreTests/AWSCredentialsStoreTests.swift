@@ -26,7 +26,7 @@ import TokenVault
     /// A store as one process has it; several on the same vault and lock directory are several processes.
     func makeStore() -> AuthStore {
         AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: directory.path, profile: "work"),
-                  authority: authority, refreshesInBackground: false, now: clock.function)
+                  authority: authority, refreshesInBackground: false, now: clock.now)
     }
 
     func signedInStore() async throws -> AuthStore {
@@ -63,7 +63,7 @@ import TokenVault
         _ = try await store.validIDToken()       // (the session itself is refreshed as usual)
         let second = try await store.validAWSCredentials(request)
         #expect(second.accessKeyId != first.accessKeyId)
-        #expect(second.expiresAt - clock.now >= 15 * 60)
+        #expect(second.expiresAt - clock.reading >= 15 * 60)
         #expect(pool.calls.getId == 1, "the identity id is kept")
         #expect(pool.calls.identitiesAsked == [first.identityId, first.identityId])
     }

@@ -23,7 +23,7 @@ import TokenVerification
 
     func makeStore(vault: (any VaultBackend)? = nil) -> AuthStore {
         AuthStore(profile: "work", vault: vault ?? self.vault, lock: ProfileLock(directory: directory.path, profile: "work"),
-                  authority: authority, now: clock.function)
+                  authority: authority, now: clock.now)
     }
 
     func signedInStore() async throws -> AuthStore {

@@ -24,14 +24,14 @@ import TokenVault
 
     /// A store on a machine whose clock reads `skew` seconds more than the provider's.
     func makeStore(skew: Double, vault: (any VaultBackend)? = nil) -> AuthStore {
-        let local: @Sendable () -> Double = { [provider] in provider.now + skew }
+        let local: @Sendable () -> Double = { [provider] in provider.reading + skew }
         return AuthStore(profile: "work", vault: vault ?? self.vault, lock: ProfileLock(directory: directory.path, profile: "work"),
                          authority: authority, now: local, clock: ServerClock(local: local))
     }
 
     /// Signs in, the provider's answer teaching the store's clock as `ClockLearningTransport` does.
     func signIn(_ store: AuthStore) async throws {
-        store.clock.learn(serverTime: provider.now)
+        store.clock.learn(serverTime: provider.reading)
         _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
     }
 
@@ -73,7 +73,7 @@ import TokenVault
         let store = makeStore(skew: -600)
         _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
         #expect(try await vault.load(profile: "work")?.clockOffset == nil)
-        store.clock.learn(serverTime: provider.now)
+        store.clock.learn(serverTime: provider.reading)
         try await store.refreshNow()
         #expect(try await vault.load(profile: "work")?.clockOffset == 600)
     }

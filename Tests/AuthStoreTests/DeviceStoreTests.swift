@@ -20,7 +20,7 @@ import TokenVault
 
     func makeStore(policy: DevicePolicy? = DevicePolicy(name: "build-host", remember: false)) -> AuthStore {
         AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
-                  authority: authority, devicePolicy: policy, now: bench.clock.function)
+                  authority: authority, devicePolicy: policy, now: bench.clock.now)
     }
 
     func signIn(_ store: AuthStore) async throws {

@@ -6,23 +6,6 @@ import TestSupport
 import TokenVault
 @testable import AuthStore
 
-/// A clock the test sets by hand, in Unix seconds.
-final class TestClock: Sendable {
-    private let seconds: Mutex<Double>
-    init(_ start: Double = 1_800_000_000) { seconds = Mutex(start) }
-    func advance(by delta: Double) { seconds.withLock { $0 += delta } }
-    var now: Double { seconds.withLock { $0 } }
-    var function: @Sendable () -> Double { { [self] in now } }
-}
-
-/// An unsigned JWT with the claims the store reads (`iat`, `exp`): the store only decodes cached tokens.
-func fakeJWT(issuedAt: Double, expiresAt: Double, marker: String) -> String {
-    func part(_ object: [String: Any]) -> String {
-        Base64URLText.encode(Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
-    }
-    return part(["alg": "RS256", "kid": "test"]) + "." + part(["iat": issuedAt, "exp": expiresAt, "jti": marker]) + ".c2ln"
-}
-
 /// Scripted answers from "Cognito", counting the calls: fault injection for the store's own logic. The store
 /// against the real client and moto is tested elsewhere.
 final class FakeAuthority: SessionAuthority {
@@ -61,7 +44,7 @@ final class FakeAuthority: SessionAuthority {
 
     func tokens(refreshToken: SecretBytes? = nil) -> CognitoTokens {
         let generation = state.withLock { $0.generation += 1; return $0.generation }
-        let issued = clock.now, expires = clock.now + lifetime
+        let issued = clock.reading, expires = clock.reading + lifetime
         return CognitoTokens(
             idToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "id-\(generation)")),
             accessToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "access-\(generation)")),
@@ -73,7 +56,7 @@ final class FakeAuthority: SessionAuthority {
     private func nextStep() -> SignInStep {
         let kind: ChallengeKind? = state.withLock { $0.challenges.isEmpty ? nil : $0.challenges.removeFirst() }
         guard let kind else { return .signedIn(tokens()) }
-        return .challenge(AuthChallenge(kind: kind, session: SecretBytes(utf8: "session"), expiresAt: clock.now + 180,
+        return .challenge(AuthChallenge(kind: kind, session: SecretBytes(utf8: "session"), expiresAt: clock.reading + 180,
                                         username: "alice-internal", parameters: [:]))
     }
 

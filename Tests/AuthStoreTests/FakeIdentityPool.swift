@@ -1,6 +1,7 @@
 import AuthCrypto
 import CognitoAuth
 import Synchronization
+import TestSupport
 @testable import AuthStore
 
 /// A scripted identity pool counting its calls: credentials that last `lifetime` seconds on the test's clock,
@@ -54,7 +55,7 @@ final class FakeIdentityPool: IdentityPoolAuthority {
         if let failure { throw failure }
         if forgotten { throw .identityPoolNotFound(message: "Identity '\(identityId)' not found.") }
         return AWSCredentials(accessKeyId: "ASIAFAKE\(number)", secretAccessKey: SecretBytes(utf8: "secret-key-\(number)"),
-                              sessionToken: SecretBytes(utf8: "session-token-\(number)"), expiresAt: clock.now + lifetime,
+                              sessionToken: SecretBytes(utf8: "session-token-\(number)"), expiresAt: clock.reading + lifetime,
                               identityId: identityId)
     }
 }

@@ -2,6 +2,7 @@ import AuthCrypto
 import CognitoAuth
 import Synchronization
 import TokenVault
+import TestSupport
 @testable import AuthStore
 
 /// A scripted token endpoint for machine profiles: each fetch answers a new token (`machine-1`, `machine-2`, ...)
@@ -27,7 +28,7 @@ final class FakeMachine: MachineAuthority {
             return (state.fetches, state.failure)
         }
         if let failure { throw failure }
-        let now = clock.now
+        let now = clock.reading
         return MachineToken(accessToken: SecretBytes(utf8: fakeJWT(issuedAt: now, expiresAt: now + lifetime, marker: "machine-\(count)")),
                             expiresAt: now + lifetime, issuedAt: now, clientId: "ci-client", scopes: ["api/read"])
     }

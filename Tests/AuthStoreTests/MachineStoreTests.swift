@@ -23,7 +23,7 @@ import TokenVerification
 
     func makeStore(inBackground: Bool = false) -> AuthStore {
         AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
-                  authority: bench.authority, machine: machine, refreshesInBackground: inBackground, now: clock.function)
+                  authority: bench.authority, machine: machine, refreshesInBackground: inBackground, now: clock.now)
     }
 
     /// The `jti` marker of a fake token.

@@ -13,7 +13,7 @@ import TokenVerification
     static let tokenURL = OAuthClientRequestTests.tokenURL
 
     static func client(id: String = "ci-client", secret: String = "s3cret", scopes: [String] = ["api/read", "api/write"],
-                       transport: URLStubTransport, clock: TestClock = TestClock()) throws -> ClientCredentialsClient {
+                       transport: URLStubTransport, clock: TestClock = TestClock(Date().timeIntervalSince1970)) throws -> ClientCredentialsClient {
         let configuration = ClientCredentialsClient.Configuration(
             tokenEndpoint: tokenURL, clientId: id, clientSecret: SecretBytes(utf8: secret), scopes: scopes,
             operationDeadline: .seconds(30), retryPolicy: OAuthClientRequestTests.fastRetries)
@@ -47,7 +47,7 @@ import TokenVerification
     }
 
     @Test func anOpaqueTokenLastsExpiresInAndGrantedScopesAreRead() async throws {
-        let clock = TestClock()
+        let clock = TestClock(Date().timeIntervalSince1970)
         let transport = URLStubTransport { _ in
             URLStubTransport.json(["access_token": "opaque-token", "token_type": "bearer", "expires_in": "900", "scope": "api/read"])
         }

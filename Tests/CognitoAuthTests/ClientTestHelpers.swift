@@ -6,14 +6,6 @@ import TestSupport
 import TokenVerification
 @testable import CognitoAuth
 
-/// Unix time that a test moves by hand.
-final class TestClock: Sendable {
-    private let seconds: Mutex<Double>
-    init(_ start: Double = Date().timeIntervalSince1970) { seconds = Mutex(start) }
-    func advance(by delta: Double) { seconds.withLock { $0 += delta } }
-    var now: @Sendable () -> Double { { [self] in seconds.withLock { $0 } } }
-}
-
 /// SECRET_HASH as python's hmac computes it, independent of the code under test.
 func pythonSecretHash(secret: String, username: String, clientId: String) throws -> String {
     let script = "import base64,hashlib,hmac,sys; print(base64.b64encode(hmac.new(sys.argv[1].encode(), (sys.argv[2] + sys.argv[3]).encode(), hashlib.sha256).digest()).decode())"

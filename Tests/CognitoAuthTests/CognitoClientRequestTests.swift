@@ -154,7 +154,7 @@ import TestSupport
     }
 
     @Test func expiredOrMismatchedAnswersAreRefusedLocally() async throws {
-        let clock = TestClock()
+        let clock = TestClock(Date().timeIntervalSince1970)
         let transport = StubTransport(jwks: TestTokens.jwks) { _, _ in
             StubTransport.json(["ChallengeName": "SMS_MFA", "Session": "s", "ChallengeParameters": ["CODE_DELIVERY_DESTINATION": "+*******0100"]])
         }

@@ -81,7 +81,7 @@ func caughtOAuthError<T>(
     static let tokenURL = "https://example.auth.us-east-1.amazoncognito.com/oauth2/token"
     static let fastRetries = RetryPolicy(maximumAttempts: 4, initialBackoff: .milliseconds(5), maximumBackoff: .milliseconds(20))
 
-    static func client(secret: String? = nil, transport: URLStubTransport, clock: TestClock = TestClock()) throws -> OAuthClient {
+    static func client(secret: String? = nil, transport: URLStubTransport, clock: TestClock = TestClock(Date().timeIntervalSince1970)) throws -> OAuthClient {
         let configuration = OAuthClientConfiguration(
             endpoints: try OAuthEndpoints(hostedUIBaseURL: "https://example.auth.us-east-1.amazoncognito.com"),
             clientId: clientId, clientSecret: secret.map(SecretBytes.init(utf8:)), redirectURI: redirectURI,
