@@ -8,7 +8,6 @@ and follows the redirects until the browser lands on the redirect URI's origin (
 that page showed to $TEST_BROWSER_LOG as JSON: {"landed": URL without its query, "title": ..., "text": ...}.
 $TEST_BROWSER_PROFILE, when set, is a persistent browser profile directory (the Hosted UI cookie survives runs).
 """
-import json
 import os
 import re
 import sys
@@ -16,6 +15,8 @@ import urllib.parse
 
 from playwright.sync_api import sync_playwright
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import browser_outcome  # noqa: E402 (from the folder above)
 
 
 def main():
@@ -23,7 +24,6 @@ def main():
     # The listener's origin, from the authorize URL (the stand-in itself is on loopback too).
     redirect = urllib.parse.urlsplit(dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query))["redirect_uri"])
     at_listener = re.compile("^" + re.escape(f"{redirect.scheme}://{redirect.netloc}/"))
-    log_path = os.environ["TEST_BROWSER_LOG"]
     outcome = {}
     try:
         with sync_playwright() as playwright:
@@ -54,10 +54,7 @@ def main():
                 browser.close()
     except Exception as error:  # reported to the test, which fails with it
         outcome["error"] = f"{type(error).__name__}: {error}"
-    with open(log_path + ".tmp", "w") as handle:  # renamed into place: the test never reads half of it
-        json.dump(outcome, handle)
-    os.rename(log_path + ".tmp", log_path)
-    sys.exit(0 if "error" not in outcome else 1)
+    browser_outcome.report(outcome)
 
 
 if __name__ == "__main__":

@@ -3,12 +3,14 @@ last argument: it opens the authorization page, submits it as $TEST_BROWSER_USER
 delivers the redirect to the CLI's loopback listener, then writes {"callback": status, "page": text} (or
 {"error": ...}) to $TEST_BROWSER_LOG as JSON.
 """
-import json
 import os
 import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import browser_outcome  # noqa: E402 (from the folder above)
 
 
 class NoRedirects(urllib.request.HTTPRedirectHandler):
@@ -18,7 +20,6 @@ class NoRedirects(urllib.request.HTTPRedirectHandler):
 
 def main():
     url = sys.argv[-1]
-    log_path = os.environ["TEST_BROWSER_LOG"]
     outcome = {}
     opener = urllib.request.build_opener(NoRedirects)
     try:
@@ -36,10 +37,7 @@ def main():
             outcome.update({"callback": callback.status, "page": callback.read().decode(errors="replace")})
     except Exception as error:  # reported to the test, which fails with it
         outcome["error"] = f"{type(error).__name__}: {error}"
-    with open(log_path + ".tmp", "w") as handle:  # renamed into place: the test never reads half of it
-        json.dump(outcome, handle)
-    os.rename(log_path + ".tmp", log_path)
-    sys.exit(0 if "error" not in outcome else 1)
+    browser_outcome.report(outcome)
 
 
 if __name__ == "__main__":
