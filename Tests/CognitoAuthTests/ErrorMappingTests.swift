@@ -4,6 +4,7 @@ import HTTPTransport
 import NetworkHosts
 import Synchronization
 import Testing
+import TestSupport
 @testable import CognitoAuth
 
 /// How non-2xx answers become `CognitoError`s, which ones are retried, and that descriptions stay free of secrets.
