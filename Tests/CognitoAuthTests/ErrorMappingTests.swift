@@ -114,7 +114,7 @@ import TestSupport
         ]
         for error in cases {
             #expect(error.description.count > 20)
-            #expect(!error.description.contains(Self.password))
+            expectNoSecrets(in: error.description, [Self.password])
         }
         #expect(CognitoError.network(.timedOut).isRetryable)
         #expect(!CognitoError.network(.tlsFailure("x")).isRetryable)
