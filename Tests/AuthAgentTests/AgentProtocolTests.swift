@@ -29,7 +29,7 @@ extension AgentSuites {
                     let reply = try object(line)
                     #expect(reply["v"] as? Int == 1)
                     #expect(reply["ok"] as? Bool == true)
-                    #expect(reply["token"] as? String == stored)
+                    expectSecret(stored, equals: reply["token"] as? String, "the reply's token")
                     #expect(reply["expiresAt"] as? Int == expiry)
                 }
                 let status = try object(lines[2])
@@ -37,7 +37,7 @@ extension AgentSuites {
                 #expect(profiles.first?["profile"] as? String == "work")
                 #expect(profiles.first?["state"] as? String == "signedIn")
                 #expect(profiles.first?["accessTokenExpiresAt"] as? Int == expiry)
-                #expect(!lines[2].contains(stored))
+                expectNoSecrets(in: lines[2], [stored], "the status reply")
                 #expect(try object(lines[3])["version"] as? String == "9.9.9-test")
                 #expect(try object(lines[4])["ok"] as? Bool == true)
             }

@@ -18,16 +18,16 @@ extension AgentSuites {
                 // (this vault, in memory, bumps nothing), which is what every backend's bump is there to prevent.
                 try await agent.profiles.signInWork()
                 let newer = try #require(try await agent.profiles.storedAccessToken())
-                #expect(newer != first)
-                #expect(text(try await OffPool.run { try client.token(profile: "work") }.token) == first)
+                expectSecret(first, differsFrom: newer, "a new token in the vault")
+                expectSecret(first, equals: text(try await OffPool.run { try client.token(profile: "work") }.token), "the cached reply")
                 #expect(agent.profiles.storesMade == 1)
 
                 try agent.profiles.revisions.bump(profile: "work")
-                #expect(text(try await OffPool.run { try client.token(profile: "work") }.token) == newer)
+                expectSecret(newer, equals: text(try await OffPool.run { try client.token(profile: "work") }.token), "after the bump")
                 #expect(agent.profiles.storesMade == 2, "the store is made again, and reads the record again")
                 // Unchanged since: served from the new store (and its cache), no store made per request.
-                #expect(text(try await OffPool.run { try client.token(profile: "work", kind: .id) }.token) != newer)
-                #expect(text(try await OffPool.run { try client.token(profile: "work") }.token) == newer)
+                expectSecret(newer, differsFrom: text(try await OffPool.run { try client.token(profile: "work", kind: .id) }.token), "the ID token")
+                expectSecret(newer, equals: text(try await OffPool.run { try client.token(profile: "work") }.token), "from the new store")
                 #expect(agent.profiles.storesMade == 2)
             }
         }

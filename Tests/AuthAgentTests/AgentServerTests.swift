@@ -14,12 +14,13 @@ extension AgentSuites {
                 let issuedAt = agent.clock.reading
 
                 let access = try await OffPool.run { try client.token(profile: "work") }
-                #expect(text(access.token) == stored)
+                expectSecret(stored, equals: text(access.token), "the access token")
                 #expect(access.expiresAt == issuedAt + 3600)   // the fake authority issues hour-long tokens
                 #expect(access.username == "alice-internal")
                 let id = try await OffPool.run { try client.token(profile: "work", kind: .id) }
-                #expect(text(id.token) == text(try #require(try await agent.profiles.vault.load(profile: "work")?.idToken)))
-                #expect(!"\(access)".contains(stored))
+                expectSecret(text(try #require(try await agent.profiles.vault.load(profile: "work")?.idToken)), equals: text(id.token),
+                             "the ID token")
+                expectNoSecrets(in: "\(access)", [stored], "the reply's description")
 
                 let status = try await OffPool.run { try client.status() }
                 #expect(status.map(\.profile) == ["work"])
@@ -91,7 +92,7 @@ extension AgentSuites {
                 }
                 #expect(agent.authority.refreshCount == 1)
                 let second = try await OffPool.run { try client.token(profile: "work") }
-                #expect(text(second.token) == (try await agent.profiles.storedAccessToken()))
+                expectSecret(try await agent.profiles.storedAccessToken(), equals: text(second.token), "the refreshed token")
                 #expect(second.token != first.token)
 
                 // Mandatory window of the new token (10 s left): the caller waits for a new one.
@@ -190,7 +191,7 @@ extension AgentSuites {
                 #expect(took < .seconds(1))
                 #expect(!FileManager.default.fileExists(atPath: agent.socketPath))
                 let token = try await inFlight
-                #expect(text(token.token) == (try await agent.profiles.storedAccessToken()))
+                expectSecret(try await agent.profiles.storedAccessToken(), equals: text(token.token), "the token the caller waited for")
                 #expect(throws: AgentClientError.notRunning(socketPath: agent.socketPath)) { try client.ping() }
                 await agent.server.stop()   // a second stop is harmless
                 await agent.server.waitUntilStopped()

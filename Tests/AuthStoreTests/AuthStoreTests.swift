@@ -98,7 +98,7 @@ import TokenVerification
         }
         #expect(authority.calls.refresh == 1)
         #expect(tokens.count == 1)
-        #expect(tokens.first != text(before))
+        expectSecret(text(before), differsFrom: tokens.first, "a refreshed token")
         #expect(try await vault.load(profile: "work")?.accessToken.map(text) == tokens.first)
     }
 

@@ -146,7 +146,8 @@ import TestSupport
         #expect(try await fixture.profile.operations(after: baseline) == ["InitiateAuth"], "the ID token was refreshed first")
         #expect(try await fixture.identityCalls() == ["GetId ok", "GetCredentialsForIdentity ok", "GetCredentialsForIdentity ok"])
         let stored = try await cli.storedRecord()
-        #expect(!sameSecret(stored?["idToken"] as? String, stub) && stored?["identityId"] as? String == identityId)
+        expectSecret(stored?["idToken"] as? String, differsFrom: stub, "the refreshed ID token is stored")
+        #expect(stored?["identityId"] as? String == identityId)
         cli.expectNoSecretLeaks()
     }
 
@@ -161,12 +162,12 @@ import TestSupport
 
         let env = try await cli.run(["aws-credentials", "--format", "env"])
         #expect(env.status == 0)
-        #expect(sameSecret(env.stdoutText, "export AWS_ACCESS_KEY_ID='\(keyId)'\nexport AWS_SECRET_ACCESS_KEY='\(secret)'\n"
-                    + "export AWS_SESSION_TOKEN='\(token)'\nexport AWS_CREDENTIAL_EXPIRATION='\(json["expiration"] as? String ?? "")'\n"),
-                "the export lines")
+        expectSecret("export AWS_ACCESS_KEY_ID='\(keyId)'\nexport AWS_SECRET_ACCESS_KEY='\(secret)'\n"
+                     + "export AWS_SESSION_TOKEN='\(token)'\nexport AWS_CREDENTIAL_EXPIRATION='\(json["expiration"] as? String ?? "")'\n",
+                     equals: env.stdoutText, "the export lines")
         let ini = try await cli.run(["aws-credentials", "--format", "ini"])
-        #expect(sameSecret(ini.stdoutText, "[\(HeadlessCLI.profile)]\naws_access_key_id = \(keyId)\naws_secret_access_key = \(secret)\n"
-                    + "aws_session_token = \(token)\n"), "the credentials file section")
+        expectSecret("[\(HeadlessCLI.profile)]\naws_access_key_id = \(keyId)\naws_secret_access_key = \(secret)\n"
+                     + "aws_session_token = \(token)\n", equals: ini.stdoutText, "the credentials file section")
 
         let check = #"[ "$AWS_SECRET_ACCESS_KEY" = "$EXPECTED_SECRET" ] && [ "$AWS_SESSION_TOKEN" = "$EXPECTED_TOKEN" ] && "#
             + #"[ -z "$AUTHVAULT_VAULT_PASSPHRASE" ] && echo "$AWS_ACCESS_KEY_ID""#

@@ -45,9 +45,9 @@ import TestSupport
         let wrongPassphrase = cli.environment.merging(["AUTHVAULT_VAULT_PASSPHRASE": "not the passphrase"]) { $1 }
         let viaAgent = try ProcessRunner.run(cli.authvault, ["token"], environment: wrongPassphrase)
         #expect(viaAgent.status == 0, "\(viaAgent.stderrText)")
-        #expect(viaAgent.stdoutText == stored + "\n")
+        expectSecret(stored + "\n", equals: viaAgent.stdoutText)
         let gitViaAgent = try ProcessRunner.run(cli.authvault, ["token", "--format", "header"], environment: wrongPassphrase)
-        #expect(gitViaAgent.stdoutText == "Authorization: Bearer \(stored)\n")
+        expectSecret("Authorization: Bearer \(stored)\n", equals: gitViaAgent.stdoutText)
 
         // SIGTERM stops it cleanly and removes the socket; then the direct path is used again.
         kill(agent.processIdentifier, SIGTERM)
@@ -56,6 +56,6 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: socket))
         let direct = try ProcessRunner.run(cli.authvault, ["token"], environment: wrongPassphrase)
         #expect(direct.status == 4)
-        #expect(try ProcessRunner.run(cli.authvault, ["token"], environment: cli.environment).stdoutText == stored + "\n")
+        expectSecret(stored + "\n", equals: try ProcessRunner.run(cli.authvault, ["token"], environment: cli.environment).stdoutText)
     }
 }

@@ -58,12 +58,12 @@ import TestSupport
         let distinct = Set(served).count
         #expect(distinct == 1, "every helper printed the same token; \(Self.describe(served))")
         let token = served.first ?? ""
-        #expect(!sameSecret(token, stub), "a new token, not the expired one")
+        expectSecret(token, differsFrom: stub, "a new token, not the expired one")
         let owner = try await profile.pool.owner(ofAccessToken: token)
         #expect(owner == SignedInProfile.username, "a token moto issued")
         #expect(try await profile.operations(after: baseline) == ["InitiateAuth"], "exactly one refresh upstream")
         let stored = try await cli.storedRecord()
-        #expect(sameSecret(stored?["accessToken"] as? String, token), "the agent saved the refreshed session")
+        expectSecret(stored?["accessToken"] as? String, equals: token, "the agent saved the refreshed session")
         #expect(passphrase.opens == 1, "the agent read the passphrase, and derived the key, once")
 
         // An idle client must not hold the agent up: stopping ends every connection that owes no reply.

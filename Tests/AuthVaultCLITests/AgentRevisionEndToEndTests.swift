@@ -93,7 +93,7 @@ import TestSupport
         #expect(unlock.stderrText.contains("in the agent too"))
         let after = try await Self.token(cli)
         #expect(after.status == 0, "\(after.stderr)")
-        #expect(sameSecret(after.token, before.token))
+        expectSecret(after.token, equals: before.token)
         cli.expectNoSecretLeaks()
     }
 
@@ -170,15 +170,15 @@ import TestSupport
                                            log: keyring.session.root.path + "/agent.log")
         defer { agent.kill() }
         try await agent.waitForSocket(keyring.session.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
-        #expect(sameSecret(try await keyring.tokenThroughAgent(), first), "agent: \(agent.log)")
+        expectSecret(try await keyring.tokenThroughAgent(), equals: first, "agent: \(agent.log)")
 
         let migrate = try await keyring.run(["vault", "migrate", "--to", "secret-service"])
         #expect(migrate.status == 0, "\(migrate.stderrText)")
-        #expect(sameSecret(try await keyring.tokenThroughAgent(), first))
+        expectSecret(try await keyring.tokenThroughAgent(), equals: first)
         let inKeyring = try await keyring.save("in-keyring", backend: "secret-service")
-        #expect(sameSecret(try await keyring.tokenThroughAgent(), inKeyring), "served from the new backend; agent: \(agent.log)")
+        expectSecret(try await keyring.tokenThroughAgent(), equals: inKeyring, "served from the new backend; agent: \(agent.log)")
         _ = try await keyring.save("left-behind", backend: "file")
-        #expect(sameSecret(try await keyring.tokenThroughAgent(), inKeyring), "not from the old one")
+        expectSecret(try await keyring.tokenThroughAgent(), equals: inKeyring, "not from the old one")
     }
 }
 

@@ -39,7 +39,7 @@ import TestSupport
         #expect(served, "the printed token is the refreshed one in the vault")
         #expect(after["origin"] as? String == "browser")
         let second = try await cli.run(["token"])
-        #expect(second.stdoutText == token.stdoutText, "a fresh token is served from the vault")
+        expectSecret(token.stdoutText, equals: second.stdoutText, "a fresh token is served from the vault")
 
         // Sign-out revokes at the revocation endpoint and opens the logout page.
         let logoutLog = profile.scratch.appending("logout-url")

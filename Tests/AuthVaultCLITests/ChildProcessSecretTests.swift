@@ -61,7 +61,7 @@ import TestSupport
         let lines = String(decoding: try eventualContents(of: environmentLog), as: UTF8.self).split(separator: "\n")
         let token = lines.first { $0.hasPrefix("API_TOKEN=") }.map { String($0.dropFirst("API_TOKEN=".count)) }
         let stored = try await cli.storedRecord()?["accessToken"] as? String
-        #expect(sameSecret(token, stored), "the access token in API_TOKEN")
+        expectSecret(token, equals: stored, "the access token in API_TOKEN")
         #expect(lines.filter { $0.hasPrefix("AUTHVAULT_") }.map { $0.prefix { $0 != "=" } } == [])
         let passphraseGiven = lines.contains { $0.contains(HeadlessCLI.vaultPassphrase) }
         #expect(!passphraseGiven, "the vault passphrase reached the command")

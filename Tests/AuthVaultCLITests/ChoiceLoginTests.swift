@@ -79,7 +79,7 @@ import TestSupport
             ("Sign in with (password/password-srp/email-otp): ", "password"), ("Password for piper: ", password),
         ])
         #expect(typed.status == 0 && typed.screen.contains("Signed in as"), "\(typed.screen)")
-        #expect(!typed.screen.contains(password))
+        expectNoSecrets(in: typed.screen, [password], "the screen")
         #expect(SecretScan.names(of: [password: "password"], in: outputs).isEmpty)
         account.expectNoSecretsPrinted()
     }

@@ -42,10 +42,11 @@ import TestSupport
             let output = try await asContainerUser()
             if served {
                 #expect(output.status == 0, "\(output.stderrText); agent: \(agent.log)")
-                #expect(output.stdoutText == token + "\n")
+                expectSecret(token + "\n", equals: output.stdoutText)
             } else {
                 #expect(output.status != 0)
-                #expect(!output.stdoutText.contains(token) && !output.stderrText.contains(token))
+                expectNoSecrets(in: output.stdoutText, [token], "stdout")
+                expectNoSecrets(in: output.stderrText, [token], "stderr")
             }
             #expect(try await agent.terminate(timeout: 5) == 0)
         }

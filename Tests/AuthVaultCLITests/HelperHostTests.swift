@@ -13,14 +13,14 @@ extension HelperProtocolTests {
         let session = try await signedIn()
         func ask(_ request: String, _ environment: [String: String] = HelperProtocolTests.named) throws -> ProcessOutput {
             let output = try run(session.cli, ["git-credential", "get"], stdin: request + "\n", environment: environment)
-            #expect(!output.stderrText.contains(session.accessToken))
+            expectNoSecrets(in: output.stderrText, [session.accessToken], "stderr")
             return output
         }
         for listed in ["protocol=https\nhost=git.example.com\n", "protocol=https\nhost=GIT.Example.com.\n",
                        "protocol=https\nhost=git.example.com:8443\n", "protocol=https\nhost=registry.example.com:5000\n"] {
             let answer = try ask(listed)
             #expect(answer.status == 0)
-            #expect(answer.stdoutText.contains("password=\(session.accessToken)\n"), "\(listed)")
+            expectSecret("password=\(session.accessToken)\n", in: answer.stdoutText, "\(listed)")
         }
         for refused in ["protocol=https\nhost=github.com\n", "protocol=http\nhost=git.example.com\n",
                         "protocol=HTTP\nhost=registry.example.com:5000\n", "host=git.example.com\n",
@@ -49,7 +49,7 @@ extension HelperProtocolTests {
         let chosen = try run(session.cli, ["git-credential", "get"], stdin: request, environment: ["AUTHVAULT_PROFILE": "other"])
         #expect(chosen.status == 3, "now 'other' answers, and it is not signed in")
         #expect(chosen.stderrText.contains("authvault login --profile other"))
-        #expect(!chosen.stdoutText.contains(session.accessToken))
+        expectNoSecrets(in: chosen.stdoutText, [session.accessToken], "stdout")
     }
 
     /// With no profile named, the current one (`profiles use`, else "default") answers for a host it lists before
@@ -79,14 +79,14 @@ extension HelperProtocolTests {
         for listed in ["registry.example.com:5000", "https://registry.example.com:5000/v2/", "Registry.Example.com:5000"] {
             let get = try run(session.cli, ["docker-credential", "get"], stdin: listed + "\n", environment: Self.named)
             #expect(get.status == 0, "\(listed): \(get.stderrText)")
-            #expect(get.stdoutText.contains(session.accessToken))
+            expectSecret(session.accessToken, in: get.stdoutText, "\(listed)")
         }
         for refused in ["http://registry.example.com:5000", "registry.example.com:5001", "registry.example.com",
                         "https://quay.io", "https://registry.example.com@evil.example:5000"] {
             let get = try run(session.cli, ["docker-credential", "get"], stdin: refused + "\n", environment: Self.named)
             #expect(get.status == 1)
             #expect(get.stdoutText == "credentials not found in native keychain\n", "\(refused)")
-            #expect(!get.stderrText.contains(session.accessToken))
+            expectNoSecrets(in: get.stderrText, [session.accessToken], "stderr for \(refused)")
         }
     }
 
@@ -99,12 +99,12 @@ extension HelperProtocolTests {
         }
         let listed = try run(session.cli, ["kubectl-credential"], environment: info("https://git.example.com:6443"))
         #expect(listed.status == 0, "\(listed.stderrText)")
-        #expect(listed.stdoutText.contains(session.idToken))
+        expectSecret(session.idToken, in: listed.stdoutText)
         for refused in ["http://git.example.com:6443", "https://kube.example.com", "https://127.0.0.1:6443", "git.example.com:6443"] {
             let output = try run(session.cli, ["kubectl-credential"], environment: info(refused))
             #expect(output.status == 1, "\(refused)")
             #expect(output.stdout.isEmpty)
-            #expect(!output.stderrText.contains(session.idToken))
+            expectNoSecrets(in: output.stderrText, [session.idToken], "stderr for \(refused)")
         }
         let unknown = try run(session.cli, ["kubectl-credential"], environment: info("https://kube.example.com"))
         #expect(unknown.stderrText.contains("authvault configure --profile default --helper-host kube.example.com"), "\(unknown.stderrText)")
@@ -114,12 +114,12 @@ extension HelperProtocolTests {
     @Test func vaultTokenHelperChecksVaultAddr() async throws {
         let session = try await signedIn()
         let listed = try run(session.cli, ["vault-token-helper", "get"], environment: ["VAULT_ADDR": "https://git.example.com:8200"])
-        #expect(listed.stdoutText == session.accessToken)
+        expectSecret(session.accessToken, equals: listed.stdoutText)
         for refused in ["http://git.example.com:8200", "https://vault.example.com:8200", "http://127.0.0.1:8200"] {
             let output = try run(session.cli, ["vault-token-helper", "get"], environment: ["VAULT_ADDR": refused])
             #expect(output.status == 1, "\(refused)")
             #expect(output.stdout.isEmpty)
-            #expect(!output.stderrText.contains(session.accessToken))
+            expectNoSecrets(in: output.stderrText, [session.accessToken], "stderr for \(refused)")
         }
     }
 }

@@ -42,7 +42,7 @@ extension HelperProtocolTests {
         let session = try await signedIn()
         let cli = session.cli
         let direct = try answers(cli, environment: [:])
-        #expect(direct[0] == session.accessToken + "\n")
+        expectSecret(session.accessToken + "\n", equals: direct[0], "the bare token")
 
         let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent.log")
         defer { agent.kill() }
@@ -50,7 +50,7 @@ extension HelperProtocolTests {
         // Without the passphrase the vault cannot be read here: every answer comes from the agent.
         let throughAgent = try answers(cli, environment: ["AUTHVAULT_VAULT_PASSPHRASE": ""])
         for (call, (viaAgent, fromVault)) in zip(Self.toolCalls, zip(throughAgent, direct)) {
-            #expect(viaAgent == fromVault, "\(call): the agent's answer differs from the vault's")
+            expectSecret(fromVault, equals: viaAgent, "\(call): the agent's answer differs from the vault's")
         }
     }
 
@@ -86,7 +86,7 @@ extension HelperProtocolTests {
         defer { agent.kill() }
         try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
         let throughAgent = try run(cli, ["token"], environment: trace)
-        #expect(throughAgent.stdoutText == session.accessToken + "\n")
+        expectSecret(session.accessToken + "\n", equals: throughAgent.stdoutText)
         #expect(!throughAgent.stderrText.contains("libcrypto"))
     }
 

@@ -40,7 +40,7 @@ import TestSupport
 
         #expect(try await profile.operations(after: baseline) == ["InitiateAuth"], "one refresh upstream")
         let stored = try #require(try await cli.storedRecord()?["accessToken"] as? String)
-        #expect(!sameSecret(stored, aged["accessToken"] as? String), "the refreshed session is in the vault")
+        expectSecret(stored, differsFrom: aged["accessToken"] as? String, "the refreshed session is in the vault")
         // The API saw one request, with the token now in the vault (told apart by its jti; the log holds no token).
         let attempts = try String(contentsOfFile: attemptLog, encoding: .utf8).split(separator: "\n").map { line in
             try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]

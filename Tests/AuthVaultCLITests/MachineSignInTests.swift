@@ -52,7 +52,7 @@ import TestSupport
         #expect(try await profile.grants() == before + 1)
 
         let second = try await cli.run(["token"])
-        #expect(sameSecret(second.stdoutText, first.stdoutText), "the cached token")
+        expectSecret(first.stdoutText, equals: second.stdoutText, "the cached token")
         #expect(try await profile.grants() == before + 1, "served from the vault: no new request")
 
         let status = try await cli.run(["status"])
@@ -85,10 +85,10 @@ import TestSupport
 
         let output = try await profile.cli.run(["token"])
         #expect(output.status == 0, "\(output.stderrText)")
-        #expect(!sameSecret(output.stdoutText, stub + "\n"), "a new token, not the one about to expire")
+        expectSecret(stub + "\n", differsFrom: output.stdoutText, "a new token, not the one about to expire")
         #expect(try await profile.grants() == before + 1)
         let stored = try #require(try await profile.cli.storedRecord())
-        #expect(sameSecret(stored["accessToken"] as? String, output.stdoutText.trimmingCharacters(in: .newlines)))
+        expectSecret(stored["accessToken"] as? String, equals: output.stdoutText.trimmingCharacters(in: .newlines))
         profile.cli.expectNoSecretLeaks()
     }
 
@@ -226,7 +226,7 @@ extension MachineSignInTests {
         #expect(output.status == 0, "\(text)")
         #expect(text.contains(#""tokenUse": "access""#), "the API accepted the token: \(text)")
         #expect(text.contains("Sign-in:    machine (client credentials)"), "\(text)")
-        #expect(!text.contains("eyJ"), "no token is printed")
+        expectNoSecrets(in: text, ["eyJ"], "no token (a JWT starts with eyJ) is printed")
         #expect(SecretScan.names(of: [secret: "the client secret", HeadlessCLI.vaultPassphrase: "the vault passphrase"], in: [output]).isEmpty)
     }
 }

@@ -37,18 +37,20 @@ import TestSupport
         let accessToken = token.stdoutText.trimmingCharacters(in: .newlines)
         #expect(token.status == 0, "\(token.stderrText)")
         #expect(!accessToken.isEmpty && !accessToken.contains("."), "an opaque access token")
-        #expect(sameSecret(record["accessToken"] as? String, accessToken))
+        expectSecret(record["accessToken"] as? String, equals: accessToken)
 
         // A refresh at the token endpoint, which rotates the refresh token; the new one is stored.
         _ = try await cli.ageTokens(expiringIn: -60)
         let refreshed = try await cli.run(["token"])
         #expect(refreshed.status == 0, "\(refreshed.stderrText)")
         let after = try #require(try await cli.storedRecord())
-        #expect(!sameSecret(after["refreshToken"] as? String, record["refreshToken"] as? String), "the refresh token rotated")
-        #expect(sameSecret(after["accessToken"] as? String, refreshed.stdoutText.trimmingCharacters(in: .newlines)))
-        #expect(!refreshed.stdoutText.contains("."))
+        expectSecret(after["refreshToken"] as? String, differsFrom: record["refreshToken"] as? String, "the refresh token rotated")
+        expectSecret(after["accessToken"] as? String, equals: refreshed.stdoutText.trimmingCharacters(in: .newlines))
+        // Outside #expect, which would print the token it looked at.
+        let refreshedIsOpaque = !refreshed.stdoutText.contains(".")
+        #expect(refreshedIsOpaque)
         let again = try await cli.run(["token"])
-        #expect(again.stdoutText == refreshed.stdoutText, "a fresh opaque token is served from the vault")
+        expectSecret(refreshed.stdoutText, equals: again.stdoutText, "a fresh opaque token is served from the vault")
 
         // whoami asks the userinfo endpoint, with DOT's own claims (sub is the user's primary key).
         let whoami = try await cli.run(["whoami", "--json"])
@@ -116,15 +118,16 @@ import TestSupport
 
         let token = try await cli.run(["token"])
         #expect(token.status == 0, "\(token.stderrText)")
-        #expect(!token.stdoutText.contains("."), "an opaque access token")
+        let opaque = !token.stdoutText.contains(".")
+        #expect(opaque, "an opaque access token")
 
         // This server refreshes without a new refresh token or ID token: both are kept.
         _ = try await cli.ageTokens(expiringIn: -60)
         let refreshed = try await cli.run(["token"])
         #expect(refreshed.status == 0, "\(refreshed.stderrText)")
-        #expect(refreshed.stdoutText != token.stdoutText, "a new access token")
+        expectSecret(token.stdoutText, differsFrom: refreshed.stdoutText, "a new access token")
         let after = try #require(try await cli.storedRecord())
-        #expect(sameSecret(after["refreshToken"] as? String, record["refreshToken"] as? String))
+        expectSecret(after["refreshToken"] as? String, equals: record["refreshToken"] as? String)
 
         let whoami = try await cli.run(["whoami", "--json"])
         #expect(whoami.status == 0, "\(whoami.stderrText)")

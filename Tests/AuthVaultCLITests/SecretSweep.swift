@@ -33,9 +33,3 @@ extension HeadlessCLI {
         #expect(leaks.isEmpty, "secrets where they must not be: \(leaks)", sourceLocation: sourceLocation)
     }
 }
-
-/// Whether two secret values are present and equal, computed apart from `#expect` so that a failed expectation
-/// never prints them (the macro shows the operands of a comparison written inside it).
-func sameSecret(_ first: String?, _ second: String?) -> Bool {
-    first != nil && first == second
-}

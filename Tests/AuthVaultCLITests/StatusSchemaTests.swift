@@ -128,7 +128,7 @@ import TestSupport
         #expect(decoded["exp"] is Int)
         let idClaims = try JSONSerialization.jsonObject(with: try await cli.run(["token", "--id", "--claims"]).stdout) as? [String: Any]
         #expect(idClaims?["token_use"] as? String == "id")
-        #expect(!claims.stdoutText.contains("eyJ"), "no token (a JWT's header starts eyJ), no signature")
+        expectNoSecrets(in: claims.stdoutText, ["eyJ"], "no token (a JWT's header starts eyJ), no signature")
         #expect(try await cli.run(["token", "--claims", "--format", "json"]).status == 2)
 
         // An expired access token with its refresh token: the next token refreshes.

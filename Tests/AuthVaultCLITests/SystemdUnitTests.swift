@@ -85,7 +85,7 @@ import TestSupport
         let withoutPassphrase = cli.environment.filter { $0.key != "AUTHVAULT_VAULT_PASSPHRASE" }
         let served = try await BoundedProcess.run(cli.authvault, ["token"], environment: withoutPassphrase, timeout: 25)
         #expect(served.status == 0, "\(served.stderrText) agent: \(launcher.log)")
-        #expect(sameSecret(served.stdoutText, stored + "\n"), "the stored token, through the agent")
+        expectSecret(stored + "\n", equals: served.stdoutText, "the stored token, through the agent")
         #expect(launcher.log.contains("agent listening on \(socketPath)"))
 
         let agentPID = try #require(Int32(first.dropFirst("started ".count)))
@@ -95,7 +95,7 @@ import TestSupport
 
         let again = try await BoundedProcess.run(cli.authvault, ["token"], environment: withoutPassphrase, timeout: 25)
         #expect(again.status == 0, "\(again.stderrText) agent: \(launcher.log)")
-        #expect(sameSecret(again.stdoutText, stored + "\n"))
+        expectSecret(stored + "\n", equals: again.stdoutText)
         let second = try await launcher.waitForLine("started ")
         #expect(second != first, "a new agent answered")
         cli.expectNoSecretLeaks()

@@ -18,11 +18,12 @@ import TestSupport
             let output = try await cli.run(arguments, stdin: stdin)
             #expect(output.status == 1, "\(arguments)")
             #expect(output.stderrText.contains("chmod 0644 '\(cli.configPath)'"), "\(arguments): \(output.stderrText)")
-            #expect(!output.stdoutText.contains(accessToken) && !output.stderrText.contains(accessToken))
+            expectNoSecrets(in: output.stdoutText, [accessToken], "stdout of \(arguments)")
+            expectNoSecrets(in: output.stderrText, [accessToken], "stderr of \(arguments)")
         }
         // Others may read it (it holds no secret); only changing it is theirs to be denied.
         chmod(cli.configPath, 0o644)
-        #expect(try await cli.run(["token"]).stdoutText == accessToken + "\n")
+        expectSecret(accessToken + "\n", equals: try await cli.run(["token"]).stdoutText)
         cli.expectNoSecretLeaks()
     }
 

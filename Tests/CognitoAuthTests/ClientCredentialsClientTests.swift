@@ -43,7 +43,7 @@ import TokenVerification
         #expect(result.clientId == "ci:client+1" && result.scopes == ["api/read", "api/write"])
         #expect(result.accessToken == SecretBytes(utf8: token))
         #expect(result.expiresAt == Claims(unverifiedPayloadOf: SecretBytes(utf8: token))?.expiresAt)
-        #expect(!String(describing: result).contains(token))
+        expectNoSecrets(in: String(describing: result), [token], "the result's description")
     }
 
     @Test func anOpaqueTokenLastsExpiresInAndGrantedScopesAreRead() async throws {

@@ -86,7 +86,7 @@ import TestSupport
 
         let body = try #require(transport.bodies(of: "ConfirmDevice").first)
         #expect(body["DeviceKey"] as? String == "us-east-1_new" && body["DeviceName"] as? String == "build-host")
-        #expect(body["AccessToken"] as? String == tokens.accessToken.text)
+        expectSecret(tokens.accessToken.text, equals: body["AccessToken"] as? String, "ConfirmDevice's AccessToken")
         let config = try #require(body["DeviceSecretVerifierConfig"] as? [String: String])
         let saltText = try #require(config["Salt"])
         let salt = try #require(Data(base64Encoded: saltText))

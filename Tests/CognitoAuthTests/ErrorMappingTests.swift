@@ -4,6 +4,7 @@ import HTTPTransport
 import NetworkHosts
 import Synchronization
 import Testing
+import TestSupport
 @testable import CognitoAuth
 
 /// How non-2xx answers become `CognitoError`s, which ones are retried, and that descriptions stay free of secrets.
@@ -113,7 +114,7 @@ import Testing
         ]
         for error in cases {
             #expect(error.description.count > 20)
-            #expect(!error.description.contains(Self.password))
+            expectNoSecrets(in: error.description, [Self.password])
         }
         #expect(CognitoError.network(.timedOut).isRetryable)
         #expect(!CognitoError.network(.tlsFailure("x")).isRetryable)

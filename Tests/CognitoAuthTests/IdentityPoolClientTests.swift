@@ -3,6 +3,7 @@ import Foundation
 import HTTPTransport
 import Synchronization
 import Testing
+import TestSupport
 @testable import CognitoAuth
 
 /// What the identity-pool client sends and how it reads the answers, against a stub transport: the `Logins` key,
