@@ -62,16 +62,16 @@ extension HelperProtocolTests {
         let request = "protocol=https\nhost=git.example.com\n\n"
         let byDefault = try run(session.cli, ["git-credential", "get"], stdin: request)
         #expect(byDefault.status == 0, "\(byDefault.stderrText)")
-        #expect(byDefault.stdoutText.contains("password=\(session.accessToken)\n"), "'default' lists the host and is current")
+        expectSecret("password=\(session.accessToken)\n", in: byDefault.stdoutText, "'default' lists the host and is current")
 
         #expect(try await session.cli.run(["profiles", "use", "aaa"]).status == 0)
         let chosen = try run(session.cli, ["git-credential", "get"], stdin: request)
         #expect(chosen.status == 3, "'aaa' is current now, and it is not signed in")
         #expect(chosen.stderrText.contains("authvault login --profile aaa"), "\(chosen.stderrText)")
-        #expect(!chosen.stdoutText.contains(session.accessToken))
+        expectNoSecrets(in: chosen.stdoutText, [session.accessToken])
         let docker = try run(session.cli, ["docker-credential", "get"], stdin: "git.example.com\n")
         #expect(docker.status != 0)
-        #expect(!docker.stdoutText.contains(session.accessToken), "docker follows the same choice")
+        expectNoSecrets(in: docker.stdoutText, [session.accessToken], "docker follows the same choice")
     }
 
     @Test func dockerGetsATokenOnlyForListedHttpsRegistries() async throws {
