@@ -41,7 +41,7 @@ struct LoginCommand: CLICommand {
 
     static let spec = CommandSpec(
         name: "login",
-        abstract: "Sign in to the profile's user pool, through the browser or with a password.",
+        abstract: "Sign in through the browser (Hosted UI, any OpenID provider) or to the user pool with a password or a code.",
         discussion: """
         With a Hosted UI configured, a desktop session (a terminal and $DISPLAY or $WAYLAND_DISPLAY) signs in through
         the browser: $BROWSER, else xdg-open (under WSL the Windows browser: wslview, else explorer.exe), or
