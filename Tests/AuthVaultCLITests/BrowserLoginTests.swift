@@ -149,14 +149,18 @@ import TestSupport
         #expect(try await cli.storedRecord()?["origin"] as? String == "browser")
     }
 
+    /// A Ctrl-C the moment the port listens is a clean cancel (130, not death by SIGINT, whose status is 2): it
+    /// came between the port and the handler about one time in three under ThreadSanitizer before the handler moved.
     @Test func ctrlCCancelsTheWaitAndFreesThePort() async throws {
         let profile = try await BrowserProfile.make()
-        let process = try InteractiveProcess(profile.cli.authvault, ["login", "--no-browser"], environment: profile.cli.environment)
-        let listening = try await OffPool.run { LoopbackPort.waitUntilListening(OAuthServer.redirectPort, timeout: 20) }
-        #expect(listening)
-        process.kill(signal: SIGINT)
-        #expect(process.finish() == 130)
-        _ = try LoopbackPort(OAuthServer.redirectPort)
+        for round in 0..<8 {
+            let process = try InteractiveProcess(profile.cli.authvault, ["login", "--no-browser"], environment: profile.cli.environment)
+            let listening = try await OffPool.run { LoopbackPort.waitUntilListening(OAuthServer.redirectPort, timeout: 20) }
+            #expect(listening, "round \(round)")
+            process.kill(signal: SIGINT)
+            #expect(process.finish() == 130 && process.terminationSignal == nil, "round \(round)")
+            _ = try LoopbackPort(OAuthServer.redirectPort)
+        }
     }
 
     @Test func withoutATerminalLoginSaysWhichFlagToUse() async throws {
