@@ -16,6 +16,9 @@ read -r -a sanitizers <<< "${sanitizers[*]}"
 supp=$PWD/Scripts/sanitizers
 reports=$PWD/.build/sanitizer-reports
 mkdir -p "$reports"
+# Writable by every user (sticky, like /tmp): ContainerAgentTests runs authvault as another user (65534), whose
+# runtime must be able to write its report; otherwise it dies on "Can't open file" before doing its work.
+chmod 1777 "$reports"
 # disable_coredump=0: the sanitizers' runtimes otherwise set the core-size limit to 0 at start-up, and `exec` must
 # hand its command the limit the caller had (ChildProcessSecretTests); handle_segv=0: a SIGSEGV sent from outside
 # must take the kernel's default action (CoreDumpTests), not the runtime's report-and-exit. The toolchain's symbolizer by path: the
