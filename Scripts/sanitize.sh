@@ -30,6 +30,8 @@ export ASAN_OPTIONS="log_path=$reports/address detect_leaks=1 detect_stack_use_a
 export LSAN_OPTIONS="suppressions=$supp/leak.supp"
 export PATH="$PWD/.venv/bin:$PATH"
 
+# The first line of a report; a file without one holds only the runtime's list of suppressions used.
+report_line="^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (Address|Leak|Thread)Sanitizer)"
 rows=()
 status=0
 for sanitizer in "${sanitizers[@]}"; do
@@ -45,7 +47,7 @@ for sanitizer in "${sanitizers[@]}"; do
     "$swift" test --skip-build --no-parallel --sanitize="$sanitizer" --scratch-path ".build/$sanitizer" "${filter[@]}" >> "$log" 2>&1
     tests=$?
     summary=$(grep -E "^(Executed [0-9]+ tests|.*Test run with [0-9]+ tests)" "$log" | sed 's/^[^A-Za-z]*//' | tr '\n' ';')
-    found=$(cat "$reports/$sanitizer".* 2>/dev/null | grep -cE "^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (Address|Leak|Thread)Sanitizer)")
+    found=$(cat "$reports/$sanitizer".* 2>/dev/null | grep -cE "$report_line")
     rows+=("$sanitizer	${summary:-no test summary}	$found	$([[ $tests == 0 ]] && echo passed || echo FAILED)")
     ((tests == 0 && found == 0)) || status=1
 done
@@ -54,5 +56,5 @@ done
     printf 'sanitizer\ttests\treports\tsuite\n'
     printf '%s\n' "${rows[@]}"
 } | column -t -s $'\t'
-ls "$reports" | sed 's/^/report: .build\/sanitizer-reports\//'
+grep -lE "$report_line" "$reports"/* 2>/dev/null | sed 's|^.*/|report: .build/sanitizer-reports/|'
 exit $status
