@@ -56,5 +56,5 @@ done
     printf 'sanitizer\ttests\treports\tsuite\n'
     printf '%s\n' "${rows[@]}"
 } | column -t -s $'\t'
-grep -lE "$report_line" "$reports"/* 2>/dev/null | sed 's|^.*/|report: .build/sanitizer-reports/|'
+for sanitizer in "${sanitizers[@]}"; do grep -lE "$report_line" "$reports/$sanitizer".* 2>/dev/null; done | sed 's|^.*/|report: .build/sanitizer-reports/|'
 exit $status
