@@ -16,6 +16,9 @@ read -r -a sanitizers <<< "${sanitizers[*]}"
 supp=$PWD/Scripts/sanitizers
 reports=$PWD/.build/sanitizer-reports
 mkdir -p "$reports"
+# Writable by every user (sticky, like /tmp): ContainerAgentTests runs authvault as another user (65534), whose
+# runtime must be able to write its report; otherwise it dies on "Can't open file" before doing its work.
+chmod 1777 "$reports"
 # disable_coredump=0: the sanitizers' runtimes otherwise set the core-size limit to 0 at start-up, and `exec` must
 # hand its command the limit the caller had (ChildProcessSecretTests); handle_segv=0: a SIGSEGV sent from outside
 # must take the kernel's default action (CoreDumpTests), not the runtime's report-and-exit. The toolchain's symbolizer by path: the
@@ -27,6 +30,8 @@ export ASAN_OPTIONS="log_path=$reports/address detect_leaks=1 detect_stack_use_a
 export LSAN_OPTIONS="suppressions=$supp/leak.supp"
 export PATH="$PWD/.venv/bin:$PATH"
 
+# The first line of a report; a file without one holds only the runtime's list of suppressions used.
+report_line="^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (Address|Leak|Thread)Sanitizer)"
 rows=()
 status=0
 for sanitizer in "${sanitizers[@]}"; do
@@ -42,7 +47,7 @@ for sanitizer in "${sanitizers[@]}"; do
     "$swift" test --skip-build --no-parallel --sanitize="$sanitizer" --scratch-path ".build/$sanitizer" "${filter[@]}" >> "$log" 2>&1
     tests=$?
     summary=$(grep -E "^(Executed [0-9]+ tests|.*Test run with [0-9]+ tests)" "$log" | sed 's/^[^A-Za-z]*//' | tr '\n' ';')
-    found=$(cat "$reports/$sanitizer".* 2>/dev/null | grep -cE "^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (Address|Leak|Thread)Sanitizer)")
+    found=$(cat "$reports/$sanitizer".* 2>/dev/null | grep -cE "$report_line")
     rows+=("$sanitizer	${summary:-no test summary}	$found	$([[ $tests == 0 ]] && echo passed || echo FAILED)")
     ((tests == 0 && found == 0)) || status=1
 done
@@ -51,5 +56,5 @@ done
     printf 'sanitizer\ttests\treports\tsuite\n'
     printf '%s\n' "${rows[@]}"
 } | column -t -s $'\t'
-ls "$reports" | sed 's/^/report: .build\/sanitizer-reports\//'
+for sanitizer in "${sanitizers[@]}"; do grep -lE "$report_line" "$reports/$sanitizer".* 2>/dev/null; done | sed 's|^.*/|report: .build/sanitizer-reports/|'
 exit $status

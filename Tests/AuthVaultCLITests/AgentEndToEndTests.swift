@@ -150,6 +150,10 @@ final class AgentProcess: @unchecked Sendable {
     func kill() {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
     }
+
+    deinit {
+        process.killAndReap()
+    }
 }
 
 /// The vault passphrase in a private file, every open of it counted by the kernel (inotify): with no derived key

@@ -234,4 +234,9 @@ final class SocketActivation: Sendable {
         for pid in running.compactMap({ Int32($0) }) { Glibc.kill(pid, SIGKILL) }
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
     }
+
+    deinit {
+        kill()
+        process.killAndReap()
+    }
 }

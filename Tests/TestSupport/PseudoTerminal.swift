@@ -19,7 +19,7 @@ public enum PseudoTerminal {
         try JSONSerialization.data(withJSONObject: steps).write(to: URL(fileURLWithPath: scriptPath))
         let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/pty_drive.py").path
         let output = try ProcessRunner.run(PeerPython.path, [driver, scriptPath, "--"] + command, environment: environment, timeout: 90)
-        guard let object = try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any] else {
+        guard let object = (try? JSONSerialization.jsonObject(with: output.stdout)) as? [String: Any] else {
             throw TestFixtureError("pty_drive.py failed: \(output.stderrText)")
         }
         return Session(screen: object["screen"] as? String ?? "", status: Int32(object["status"] as? Int ?? -1),

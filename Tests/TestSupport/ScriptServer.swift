@@ -19,7 +19,7 @@ public final class ScriptServer: @unchecked Sendable {
     /// Closes the child's stdin and kills it (SIGKILL cannot be blocked), without blocking the releasing thread.
     deinit {
         try? stdin.fileHandleForWriting.close()
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.killAndReap()
     }
 
     /// The absolute path of a script in Tests/TestSupport/Scripts.
@@ -43,7 +43,7 @@ public final class ScriptServer: @unchecked Sendable {
             let port = try await firstLineAsPort(stdout.fileHandleForReading, script: script)
             return ScriptServer(port: port, process: process, stdin: stdin)
         } catch {
-            kill(process.processIdentifier, SIGKILL)
+            process.killAndReap()
             throw error
         }
     }

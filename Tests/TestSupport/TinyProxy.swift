@@ -33,9 +33,8 @@ public final class TinyProxy: @unchecked Sendable {
         }
     }
 
-    /// SIGKILL: a child started from a Dispatch thread may have SIGTERM blocked.
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.killAndReap()
     }
 
     /// The request lines the proxy received, oldest first: `CONNECT host:port HTTP/1.1`, `POST http://... HTTP/1.1`.

@@ -34,9 +34,12 @@ struct TerminalBrowserSignIn {
             let pasted = try pastedRedirect(attempt.request)
             return try await step { () async throws(BrowserSignInError) in try await signIn.redeem(pasted: pasted, of: attempt) }
         }
+        // Watching before the port opens: a Ctrl-C as soon as it listens (or while it binds) cancels the wait.
+        let cancel = ListenerCancel()
+        let interrupt = InterruptWatch { _ in cancel.fire() }
         let (listener, listening) = try await step { () async throws(BrowserSignInError) in try signIn.listen(attempt) }
+        cancel.attach(listener)
         announce(listening.request, delivery: delivery)
-        let interrupt = InterruptWatch { _ in listener.cancel() }
         let countdown = Countdown(timeout: signIn.timeout, output: context.standardError)
         let received = try await step { () async throws(BrowserSignInError) in
             defer {
@@ -183,5 +186,26 @@ final class Countdown: Sendable {
             task.cancel()
             output.write("\r\u{1B}[K")
         }
+    }
+}
+
+/// A Ctrl-C's way to the listener, which may not exist yet when it comes: then it is cancelled as soon as it does.
+private final class ListenerCancel: Sendable {
+    private let state = Mutex<(fired: Bool, listener: LoopbackListener?)>((false, nil))
+
+    func fire() {
+        let listener = state.withLock { state in
+            state.fired = true
+            return state.listener
+        }
+        listener?.cancel()
+    }
+
+    func attach(_ listener: LoopbackListener) {
+        let fired = state.withLock { state in
+            state.listener = listener
+            return state.fired
+        }
+        if fired { listener.cancel() }
     }
 }

@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// Turns SIGINT and SIGTERM into a call of `handler` instead of the process dying of them, until `stop()`: a long
-/// wait (a browser sign-in, the agent) ends cleanly, closing its sockets and restoring the terminal.
+/// wait (a browser sign-in, the agent) ends cleanly, closing its sockets and restoring the terminal. Watching from
+/// the moment `init` returns.
 final class InterruptWatch: Sendable {
     private static let signals = [SIGINT, SIGTERM]
     private let sources: Mutex<[any DispatchSourceSignal]>
@@ -19,9 +20,13 @@ final class InterruptWatch: Sendable {
         pthread_sigmask(SIG_UNBLOCK, &mask, nil)
         let fired = Mutex(false)
         var made: [any DispatchSourceSignal] = []
+        // Dispatch installs a source later, on its own queue: a signal before that would be ignored and lost.
+        let installed = DispatchGroup()
         for number in Self.signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            installed.enter()
+            source.setRegistrationHandler { installed.leave() }
             source.setEventHandler {
                 let first = fired.withLock { done in
                     defer { done = true }
@@ -32,6 +37,7 @@ final class InterruptWatch: Sendable {
             source.resume()
             made.append(source)
         }
+        installed.wait()
         sources = Mutex(made)
     }
 

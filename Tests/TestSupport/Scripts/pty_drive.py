@@ -26,6 +26,7 @@ def main():
     deadline = time.monotonic() + 60
     step = 0
     consumed = 0
+    status = None
     while time.monotonic() < deadline:
         ready, _, _ = select.select([fd], [], [], 0.05)
         if ready:
@@ -45,8 +46,9 @@ def main():
                 os.write(fd, answer.encode() + b"\r")
                 step += 1
         elif not ready:
-            finished, status = os.waitpid(pid, os.WNOHANG)
+            finished, exited = os.waitpid(pid, os.WNOHANG)
             if finished:
+                status = exited
                 break
     else:
         os.kill(pid, 9)
@@ -61,7 +63,8 @@ def main():
             screen += chunk
     except OSError:
         pass
-    _, status = os.waitpid(pid, 0)
+    if status is None:  # reaped above when it exited before the terminal reported its end
+        _, status = os.waitpid(pid, 0)
     print(json.dumps({"screen": screen.decode(errors="replace"), "status": os.waitstatus_to_exitcode(status),
                       "answered": step}))
 
