@@ -232,11 +232,6 @@ final class SocketActivation: Sendable {
         let exited = Set(said.filter { $0.hasPrefix("exited ") }.map { $0.split(separator: " ")[1] })
         let running = said.filter { $0.hasPrefix("started ") }.map { $0.split(separator: " ")[1] }.filter { !exited.contains($0) }
         for pid in running.compactMap({ Int32($0) }) { Glibc.kill(pid, SIGKILL) }
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-    }
-
-    deinit {
-        kill()
         process.killAndReap()
     }
 }
