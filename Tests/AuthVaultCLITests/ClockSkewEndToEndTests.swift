@@ -5,7 +5,8 @@ import TestSupport
 /// The built binary on a machine whose clock is ten minutes off (libfaketime preloaded), against moto on real
 /// time: sign-in works, `token` twice asks Cognito nothing, a token is refreshed when Cognito's clock says it is
 /// due (not when the local one does), and `status` says how far off the clock is.
-@Suite struct ClockSkewEndToEndTests {
+@Suite(.enabled(if: !SanitizerOptions.areSet, Comment(rawValue: SanitizerOptions.fakeTimeDeadlock)))
+struct ClockSkewEndToEndTests {
     /// A profile signed in by the binary running `skew` seconds off real time, its Cognito calls counted by a proxy.
     struct SkewedMachine {
         let cli: HeadlessCLI

@@ -83,8 +83,7 @@ import TestSupport
     /// The machine's clock minutes off (libfaketime, both ways): sign-in and `token` work and a valid token is not
     /// refreshed again and again.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"), "needs faketime (Scripts/install-deps.sh test)"),
-          .enabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil,
-                   "libfaketime and the ThreadSanitizer runtime deadlock in clock_gettime at start-up"),
+          .enabled(if: !SanitizerOptions.areSet, Comment(rawValue: SanitizerOptions.fakeTimeDeadlock)),
           arguments: ["-600s", "+600s"])
     func aClockMinutesOff(offset: String) async throws {
         let profile = try await SignedInProfile.make()

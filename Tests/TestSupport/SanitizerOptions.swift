@@ -11,6 +11,12 @@ public enum SanitizerOptions {
         variables.contains { ProcessInfo.processInfo.environment[$0] != nil }
     }
 
+    /// Why a program with libfaketime preloaded cannot run under `make sanitize`: a system library and the
+    /// toolchain's runtimes deadlock, before any code of ours runs. Under TSan they call each other's
+    /// clock_gettime at start-up ("Unexpected recursive calls"); under ASan the allocator, holding its own lock,
+    /// calls libfaketime's clock_gettime, whose dlsym calls malloc (seen in gdb; even `authvault --version` hangs).
+    public static let fakeTimeDeadlock = "libfaketime deadlocks with the sanitizers' runtimes in clock_gettime"
+
     /// `environment` with the runner's sanitizer options added where it sets none; nil (inherit everything) stays nil.
     public static func added(to environment: [String: String]?) -> [String: String]? {
         guard var environment else { return nil }
