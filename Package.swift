@@ -62,13 +62,13 @@ let package = Package(
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "BoundedJSON", "CognitoAuth", "SecureFiles", "SystemPlumbing", "TokenVault", "TokenVerification"]),
         // The application: the profile configuration, choosing and building vaults, a profile's store, the agent-first
         // token, the browser sign-in's flow; the environment, standard input, a prompter and a browser passed in.
-        .target(name: "AuthVaultApp", dependencies: ["DebugTrace", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthVaultApp", dependencies: ["SystemPlumbing", "DebugTrace", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         // The command line, a thin adapter over the application: argument parsing, commands, help, output, exit statuses.
-        .target(name: "AuthVaultCLI", dependencies: ["DebugTrace", "AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthVaultCLI", dependencies: ["SystemPlumbing", "DebugTrace", "AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
-        .executableTarget(name: "authvault-bench", dependencies: ["AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "TokenVault", "TokenVerification"], path: "Benchmarks/AuthVaultBench"),
+        .executableTarget(name: "authvault-bench", dependencies: ["SystemPlumbing", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "TokenVault", "TokenVerification"], path: "Benchmarks/AuthVaultBench"),
         // The benchmark's start-up yardstick: a Swift program that imports Foundation and prints a line, same flags.
         .executableTarget(name: "authvault-yardstick", path: "Benchmarks/Yardstick"),
         // The libraries as an application uses them: a configured profile, opened by name, its token on an HTTP API call.
@@ -77,24 +77,24 @@ let package = Package(
                           path: "Examples/LibraryClient", exclude: ["README.md"]),
 
         // Shared test support: temporary directories, running processes, TLS fixtures made with the openssl CLI.
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Scripts"]),
+        .target(name: "TestSupport", dependencies: ["SystemPlumbing"], path: "Tests/TestSupport", exclude: ["Scripts"]),
         .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto", "COpenSSL", "TestSupport"]),
         .testTarget(name: "BoundedJSONTests", dependencies: ["BoundedJSON", "AuthCrypto"]),
         .testTarget(name: "NetworkHostsTests", dependencies: ["NetworkHosts"]),
         .testTarget(name: "SystemPlumbingTests", dependencies: ["SystemPlumbing"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
-        .testTarget(name: "TokenVerificationTests", dependencies: ["TokenVerification", "AuthCrypto", "BoundedJSON", "HTTPTransport", "TestSupport"]),
+        .testTarget(name: "TokenVerificationTests", dependencies: ["SystemPlumbing", "TokenVerification", "AuthCrypto", "BoundedJSON", "HTTPTransport", "TestSupport"]),
         .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "NetworkHosts", "SystemPlumbing", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "CKeyutils", "SystemPlumbing", "TestSupport"]),
         // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).
         .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto", "SystemPlumbing"], path: "Tests/VaultProbe"),
-        .testTarget(name: "AuthStoreTests", dependencies: ["AuthStore", "AuthCrypto", "CognitoAuth", "HTTPTransport", "TokenVault", "TokenVerification", "TestSupport"]),
-        .testTarget(name: "AuthAgentTests", dependencies: ["AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
+        .testTarget(name: "AuthStoreTests", dependencies: ["SystemPlumbing", "AuthStore", "AuthCrypto", "CognitoAuth", "HTTPTransport", "TokenVault", "TokenVerification", "TestSupport"]),
+        .testTarget(name: "AuthAgentTests", dependencies: ["SystemPlumbing", "AuthAgent", "AuthStore", "AuthCrypto", "CognitoAuth", "TokenVault", "TestSupport"]),
         .testTarget(name: "SecureFilesTests", dependencies: ["SecureFiles", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
-        .testTarget(name: "DebugTraceTests", dependencies: ["DebugTrace"]),
-        .testTarget(name: "AuthVaultAppTests", dependencies: ["AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "TokenVault", "TestSupport"]),
-        .testTarget(name: "AuthVaultCLITests", dependencies: ["AuthVaultCLI", "AuthVaultApp", "CProcessControl", "TestSupport"]),
+        .testTarget(name: "DebugTraceTests", dependencies: ["SystemPlumbing", "DebugTrace"]),
+        .testTarget(name: "AuthVaultAppTests", dependencies: ["SystemPlumbing", "AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "TokenVault", "TestSupport"]),
+        .testTarget(name: "AuthVaultCLITests", dependencies: ["SystemPlumbing", "AuthVaultCLI", "AuthVaultApp", "CProcessControl", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

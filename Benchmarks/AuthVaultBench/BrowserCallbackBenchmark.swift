@@ -4,7 +4,7 @@ import CognitoAuth
 import FoundationEssentials
 import HTTPTransport
 import Loopback
-import Synchronization
+import SystemPlumbing
 import TokenVault
 import TokenVerification
 #if canImport(Glibc)
@@ -95,7 +95,7 @@ private struct NoAuthority: SessionAuthority {
 /// Adds up what the server said it spent (Server-Timing `dur`, milliseconds) on the requests since the last reset.
 private final class TimedTransport: HTTPTransport {
     private let inner: CurlTransport
-    private let spent = Mutex(0.0)
+    private let spent = Locked(0.0)
 
     init(_ inner: CurlTransport) { self.inner = inner }
 

@@ -1,6 +1,5 @@
 import FoundationEssentials
 package import SystemPlumbing
-import Synchronization
 
 /// The identity provider's clock, as this machine sees it: the local clock plus the offset learned from the
 /// provider's answers (`ClockLearningTransport`) or adopted from the session's record. Tokens are timed by the
@@ -13,7 +12,7 @@ public final class ServerClock: Sendable {
     /// Unix seconds by this machine's clock.
     public let local: @Sendable () -> Double
     private let boot: @Sendable () -> BootTime?
-    private let learned = Mutex<Learned?>(nil)
+    private let learned = Locked<Learned?>(nil)
 
     private struct Learned {
         var offset: Double

@@ -1,4 +1,4 @@
-import Synchronization
+internal import SystemPlumbing
 
 /// One request on its way through the worker pool, and the awaiting caller. Whoever settles it first wins:
 /// the worker with its result, or cancellation with `.cancelled` (at once, even while the worker still
@@ -7,7 +7,7 @@ final class TransferJob: Sendable {
     typealias Outcome = Result<HTTPResponse, HTTPError>
 
     let request: HTTPRequest
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var continuation: CheckedContinuation<Outcome, Never>?

@@ -1,14 +1,14 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
-import Synchronization
+internal import SystemPlumbing
 
 /// The browser's connection that carried the code, kept open until one page is sent on it.
 final class HeldConnection: Sendable {
-    private let descriptor: Mutex<Int32?>
+    private let descriptor: Locked<Int32?>
 
     init(_ descriptor: Int32) {
-        self.descriptor = Mutex(descriptor)
+        self.descriptor = Locked(descriptor)
     }
 
     var isAnswered: Bool { descriptor.withLock { $0 == nil } }

@@ -2,7 +2,6 @@
 internal import Glibc
 #endif
 internal import SystemPlumbing
-import Synchronization
 
 /// What the serving thread and its callers share: the listening sockets and the outcome of the wait.
 ///
@@ -16,7 +15,7 @@ final class ListenerCore: Sendable {
 
     let listeners: [Int32]
     let wakeup: Wakeup
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var isFinished = false

@@ -3,7 +3,7 @@ internal import Glibc
 #endif
 
 /// A mutex with a condition variable (on the monotonic clock), for the worker pools whose threads block waiting
-/// for work: `Synchronization.Mutex` has no way to wait. Lock it around every read and write of what it guards.
+/// for work: `Locked` has no way to wait. Lock it around every read and write of what it guards.
 package final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

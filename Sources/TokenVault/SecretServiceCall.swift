@@ -1,11 +1,12 @@
 internal import CSecret
 import Synchronization
+internal import SystemPlumbing
 
 /// One bounded job against the Secret Service: it runs on a dedicated thread with a `GCancellable` that is
 /// cancelled when the deadline passes (or the calling task is cancelled), and the caller gets `.timedOut` at the
 /// deadline even if libsecret is slow to notice. Jobs run one at a time: libsecret's objects are shared process-wide.
 enum SecretServiceCall {
-    private static let serialized = Mutex(())
+    private static let serialized = Locked(())
 
     static func run<T: Sendable>(
         timeout: Duration,
@@ -81,7 +82,7 @@ private final class CallCompletion<T: Sendable>: Sendable {
         var finished: Result<T, VaultError>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func install(_ continuation: CheckedContinuation<Result<T, VaultError>, Never>) {
         state.withLock { $0.continuation = continuation }

@@ -2,7 +2,7 @@ import AuthAgent
 import AuthCrypto
 import AuthStore
 import Foundation
-import Synchronization
+import SystemPlumbing
 import TestSupport
 import TokenVault
 
@@ -24,7 +24,7 @@ final class TestProfiles: AgentProfileProvider {
     let authority: FakeAuthority
     let lockDirectory: String
     let revisions: RecordRevisions
-    private let counts = Mutex<(storesMade: Int, locks: Int, unlocks: Int)>((0, 0, 0))
+    private let counts = Locked<(storesMade: Int, locks: Int, unlocks: Int)>((0, 0, 0))
 
     init(clock: TestClock, authority: FakeAuthority, lockDirectory: String) {
         self.clock = clock
@@ -74,7 +74,7 @@ func text(_ secret: SecretBytes) -> String { secret.withUnsafeBytes { String(dec
 
 /// What the server logged.
 final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     var sink: @Sendable (String) -> Void { { [self] line in lines.withLock { $0.append(line) } } }
     var all: [String] { lines.withLock { $0 } }
     func contains(_ fragment: String) -> Bool { all.contains { $0.contains(fragment) } }
@@ -120,7 +120,7 @@ func withAgent(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool
 /// Runs `body` on `count` threads of their own at once (clients block on sockets) and collects the results.
 func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
     await withCheckedContinuation { continuation in
-        let results = Mutex<[Int: T]>([:])
+        let results = Locked<[Int: T]>([:])
         for index in 0..<count {
             Thread {
                 let value = body(index)

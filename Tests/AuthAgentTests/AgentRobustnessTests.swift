@@ -1,6 +1,6 @@
 import AuthAgent
 import Foundation
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 
@@ -9,8 +9,8 @@ extension AgentSuites {
     @Suite struct AgentRobustnessTests {
         /// Asks for tokens on a thread of its own until told to stop; counts answers and the slowest one.
         final class SteadyClient: Sendable {
-            private let state = Mutex<(answers: Int, failures: Int, slowest: Duration, stop: Bool)>((0, 0, .zero, false))
-            let finished = Mutex<Bool>(false)
+            private let state = Locked<(answers: Int, failures: Int, slowest: Duration, stop: Bool)>((0, 0, .zero, false))
+            let finished = Locked<Bool>(false)
 
             init(socketPath: String, expected: String) {
                 Thread { [self] in

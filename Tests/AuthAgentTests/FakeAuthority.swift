@@ -2,7 +2,7 @@ import AuthCrypto
 import AuthStore
 import CognitoAuth
 import Foundation
-import Synchronization
+import SystemPlumbing
 import TestSupport
 
 /// "Cognito" for the agent's stores, after the AuthStore tests' fake: signs in "alice" with "correct horse",
@@ -10,7 +10,7 @@ import TestSupport
 final class FakeAuthority: SessionAuthority {
     let clock: TestClock
     let lifetime: Double
-    private let state = Mutex<(refreshes: Int, generation: Int, failure: CognitoError?, delay: Duration)>((0, 0, nil, .milliseconds(200)))
+    private let state = Locked<(refreshes: Int, generation: Int, failure: CognitoError?, delay: Duration)>((0, 0, nil, .milliseconds(200)))
 
     init(clock: TestClock, lifetime: Double = 3600) {
         self.clock = clock

@@ -1,7 +1,6 @@
 import AuthCrypto
 import CognitoAuth
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 import TokenVault

@@ -1,6 +1,5 @@
 import AuthCrypto
 import CognitoAuth
-import Synchronization
 import Testing
 import TestSupport
 import TokenVault

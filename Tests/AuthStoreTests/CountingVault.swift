@@ -1,11 +1,11 @@
-import Synchronization
+import SystemPlumbing
 import TokenVault
 
 /// A vault that counts its reads and writes, and can make reads take a while (callers pile up behind the first).
 final class CountingVault: VaultBackend {
     private let inner: MemoryVault
     private let readDelay: Duration
-    private let counts = Mutex((loads: 0, writes: 0))
+    private let counts = Locked((loads: 0, writes: 0))
 
     init(_ inner: MemoryVault, readDelay: Duration = .zero) {
         self.inner = inner

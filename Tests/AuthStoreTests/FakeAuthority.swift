@@ -1,7 +1,7 @@
 import AuthCrypto
 import CognitoAuth
 import Foundation
-import Synchronization
+import SystemPlumbing
 import TestSupport
 import TokenVault
 @testable import AuthStore
@@ -29,7 +29,7 @@ final class FakeAuthority: SessionAuthority {
 
     let clock: TestClock
     let lifetime: Double
-    private let state = Mutex<(behaviour: RefreshBehaviour, calls: Calls, generation: Int, challenges: [ChallengeKind], delay: Duration)>(
+    private let state = Locked<(behaviour: RefreshBehaviour, calls: Calls, generation: Int, challenges: [ChallengeKind], delay: Duration)>(
         (.succeed(rotating: false), Calls(), 0, [], .milliseconds(20)))
 
     init(clock: TestClock, lifetime: Double = 3600) {
@@ -129,7 +129,7 @@ final class FakeAuthority: SessionAuthority {
 /// Holds the calls that reach it while closed, like a slow network call that does not heed cancellation, and counts
 /// the calls that reached it.
 final class Gate: Sendable {
-    private let state = Mutex<(closed: Bool, arrived: Int, held: [CheckedContinuation<Void, Never>])>((false, 0, []))
+    private let state = Locked<(closed: Bool, arrived: Int, held: [CheckedContinuation<Void, Never>])>((false, 0, []))
 
     func close() { state.withLock { $0.closed = true } }
 

@@ -1,6 +1,6 @@
 import AuthCrypto
 import CognitoAuth
-import Synchronization
+import SystemPlumbing
 
 /// The devices part of the scripted authority: a sign-in without a device reports a new one; a sign-in with a
 /// device Cognito knows proves it; one it forgot is refused with ResourceNotFoundException, as Cognito does.
@@ -15,7 +15,7 @@ final class FakeDevices: Sendable {
         var userDecides = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var snapshot: State { state.withLock { $0 } }
     func leaveRememberingToTheUser() { state.withLock { $0.userDecides = true } }

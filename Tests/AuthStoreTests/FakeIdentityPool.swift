@@ -1,6 +1,6 @@
 import AuthCrypto
 import CognitoAuth
-import Synchronization
+import SystemPlumbing
 import TestSupport
 @testable import AuthStore
 
@@ -16,7 +16,7 @@ final class FakeIdentityPool: IdentityPoolAuthority {
 
     let clock: TestClock
     let lifetime: Double
-    private let state = Mutex<(calls: Calls, forgotten: Set<String>, failure: CognitoError?, nextIdentity: Int)>((Calls(), [], nil, 1))
+    private let state = Locked<(calls: Calls, forgotten: Set<String>, failure: CognitoError?, nextIdentity: Int)>((Calls(), [], nil, 1))
 
     init(clock: TestClock, lifetime: Double = 3600) {
         self.clock = clock

@@ -1,6 +1,6 @@
 import AuthCrypto
 import CognitoAuth
-import Synchronization
+import SystemPlumbing
 import TokenVault
 import TestSupport
 @testable import AuthStore
@@ -11,7 +11,7 @@ final class FakeMachine: MachineAuthority {
     let clock: TestClock
     let lifetime: Double
     let gate = Gate()
-    private let state = Mutex<(fetches: Int, failure: CognitoError?)>((0, nil))
+    private let state = Locked<(fetches: Int, failure: CognitoError?)>((0, nil))
 
     init(clock: TestClock, lifetime: Double = 3600) {
         self.clock = clock

@@ -3,7 +3,7 @@ import AuthCrypto
 import AuthVaultApp
 import CognitoAuth
 import Foundation
-import Synchronization
+import SystemPlumbing
 import TestSupport
 import Testing
 import TokenVault
@@ -152,7 +152,7 @@ import TokenVault
 
     @Test func theFirstAutomaticChoiceIsSaidAndRecorded() async throws {
         let home = try Home(vault: .auto)
-        let notices = Mutex<[String]>([])
+        let notices = Locked<[String]>([])
         let application = Application(environment: home.application.environment, notice: { line in
             notices.withLock { $0.append("\(line)") }
         })

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 
@@ -19,8 +19,8 @@ final class AccountScenario: Sendable {
     let clientSecret: String?
     let directories: SecretServiceSession
     let environment: [String: String]
-    private let transcript = Mutex<[(arguments: [String], stderr: String)]>([])
-    private let secrets = Mutex<Set<String>>([])
+    private let transcript = Locked<[(arguments: [String], stderr: String)]>([])
+    private let secrets = Locked<Set<String>>([])
 
     private init(moto: MotoServer, proxy: SecretHashProxy, poolId: String, clientId: String, clientSecret: String?,
                  directories: SecretServiceSession) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 
@@ -161,7 +161,7 @@ final class AgentProcess: @unchecked Sendable {
 final class WatchedPassphraseFile: Sendable {
     let path: String
     private let watch: Int32
-    private let seen = Mutex(0)
+    private let seen = Locked(0)
 
     init(path: String, passphrase: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: Data((passphrase + "\n").utf8),

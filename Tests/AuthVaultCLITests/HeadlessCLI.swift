@@ -1,7 +1,7 @@
 import AuthVaultApp
 @testable import AuthVaultCLI
 import Foundation
-import Synchronization
+import SystemPlumbing
 import TestSupport
 
 /// The built `authvault` on a headless machine: isolated HOME and XDG directories with no session bus (so the
@@ -33,8 +33,8 @@ final class HeadlessCLI: Sendable {
     let environment: [String: String]
     let authvault = BuiltProducts.executable("authvault")
     private let probe = BuiltProducts.executable("vault-probe")
-    private let runs = Mutex<[Run]>([])
-    private let secrets = Mutex<[String: String]>([:])
+    private let runs = Locked<[Run]>([])
+    private let secrets = Locked<[String: String]>([:])
 
     /// - Parameter setup: `.noBus` (the encrypted file vault) unless a test needs a Secret Service.
     init(_ setup: SecretServiceSession.Setup = .noBus) throws {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 
@@ -160,9 +160,9 @@ struct UnitFile {
 final class SocketActivation: Sendable {
     private let process: Process
     private let logPath: String
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     /// Lines already handed to `waitForLine`.
-    private let taken = Mutex(0)
+    private let taken = Locked(0)
 
     private init(process: Process, logPath: String) {
         self.process = process

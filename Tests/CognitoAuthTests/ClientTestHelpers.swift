@@ -1,7 +1,6 @@
 import AuthCrypto
 import Foundation
 import HTTPTransport
-import Synchronization
 import TestSupport
 import TokenVerification
 @testable import CognitoAuth

@@ -1,7 +1,7 @@
 import AuthCrypto
 import Foundation
 import HTTPTransport
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 @testable import CognitoAuth
@@ -89,7 +89,7 @@ import TestSupport
 
     /// SELECT_MFA_TYPE, then the chosen factor's challenge; a wrong code is retried with the same challenge value.
     @Test func mfaChallengesChainAndAWrongCodeCanBeRetried() async throws {
-        let codes = Mutex<[String]>([])
+        let codes = Locked<[String]>([])
         let transport = StubTransport(jwks: TestTokens.jwks) { operation, body in
             guard operation == "RespondToAuthChallenge" else {
                 return StubTransport.json(["ChallengeName": "SELECT_MFA_TYPE", "Session": "s1",

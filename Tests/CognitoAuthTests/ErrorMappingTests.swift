@@ -2,7 +2,6 @@ import AuthCrypto
 import Foundation
 import HTTPTransport
 import NetworkHosts
-import Synchronization
 import Testing
 import TestSupport
 @testable import CognitoAuth

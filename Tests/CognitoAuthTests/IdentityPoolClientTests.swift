@@ -1,7 +1,7 @@
 import AuthCrypto
 import Foundation
 import HTTPTransport
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 @testable import CognitoAuth
@@ -119,7 +119,7 @@ import TestSupport
     }
 
     @Test func throttlingIsRetriedThenSucceeds() async throws {
-        let calls = Mutex(0)
+        let calls = Locked(0)
         let transport = StubTransport(jwks: Data()) { _, _ in
             let call = calls.withLock { $0 += 1; return $0 }
             return call < 3 ? StubTransport.error("TooManyRequestsException", message: "slow down") : Self.credentialsAnswer()

@@ -1,7 +1,7 @@
 import AuthCrypto
 import Foundation
 import HTTPTransport
-import Synchronization
+import SystemPlumbing
 import TestSupport
 @testable import CognitoAuth
 
@@ -14,7 +14,7 @@ final class RecordingTransport: HTTPTransport {
     }
 
     private let inner: any HTTPTransport
-    private let exchanges = Mutex<[Exchange]>([])
+    private let exchanges = Locked<[Exchange]>([])
 
     init(_ inner: any HTTPTransport) {
         self.inner = inner

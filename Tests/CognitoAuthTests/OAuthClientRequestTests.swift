@@ -1,7 +1,7 @@
 import AuthCrypto
 import Foundation
 import HTTPTransport
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 import TokenVerification
@@ -31,7 +31,7 @@ final class URLStubTransport: HTTPTransport {
     static let jwksURL = "https://issuer.example/.well-known/jwks.json"
     private let jwks: Data
     private let handler: @Sendable (Request) -> HTTPResponse?
-    private let recorded = Mutex<[Request]>([])
+    private let recorded = Locked<[Request]>([])
 
     init(jwks: Data = Data(#"{"keys":[]}"#.utf8), handler: @escaping @Sendable (Request) -> HTTPResponse?) {
         self.jwks = jwks

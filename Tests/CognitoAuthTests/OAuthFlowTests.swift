@@ -1,7 +1,7 @@
 import AuthCrypto
 import Foundation
 import HTTPTransport
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 import TokenVerification
@@ -189,7 +189,7 @@ import TokenVerification
 /// A real transport that alters one character in the claims of the ID token the token endpoint returns.
 final class IDTokenTamperingTransport: HTTPTransport {
     private let inner: any HTTPTransport
-    private let didTamper = Mutex(false)
+    private let didTamper = Locked(false)
 
     init(_ inner: any HTTPTransport) {
         self.inner = inner

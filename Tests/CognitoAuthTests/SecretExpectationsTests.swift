@@ -1,4 +1,4 @@
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 
@@ -12,7 +12,7 @@ import TestSupport
 
     /// What the matcher of `withKnownIssue` saw; it runs in a `@Sendable` closure, so a class holds the lock.
     final class Recorded: Sendable {
-        let issues = Mutex<[(text: String, line: Int?)]>([])
+        let issues = Locked<[(text: String, line: Int?)]>([])
     }
 
     /// The issues `body` records, as known issues (so they fail nothing here): the issue's description and comments, and

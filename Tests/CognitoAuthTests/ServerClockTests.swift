@@ -2,7 +2,6 @@ import AuthCrypto
 import Foundation
 import HTTPTransport
 import SystemPlumbing
-import Synchronization
 import Testing
 import TestSupport
 import TokenVerification
@@ -155,12 +154,12 @@ private struct DatedTransport: HTTPTransport {
 
 /// A boot clock a test moves by hand.
 private final class BootReading: Sendable {
-    private let seconds: Mutex<Double>
+    private let seconds: Locked<Double>
     private let bootID: String
 
     init(bootID: String, seconds: Double) {
         self.bootID = bootID
-        self.seconds = Mutex(seconds)
+        self.seconds = Locked(seconds)
     }
 
     func advance(by delta: Double) { seconds.withLock { $0 += delta } }

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTransport
-import Synchronization
+import SystemPlumbing
 import TestSupport
 
 /// A transport that answers from a closure and records every request: for unit tests of what the client sends
@@ -11,7 +11,7 @@ final class StubTransport: HTTPTransport {
     static let jwksURL = "https://stub.test/jwks.json"
     private let jwks: Data
     private let handler: Handler
-    private let recorded = Mutex<[HTTPRequest]>([])
+    private let recorded = Locked<[HTTPRequest]>([])
 
     init(jwks: Data, handler: @escaping Handler) {
         self.jwks = jwks

@@ -1,15 +1,15 @@
 import DebugTrace
-import Synchronization
+import SystemPlumbing
 import Testing
 
 @Suite struct DebugTraceTests {
     final class Lines: Sendable {
-        let all = Mutex<[String]>([])
+        let all = Locked<[String]>([])
         var trace: DebugTrace { DebugTrace { line in self.all.withLock { $0.append(line) } } }
     }
 
     @Test func anOffTraceBuildsNoMessage() async {
-        let built = Mutex(0)
+        let built = Locked(0)
         let message = { () -> String in built.withLock { $0 += 1 }; return "costly" }
         DebugTrace.off(message())
         let value = await DebugTrace.off.timed(message()) { 7 }

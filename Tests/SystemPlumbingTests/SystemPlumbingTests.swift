@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import SystemPlumbing
 import Testing
 @testable import SystemPlumbing
 
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func aThreadTheSystemRefusesIsReportedAndItsBodyNeverRuns() {
-        let ran = Mutex(false)
+        let ran = Locked(false)
         // A stack no machine can map: pthread_create fails.
         let status = DetachedThread.start(stackSize: 1 << 46) { ran.withLock { $0 = true } }
         #expect(status != 0)
@@ -34,7 +34,7 @@ import Testing
         #expect(!lock.wait(timeout: .milliseconds(20)), "nobody signalled")
         lock.unlock()
 
-        let ready = Mutex(false)
+        let ready = Locked(false)
         let woken: Bool = await withCheckedContinuation { continuation in
             let waiter: @Sendable () -> Void = {
                 lock.lock()

@@ -1,10 +1,10 @@
-import Synchronization
+import SystemPlumbing
 
 /// Unix time that a test moves by hand.
 public final class TestClock: Sendable {
-    private let seconds: Mutex<Double>
+    private let seconds: Locked<Double>
 
-    public init(_ start: Double = 1_800_000_000) { seconds = Mutex(start) }
+    public init(_ start: Double = 1_800_000_000) { seconds = Locked(start) }
 
     public func advance(by delta: Double) { seconds.withLock { $0 += delta } }
 

@@ -1,7 +1,7 @@
 import AuthCrypto
 import CKeyutils
 import Foundation
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 @testable import TokenVault
@@ -80,8 +80,8 @@ struct KernelKeyringCacheTests {
 
 /// A value the keyring stand-in records for the test to read afterwards.
 private final class Recorded<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-    init(_ value: Value) { storage = Mutex(value) }
+    private let storage: Locked<Value>
+    init(_ value: Value) { storage = Locked(value) }
     var value: Value { storage.withLock { $0 } }
     func set(_ value: Value) { storage.withLock { $0 = value } }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 @testable import TokenVault
@@ -88,7 +88,7 @@ import TestSupport
 
 /// Counts how many holders are inside a critical section at once.
 final class OverlapCounter: Sendable {
-    private let counts = Mutex((current: 0, maximum: 0, entries: 0))
+    private let counts = Locked((current: 0, maximum: 0, entries: 0))
     func enter() { counts.withLock { $0.current += 1; $0.maximum = max($0.maximum, $0.current); $0.entries += 1 } }
     func leave() { counts.withLock { $0.current -= 1 } }
     var state: (current: Int, maximum: Int, entries: Int) { counts.withLock { $0 } }

@@ -2,14 +2,14 @@ import AuthCrypto
 import BoundedJSON
 import Foundation
 import HTTPTransport
-import Synchronization
+import SystemPlumbing
 import Testing
 import TestSupport
 @testable import TokenVerification
 
 /// Serves a JWKS document from memory and counts the fetches: the network itself is the transport's tests' concern.
 final class KeySetServer: HTTPTransport {
-    private let state = Mutex<(document: Data, status: Int, fetches: Int)>((Data(), 200, 0))
+    private let state = Locked<(document: Data, status: Int, fetches: Int)>((Data(), 200, 0))
 
     init(keys: [any TestSigningKey]) throws {
         try serve(keys)
@@ -34,7 +34,7 @@ final class KeySetServer: HTTPTransport {
 
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {
-    private let seconds = Mutex<Double>(1_000)
+    private let seconds = Locked<Double>(1_000)
     func advance(by delta: Double) { seconds.withLock { $0 += delta } }
     var now: @Sendable () -> Double { { [self] in seconds.withLock { $0 } } }
 }

@@ -1,6 +1,5 @@
 import AuthStore
 import FoundationEssentials
-import Synchronization
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -63,7 +62,7 @@ public final class AgentServer: Sendable {
     private let wakePipe: (read: Int32, write: Int32)
     private let acceptLoopEnded = Completion()
     private let stopped = Completion()
-    private let stopRequested = Mutex(false)
+    private let stopRequested = Locked(false)
 
     /// Makes the socket's directory (0700) if missing, replaces a stale socket, binds (0600) and starts serving.
     /// Fails when another agent is alive on the path or the directory is open to others.

@@ -1,4 +1,4 @@
-import Synchronization
+internal import SystemPlumbing
 
 /// A one-time event that async code can wait for, with or without a bound: a thread finished, the last
 /// connection closed, the server stopped.
@@ -9,7 +9,7 @@ final class Completion: Sendable {
         var nextWaiter = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func finish() {
         let waiters = state.withLock { state in

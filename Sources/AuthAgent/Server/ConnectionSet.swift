@@ -1,4 +1,4 @@
-import Synchronization
+internal import SystemPlumbing
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -12,7 +12,7 @@ final class ConnectionSet: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Finished once stopping and empty.
     let drained = Completion()
 

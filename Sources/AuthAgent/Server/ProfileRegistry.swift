@@ -1,5 +1,5 @@
 import AuthStore
-import Synchronization
+internal import SystemPlumbing
 import TokenVault
 
 /// The agent's stores, one per profile, made on first use and kept while the profile's record revision stays the
@@ -16,7 +16,7 @@ final class ProfileRegistry: Sendable {
 
     private let provider: any AgentProfileProvider
     private let cache: TokenCache
-    private let slots = Mutex<[String: Slot]>([:])
+    private let slots = Locked<[String: Slot]>([:])
 
     init(provider: any AgentProfileProvider, cache: TokenCache) {
         self.provider = provider

@@ -1,6 +1,6 @@
 import AuthCrypto
 import AuthStore
-import Synchronization
+internal import SystemPlumbing
 
 /// Token replies the agent sends without asking the store: only while the token is fresh under the stores'
 /// refresh policy, which is exactly when the store itself would return that token and do nothing else. From the
@@ -28,7 +28,7 @@ final class TokenCache: Sendable {
 
     private let policy: RefreshPolicy
     private let now: @Sendable () -> Double
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(policy: RefreshPolicy, now: @escaping @Sendable () -> Double) {
         self.policy = policy

@@ -1,5 +1,5 @@
 import AuthCrypto
-import Synchronization
+import SystemPlumbing
 
 /// Where piped secrets come from (`--password-stdin`, `--client-secret-stdin`, a pasted redirect): the process's
 /// standard input for the command line, given bytes for a test or a program that runs a use in-process.
@@ -13,10 +13,10 @@ public protocol StandardInput: Sendable {
 
 /// Standard input given as bytes, read once and wiped as it goes.
 public final class GivenInput: StandardInput {
-    private let remaining: Mutex<[UInt8]>
+    private let remaining: Locked<[UInt8]>
 
     public init(_ text: String) {
-        remaining = Mutex(Array(text.utf8))
+        remaining = Locked(Array(text.utf8))
     }
 
     public func nextLine() -> SecretBytes? {

@@ -3,7 +3,7 @@ import AuthStore
 import CognitoAuth
 import DebugTrace
 import HTTPTransport
-import Synchronization
+import SystemPlumbing
 import TokenVault
 import TokenVerification
 
@@ -17,7 +17,7 @@ public final class ProfileAuthority: SessionAuthority {
     private let trace: DebugTrace
     private let clientSecret: @Sendable () async -> SecretBytes?
     private let clock: ServerClock
-    private let parts = Mutex(Parts())
+    private let parts = Locked(Parts())
 
     private struct Parts {
         var transport: ClockLearningTransport?

@@ -2,7 +2,7 @@ import AuthStore
 import AuthVaultApp
 import CognitoAuth
 import Loopback
-import Synchronization
+import SystemPlumbing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -158,7 +158,7 @@ enum OAuthRedirect {
 /// standard error, and erased when the wait ends. Nothing at all when standard error is not a terminal.
 final class Countdown: Sendable {
     /// The ticking task, and whether the line was erased; a tick writes only under the lock and before the erase.
-    private let state = Mutex<(task: Task<Void, Never>?, stopped: Bool)>((nil, false))
+    private let state = Locked<(task: Task<Void, Never>?, stopped: Bool)>((nil, false))
     private let output: any TextOutput
 
     init(timeout: Duration, output: any TextOutput) {
@@ -191,7 +191,7 @@ final class Countdown: Sendable {
 
 /// A Ctrl-C's way to the listener, which may not exist yet when it comes: then it is cancelled as soon as it does.
 private final class ListenerCancel: Sendable {
-    private let state = Mutex<(fired: Bool, listener: LoopbackListener?)>((false, nil))
+    private let state = Locked<(fired: Bool, listener: LoopbackListener?)>((false, nil))
 
     func fire() {
         let listener = state.withLock { state in

@@ -2,7 +2,7 @@ import AuthAgent
 import AuthStore
 import AuthVaultApp
 import Dispatch
-import Synchronization
+import SystemPlumbing
 import TokenVault
 #if canImport(Glibc)
 import Glibc
@@ -94,7 +94,7 @@ private final class AgentProfiles: AgentProfileProvider {
     }
 
     /// The session each store was made in, for its identity pool client.
-    private let sessions = Mutex<[String: ProfileSession]>([:])
+    private let sessions = Locked<[String: ProfileSession]>([:])
 
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
         let session: ProfileSession
@@ -136,8 +136,8 @@ private final class AgentProfiles: AgentProfileProvider {
 
 /// SIGINT or SIGTERM, from the moment `watching()` returns: one that comes before `wait()` is kept, not lost.
 private final class StopSignal: Sendable {
-    private let stopped = Mutex<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-    private let watch = Mutex<InterruptWatch?>(nil)
+    private let stopped = Locked<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let watch = Locked<InterruptWatch?>(nil)
 
     /// The watch holds the signal and the signal the watch: both live as long as the agent does.
     static func watching() -> StopSignal {

@@ -1,5 +1,5 @@
 internal import CProcessControl
-import Synchronization
+import SystemPlumbing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +10,7 @@ import Glibc
 /// this one nor read its /proc/PID/mem or /proc/PID/environ (where a vault passphrase may be).
 enum CoreDumps {
     /// The core-size limit the process started with, for a command that `exec` replaces it with.
-    private static let inherited = Mutex<rlimit?>(nil)
+    private static let inherited = Locked<rlimit?>(nil)
 
     /// Makes the process non-dumpable and lowers its core-size limit to 0. Only the soft limit is lowered, so
     /// `exec` can give its command the limit the user had. Neither call can fail for these arguments.

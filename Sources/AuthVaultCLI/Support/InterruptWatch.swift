@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import SystemPlumbing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +9,7 @@ import Glibc
 /// the moment `init` returns.
 final class InterruptWatch: Sendable {
     private static let signals = [SIGINT, SIGTERM]
-    private let sources: Mutex<[any DispatchSourceSignal]>
+    private let sources: Locked<[any DispatchSourceSignal]>
 
     /// - Parameter handler: called on a Dispatch queue, at most once.
     init(_ handler: @escaping @Sendable (Int32) -> Void) {
@@ -18,7 +18,7 @@ final class InterruptWatch: Sendable {
         for number in Self.signals { sigaddset(&mask, number) }
         // A parent (a test harness, a supervisor) may have left them blocked.
         pthread_sigmask(SIG_UNBLOCK, &mask, nil)
-        let fired = Mutex(false)
+        let fired = Locked(false)
         var made: [any DispatchSourceSignal] = []
         // Dispatch installs a source later, on its own queue: a signal before that would be ignored and lost.
         let installed = DispatchGroup()
@@ -38,7 +38,7 @@ final class InterruptWatch: Sendable {
             made.append(source)
         }
         installed.wait()
-        sources = Mutex(made)
+        sources = Locked(made)
     }
 
     /// Gives the signals back their default action.

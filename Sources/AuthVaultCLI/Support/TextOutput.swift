@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import SystemPlumbing
 
 /// Where a command writes. Standard output carries only results (a token, JSON, a table); messages go to standard
 /// error. Tests capture both in memory.
@@ -38,7 +38,7 @@ struct FileDescriptorOutput: TextOutput {
 
 /// Output kept in memory, for tests.
 final class CapturedOutput: TextOutput {
-    private let storage = Mutex("")
+    private let storage = Locked("")
 
     init() {}
 
