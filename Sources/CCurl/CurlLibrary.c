@@ -26,6 +26,8 @@ static void load(void) {
     load_error = authvault_library_load("libcurl.so.4", "libcurl", "apt-get install libcurl4", symbols,
                                         sizeof symbols / sizeof symbols[0], load_message, sizeof load_message);
     if (load_error != NULL) return;
+    // curl_global_init initializes OpenSSL for libcurl's TLS: OpenSSL's exit-time clean-up must be off by then.
+    authvault_openssl_keep_at_exit();
     // Must run once before any other libcurl call: pthread_once makes it so.
     CURLcode code = library.global_init(CURL_GLOBAL_ALL);
     if (code != CURLE_OK) {

@@ -1,6 +1,8 @@
 #include "CLibraryLoader.h"
 
 #include <dlfcn.h>
+#include <openssl/crypto.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,23 @@ const char *authvault_library_load(const char *soname, const char *library_name,
         memcpy(symbols[index].function_pointer, &address, sizeof address);
     }
     return NULL;
+}
+
+static void keep_openssl_at_exit(void) {
+    // Never closed, as above. A libcrypto that fails to load is reported by the loader that needs it.
+    void *library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return;
+    __typeof__(OPENSSL_init_crypto) *init_crypto;
+    void *address = dlsym(library, "OPENSSL_init_crypto");
+    if (address == NULL) return;
+    memcpy(&init_crypto, &address, sizeof address);
+    // Only the first initialization's choice counts; this must be it.
+    init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}
+
+void authvault_openssl_keep_at_exit(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, keep_openssl_at_exit);
 }
 
 void authvault_library_misuse(const char *library_name, const char *load_error) {

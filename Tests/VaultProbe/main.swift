@@ -13,6 +13,8 @@
 //                               --directory DIR (its revisions; default $XDG_DATA_HOME/authvault)
 //               file: --directory DIR --logn N --cache none|session --cache-timeout SECONDS
 //                     --count N --writer ID
+//               --openssl-at-exit: exit 86 if OpenSSL has torn itself down before the exit handlers
+//                                  registered ahead of it run (where other threads may still use it)
 //   passphrases come from the environment, never the command line: AUTHVAULT_PROBE_PASSPHRASE and, for
 //   change-passphrase, AUTHVAULT_PROBE_NEW_PASSPHRASE.
 import AuthCrypto
@@ -31,7 +33,7 @@ struct ProbeOptions {
         while let argument = remaining.next() {
             guard argument.hasPrefix("--") else { continue }
             let name = String(argument.dropFirst(2))
-            if ["allow-prompt", "rekey"].contains(name) { flags.insert(name) } else { values[name] = remaining.next() ?? "" }
+            if ["allow-prompt", "rekey", "openssl-at-exit"].contains(name) { flags.insert(name) } else { values[name] = remaining.next() ?? "" }
         }
     }
 
@@ -242,7 +244,20 @@ func hammer(_ options: ProbeOptions, vault: any VaultBackend) async throws(Vault
     return ["saves": saves, "loads": loads, "torn": torn]
 }
 
+/// Registered before the first OpenSSL call, so it runs after any exit handler OpenSSL registers: OpenSSL refuses
+/// to initialize once its clean-up has run.
+func checkOpenSSLAtExit() {
+    atexit {
+        guard let library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_NOLOAD),
+              let address = dlsym(library, "OPENSSL_init_crypto") else { return }
+        typealias Initialize = @convention(c) (UInt64, OpaquePointer?) -> Int32
+        let baseOnly: UInt64 = 0x0004_0000 // OPENSSL_INIT_BASE_ONLY
+        if unsafeBitCast(address, to: Initialize.self)(baseOnly, nil) != 1 { _exit(86) }
+    }
+}
+
 let options = ProbeOptions(Array(CommandLine.arguments.dropFirst()))
+if options.flags.contains("openssl-at-exit") { checkOpenSSLAtExit() }
 let vault = makeVault(options)
 let started = ContinuousClock.now
 var output: [String: Any]

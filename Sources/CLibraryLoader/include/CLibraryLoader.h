@@ -19,6 +19,12 @@ const char *authvault_library_load(const char *soname, const char *library_name,
                                    const authvault_library_symbol *symbols, size_t count,
                                    char *message, size_t message_size);
 
+/// Tells OpenSSL (libcrypto.so.3, opened here if nothing has yet) not to tear itself down in an exit handler, once
+/// per process; call it before the first OpenSSL call of any library, ours or libcurl's. At exit, OpenSSL's
+/// clean-up frees state that threads still running may use, and a thread that ends during it keeps its per-thread
+/// error state for good (seen as a leak under LeakSanitizer). The process's memory goes with the process anyway.
+void authvault_openssl_keep_at_exit(void);
+
 /// Ends the process: a wrapper was called although its library failed to load, so the caller skipped the check
 /// it must make first. Names the library and the load failure.
 _Noreturn void authvault_library_misuse(const char *library_name, const char *load_error);
