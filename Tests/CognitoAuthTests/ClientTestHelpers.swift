@@ -12,18 +12,6 @@ func pythonSecretHash(secret: String, username: String, clientId: String) throws
     return output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
-/// A current RFC 6238 code for moto's TOTP secret, from Tests/TestSupport/Scripts/totp.py. Waits for the next
-/// 30-second step when the current one is about to end, so the code is still current when moto checks it.
-func currentTOTPCode(secret: String = "asdfasdfasdf") async throws -> String {
-    var now = Date().timeIntervalSince1970
-    if now.truncatingRemainder(dividingBy: 30) > 27 {
-        try await Task.sleep(for: .seconds(30 - now.truncatingRemainder(dividingBy: 30) + 0.2))
-        now = Date().timeIntervalSince1970
-    }
-    let output = try ProcessRunner.run(PeerPython.path, [ScriptServer.scriptPath("totp.py"), secret, String(Int(now))])
-    return output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
 extension SecretBytes {
     var text: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 }

@@ -81,7 +81,7 @@ import TestSupport
             expectNoSecrets(in: error.description, [wrongCode, setup.challenge.session.text])
         }
         let enrolled = try await fixture.client.respond(to: setup.challenge, with: .softwareTokenSetupCode(
-            SecretBytes(utf8: try await currentTOTPCode()), friendlyDeviceName: "phone"))
+            SecretBytes(utf8: try await TOTPCode.current()), friendlyDeviceName: "phone"))
         #expect(enrolled.tokens?.identity.username == "carol")
 
         let mfa = try #require(try await fixture.client.signIn(username: "carol", password: SecretBytes(utf8: Self.password)).challenge)
@@ -89,7 +89,7 @@ import TestSupport
         await #expect(throws: CognitoError.codeMismatch(message: "MFA Code Mismatch")) {
             try await fixture.client.respond(to: mfa, with: .code(SecretBytes(utf8: try await wrongTOTPCode())))
         }
-        let signedIn = try await fixture.client.respond(to: mfa, with: .code(SecretBytes(utf8: try await currentTOTPCode())))
+        let signedIn = try await fixture.client.respond(to: mfa, with: .code(SecretBytes(utf8: try await TOTPCode.current())))
         #expect(signedIn.tokens?.identity.username == "carol")
     }
 
@@ -106,7 +106,7 @@ import TestSupport
             try await fixture.client.verifySoftwareToken(accessToken: tokens.accessToken, code: SecretBytes(utf8: try await wrongTOTPCode()),
                                                          friendlyDeviceName: "laptop")
         }
-        try await fixture.client.verifySoftwareToken(accessToken: tokens.accessToken, code: SecretBytes(utf8: try await currentTOTPCode()))
+        try await fixture.client.verifySoftwareToken(accessToken: tokens.accessToken, code: SecretBytes(utf8: try await TOTPCode.current()))
         try await fixture.client.setMFAPreference(accessToken: tokens.accessToken, softwareToken: MFAPreference(enabled: true, preferred: true))
 
         let user = try await fixture.client.user(accessToken: tokens.accessToken)
@@ -115,7 +115,7 @@ import TestSupport
 
         let mfa = try #require(try await fixture.client.signIn(username: "dave", password: SecretBytes(utf8: Self.password), flow: .userPassword).challenge)
         #expect(mfa.kind == .softwareTokenMFA)
-        let step = try await fixture.client.respond(to: mfa, with: .code(SecretBytes(utf8: try await currentTOTPCode())))
+        let step = try await fixture.client.respond(to: mfa, with: .code(SecretBytes(utf8: try await TOTPCode.current())))
         #expect(step.tokens != nil)
     }
 
@@ -270,7 +270,7 @@ import TestSupport
 
     /// A six-digit code that is not the current one.
     private func wrongTOTPCode() async throws -> String {
-        let current = try await currentTOTPCode()
+        let current = try await TOTPCode.current()
         return String(format: "%06d", (Int(current)! + 1) % 1_000_000)
     }
 }

@@ -49,7 +49,7 @@ import TestSupport
         // The first sign-in sets up the authenticator app (MFA_SETUP), as moto requires.
         var step = try await fixture.signIn()
         let setup = try await fixture.client.beginSoftwareTokenSetup(for: try #require(step.challenge))
-        step = try await fixture.client.respond(to: setup.challenge, with: .softwareTokenSetupCode(SecretBytes(utf8: try totpCode())))
+        step = try await fixture.client.respond(to: setup.challenge, with: .softwareTokenSetupCode(SecretBytes(utf8: try await TOTPCode.current())))
         let tokens = try #require(step.tokens)
         let newDevice = try #require(tokens.newDevice)
         let (device, necessary) = try await fixture.client.confirmDevice(newDevice, name: "build-host", accessToken: tokens.accessToken)
@@ -80,10 +80,5 @@ import TestSupport
         #expect(try await fixture.client.listDevices(accessToken: tokens.accessToken).first?.rememberedStatus == "not_remembered")
         try await fixture.client.setDeviceRemembered(true, deviceKey: device.key, accessToken: tokens.accessToken)
         #expect(try await fixture.client.listDevices(accessToken: tokens.accessToken).first?.rememberedStatus == "remembered")
-    }
-
-    private func totpCode() throws -> String {
-        let output = try ProcessRunner.run(PeerPython.path, [ScriptServer.scriptPath("totp.py"), "asdfasdfasdf", String(Int(Date().timeIntervalSince1970))])
-        return output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
