@@ -60,6 +60,25 @@ enum RunningAgent {
         context.standardError.line("\(done) the encrypted file vault\(agent ? ", in the agent too" : "").")
     }
 
+    /// Before a command writes a session into the encrypted file vault: the vault is opened here (the passphrase
+    /// asked now, if it must be), then in a running agent, as `vault unlock` does, so that a sign-in after
+    /// `vault lock` unlocks everywhere. An agent that stays locked refuses the command before anything is written:
+    /// it could not serve the session.
+    static func unlockBeforeWriting(_ context: CommandContext, _ session: ProfileSession) async throws(CLIError) {
+        guard session.backend == .file, let vault = session.vault as? EncryptedFileVault,
+              context.application.agentSocketPath != nil else { return }
+        do {
+            try await vault.unlock()
+        } catch {
+            throw VaultCommands.cliError(error)
+        }
+        do {
+            _ = try tell(context, what: "unlock", { client throws(AgentClientError) in try client.unlock() })
+        } catch {
+            throw CLIError(Remedy.message("\(error.message) Nothing was written.", Remedy.agentStaysLocked), status: error.status)
+        }
+    }
+
     /// False when no agent runs; an agent that runs but does not carry out `request` is an error (the vault would
     /// not be in the state the user was told).
     static func tell(
