@@ -50,10 +50,14 @@ extension AgentSuites {
                 }
                 let notServed = #"{"v":1,"ok":false,"error":{"code":"unknownProfile","message":"The agent does not serve this profile to this user."}}"#
                 #expect(Array(replies[3...]) == [notServed, notServed, notServed], "unlisted and unknown alike, nothing more")
-                #expect(try await OffPool.run { try agent.client.status() }.count == 1, "the owner is still served all")
-                _ = try await OffPool.run { try agent.client.token(profile: "work") }
-                await #expect(throws: AgentClientError.self, "the owner still hears why an unknown profile fails") {
-                    try await OffPool.run { try agent.client.token(profile: "ghost") }
+                let owner = AgentClient(socketPath: agent.socketPath, timeout: .seconds(10))
+                #expect(try await OffPool.run { try owner.status() }.count == 1, "the owner is still served all")
+                await #expect(throws: AgentClientError.server(AgentFailure(.signInRequired, "No usable session for profile 'empty' (not signed in)."))) {
+                    try await OffPool.run { try owner.token(profile: "empty") }
+                }
+                await #expect(throws: AgentClientError.server(AgentFailure(.unknownProfile, "No profile 'ghost' is configured.")),
+                              "the owner still hears why") {
+                    try await OffPool.run { try owner.token(profile: "ghost") }
                 }
 
                 #expect(try await ask(as: 65533, agent.socketPath, [#"{"v":1,"op":"ping"}"#]).isEmpty)

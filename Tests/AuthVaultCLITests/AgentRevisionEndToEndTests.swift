@@ -124,15 +124,9 @@ import TestSupport
     /// before anything is written, naming the way to unlock it, rather than saying "Signed in" to an agent that
     /// stays locked.
     @Test func aSignInTheAgentCouldNotServeIsRefusedUpFront() async throws {
-        let profile = try await SignedInProfile.make()
-        let cli = profile.cli
-        let (agent, secrets) = try await Self.agentWithPassphraseFile(cli)
-        let passphraseFile = secrets.appending("vault-passphrase")
+        let (profile, agent, _) = try await Self.agentThatCannotUnlock()
         defer { agent.kill() }
-        #expect(try await Self.token(cli).status == 0, "agent: \(agent.log)")
-
-        #expect(try await cli.run(["vault", "lock"]).status == 0)
-        try FileManager.default.removeItem(atPath: passphraseFile)
+        let cli = profile.cli
         let recordBefore = cli.recordBytes
         let login = try await cli.login(SignedInProfile.username, lines: [SignedInProfile.password])
         #expect(login.status == 4, "\(login.stderrText)")
@@ -144,8 +138,24 @@ import TestSupport
         cli.expectNoSecretLeaks()
     }
 
-    /// An agent whose passphrase is in the file `vault-passphrase` of the directory returned, not in its environment.
-    static func agentWithPassphraseFile(_ cli: HeadlessCLI) async throws -> (AgentProcess, TemporaryDirectory) {
+    /// An agent that cannot open its vault again (its passphrase file is gone) stays locked, and `vault unlock`
+    /// says so with exit status 4 rather than "Unlocked".
+    @Test func anAgentThatCannotUnlockStaysLockedAndSaysSo() async throws {
+        let (profile, agent, passphraseFile) = try await Self.agentThatCannotUnlock()
+        defer { agent.kill() }
+        let cli = profile.cli
+        let unlock = try await cli.run(["vault", "unlock"])
+        #expect(unlock.status == 4, "\(unlock.stderrText)")
+        #expect(unlock.stderrText.contains("refused to unlock") && unlock.stderrText.contains(passphraseFile))
+        #expect(try await Self.token(cli).status == 4)
+        cli.expectNoSecretLeaks()
+    }
+
+    /// An agent that served with its passphrase from a file (not its environment, no key cache), then `vault lock`
+    /// and the file removed: it cannot open its vault again. Also the removed file's path.
+    static func agentThatCannotUnlock() async throws -> (profile: SignedInProfile, agent: AgentProcess, passphraseFile: String) {
+        let profile = try await SignedInProfile.make()
+        let cli = profile.cli
         let secrets = try TemporaryDirectory(prefix: "agent-passphrase")
         let passphraseFile = secrets.appending("vault-passphrase")
         guard FileManager.default.createFile(atPath: passphraseFile, contents: Data((HeadlessCLI.vaultPassphrase + "\n").utf8),
@@ -156,27 +166,16 @@ import TestSupport
         environment["AUTHVAULT_VAULT_PASSPHRASE"] = nil
         environment["AUTHVAULT_VAULT_PASSPHRASE_FILE"] = passphraseFile
         let agent = try AgentProcess.start(cli.authvault, environment: environment, log: cli.root + "/agent.log")
-        try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
-        return (agent, secrets)
-    }
-
-    /// An agent that cannot open its vault again (its passphrase file is gone) stays locked, and `vault unlock`
-    /// says so with exit status 4 rather than "Unlocked".
-    @Test func anAgentThatCannotUnlockStaysLockedAndSaysSo() async throws {
-        let profile = try await SignedInProfile.make()
-        let cli = profile.cli
-        let (agent, secrets) = try await Self.agentWithPassphraseFile(cli)
-        let passphraseFile = secrets.appending("vault-passphrase")
-        defer { agent.kill() }
-        #expect(try await Self.token(cli).status == 0, "agent: \(agent.log)")
-
-        #expect(try await cli.run(["vault", "lock"]).status == 0)
-        try FileManager.default.removeItem(atPath: passphraseFile)
-        let unlock = try await cli.run(["vault", "unlock"])
-        #expect(unlock.status == 4, "\(unlock.stderrText)")
-        #expect(unlock.stderrText.contains("refused to unlock") && unlock.stderrText.contains(passphraseFile))
-        #expect(try await Self.token(cli).status == 4)
-        cli.expectNoSecretLeaks()
+        do {
+            try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
+            guard try await token(cli).status == 0 else { throw TestFixtureError("the agent served nothing: \(agent.log)") }
+            guard try await cli.run(["vault", "lock"]).status == 0 else { throw TestFixtureError("vault lock failed") }
+            try FileManager.default.removeItem(atPath: passphraseFile)
+            return (profile, agent, passphraseFile)
+        } catch {
+            agent.kill()
+            throw error
+        }
     }
 
     /// `change-passphrase --rekey`: a copy of the old vault.key with the old passphrase opens no record written
