@@ -109,3 +109,30 @@ extension ContainerAgentTests {
         cli.expectNoSecretLeaks()
     }
 }
+
+extension ContainerAgentTests {
+    /// Inside a container, `vault lock` (and a sign-in, which unlocks a running agent first) acts on the container
+    /// user's own vault and leaves the host's agent, another user's with another vault, alone: it used to fail on
+    /// that agent's uid and refuse the command.
+    @Test(.enabled(if: canSwitchUser, "needs root and setpriv to run an agent stand-in as another user"))
+    func theContainersVaultCommandsLeaveTheHostsAgentAlone() async throws {
+        let cli = try HeadlessCLI()
+        let directory = try TemporaryDirectory(prefix: "host-agent")
+        chmod(directory.path, 0o777)
+        let socket = directory.appending("agent.sock")
+        // The host's agent, as far as the container sees it: a socket of uid 65534 that answers every line "ok".
+        let standIn = try InteractiveProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", """
+            import os, socket, sys
+            s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o666); s.listen(8)
+            print("ready", flush=True)
+            while True:
+                c, _ = s.accept(); f = c.makefile("rwb"); f.readline(); f.write(b'{"v":1,"ok":true}\\n'); f.flush(); c.close()
+            """, socket])
+        defer { kill(standIn.processIdentifier, SIGKILL) }
+        #expect(try await OffPool.run { standIn.readLine() } == "ready")
+
+        let lock = try await cli.run(["vault", "lock"], extraEnvironment: ["AUTHVAULT_AGENT_SOCKET": socket, "AUTHVAULT_AGENT_UID": "65534"])
+        #expect(lock.status == 0, "\(lock.stderrText)")
+        #expect(lock.stderrText == "Locked the encrypted file vault.\n", "not in the host's agent")
+    }
+}

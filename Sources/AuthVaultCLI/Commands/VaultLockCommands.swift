@@ -1,6 +1,9 @@
 import AuthAgent
 import AuthVaultApp
 import TokenVault
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `authvault vault lock`: forgets the encrypted file vault's key (in the session keyring too), and makes a running
 /// agent forget its copy and its sessions and answer "vault locked" until `vault unlock`.
@@ -79,12 +82,14 @@ enum RunningAgent {
         }
     }
 
-    /// False when no agent runs; an agent that runs but does not carry out `request` is an error (the vault would
-    /// not be in the state the user was told).
+    /// False when no agent of this user runs; an agent that runs but does not carry out `request` is an error (the
+    /// vault would not be in the state the user was told).
     static func tell(
         _ context: CommandContext, what request: String, _ send: (AgentClient) throws(AgentClientError) -> Void
     ) throws(CLIError) -> Bool {
         guard let path = context.application.agentSocketPath else { return false }
+        // Another user's agent (reached from a container) holds that user's vault, not this one.
+        if let owner = context.application.agentUid, owner != geteuid() { return false }
         do {
             // Unlocking may run the agent's KDF once.
             try send(AgentClient(socketPath: path, timeout: .seconds(10)))
