@@ -54,8 +54,8 @@ struct AgentAsksNobodyTests {
         cli.expectNoSecretLeaks()
     }
 
-    /// `authvault token` with no passphrase of its own: "vault locked" from the agent within seconds (not after the
-    /// client gave up waiting on an agent stuck at a prompt). Returns what it said.
+    /// `authvault token` with no passphrase of its own: "vault locked" from the agent, with the remedy, before the
+    /// client would give up waiting on an agent stuck at a prompt (usually well within a second). Returns what it said.
     @discardableResult
     static func expectLockedAtOnce(_ cli: HeadlessCLI, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
         let started = ContinuousClock.now
@@ -64,7 +64,8 @@ struct AgentAsksNobodyTests {
         #expect(locked.status == 4, "\(locked.stderrText)", sourceLocation: sourceLocation)
         #expect(locked.stdout.isEmpty, sourceLocation: sourceLocation)
         #expect(locked.stderrText.contains("'authvault vault unlock'"), "\(locked.stderrText)", sourceLocation: sourceLocation)
-        #expect(took < .seconds(3), "answered by the agent at once: \(took)", sourceLocation: sourceLocation)
+        // An agent stuck at a prompt would be given up on after the client's 5 s, and the direct path names no remedy.
+        #expect(took < .seconds(5), "answered by the agent, not by the client giving up on it: \(took)", sourceLocation: sourceLocation)
         return locked.stderrText
     }
 }
