@@ -14,7 +14,7 @@ struct AgentCommand: CLICommand {
     static let socket = OptionSpec.value("socket", placeholder: "path",
                                          help: "The socket (default: $XDG_RUNTIME_DIR/authvault/agent.sock; ignored when systemd passes one).")
     static let alsoServe = OptionSpec.repeatable("also-serve-uid", placeholder: "uid:profile[,profile...]",
-                                                 help: "Also serve this user id the tokens of these profiles, and no other: a container's user reaching the socket through a bind mount (repeatable).")
+                                                 help: "Also serve this user id the tokens of these profiles, and no other: a container's user reaching the socket through a bind mount.")
     static let spec = CommandSpec(
         name: "agent",
         abstract: "Serve tokens to local processes over a Unix socket until stopped.",
@@ -29,8 +29,9 @@ struct AgentCommand: CLICommand {
         keyring or $AUTHVAULT_VAULT_PASSPHRASE(_FILE), else it starts locked (its log says so) and answers "vault
         locked" (exit status 4) until 'authvault vault unlock', which asks in your terminal and hands the key over.
         A locked keyring is answered the same way, never with a desktop prompt. 'authvault vault lock' locks it
-        again; a sign-in that unlocks the vault unlocks it in the agent too. A change to a profile's record by any
-        command (sign-in, sign-out, migration, re-key) is seen on the next request. Stop it with Ctrl-C or SIGTERM.
+        again; 'authvault login' and 'refresh' unlock it in the agent too, or are refused before writing anything
+        if the agent cannot open it. A change to a profile's record by any command (sign-in, sign-out, migration,
+        re-key) is seen on the next request. Stop it with Ctrl-C or SIGTERM.
         Examples/systemd/ has user units that start it on the first connection (socket activation).
         """,
         options: [socket, alsoServe])

@@ -13,7 +13,8 @@ struct VaultLockCommand: CLICommand {
         abstract: "Forget the encrypted file vault's unlocked key, here and in a running agent.",
         discussion: """
         The next command that reads the vault asks for the passphrase again. A running agent drops the key and the
-        sessions it holds and answers "vault locked" (exit status 4) until 'authvault vault unlock'.
+        sessions it holds and answers "vault locked" (exit status 4) until 'authvault vault unlock', or a
+        'login' or 'refresh', which unlock it in the agent first (and are refused if the agent cannot open it).
         """)
 
     init(arguments: ParsedArguments) throws(UsageError) {}
