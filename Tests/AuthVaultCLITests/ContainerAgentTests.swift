@@ -58,14 +58,17 @@ import TestSupport
 extension ContainerAgentTests {
     /// The other user gets the profiles listed for it only: one configured but not listed and one that does not
     /// exist get the same "not served", with no path or profile name in it, while the owner is served as before.
-    /// A bare uid, which would say nothing of the profiles, is refused at start with the syntax.
+    /// A bare uid, which would say nothing of the profiles, or a name no profile can have, is refused at start with the
+    /// syntax.
     @Test(.enabled(if: canSwitchUser, "needs root and setpriv to run a client as another user"))
     func anotherUserGetsOnlyTheProfilesListedForIt() async throws {
         let profile = try await SignedInProfile.make()
         let cli = profile.cli
-        let bare = try await cli.run(["agent", "--also-serve-uid", "65534"])
-        #expect(bare.status == 2, "\(bare.stderrText)")
-        #expect(bare.stderrText.contains("UID:PROFILE[,PROFILE...]"), "\(bare.stderrText)")
+        for refused in ["65534", "65534:", "65534:work,", "65534:$(id)", "x:work"] {
+            let bare = try await cli.run(["agent", "--also-serve-uid", refused])
+            #expect(bare.status == 2, "\(refused): \(bare.stderrText)")
+            #expect(bare.stderrText.contains("UID:PROFILE[,PROFILE...]"), "\(refused): \(bare.stderrText)")
+        }
         let secondProfile = try await cli.run(["configure", "--profile", "second", "--user-pool-id", profile.pool.poolId,
                                                "--client-id", profile.pool.clientId, "--endpoint", profile.pool.moto.endpoint])
         #expect(secondProfile.status == 0, "\(secondProfile.stderrText)")

@@ -56,7 +56,7 @@ struct AgentCommand: CLICommand {
             + "profiles it may have, such as 1000:work,ci."
         guard let colon = text.firstIndex(of: ":"), let uid = UInt32(text[..<colon]) else { throw UsageError(syntax) }
         let profiles = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard !profiles.isEmpty, profiles.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) }) else { throw UsageError(syntax) }
+        guard !profiles.isEmpty, profiles.allSatisfy(ProfileValidation.isProfileName) else { throw UsageError(syntax) }
         guard uid != geteuid() else {
             throw UsageError("--also-serve-uid \(uid) names the agent's own user, which is served every profile.")
         }
