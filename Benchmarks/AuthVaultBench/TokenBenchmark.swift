@@ -18,6 +18,9 @@ enum TokenBenchmark {
         var input: String? = nil
     }
 
+    /// The file profile's identity pool; its warm credentials were issued for it.
+    private static let identityPool = "us-east-1:00000000-0000-4000-8000-000000000000"
+
     static func run(authvault: String, yardstick: String, rounds: Int) async throws -> [Row] {
         let root = try makeTemporaryDirectory(prefix: "authvault-bench-token")
         defer { try? spawnAndWait(["/bin/rm", "-rf", root]) }
@@ -33,7 +36,7 @@ enum TokenBenchmark {
         }
         try spawnAndWait([authvault, "--profile", "file", "configure", "--helper-host", "git.example.com",
                           "--helper-host", "registry.example.com",
-                          "--identity-pool-id", "us-east-1:00000000-0000-4000-8000-000000000000"], environment: environment)
+                          "--identity-pool-id", identityPool], environment: environment)
         let fileVault = EncryptedFileVault(directory: "\(root)/data/authvault",
                                            passphrase: .fixed(SecretBytes(utf8: "benchmark passphrase")))
         try await fileVault.save(record(profile: "file"))
@@ -114,9 +117,11 @@ enum TokenBenchmark {
         record.origin = .userPoolAPI
         // Identity-pool credentials with an hour left: `aws-credentials` serves them without a call.
         record.identityId = "us-east-1:00000000-0000-4000-8000-0000000000b1"
+        record.identityPoolId = identityPool
         record.awsCredentials = AWSCredentialEntry(
             accessKeyId: "ASIABENCHMARK0000001", secretAccessKey: SecretBytes(utf8: String(repeating: "k", count: 40)),
-            sessionToken: SecretBytes(utf8: String(repeating: "t", count: 900)), expiresAt: Double(now + 3600))
+            sessionToken: SecretBytes(utf8: String(repeating: "t", count: 900)), expiresAt: Double(now + 3600),
+            scope: AWSCredentialScope(identityPoolId: identityPool, roleARN: nil))
         return record
     }
 

@@ -62,10 +62,14 @@ enum ProbeRecord {
         }
         record.origin = (object["origin"] as? String).flatMap(SessionOrigin.init(rawValue:))
         record.identityId = object["identityId"] as? String
+        record.identityPoolId = object["identityPoolId"] as? String
         if let keyId = object["awsAccessKeyId"] as? String, let secretKey = object["awsSecretAccessKey"] as? String,
            let sessionToken = object["awsSessionToken"] as? String, let expiresAt = object["awsExpiresAt"] as? Double {
             record.awsCredentials = AWSCredentialEntry(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
-                                                       sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt)
+                                                       sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt,
+                                                       scope: (object["awsIdentityPoolId"] as? String).map {
+                                                           AWSCredentialScope(identityPoolId: $0, roleARN: object["awsRoleARN"] as? String)
+                                                       })
         }
         return record
     }
@@ -92,6 +96,9 @@ enum ProbeRecord {
         object["awsSecretAccessKey"] = record.awsCredentials.map { text($0.secretAccessKey) }
         object["awsSessionToken"] = record.awsCredentials.map { text($0.sessionToken) }
         object["awsExpiresAt"] = record.awsCredentials?.expiresAt
+        object["awsIdentityPoolId"] = record.awsCredentials?.scope?.identityPoolId
+        object["awsRoleARN"] = record.awsCredentials?.scope?.roleARN
+        object["identityPoolId"] = record.identityPoolId
         return object
     }
 

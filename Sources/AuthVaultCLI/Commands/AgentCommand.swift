@@ -93,6 +93,8 @@ private final class AgentProfiles: AgentProfileProvider {
         self.revisions = revisions
     }
 
+    var configurationPath: String? { context.configPath }
+
     /// The session each store was made in, for its identity pool client.
     private let sessions = Locked<[String: ProfileSession]>([:])
 
