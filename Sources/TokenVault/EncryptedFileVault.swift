@@ -12,8 +12,8 @@ internal import SystemPlumbing
 /// under the data key (see `VaultRecordFile`). Every write is an atomic replace. Damaged, foreign, newer or
 /// exposed files are refused with distinct errors, and no error path modifies or deletes anything.
 ///
-/// The unwrapped data key stays in this actor until `lock()` and, when `keyCache` allows, in a kernel keyring
-/// for the login session, so a warm read runs no KDF. A key from either place is used only if it matches the key
+/// The unwrapped data key stays in this actor until `lock()` and, when `keyCache` allows, in the kernel's user
+/// keyring, where every process of this uid (and no other uid) finds it, so a warm read runs no KDF. A key from either place is used only if it matches the key
 /// file's key check. Records are read and written under the key-file lock held shared, and re-keyed under it held
 /// exclusively, so no record is ever read or sealed with a key that `vault.key` no longer wraps. Every save and
 /// delete bumps the profile's revision (`revisions`), which tells long-lived processes to read the record again.
@@ -56,7 +56,7 @@ public actor EncryptedFileVault: VaultBackend {
         passphraseSource = passphrase
         self.kdfParameters = kdfParameters
         self.keyCache = keyCache
-        if case .sessionKeyring(let timeout) = keyCache {
+        if case .userKeyring(let timeout) = keyCache {
             keyring = KernelKeyringCache(timeout: timeout)
         } else {
             keyring = nil
@@ -144,6 +144,7 @@ public actor EncryptedFileVault: VaultBackend {
                 details["p"] = String(keyFile.parameters.p)
                 let unlocked = cachedKey(for: keyFile) != nil
                 details["keyCached"] = unlocked ? "yes" : "no"
+                if let keyring { details["keyCacheShared"] = Self.describe(keyring.sharing(keyFile.cacheDescription)) }
                 state = unlocked ? .available : .locked
             } else {
                 details["created"] = "no"
@@ -273,9 +274,21 @@ public actor EncryptedFileVault: VaultBackend {
         switch keyCache {
         case .disabled:
             return "disabled"
-        case .sessionKeyring(let timeout):
-            if let problem = keyringProblem ?? keyring?.availability() { return "session keyring unavailable: \(problem)" }
-            return "session keyring, expires after \(Int(timeout.inSeconds)) s"
+        case .userKeyring(let timeout):
+            if let problem = keyringProblem ?? keyring?.availability() { return "user keyring unavailable: \(problem)" }
+            return "user keyring of uid \(getuid()), expires after \(Int(timeout.inSeconds)) s"
+        }
+    }
+
+    /// Whether the cached key is found from the user keyring (so by every process of this uid, in any session) and
+    /// readable by this uid only.
+    private static func describe(_ sharing: KernelKeyringCache.Sharing) -> String {
+        switch sharing {
+        case .sharedWithThisUserOnly: return "yes: every process of uid \(getuid()) finds the key in the user keyring; no other uid can read it"
+        case .notCached: return "no: no key is cached in the user keyring"
+        case .readableByOthers(let permissions):
+            return "no: the cached key's permissions (\(String(permissions, radix: 16))) are not this user's alone; lock the vault and unlock it again to replace the key"
+        case .unavailable(let problem): return "no: \(problem)"
         }
     }
 

@@ -183,7 +183,7 @@ func makeFileVault(_ options: ProbeOptions) -> EncryptedFileVault {
         ?? .unavailable("set AUTHVAULT_PROBE_PASSPHRASE")
     let cache: DataKeyCache
     let timeout = Duration.seconds(options.int("cache-timeout", 3600))
-    cache = options.values["cache"] == "session" ? .sessionKeyring(timeout: timeout) : .disabled
+    cache = options.values["cache"] == "keyring" ? .userKeyring(timeout: timeout) : .disabled
     let logN = options.values["logn"].flatMap(UInt8.init)
     let parameters = logN.map { ScryptParameters(logN: $0, r: 8, p: 1) } ?? EncryptedFileVault.defaultKDFParameters
     return EncryptedFileVault(directory: options.values["directory"] ?? ".", passphrase: passphrase,

@@ -135,7 +135,7 @@ public struct VaultFactory: Sendable {
 
     private func keyCache() throws(ApplicationError) -> DataKeyCache {
         let seconds = try seconds(from: "AUTHVAULT_KEY_CACHE_TIMEOUT", default: 3600)
-        return seconds == 0 ? .disabled : .sessionKeyring(timeout: .seconds(seconds))
+        return seconds == 0 ? .disabled : .userKeyring(timeout: .seconds(seconds))
     }
 
     private func secretServiceTimeout() throws(ApplicationError) -> Duration {
