@@ -63,6 +63,10 @@ enum ProbeRecord {
         record.origin = (object["origin"] as? String).flatMap(SessionOrigin.init(rawValue:))
         record.identityId = object["identityId"] as? String
         record.identityPoolId = object["identityPoolId"] as? String
+        if let key = object["deviceKey"] as? String, let groupKey = object["deviceGroupKey"] as? String,
+           let password = object["devicePassword"] as? String {
+            record.device = DeviceEntry(key: key, groupKey: groupKey, password: SecretBytes(utf8: password), name: object["deviceName"] as? String ?? "test")
+        }
         if let keyId = object["awsAccessKeyId"] as? String, let secretKey = object["awsSecretAccessKey"] as? String,
            let sessionToken = object["awsSessionToken"] as? String, let expiresAt = object["awsExpiresAt"] as? Double {
             record.awsCredentials = AWSCredentialEntry(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
