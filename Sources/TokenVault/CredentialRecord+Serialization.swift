@@ -26,6 +26,7 @@ extension CredentialRecord {
         var identityPoolId: String?
         var aws: StoredAWSCredentials?
         var device: StoredDevice?
+        var binding: ProfileBinding?
     }
 
     private struct StoredDevice: Codable {
@@ -57,7 +58,8 @@ extension CredentialRecord {
                                      sessionToken: Self.text($0.sessionToken), expiresAt: $0.expiresAt,
                                      identityPoolId: $0.scope?.identityPoolId, roleARN: $0.scope?.roleARN)
             },
-            device: device.map { StoredDevice(key: $0.key, groupKey: $0.groupKey, password: Self.text($0.password), name: $0.name) })
+            device: device.map { StoredDevice(key: $0.key, groupKey: $0.groupKey, password: Self.text($0.password), name: $0.name) },
+            binding: binding)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // Encoding plain strings, numbers and optionals cannot fail.
@@ -102,6 +104,7 @@ extension CredentialRecord {
                                scope: aws.identityPoolId.map { AWSCredentialScope(identityPoolId: $0, roleARN: aws.roleARN) })
         }
         device = stored.device.map { DeviceEntry(key: $0.key, groupKey: $0.groupKey, password: SecretBytes(utf8: $0.password), name: $0.name) }
+        binding = stored.binding
     }
 
     private static func text(_ secret: SecretBytes) -> String {

@@ -79,6 +79,9 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
     public var awsCredentials: AWSCredentialEntry?
     /// This machine as a remembered device of the user's: kept across sign-outs.
     public var device: DeviceEntry?
+    /// The pool and client the record was saved for: written by the file vault on save and checked (then cleared)
+    /// on load; nil in records saved before this was kept, which match any.
+    public var binding: ProfileBinding?
 
     public init(profile: String) {
         formatVersion = Self.currentFormatVersion

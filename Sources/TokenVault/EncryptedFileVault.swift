@@ -31,6 +31,9 @@ public actor EncryptedFileVault: VaultBackend {
     public nonisolated let keyFilePath: String
     /// In `directory/revisions/`, where the CLI also keeps the Secret Service's (see `RecordRevisions`).
     public nonisolated let revisions: RecordRevisions
+    /// Profile name to its pool and client: kept in the profile's record on save, and a record saved for another
+    /// is not handed out (`load` answers nil, as for no record). A profile missing here matches any record.
+    public nonisolated let bindings: [String: ProfileBinding]
     let passphraseSource: PassphraseSource
     let kdfParameters: ScryptParameters
     private let keyCache: DataKeyCache
@@ -48,9 +51,11 @@ public actor EncryptedFileVault: VaultBackend {
         directory: String,
         passphrase: PassphraseSource,
         kdfParameters: ScryptParameters = EncryptedFileVault.defaultKDFParameters,
-        keyCache: DataKeyCache = .standard
+        keyCache: DataKeyCache = .standard,
+        bindings: [String: ProfileBinding] = [:]
     ) {
         self.directory = directory
+        self.bindings = bindings
         keyFilePath = FilePath.join(directory, Self.keyFileName)
         revisions = RecordRevisions(dataDirectory: directory)
         passphraseSource = passphrase
@@ -81,11 +86,17 @@ public actor EncryptedFileVault: VaultBackend {
             // Read again under the lock: a re-key may have rewritten it since.
             guard let bytes = try Self.read(path) else { return nil }
             let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
-            return try VaultRecordFile.open(envelope, profile: profile, using: key, location: path)
+            var record = try VaultRecordFile.open(envelope, profile: profile, using: key, location: path)
+            if let expected = bindings[profile], let bound = record.binding, bound != expected { return nil }
+            // The vault's own bookkeeping, as the Secret Service's item attributes are: a record reads back as saved.
+            record.binding = nil
+            return record
         }
     }
 
     public func save(_ record: CredentialRecord) async throws(VaultError) {
+        var record = record
+        record.binding = bindings[record.profile] ?? record.binding
         let path = try checkedRecordPath(record.profile)
         do {
             try PrivateDirectory.create(directory)

@@ -165,13 +165,9 @@ func environmentSecret(_ name: String) -> SecretBytes? {
 
 func makeVault(_ options: ProbeOptions) -> any VaultBackend {
     if options.values["backend"] == "file" { return makeFileVault(options) }
-    var bindings: [String: SecretServiceVault.ProfileBinding] = [:]
-    if let pool = options.values["pool"], let client = options.values["client"] {
-        bindings[options.profile] = .init(userPoolId: pool, clientId: client)
-    }
     return SecretServiceVault(
         revisions: RecordRevisions(dataDirectory: options.values["directory"] ?? dataDirectory()),
-        bindings: bindings, timeout: .milliseconds(options.int("timeout-ms", 3000)),
+        bindings: bindings(options), timeout: .milliseconds(options.int("timeout-ms", 3000)),
         allowPrompt: options.flags.contains("allow-prompt"),
         promptTimeout: .milliseconds(options.int("prompt-timeout-ms", 120_000)))
 }
@@ -191,7 +187,13 @@ func makeFileVault(_ options: ProbeOptions) -> EncryptedFileVault {
     let logN = options.values["logn"].flatMap(UInt8.init)
     let parameters = logN.map { ScryptParameters(logN: $0, r: 8, p: 1) } ?? EncryptedFileVault.defaultKDFParameters
     return EncryptedFileVault(directory: options.values["directory"] ?? ".", passphrase: passphrase,
-                              kdfParameters: parameters, keyCache: cache)
+                              kdfParameters: parameters, keyCache: cache, bindings: bindings(options))
+}
+
+/// `--pool` and `--client`: the profile's binding, as the CLI gives both backends.
+func bindings(_ options: ProbeOptions) -> [String: ProfileBinding] {
+    guard let pool = options.values["pool"], let client = options.values["client"] else { return [:] }
+    return [options.profile: ProfileBinding(userPoolId: pool, clientId: client)]
 }
 
 func run(_ options: ProbeOptions, vault: any VaultBackend) async throws(VaultError) -> [String: Any] {
