@@ -297,7 +297,7 @@ public actor EncryptedFileVault: VaultBackend {
         switch sharing {
         case .sharedWithThisUserOnly: return "yes: every process of uid \(getuid()) finds the key in the user keyring; no other uid can read it"
         case .notCached: return "no: no key is cached in the user keyring"
-        case .readableByOthers(let permissions):
+        case .otherPermissions(let permissions):
             return "no: the cached key's permissions (\(String(permissions, radix: 16))) are not this user's alone; lock the vault and unlock it again to replace the key"
         case .unavailable(let problem): return "no: \(problem)"
         }

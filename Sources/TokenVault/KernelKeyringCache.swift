@@ -25,7 +25,7 @@ struct KernelKeyringCache: Sendable {
     enum Sharing: Equatable {
         case sharedWithThisUserOnly
         case notCached
-        case readableByOthers(permissions: UInt32)
+        case otherPermissions(UInt32)
         case unavailable(String)
     }
 
@@ -108,7 +108,7 @@ struct KernelKeyringCache: Sendable {
         guard fields.count == 5, let permissions = UInt32(fields[3], radix: 16) else {
             return .unavailable("the kernel described the key in an unknown form")
         }
-        return permissions == Self.permissions ? .sharedWithThisUserOnly : .readableByOthers(permissions: permissions)
+        return permissions == Self.permissions ? .sharedWithThisUserOnly : .otherPermissions(permissions)
     }
 
     private static func isMissing(_ code: Int32) -> Bool {
