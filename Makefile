@@ -1,7 +1,10 @@
 # AuthVault: the README's commands. `make test` is what CI runs (.ci/run).
 SWIFT ?= swift
 PREFIX ?= /usr/local
-BUILD_FLAGS = -c release --static-swift-stdlib
+# No $ORIGIN in the binaries' RUNPATH (SwiftPM adds it otherwise): a library planted beside the binary must never
+# load. Every build here passes it, so the tests check the binaries as they ship.
+LOCAL_RPATH = --disable-local-rpath
+BUILD_FLAGS = -c release --static-swift-stdlib $(LOCAL_RPATH)
 FUZZ_SECONDS ?= 60
 
 .PHONY: all build debug demo test fuzz faults sanitize bench install deps-build deps-test clean
@@ -40,12 +43,12 @@ demo: deps-test
 	Scripts/demo.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
 
 debug: deps-build
-	$(SWIFT) build
+	$(SWIFT) build $(LOCAL_RPATH)
 
 ## Every test: unit tests and the end-to-end tests against real peers. One test at a time: many start servers and
 ## dozens of processes, and on two cores running them side by side turns their timing checks into noise.
 test: deps-test
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(LOCAL_RPATH)
 	$(SWIFT) test --skip-build --no-parallel
 	SWIFT=$(SWIFT) Scripts/fuzz.sh --smoke
 

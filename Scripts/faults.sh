@@ -19,7 +19,7 @@ required=('Cognito 500' 'throttling' 'HTTP 429' 'connection reset' 'stall past t
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 mkdir -p .build
-"$swift" build --build-tests 2>&1 | grep -E "error|warning: " || true
+"$swift" build --build-tests --disable-local-rpath 2>&1 | grep -E "error|warning: " || true
 AUTHVAULT_FAULT_REPORT=$report AUTHVAULT_FAULTS_FULL=1 PATH="$PWD/.venv/bin:$PATH" \
     "$swift" test --skip-build --no-parallel --filter "$suites" > .build/faults.log 2>&1
 tests=$?

@@ -11,7 +11,7 @@ profile=${1:-test}
 apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutils-dev)
 # Test peers: the openssl CLI (TLS and RSA fixtures), util-linux's flock, the Secret Service (gnome-keyring on a
 # private D-Bus session, secret-tool, python3-dbus to lock a collection, python3-cryptography to decrypt a vault
-# record independently, and by the bearer-token test servers to verify JWTs), keyutils (the session keyring), git
+# record independently, and by the bearer-token test servers to verify JWTs), keyutils (the user keyring), git
 # (real clones through the credential helper), chromium (the browser sign-in, driven by playwright), tinyproxy (an
 # HTTP proxy in the way, as on a company network), faketime (the binary run with its clock minutes off), zsh and
 # fish (the completion scripts, run in the shells themselves), bsdextrautils (column: the fault matrix's table) and

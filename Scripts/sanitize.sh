@@ -37,7 +37,7 @@ status=0
 for sanitizer in "${sanitizers[@]}"; do
     rm -f "$reports/$sanitizer".*
     log=.build/sanitize-$sanitizer.log
-    nice -n 10 "$swift" build --build-tests --sanitize="$sanitizer" --scratch-path ".build/$sanitizer" > "$log" 2>&1 || {
+    nice -n 10 "$swift" build --build-tests --disable-local-rpath --sanitize="$sanitizer" --scratch-path ".build/$sanitizer" > "$log" 2>&1 || {
         rows+=("$sanitizer	build failed (see $log)	-	-")
         status=1
         continue

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs a command beside a private Secret Service: a fresh D-Bus session bus with gnome-keyring-daemon on it (its
 # login collection unlocked), throw-away HOME and XDG directories, and a fresh kernel session keyring. Nothing of
-# the real user's keyring, home or session keyring is touched. Used by `make bench` (and the demo).
+# the real user's Secret Service keyring, home or session keyring is touched; a file vault's data key goes to the
+# user's kernel keyring (@u), with a time-out, as for any process (the benchmark takes its key out again). Used by
+# `make bench` (and the demo).
 #   Scripts/with-secret-service.sh COMMAND [ARGUMENTS...]
 set -euo pipefail
 root=$(mktemp -d "${TMPDIR:-/tmp}/authvault-keyring.XXXXXX")

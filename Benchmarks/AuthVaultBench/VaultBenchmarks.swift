@@ -27,7 +27,8 @@ enum VaultBenchmarks {
         let writer = EncryptedFileVault(directory: directory, passphrase: passphrase)
         try await writer.save(record)
 
-        // A new vault object per read stands for a new process: the key comes from the session keyring.
+        // A new vault object per read stands for a new process: the key comes from the user keyring (the lock below
+        // takes it out again).
         let keyringRead = try await measureAsync(rounds: rounds) {
             _ = try await EncryptedFileVault(directory: directory, passphrase: passphrase).load(profile: "bench")
         }

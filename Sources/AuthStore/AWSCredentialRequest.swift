@@ -1,12 +1,19 @@
 import CognitoAuth
+import TokenVault
 
 /// Where a profile's AWS credentials come from: its identity pool (`IdentityPoolClient`), or a fake in tests.
 public protocol IdentityPoolAuthority: Sendable {
+    /// The pool and role every credential from here is issued for: a cached set is served only for the same.
+    var scope: AWSCredentialScope { get }
     func identityId(login: IdentityProviderLogin?) async throws(CognitoError) -> String
     func credentials(identityId: String, login: IdentityProviderLogin?) async throws(CognitoError) -> AWSCredentials
 }
 
-extension IdentityPoolClient: IdentityPoolAuthority {}
+extension IdentityPoolClient: IdentityPoolAuthority {
+    public var scope: AWSCredentialScope {
+        AWSCredentialScope(identityPoolId: configuration.poolID.rawValue, roleARN: configuration.roleARN)
+    }
+}
 
 /// What `AuthStore.validAWSCredentials` is asked for: which pool, as whom, and how long the answer must last.
 public struct AWSCredentialRequest: Sendable {

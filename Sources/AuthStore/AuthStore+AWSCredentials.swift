@@ -42,15 +42,20 @@ extension AuthStore {
             guard latest.hasSession, let idToken = latest.idToken else { throw .signInRequired(.signedOutElsewhere) }
             login = IdentityProviderLogin(providerName: provider, idToken: idToken)
         }
+        let scope = request.pool.scope
+        // An identity id belongs to one pool: one kept for another (or an unrecorded) pool is asked for anew.
+        let knownIdentity = latest.identityPoolId == scope.identityPoolId ? latest.identityId : nil
         let credentials: AWSCredentials
         do {
-            credentials = try await Self.fetch(from: request.pool, identityId: latest.identityId, login: login)
+            credentials = try await Self.fetch(from: request.pool, identityId: knownIdentity, login: login)
         } catch {
             throw error.isRetryable ? .network(error) : .rejected(error)
         }
         latest.identityId = credentials.identityId
+        latest.identityPoolId = scope.identityPoolId
         latest.awsCredentials = AWSCredentialEntry(accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey,
-                                                   sessionToken: credentials.sessionToken, expiresAt: credentials.expiresAt)
+                                                   sessionToken: credentials.sessionToken, expiresAt: credentials.expiresAt,
+                                                   scope: scope)
         latest.revision += 1
         do {
             try await vault.save(latest)
@@ -75,10 +80,11 @@ extension AuthStore {
         return try await pool.credentials(identityId: try await pool.identityId(login: login), login: login)
     }
 
-    /// The record's credentials, if they last as long as asked and belong to what is asked for (a session's, or a
-    /// guest's when no session is asked for).
+    /// The record's credentials, if they last as long as asked and belong to what is asked for: the same pool and
+    /// role, and a session's (or a guest's when no session is asked for).
     private func usableCredentials(in record: CredentialRecord, _ request: AWSCredentialRequest) -> AWSCredentials? {
         guard let entry = record.awsCredentials, let identityId = record.identityId,
+              entry.scope == request.pool.scope, record.identityPoolId == request.pool.scope.identityPoolId,
               record.hasSession == (request.providerName != nil),
               entry.expiresAt - clock.now() >= request.minimumValidity else { return nil }
         return AWSCredentials(accessKeyId: entry.accessKeyId, secretAccessKey: entry.secretAccessKey,

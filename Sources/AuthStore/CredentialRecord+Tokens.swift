@@ -44,6 +44,7 @@ extension CredentialRecord {
         clockOffset = nil
         clockAnchor = nil
         identityId = nil
+        identityPoolId = nil
         awsCredentials = nil
     }
 

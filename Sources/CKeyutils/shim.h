@@ -1,4 +1,4 @@
-// libkeyutils: the kernel key retention service (the session keyring caches the file vault's data key).
+// libkeyutils: the kernel key retention service (the user keyring caches the file vault's data key).
 #ifndef AUTHVAULT_CKEYUTILS_SHIM_H
 #define AUTHVAULT_CKEYUTILS_SHIM_H
 

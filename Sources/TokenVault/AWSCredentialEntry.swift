@@ -8,11 +8,15 @@ public struct AWSCredentialEntry: Sendable, Equatable {
     public var sessionToken: SecretBytes
     /// Unix seconds.
     public var expiresAt: Double
+    /// What they were issued for; nil for an entry saved before this was recorded, which is never served.
+    public var scope: AWSCredentialScope?
 
-    public init(accessKeyId: String, secretAccessKey: SecretBytes, sessionToken: SecretBytes, expiresAt: Double) {
+    public init(accessKeyId: String, secretAccessKey: SecretBytes, sessionToken: SecretBytes, expiresAt: Double,
+                scope: AWSCredentialScope?) {
         self.accessKeyId = accessKeyId
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
         self.expiresAt = expiresAt
+        self.scope = scope
     }
 }

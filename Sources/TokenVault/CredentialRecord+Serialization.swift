@@ -23,8 +23,10 @@ extension CredentialRecord {
         var sessionEndedReason: String?
         var clientSecret: String?
         var identityId: String?
+        var identityPoolId: String?
         var aws: StoredAWSCredentials?
         var device: StoredDevice?
+        var binding: ProfileBinding?
     }
 
     private struct StoredDevice: Codable {
@@ -39,6 +41,8 @@ extension CredentialRecord {
         var secretAccessKey: String
         var sessionToken: String
         var expiresAt: Double
+        var identityPoolId: String?
+        var roleARN: String?
     }
 
     public func serialized() -> SecretBytes {
@@ -49,11 +53,13 @@ extension CredentialRecord {
             idTokenExpiresAt: idTokenExpiresAt, identity: identity, origin: origin, signedInAt: signedInAt,
             lastRefreshAt: lastRefreshAt, clockOffset: clockOffset, clockAnchor: clockAnchor, sessionEndedReason: sessionEndedReason,
             clientSecret: clientSecret.map(Self.text),
-            identityId: identityId, aws: awsCredentials.map {
+            identityId: identityId, identityPoolId: identityPoolId, aws: awsCredentials.map {
                 StoredAWSCredentials(accessKeyId: $0.accessKeyId, secretAccessKey: Self.text($0.secretAccessKey),
-                                     sessionToken: Self.text($0.sessionToken), expiresAt: $0.expiresAt)
+                                     sessionToken: Self.text($0.sessionToken), expiresAt: $0.expiresAt,
+                                     identityPoolId: $0.scope?.identityPoolId, roleARN: $0.scope?.roleARN)
             },
-            device: device.map { StoredDevice(key: $0.key, groupKey: $0.groupKey, password: Self.text($0.password), name: $0.name) })
+            device: device.map { StoredDevice(key: $0.key, groupKey: $0.groupKey, password: Self.text($0.password), name: $0.name) },
+            binding: binding)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // Encoding plain strings, numbers and optionals cannot fail.
@@ -91,11 +97,14 @@ extension CredentialRecord {
         sessionEndedReason = stored.sessionEndedReason
         clientSecret = stored.clientSecret.map { SecretBytes(utf8: $0) }
         identityId = stored.identityId
-        awsCredentials = stored.aws.map {
-            AWSCredentialEntry(accessKeyId: $0.accessKeyId, secretAccessKey: SecretBytes(utf8: $0.secretAccessKey),
-                               sessionToken: SecretBytes(utf8: $0.sessionToken), expiresAt: $0.expiresAt)
+        identityPoolId = stored.identityPoolId
+        awsCredentials = stored.aws.map { aws in
+            AWSCredentialEntry(accessKeyId: aws.accessKeyId, secretAccessKey: SecretBytes(utf8: aws.secretAccessKey),
+                               sessionToken: SecretBytes(utf8: aws.sessionToken), expiresAt: aws.expiresAt,
+                               scope: aws.identityPoolId.map { AWSCredentialScope(identityPoolId: $0, roleARN: aws.roleARN) })
         }
         device = stored.device.map { DeviceEntry(key: $0.key, groupKey: $0.groupKey, password: SecretBytes(utf8: $0.password), name: $0.name) }
+        binding = stored.binding
     }
 
     private static func text(_ secret: SecretBytes) -> String {

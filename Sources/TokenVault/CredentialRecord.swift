@@ -72,10 +72,16 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
     public var clientSecret: SecretBytes?
     /// The user's identity in the profile's identity pool (GetId's answer, stable per user): kept with the session.
     public var identityId: String?
+    /// The identity pool `identityId` belongs to (an identity id means nothing to another pool); nil for an id
+    /// saved before this was recorded, which is not reused.
+    public var identityPoolId: String?
     /// The last AWS credentials from the identity pool, kept with the session they came from.
     public var awsCredentials: AWSCredentialEntry?
     /// This machine as a remembered device of the user's: kept across sign-outs.
     public var device: DeviceEntry?
+    /// The pool and client the record was saved for: written by the file vault on save and checked (then cleared)
+    /// on load; nil in records saved before this was kept, which match any.
+    public var binding: ProfileBinding?
 
     public init(profile: String) {
         formatVersion = Self.currentFormatVersion

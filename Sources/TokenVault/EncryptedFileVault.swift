@@ -12,8 +12,8 @@ internal import SystemPlumbing
 /// under the data key (see `VaultRecordFile`). Every write is an atomic replace. Damaged, foreign, newer or
 /// exposed files are refused with distinct errors, and no error path modifies or deletes anything.
 ///
-/// The unwrapped data key stays in this actor until `lock()` and, when `keyCache` allows, in a kernel keyring
-/// for the login session, so a warm read runs no KDF. A key from either place is used only if it matches the key
+/// The unwrapped data key stays in this actor until `lock()` and, when `keyCache` allows, in the kernel's user
+/// keyring, where every process of this uid (and no other uid) finds it, so a warm read runs no KDF. A key from either place is used only if it matches the key
 /// file's key check. Records are read and written under the key-file lock held shared, and re-keyed under it held
 /// exclusively, so no record is ever read or sealed with a key that `vault.key` no longer wraps. Every save and
 /// delete bumps the profile's revision (`revisions`), which tells long-lived processes to read the record again.
@@ -31,6 +31,9 @@ public actor EncryptedFileVault: VaultBackend {
     public nonisolated let keyFilePath: String
     /// In `directory/revisions/`, where the CLI also keeps the Secret Service's (see `RecordRevisions`).
     public nonisolated let revisions: RecordRevisions
+    /// Profile name to its pool and client: kept in the profile's record on save, and a record saved for another
+    /// is not handed out (`load` answers nil, as for no record). A profile missing here matches any record.
+    public nonisolated let bindings: [String: ProfileBinding]
     let passphraseSource: PassphraseSource
     let kdfParameters: ScryptParameters
     private let keyCache: DataKeyCache
@@ -48,15 +51,17 @@ public actor EncryptedFileVault: VaultBackend {
         directory: String,
         passphrase: PassphraseSource,
         kdfParameters: ScryptParameters = EncryptedFileVault.defaultKDFParameters,
-        keyCache: DataKeyCache = .standard
+        keyCache: DataKeyCache = .standard,
+        bindings: [String: ProfileBinding] = [:]
     ) {
         self.directory = directory
+        self.bindings = bindings
         keyFilePath = FilePath.join(directory, Self.keyFileName)
         revisions = RecordRevisions(dataDirectory: directory)
         passphraseSource = passphrase
         self.kdfParameters = kdfParameters
         self.keyCache = keyCache
-        if case .sessionKeyring(let timeout) = keyCache {
+        if case .userKeyring(let timeout) = keyCache {
             keyring = KernelKeyringCache(timeout: timeout)
         } else {
             keyring = nil
@@ -81,11 +86,17 @@ public actor EncryptedFileVault: VaultBackend {
             // Read again under the lock: a re-key may have rewritten it since.
             guard let bytes = try Self.read(path) else { return nil }
             let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
-            return try VaultRecordFile.open(envelope, profile: profile, using: key, location: path)
+            var record = try VaultRecordFile.open(envelope, profile: profile, using: key, location: path)
+            if let expected = bindings[profile], let bound = record.binding, bound != expected { return nil }
+            // The vault's own bookkeeping, as the Secret Service's item attributes are: a record reads back as saved.
+            record.binding = nil
+            return record
         }
     }
 
     public func save(_ record: CredentialRecord) async throws(VaultError) {
+        var record = record
+        record.binding = bindings[record.profile] ?? record.binding
         let path = try checkedRecordPath(record.profile)
         do {
             try PrivateDirectory.create(directory)
@@ -144,6 +155,7 @@ public actor EncryptedFileVault: VaultBackend {
                 details["p"] = String(keyFile.parameters.p)
                 let unlocked = cachedKey(for: keyFile) != nil
                 details["keyCached"] = unlocked ? "yes" : "no"
+                if let keyring { details["keyCacheShared"] = Self.describe(keyring.sharing(keyFile.cacheDescription)) }
                 state = unlocked ? .available : .locked
             } else {
                 details["created"] = "no"
@@ -273,9 +285,21 @@ public actor EncryptedFileVault: VaultBackend {
         switch keyCache {
         case .disabled:
             return "disabled"
-        case .sessionKeyring(let timeout):
-            if let problem = keyringProblem ?? keyring?.availability() { return "session keyring unavailable: \(problem)" }
-            return "session keyring, expires after \(Int(timeout.inSeconds)) s"
+        case .userKeyring(let timeout):
+            if let problem = keyringProblem ?? keyring?.availability() { return "user keyring unavailable: \(problem)" }
+            return "user keyring of uid \(getuid()), expires after \(Int(timeout.inSeconds)) s"
+        }
+    }
+
+    /// Whether the cached key is found from the user keyring (so by every process of this uid, in any session) and
+    /// readable by this uid only.
+    private static func describe(_ sharing: KernelKeyringCache.Sharing) -> String {
+        switch sharing {
+        case .sharedWithThisUserOnly: return "yes: every process of uid \(getuid()) finds the key in the user keyring; no other uid can read it"
+        case .notCached: return "no: no key is cached in the user keyring"
+        case .otherPermissions(let permissions):
+            return "no: the cached key's permissions (\(String(permissions, radix: 16))) are not this user's alone; lock the vault and unlock it again to replace the key"
+        case .unavailable(let problem): return "no: \(problem)"
         }
     }
 

@@ -5,10 +5,15 @@ internal import Glibc
 #endif
 internal import SystemPlumbing
 
-/// The data key in the kernel session keyring through libkeyutils. Only possessors of the keyring can read the key
-/// (the kernel's default permissions for a new key). Containers often forbid keyrings (EPERM, ENOSYS): then every
-/// call reports the problem and the vault carries on without a cache. (The process keyring would be no use: the
-/// kernel keeps keyrings in per-thread credentials, so one made on one thread is invisible to threads that exist.)
+/// The data key in the kernel's user keyring (`@u`) through libkeyutils. Every process of this uid reaches `@u`,
+/// whatever session keyring it runs in: a PAM login links `@u` into its session keyring, while cron, systemd
+/// services, CI, containers and `su` run in session keyrings of their own (one that adds a key to `@s` without a
+/// session keyring gets a fresh one that dies with it), so a key kept there would be cached by nobody. The key
+/// grants nothing to whoever possesses it and view, read, search and link to its owner's uid only: another uid
+/// that shares a session keyring linking this `@u` still cannot read it. Containers often forbid keyrings (EPERM,
+/// ENOSYS): then every call reports the problem and the vault carries on without a cache. (The process keyring
+/// would be no use: the kernel keeps keyrings in per-thread credentials, so one made on one thread is invisible to
+/// threads that exist.)
 struct KernelKeyringCache: Sendable {
     enum Lookup {
         case found(SecretBytes)
@@ -16,7 +21,17 @@ struct KernelKeyringCache: Sendable {
         case unavailable(String)
     }
 
-    private let keyring = KEY_SPEC_SESSION_KEYRING
+    /// Whether a cached key is where every process of this uid finds it, and only this uid.
+    enum Sharing: Equatable {
+        case sharedWithThisUserOnly
+        case notCached
+        case otherPermissions(UInt32)
+        case unavailable(String)
+    }
+
+    /// Owner (uid) only; nothing for possessors, the group or others.
+    static let permissions = key_perm_t(KEY_USR_VIEW | KEY_USR_READ | KEY_USR_SEARCH | KEY_USR_LINK)
+    private let keyring = KEY_SPEC_USER_KEYRING
     private let timeoutSeconds: UInt32
     /// keyctl_set_timeout, or a stand-in that fails (tests of the path that must leave no key behind).
     private let setTimeout: @Sendable (Int32, UInt32) -> Int
@@ -32,7 +47,8 @@ struct KernelKeyringCache: Sendable {
         var buffer: UnsafeMutableRawPointer?
         let length = keyctl_read_alloc(key_serial_t(serial), &buffer)
         guard length >= 0, let buffer else {
-            return Self.isMissing(errno) ? .missing : .unavailable(Self.problem(errno))
+            // A key of that name this uid may not read (not one of ours) is replaced by the next store.
+            return Self.isMissing(errno) || errno == EACCES ? .missing : .unavailable(Self.problem(errno))
         }
         defer {
             explicit_bzero(buffer, Int(length))
@@ -43,17 +59,19 @@ struct KernelKeyringCache: Sendable {
 
     /// Caches `key`; answers the problem when the keyring refused.
     ///
-    /// The kernel has no call that adds a key with its time-out, so the key is made in this thread's own keyring,
-    /// given its time-out there, and only then linked into the session keyring (displacing an older key of the
-    /// same description): the session never holds it without a time-out, even if this process dies half-way.
-    /// If a step fails, the new key is invalidated; the thread keyring's link goes in every case.
+    /// The kernel has no call that adds a key with its time-out and permissions, so the key is made in this
+    /// thread's own keyring, given its time-out and owner-only permissions there, and only then linked into the
+    /// user keyring (displacing an older key of the same description): `@u` never holds it without either, even if
+    /// this process dies half-way. If a step fails, the new key is invalidated; the thread keyring's link goes in
+    /// every case.
     func store(_ key: SecretBytes, description: String) -> String? {
         let serial = key.withUnsafeBytes { bytes in
             add_key("user", description, bytes.baseAddress, bytes.count, KEY_SPEC_THREAD_KEYRING)
         }
         guard serial >= 0 else { return Self.problem(errno) }
         defer { _ = keyctl_unlink(serial, KEY_SPEC_THREAD_KEYRING) }
-        guard setTimeout(serial, timeoutSeconds) == 0, keyctl_link(serial, keyring) == 0 else {
+        guard setTimeout(serial, timeoutSeconds) == 0, keyctl_setperm(serial, Self.permissions) == 0,
+              keyctl_link(serial, keyring) == 0 else {
             let problem = Self.problem(errno)
             _ = keyctl_invalidate(serial)
             return problem
@@ -61,19 +79,36 @@ struct KernelKeyringCache: Sendable {
         return nil
     }
 
-    /// Drops the cached key, if there is one.
+    /// Drops the cached key, if there is one, and one an earlier version kept in the session keyring.
     func remove(_ description: String) {
-        let serial = keyctl_search(keyring, "user", description, 0)
-        guard serial >= 0 else { return }
-        if keyctl_invalidate(key_serial_t(serial)) != 0 {
-            // Kernels before 3.5 have no invalidate: unlinking from the keyring makes it unreachable all the same.
-            _ = keyctl_unlink(key_serial_t(serial), keyring)
+        for place in [keyring, KEY_SPEC_SESSION_KEYRING] {
+            let serial = keyctl_search(place, "user", description, 0)
+            guard serial >= 0 else { continue }
+            if keyctl_invalidate(key_serial_t(serial)) != 0 {
+                // Kernels before 3.5 have no invalidate: unlinking from the keyring makes it unreachable all the same.
+                _ = keyctl_unlink(key_serial_t(serial), place)
+            }
         }
     }
 
     /// Nil when the keyring can be used, else why not.
     func availability() -> String? {
         keyctl_get_keyring_ID(keyring, 1) >= 0 ? nil : Self.problem(errno)
+    }
+
+    /// Looks the key up from the user keyring, as any other process of this uid would, and reads its permissions.
+    func sharing(_ description: String) -> Sharing {
+        let serial = keyctl_search(keyring, "user", description, 0)
+        guard serial >= 0 else { return Self.isMissing(errno) ? .notCached : .unavailable(Self.problem(errno)) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        guard keyctl_describe_alloc(key_serial_t(serial), &buffer) >= 0, let buffer else { return .unavailable(Self.problem(errno)) }
+        defer { free(buffer) }
+        // "type;uid;gid;perm;description", the permissions in hexadecimal.
+        let fields = String(cString: buffer).split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
+        guard fields.count == 5, let permissions = UInt32(fields[3], radix: 16) else {
+            return .unavailable("the kernel described the key in an unknown form")
+        }
+        return permissions == Self.permissions ? .sharedWithThisUserOnly : .otherPermissions(permissions)
     }
 
     private static func isMissing(_ code: Int32) -> Bool {

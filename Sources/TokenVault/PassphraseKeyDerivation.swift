@@ -2,7 +2,7 @@ import AuthCrypto
 import Synchronization
 
 /// The one place the file vault runs its KDF, counted so that tests and `vault status` can show that a warm read
-/// (data key from memory or the session keyring) derives nothing.
+/// (data key from memory or the user keyring) derives nothing.
 enum PassphraseKeyDerivation {
     static let runs = Atomic<Int>(0)
 

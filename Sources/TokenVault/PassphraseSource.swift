@@ -2,7 +2,7 @@ import AuthCrypto
 
 /// Where the encrypted-file vault gets its passphrase. The CLI builds it (from `AUTHVAULT_VAULT_PASSPHRASE`, the
 /// file named by `AUTHVAULT_VAULT_PASSPHRASE_FILE`, or a no-echo prompt on a TTY); the vault only calls it, and
-/// only when the data key is not already unlocked in memory or in the session keyring.
+/// only when the data key is not already unlocked in memory or in the user keyring.
 public struct PassphraseSource: Sendable {
     /// Why the vault asks, so a prompt can say so and ask twice when a new vault is being created.
     public enum Purpose: Sendable, Equatable {

@@ -96,6 +96,17 @@ extension ProfileLock {
         (try? SecureFile.read(notePath)) ?? nil
     }
 
+    /// Removes the lock file and its note, for a profile being removed; call it holding the lock, last. A process
+    /// still waiting on the old file then gets a lock nobody else contends for, and finds the profile gone.
+    public func removeFiles() throws(VaultError) {
+        do {
+            try SecureFile.remove(notePath)
+            try SecureFile.remove(path)
+        } catch {
+            throw EncryptedFileVault.vaultError(error)
+        }
+    }
+
     public func writeNote(_ bytes: [UInt8]?) {
         if let bytes {
             try? SecureFile.write(bytes, to: notePath)

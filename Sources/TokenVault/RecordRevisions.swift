@@ -54,6 +54,19 @@ public struct RecordRevisions: Sendable, Equatable {
     }
 }
 
+extension RecordRevisions {
+    /// Removes the profile's revision file, once the profile itself is gone: a process still holding its session
+    /// sees the stamp change to `.absent` and drops it.
+    public func forget(profile: String) throws(VaultError) {
+        guard let path = path(profile: profile) else { return }
+        do {
+            try SecureFile.remove(path)
+        } catch {
+            throw EncryptedFileVault.vaultError(error)
+        }
+    }
+}
+
 /// What `stat` says about a revision file: equal stamps mean no bump in between. Each bump is a new file (a new
 /// inode while the old one still exists) with the writer's nanosecond clock as its modification time, so a reused
 /// inode number is still told apart.

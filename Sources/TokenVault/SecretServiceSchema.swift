@@ -38,7 +38,7 @@ struct SecretAttributes: Sendable {
         SecretAttributes(values: [SecretServiceSchema.Attribute.application: SecretServiceSchema.application])
     }
 
-    static func profile(_ profile: String, binding: SecretServiceVault.ProfileBinding?) -> SecretAttributes {
+    static func profile(_ profile: String, binding: ProfileBinding?) -> SecretAttributes {
         var attributes = application
         attributes.values[SecretServiceSchema.Attribute.profile] = profile
         if let binding {

@@ -10,20 +10,9 @@ import DebugTrace
 /// explicitly before every operation, because a locked collection answers a search like an empty one. Every save
 /// and delete bumps the profile's revision in `revisions`, which tells long-lived processes to read it again.
 public struct SecretServiceVault: VaultBackend {
-    /// The user pool and app client a profile signs in to: stored as item attributes so a person (or
-    /// `secret-tool search`) can tell items apart, and matched on load so a reconfigured profile never picks up
-    /// tokens of another pool.
-    public struct ProfileBinding: Sendable, Equatable {
-        public var userPoolId: String
-        public var clientId: String
-        public init(userPoolId: String, clientId: String) {
-            self.userPoolId = userPoolId
-            self.clientId = clientId
-        }
-    }
-
     public let kind = VaultBackendKind.secretService
-    /// Profile name to its pool and client; a profile missing here is stored and matched by name only.
+    /// Profile name to its pool and client, stored as item attributes (so a person, or `secret-tool search`, can
+    /// tell items apart) and matched on load; a profile missing here is stored and matched by name only.
     public let bindings: [String: ProfileBinding]
     /// The bound on every call.
     public let timeout: Duration

@@ -10,7 +10,7 @@ import FoundationEssentials
 /// Integers are big-endian. The wrap authenticates everything from the magic to the nonce, so the parameters
 /// cannot be swapped. The trailing checksum tells a damaged file (`.corrupted`) from a wrong passphrase (the tag
 /// fails on an intact file). The key check, HMAC-SHA256(data key, a fixed label), lets a data key found in memory
-/// or the session keyring be matched to this file without the passphrase, so a stale key is never used.
+/// or the user keyring be matched to this file without the passphrase, so a stale key is never used.
 package struct VaultKeyFile: Sendable, Equatable {
     static let magic = Array("AUTHVKEY".utf8)
     static let formatVersion: UInt16 = 1

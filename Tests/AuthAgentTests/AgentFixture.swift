@@ -24,6 +24,8 @@ final class TestProfiles: AgentProfileProvider {
     let authority: FakeAuthority
     let lockDirectory: String
     let revisions: RecordRevisions
+    /// Stands for the settings file: a test rewrites it as `authvault configure` would.
+    let configurationPath: String?
     private let counts = Locked<(storesMade: Int, locks: Int, unlocks: Int)>((0, 0, 0))
 
     init(clock: TestClock, authority: FakeAuthority, lockDirectory: String) {
@@ -31,6 +33,7 @@ final class TestProfiles: AgentProfileProvider {
         self.authority = authority
         self.lockDirectory = lockDirectory
         revisions = RecordRevisions(directory: lockDirectory + "/revisions")
+        configurationPath = lockDirectory + "/config.json"
     }
 
     var storesMade: Int { counts.withLock { $0.storesMade } }

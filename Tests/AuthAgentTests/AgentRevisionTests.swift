@@ -32,6 +32,23 @@ extension AgentSuites {
             }
         }
 
+        /// The settings file rewritten (another identity pool or role, another app client): the store built from
+        /// the old settings, and every reply cached for them, go; the next request builds a store from the new ones.
+        @Test func changedSettingsDropTheCachedReplyAndTheStore() async throws {
+            try await withAgent { agent in
+                let client = agent.client
+                let path = try #require(agent.profiles.configurationPath)
+                try Data("{}".utf8).write(to: URL(fileURLWithPath: path))
+                _ = try await OffPool.run { try client.token(profile: "work") }
+                _ = try await OffPool.run { try client.token(profile: "work") }
+                #expect(agent.profiles.storesMade == 1)
+                // An atomic replace, as the configuration store writes it.
+                try Data("{\"changed\":true}".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                _ = try await OffPool.run { try client.token(profile: "work") }
+                #expect(agent.profiles.storesMade == 2, "the store made from the old settings was kept")
+            }
+        }
+
         @Test func aSignOutElsewhereIsSeenByTheNextRequestAndByStatus() async throws {
             try await withAgent { agent in
                 let client = agent.client

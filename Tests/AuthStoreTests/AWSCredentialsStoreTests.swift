@@ -108,6 +108,39 @@ import TokenVault
         #expect(stored.identityId == nil && stored.awsCredentials == nil)
     }
 
+    /// Credentials are served only for the pool and role they were issued for: another role fetches anew for the
+    /// same identity; another pool asks for a new identity first (an identity id means nothing to another pool).
+    @Test func credentialsAreServedOnlyForThePoolAndRoleTheyWereIssuedFor() async throws {
+        let store = try await signedInStore()
+        let first = try await store.validAWSCredentials(request)
+        let pool = pool.scope.identityPoolId
+        self.pool.repoint(to: AWSCredentialScope(identityPoolId: pool, roleARN: "arn:aws:iam::123456789012:role/Other"))
+        let otherRole = try await makeStore().validAWSCredentials(request)
+        #expect(otherRole.accessKeyId != first.accessKeyId, "the old role's credentials were served")
+        #expect(self.pool.calls.getId == 1 && self.pool.calls.credentials == 2)
+        #expect(try await vault.load(profile: "work")?.awsCredentials?.scope == self.pool.scope)
+
+        self.pool.repoint(to: AWSCredentialScope(identityPoolId: "us-east-1:00000000-0000-4000-8000-00000000000b", roleARN: nil))
+        let otherPool = try await store.validAWSCredentials(request)
+        #expect(otherPool.accessKeyId != otherRole.accessKeyId, "the old pool's credentials were served")
+        #expect(self.pool.calls.getId == 2, "the new pool was asked for an identity")
+        let stored = try #require(try await vault.load(profile: "work"))
+        #expect(stored.identityPoolId == self.pool.scope.identityPoolId && stored.identityId == otherPool.identityId)
+    }
+
+    /// An entry saved before scopes were recorded says nothing of its pool or role: it is never served.
+    @Test func credentialsWithoutAScopeAreFetchedAnew() async throws {
+        let store = try await signedInStore()
+        let first = try await store.validAWSCredentials(request)
+        var record = try #require(try await vault.load(profile: "work"))
+        record.awsCredentials?.scope = nil
+        record.identityPoolId = nil
+        try await vault.save(record)
+        let second = try await makeStore().validAWSCredentials(request)
+        #expect(second.accessKeyId != first.accessKeyId)
+        #expect(pool.calls.getId == 2 && pool.calls.credentials == 2)
+    }
+
     @Test func anIdentityThePoolForgotIsReplacedOnce() async throws {
         let store = try await signedInStore()
         let first = try await store.validAWSCredentials(request)

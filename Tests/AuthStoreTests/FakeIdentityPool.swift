@@ -2,6 +2,7 @@ import AuthCrypto
 import CognitoAuth
 import SystemPlumbing
 import TestSupport
+import TokenVault
 @testable import AuthStore
 
 /// A scripted identity pool counting its calls: credentials that last `lifetime` seconds on the test's clock,
@@ -17,6 +18,7 @@ final class FakeIdentityPool: IdentityPoolAuthority {
     let clock: TestClock
     let lifetime: Double
     private let state = Locked<(calls: Calls, forgotten: Set<String>, failure: CognitoError?, nextIdentity: Int)>((Calls(), [], nil, 1))
+    private let configured = Locked(AWSCredentialScope(identityPoolId: "us-east-1:00000000-0000-4000-8000-00000000000a", roleARN: nil))
 
     init(clock: TestClock, lifetime: Double = 3600) {
         self.clock = clock
@@ -24,6 +26,9 @@ final class FakeIdentityPool: IdentityPoolAuthority {
     }
 
     var calls: Calls { state.withLock { $0.calls } }
+    var scope: AWSCredentialScope { configured.withLock { $0 } }
+    /// What `authvault configure` does to the profile: another pool or role from now on.
+    func repoint(to scope: AWSCredentialScope) { configured.withLock { $0 = scope } }
     func forget(_ identityId: String) { state.withLock { _ = $0.forgotten.insert(identityId) } }
     func fail(with error: CognitoError?) { state.withLock { $0.failure = error } }
 

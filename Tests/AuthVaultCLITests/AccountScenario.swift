@@ -6,7 +6,7 @@ import TestSupport
 /// One person using the built `authvault` binary against moto, through a `SecretHashProxy` that checks SECRET_HASH
 /// where moto does not: a user pool and app client of its own (with or without a secret), isolated HOME and XDG
 /// directories with no session bus, and a file vault unlocked by AUTHVAULT_VAULT_PASSPHRASE with the key cache off
-/// (nothing lands in the session keyring). Every run's standard error is kept, and every secret the scenario
+/// (nothing lands in the user keyring). Every run's standard error is kept, and every secret the scenario
 /// handles (passwords, codes, the passphrase, the client secret, the tokens in the vault), so a test can check
 /// that none was ever printed.
 final class AccountScenario: Sendable {

@@ -157,7 +157,7 @@ final class AgentProcess: @unchecked Sendable {
 }
 
 /// The vault passphrase in a private file, every open of it counted by the kernel (inotify): with no derived key
-/// kept in the session keyring (the test's environment turns that off), each read of it is one key derivation.
+/// kept in the user keyring (the test's environment turns that off), each read of it is one key derivation.
 final class WatchedPassphraseFile: Sendable {
     let path: String
     private let watch: Int32

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The built `authvault` on a headless machine: isolated HOME and XDG directories with no session bus (so the
 /// encrypted file vault holds the tokens), the vault passphrase in the environment and no key cache (nothing left
-/// in the session keyring). Every run is kept, and every secret the test comes across is remembered by name, for
+/// in the user keyring). Every run is kept, and every secret the test comes across is remembered by name, for
 /// `expectNoSecretLeaks()`.
 final class HeadlessCLI: Sendable {
     static let vaultPassphrase = "e2e vault passphrase words"

@@ -64,7 +64,7 @@ import AuthVaultApp
 
         let removed = try await cli.run(["profiles", "remove", "gone", "--yes"])
         #expect(removed.status == 0, "\(removed.stderrText)")
-        #expect(removed.stderrText.contains("Removed profile 'gone' and its record in file"))
+        #expect(removed.stderrText.contains("Deleted its tokens, client secret, device keys and AWS credentials from the encrypted file vault"))
         #expect(removed.stderrText.contains("It was the current profile"))
         #expect(!FileManager.default.fileExists(atPath: record))
         let names = try await cli.run(["profiles", "list", "--names"])

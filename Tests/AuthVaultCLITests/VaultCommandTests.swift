@@ -19,7 +19,7 @@ struct VaultCommandTests {
     var configPath: String { session.environment["XDG_CONFIG_HOME"]! + "/authvault/config.json" }
 
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        // No key cache: tests must not leave keys in the session keyring.
+        // No key cache: tests must not leave keys in the user keyring.
         session.environment.merging(["AUTHVAULT_VAULT_PASSPHRASE": "correct horse", "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]) { $1 }
             .merging(extra) { $1 }
     }

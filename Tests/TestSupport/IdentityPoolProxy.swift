@@ -45,12 +45,20 @@ public final class IdentityPoolProxy: Sendable {
 
     /// Every identity-pool call so far, in order.
     public func records() async throws -> [Record] {
-        let response = try await LoopbackHTTP.send(method: "GET", url: server.baseURL + "/__proxy__/log")
-        guard response.status == 200 else { throw TestFixtureError("identity pool proxy answered HTTP \(response.status)") }
-        let entries = response.json["requests"] as? [[String: Any]] ?? []
-        return entries.map {
+        try await entries().map {
             Record(operation: $0["target"] as? String ?? "", provider: $0["provider"] as? String, refused: $0["refused"] as? String,
                    role: $0["role"] as? String)
         }
+    }
+
+    /// The identity pool each GetId so far named, in order.
+    public func poolsAskedForAnIdentity() async throws -> [String] {
+        try await entries().filter { $0["target"] as? String == "GetId" }.map { $0["pool"] as? String ?? "-" }
+    }
+
+    private func entries() async throws -> [[String: Any]] {
+        let response = try await LoopbackHTTP.send(method: "GET", url: server.baseURL + "/__proxy__/log")
+        guard response.status == 200 else { throw TestFixtureError("identity pool proxy answered HTTP \(response.status)") }
+        return response.json["requests"] as? [[String: Any]] ?? []
     }
 }

@@ -21,8 +21,11 @@ import Testing
         record.clockAnchor = ProviderClockAnchor(bootID: "ef482c05-8714-413d-9fa3-3ebd58d02fdb", providerMinusBoot: 1_799_990_000.25)
         record.clientSecret = SecretBytes(utf8: "client-secret-value")
         record.identityId = "us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6"
+        record.identityPoolId = "us-east-1:11111111-2222-4333-8444-555555555555"
         record.awsCredentials = AWSCredentialEntry(accessKeyId: "ASIAEXAMPLE", secretAccessKey: SecretBytes(utf8: "aws-secret-key-value"),
-                                                   sessionToken: SecretBytes(utf8: "aws-session-token-value"), expiresAt: 1_800_003_600)
+                                                   sessionToken: SecretBytes(utf8: "aws-session-token-value"), expiresAt: 1_800_003_600,
+                                                   scope: AWSCredentialScope(identityPoolId: "us-east-1:11111111-2222-4333-8444-555555555555",
+                                                                             roleARN: "arn:aws:iam::123456789012:role/Reader"))
         record.device = DeviceEntry(key: "us-east-1_dev", groupKey: "-grp", password: SecretBytes(utf8: "device-password-value"), name: "laptop")
         return record
     }

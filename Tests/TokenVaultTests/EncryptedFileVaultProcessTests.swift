@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 
 /// EncryptedFileVault across processes (vault-probe): concurrent writers and readers, writers killed mid-write, and
-/// the session-keyring cache that makes a warm read run no KDF. Keyring scenarios run under `keyctl session -`, a
-/// fresh anonymous session keyring per scenario, so no test touches the caller's keyring.
+/// the user-keyring cache that makes a warm read run no KDF. Keyring scenarios run under `keyctl session -`, a
+/// fresh anonymous session keyring per scenario (as cron, services and CI run), and end by dropping the test
+/// vault's key from the user keyring.
 @Suite(.enabled(if: (try? ProcessRunner.which("keyctl")) != nil, "needs keyutils (keyctl)"))
 struct EncryptedFileVaultProcessTests {
     let root: TemporaryDirectory
@@ -35,7 +36,8 @@ struct EncryptedFileVaultProcessTests {
         var environment = self.environment
         environment["PROBE"] = VaultProbe.path
         environment["VAULT"] = directory
-        let output = try await VaultProbe.run("keyctl", ["session", "-", "sh", "-ec", script], environment: environment)
+        let cleanUp = "\n\"$PROBE\" lock --backend file --directory \"$VAULT\" --cache keyring >/dev/null\n"
+        let output = try await VaultProbe.run("keyctl", ["session", "-", "sh", "-ec", script + cleanUp], environment: environment)
         #expect(output.status == 0, "\(output.stderrText)")
         return try ProbeOutcome.all(in: output)
     }
@@ -131,15 +133,15 @@ struct EncryptedFileVaultProcessTests {
     @Test func aWarmReadRunsNoKDFAndLockDropsTheKey() async throws {
         let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
         let outcomes = try await inNewSessionKeyring("""
-            echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache session
-            "$PROBE" load --backend file --directory "$VAULT" --cache session
-            "$PROBE" status --backend file --directory "$VAULT" --cache session
-            "$PROBE" lock --backend file --directory "$VAULT" --cache session
-            "$PROBE" load --backend file --directory "$VAULT" --cache session
-            "$PROBE" load --backend file --directory "$VAULT" --cache session
-            env -u AUTHVAULT_PROBE_PASSPHRASE "$PROBE" load --backend file --directory "$VAULT" --cache session
-            "$PROBE" lock --backend file --directory "$VAULT" --cache session
-            env -u AUTHVAULT_PROBE_PASSPHRASE "$PROBE" load --backend file --directory "$VAULT" --cache session
+            echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache keyring
+            "$PROBE" load --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" status --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" lock --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" load --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" load --backend file --directory "$VAULT" --cache keyring
+            env -u AUTHVAULT_PROBE_PASSPHRASE "$PROBE" load --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" lock --backend file --directory "$VAULT" --cache keyring
+            env -u AUTHVAULT_PROBE_PASSPHRASE "$PROBE" load --backend file --directory "$VAULT" --cache keyring
             """)
         try #require(outcomes.count == 9)
         #expect(outcomes.prefix(7).allSatisfy { $0.outcome == "ok" }, "\(outcomes)")
@@ -157,10 +159,10 @@ struct EncryptedFileVaultProcessTests {
         // with the salt at bytes 27..<59 of vault.key (see VaultKeyFile's layout).
         let outcomes = try await inNewSessionKeyring("""
             description=$(/usr/bin/python3 -c 'import hashlib,sys; k=open(sys.argv[1],"rb").read(); print("authvault:vault-key:" + hashlib.sha256(k[27:59]).hexdigest()[:32])' "$VAULT/vault.key")
-            head -c 32 /dev/urandom | keyctl padd user "$description" @s >/dev/null
-            "$PROBE" load --backend file --directory "$VAULT" --cache session
-            "$PROBE" load --backend file --directory "$VAULT" --cache session
-            keyctl search @s user "$description" >/dev/null && echo '{"outcome":"ok","cachedKeyPresent":true}'
+            head -c 32 /dev/urandom | keyctl padd user "$description" @u >/dev/null
+            "$PROBE" load --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" load --backend file --directory "$VAULT" --cache keyring
+            keyctl search @u user "$description" >/dev/null && echo '{"outcome":"ok","cachedKeyPresent":true}'
             """)
         try #require(outcomes.count == 3)
         // The planted key fails the key check: the first read derives the real key and replaces it.
@@ -172,11 +174,11 @@ struct EncryptedFileVaultProcessTests {
     @Test func changingThePassphraseKeepsRecordsAndTheCacheFollows() async throws {
         let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
         let outcomes = try await inNewSessionKeyring("""
-            echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache session
-            AUTHVAULT_PROBE_NEW_PASSPHRASE=second "$PROBE" change-passphrase --backend file --directory "$VAULT" --logn 10 --cache session
+            echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache keyring
+            AUTHVAULT_PROBE_NEW_PASSPHRASE=second "$PROBE" change-passphrase --backend file --directory "$VAULT" --logn 10 --cache keyring
             AUTHVAULT_PROBE_PASSPHRASE=second "$PROBE" load --backend file --directory "$VAULT" --cache none
             "$PROBE" load --backend file --directory "$VAULT" --cache none
-            AUTHVAULT_PROBE_PASSPHRASE=unused "$PROBE" load --backend file --directory "$VAULT" --cache session
+            AUTHVAULT_PROBE_PASSPHRASE=unused "$PROBE" load --backend file --directory "$VAULT" --cache keyring
             """)
         try #require(outcomes.count == 5)
         #expect(outcomes[1].outcome == "ok")

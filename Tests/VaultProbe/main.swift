@@ -62,10 +62,18 @@ enum ProbeRecord {
         }
         record.origin = (object["origin"] as? String).flatMap(SessionOrigin.init(rawValue:))
         record.identityId = object["identityId"] as? String
+        record.identityPoolId = object["identityPoolId"] as? String
+        if let key = object["deviceKey"] as? String, let groupKey = object["deviceGroupKey"] as? String,
+           let password = object["devicePassword"] as? String {
+            record.device = DeviceEntry(key: key, groupKey: groupKey, password: SecretBytes(utf8: password), name: object["deviceName"] as? String ?? "test")
+        }
         if let keyId = object["awsAccessKeyId"] as? String, let secretKey = object["awsSecretAccessKey"] as? String,
            let sessionToken = object["awsSessionToken"] as? String, let expiresAt = object["awsExpiresAt"] as? Double {
             record.awsCredentials = AWSCredentialEntry(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
-                                                       sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt)
+                                                       sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt,
+                                                       scope: (object["awsIdentityPoolId"] as? String).map {
+                                                           AWSCredentialScope(identityPoolId: $0, roleARN: object["awsRoleARN"] as? String)
+                                                       })
         }
         return record
     }
@@ -92,6 +100,9 @@ enum ProbeRecord {
         object["awsSecretAccessKey"] = record.awsCredentials.map { text($0.secretAccessKey) }
         object["awsSessionToken"] = record.awsCredentials.map { text($0.sessionToken) }
         object["awsExpiresAt"] = record.awsCredentials?.expiresAt
+        object["awsIdentityPoolId"] = record.awsCredentials?.scope?.identityPoolId
+        object["awsRoleARN"] = record.awsCredentials?.scope?.roleARN
+        object["identityPoolId"] = record.identityPoolId
         return object
     }
 
@@ -154,13 +165,9 @@ func environmentSecret(_ name: String) -> SecretBytes? {
 
 func makeVault(_ options: ProbeOptions) -> any VaultBackend {
     if options.values["backend"] == "file" { return makeFileVault(options) }
-    var bindings: [String: SecretServiceVault.ProfileBinding] = [:]
-    if let pool = options.values["pool"], let client = options.values["client"] {
-        bindings[options.profile] = .init(userPoolId: pool, clientId: client)
-    }
     return SecretServiceVault(
         revisions: RecordRevisions(dataDirectory: options.values["directory"] ?? dataDirectory()),
-        bindings: bindings, timeout: .milliseconds(options.int("timeout-ms", 3000)),
+        bindings: bindings(options), timeout: .milliseconds(options.int("timeout-ms", 3000)),
         allowPrompt: options.flags.contains("allow-prompt"),
         promptTimeout: .milliseconds(options.int("prompt-timeout-ms", 120_000)))
 }
@@ -176,11 +183,17 @@ func makeFileVault(_ options: ProbeOptions) -> EncryptedFileVault {
         ?? .unavailable("set AUTHVAULT_PROBE_PASSPHRASE")
     let cache: DataKeyCache
     let timeout = Duration.seconds(options.int("cache-timeout", 3600))
-    cache = options.values["cache"] == "session" ? .sessionKeyring(timeout: timeout) : .disabled
+    cache = options.values["cache"] == "keyring" ? .userKeyring(timeout: timeout) : .disabled
     let logN = options.values["logn"].flatMap(UInt8.init)
     let parameters = logN.map { ScryptParameters(logN: $0, r: 8, p: 1) } ?? EncryptedFileVault.defaultKDFParameters
     return EncryptedFileVault(directory: options.values["directory"] ?? ".", passphrase: passphrase,
-                              kdfParameters: parameters, keyCache: cache)
+                              kdfParameters: parameters, keyCache: cache, bindings: bindings(options))
+}
+
+/// `--pool` and `--client`: the profile's binding, as the CLI gives both backends.
+func bindings(_ options: ProbeOptions) -> [String: ProfileBinding] {
+    guard let pool = options.values["pool"], let client = options.values["client"] else { return [:] }
+    return [options.profile: ProfileBinding(userPoolId: pool, clientId: client)]
 }
 
 func run(_ options: ProbeOptions, vault: any VaultBackend) async throws(VaultError) -> [String: Any] {

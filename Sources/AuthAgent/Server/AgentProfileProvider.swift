@@ -18,6 +18,11 @@ public protocol AgentProfileProvider: Sendable {
     /// request and, when it changed, drops the profile's store and cached tokens and reads the record again.
     var revisions: RecordRevisions { get }
 
+    /// The file the profiles' settings are read from, or nil. The agent stats it on every request too: a store
+    /// built from settings since changed (another identity pool or role, another app client) is dropped and made
+    /// again from the new ones, so nothing cached for the old settings is served.
+    var configurationPath: String? { get }
+
     /// For `lock`: drop the vault keys this process holds unlocked (the file vault's data key), and keep the vaults
     /// locked — no passphrase or key cache is used again — until `unlockVaults()`.
     func lockVaults() async

@@ -2,8 +2,8 @@ import AuthStore
 internal import SystemPlumbing
 import TokenVault
 
-/// The agent's stores, one per profile, made on first use and kept while the profile's record revision stays the
-/// same: concurrent first requests share one store. Each store's state changes invalidate its cached tokens.
+/// The agent's stores, one per profile, made on first use and kept while the profile's record revision and the
+/// settings file stay the same: concurrent first requests share one store. Each store's state changes invalidate its cached tokens.
 final class ProfileRegistry: Sendable {
     private struct Slot {
         let store: Task<Result<AuthStore, AgentFailure>, Never>
@@ -12,6 +12,8 @@ final class ProfileRegistry: Sendable {
         /// The profile's revision file, and its stamp taken before the store first read the record.
         let revisionPath: String?
         let revision: RevisionStamp
+        /// The settings file's stamp, taken before the store read the settings.
+        let settings: RevisionStamp
     }
 
     private let provider: any AgentProfileProvider
@@ -29,6 +31,7 @@ final class ProfileRegistry: Sendable {
             let provider = self.provider, cache = self.cache
             let revisionPath = provider.revisions.path(profile: profile)
             let revision = revisionPath.map(RevisionStamp.init(path:)) ?? .absent
+            let settings = provider.configurationPath.map(RevisionStamp.init(path:)) ?? .absent
             let store = Task { () async -> Result<AuthStore, AgentFailure> in
                 do throws(AgentFailure) {
                     return .success(try await provider.makeStore(profile: profile))
@@ -40,7 +43,7 @@ final class ProfileRegistry: Sendable {
                 guard case .success(let made) = await store.value else { return }
                 for await _ in await made.states() { cache.invalidate(profile: profile) }
             }
-            slots[profile] = Slot(store: store, observer: observer, revisionPath: revisionPath, revision: revision)
+            slots[profile] = Slot(store: store, observer: observer, revisionPath: revisionPath, revision: revision, settings: settings)
             return store
         }
         let result = await task.value
@@ -54,11 +57,15 @@ final class ProfileRegistry: Sendable {
     }
 
     /// Forgets the profile's store and cached replies if its record changed since the store was made (another
-    /// process signed in or out, refreshed, migrated or re-keyed): the next request reads the record again. Costs one
-    /// `stat`; call it before answering anything about the profile, from the cache or not.
+    /// process signed in or out, refreshed, migrated or re-keyed) or its settings may have (the settings file
+    /// changed): the next request reads both again. Costs two `stat`s; call it before answering anything about the
+    /// profile, from the cache or not.
     func forgetIfChanged(_ profile: String) {
-        let known = slots.withLock { slots in slots[profile].map { ($0.store, $0.revisionPath, $0.revision) } }
-        guard let (store, path, revision) = known, let path, RevisionStamp(path: path) != revision else { return }
+        let known = slots.withLock { slots in slots[profile].map { ($0.store, $0.revisionPath, $0.revision, $0.settings) } }
+        guard let (store, path, revision, settings) = known else { return }
+        let recordChanged = path.map { RevisionStamp(path: $0) != revision } ?? false
+        let settingsChanged = provider.configurationPath.map { RevisionStamp(path: $0) != settings } ?? false
+        guard recordChanged || settingsChanged else { return }
         let dropped = slots.withLock { slots -> Slot? in
             guard let slot = slots[profile], slot.store == store else { return nil }
             slots[profile] = nil

@@ -1,17 +1,21 @@
+import FoundationEssentials
 import TokenVault
 
 /// What `removeProfile` took away.
 public struct RemovedProfile: Sendable, Equatable {
     public let name: String
-    /// The backend whose record of the profile was deleted; nil when no backend was ever chosen for it.
-    public let backend: VaultBackendKind?
+    /// The backends whose record of the profile (tokens, client secret, device keys, AWS credentials) was deleted:
+    /// the encrypted file when it held one, the Secret Service when it held the profile. Empty when neither did.
+    public let erasedFrom: [VaultBackendKind]
     /// The profile was the one chosen with `profiles use`, so no profile is chosen now.
     public let wasCurrent: Bool
 }
 
 extension Application {
-    /// Removes a profile: its vault record first (under the profile lock: the tokens and client secret go), then its
-    /// entry in the configuration, the choice of it as the current profile, and the record of its backend. The
+    /// Removes a profile and everything kept for it: under the profile lock, its vault records (the file vault's
+    /// always, whatever backend holds the profile now: one left from before a migration holds secrets too; the
+    /// Secret Service's items when it holds the profile), then its lock file; then its entry in the configuration
+    /// and the choice of it as the current profile, its entry in the record of backends and its revision file. The
     /// tokens are forgotten here, not revoked. A vault that cannot be reached changes nothing.
     public func removeProfile(named name: String) async throws(ApplicationError) -> RemovedProfile {
         let configuration: ConfigFile
@@ -22,15 +26,28 @@ extension Application {
             throw .configuration(error)
         }
         let factory = vaults(for: configuration)
-        let backend = try factory.knownBackend(for: name)
-        if let backend {
-            let vault = try factory.backend(backend)
-            do {
-                try await factory.lock(for: name).withLock { () async throws(VaultError) in try await vault.delete(profile: name) }
-            } catch {
-                switch error {
-                case .lock(let error), .body(let error): throw .vault(error)
+        let fileVault = try factory.fileVault()
+        let secretService: (any VaultBackend)? = try factory.knownBackend(for: name) == .secretService ? factory.secretServiceVault() : nil
+        let lock = factory.lock(for: name)
+        let erased: [VaultBackendKind]
+        do {
+            erased = try await lock.withLock { () async throws(VaultError) -> [VaultBackendKind] in
+                var erased: [VaultBackendKind] = []
+                // Unlinking the record needs no passphrase.
+                if FileManager.default.fileExists(atPath: fileVault.recordPath(profile: name)) {
+                    try await fileVault.delete(profile: name)
+                    erased.append(.file)
                 }
+                if let secretService {
+                    try await secretService.delete(profile: name)
+                    erased.append(.secretService)
+                }
+                try lock.removeFiles()
+                return erased
+            }
+        } catch {
+            switch error {
+            case .lock(let error), .body(let error): throw .vault(error)
             }
         }
         var wasCurrent = false
@@ -46,7 +63,8 @@ extension Application {
             throw .configuration(error)
         }
         try factory.registry.forget(name)
-        return RemovedProfile(name: name, backend: backend, wasCurrent: wasCurrent)
+        do { try factory.revisions.forget(profile: name) } catch { throw .vault(error) }
+        return RemovedProfile(name: name, erasedFrom: erased, wasCurrent: wasCurrent)
     }
 
     /// Chooses the profile later commands use when none is named; nil goes back to "default".

@@ -26,17 +26,22 @@ public struct VaultFactory: Sendable {
     // MARK: Backends
 
     public func fileVault() throws(ApplicationError) -> EncryptedFileVault {
-        EncryptedFileVault(directory: dataDirectory, passphrase: passphraseSource(), keyCache: try keyCache())
+        EncryptedFileVault(directory: dataDirectory, passphrase: passphraseSource(), keyCache: try keyCache(), bindings: bindings)
     }
 
-    public func secretServiceVault() throws(ApplicationError) -> SecretServiceVault {
-        var bindings: [String: SecretServiceVault.ProfileBinding] = [:]
+    /// Each profile's pool and client, which both backends match a record against.
+    private var bindings: [String: ProfileBinding] {
+        var bindings: [String: ProfileBinding] = [:]
         for (name, settings) in profiles {
             // Another OpenID provider's profile is bound to its issuer, in the pool's place.
             guard let pool = settings.userPoolId ?? settings.issuer, let client = settings.clientId else { continue }
             bindings[name] = .init(userPoolId: pool, clientId: client)
         }
-        return SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive, trace: application.trace)
+        return bindings
+    }
+
+    public func secretServiceVault() throws(ApplicationError) -> SecretServiceVault {
+        SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive, trace: application.trace)
     }
 
     public func backend(_ kind: VaultBackendKind) throws(ApplicationError) -> any VaultBackend {
@@ -136,7 +141,7 @@ public struct VaultFactory: Sendable {
 
     private func keyCache() throws(ApplicationError) -> DataKeyCache {
         let seconds = try seconds(from: "AUTHVAULT_KEY_CACHE_TIMEOUT", default: 3600)
-        return seconds == 0 ? .disabled : .sessionKeyring(timeout: .seconds(seconds))
+        return seconds == 0 ? .disabled : .userKeyring(timeout: .seconds(seconds))
     }
 
     private func secretServiceTimeout() throws(ApplicationError) -> Duration {

@@ -106,7 +106,7 @@ struct AgentCommand: CLICommand {
 ///
 /// After `authvault vault lock` the file vault stays locked in the agent, even when the agent could derive the key
 /// from its own `AUTHVAULT_VAULT_PASSPHRASE(_FILE)`: it answers "vault locked" until `authvault vault unlock`, which
-/// opens it as at start (the session keyring, where `vault unlock` has just put the key, else the agent's own
+/// opens it as at start (the user keyring, where `vault unlock` has just put the key, else the agent's own
 /// passphrase source).
 private final class AgentProfiles: AgentProfileProvider {
     /// Without prompts, whatever the terminal the agent was started on.
@@ -135,6 +135,8 @@ private final class AgentProfiles: AgentProfileProvider {
                 + "'authvault vault unlock' in your terminal")
         }
     }
+
+    var configurationPath: String? { context.configPath }
 
     /// The session each store was made in, for its identity pool client.
     private let sessions = Locked<[String: ProfileSession]>([:])

@@ -1,4 +1,5 @@
 import AuthVaultApp
+import TokenVault
 
 /// `authvault profiles use NAME`: the profile later commands use when none is named.
 struct ProfilesUseCommand: CLICommand {
@@ -25,15 +26,16 @@ struct ProfilesUseCommand: CLICommand {
     }
 }
 
-/// `authvault profiles remove NAME`: the profile's configuration and its vault record.
+/// `authvault profiles remove NAME`: the profile's configuration and everything the vaults keep for it.
 struct ProfilesRemoveCommand: CLICommand {
     static let yes = OptionSpec.flag("yes", short: "y", help: "Remove without asking.")
     static let spec = CommandSpec(
         name: "remove",
-        abstract: "Remove a profile: its configuration and the tokens and client secret its vault record holds.",
+        abstract: "Remove a profile: its configuration and everything its vault keeps (tokens, client secret, device keys, AWS credentials).",
         discussion: """
-        Asks first on a terminal; without one, --yes is required. The tokens are forgotten on this machine, not
-        revoked: run 'authvault --profile NAME logout' first to revoke them.
+        Asks first on a terminal; without one, --yes is required. The profile's lock and revision files and its entry
+        in the record of backends go too. The tokens are forgotten on this machine, not revoked: run
+        'authvault --profile NAME logout' first to revoke them.
         """,
         options: [yes],
         positionals: [PositionalSpec("name", help: "The profile to remove.", completion: .profileName)])
@@ -57,8 +59,11 @@ struct ProfilesRemoveCommand: CLICommand {
             }
         }
         let removed = try await application { () async throws(ApplicationError) in try await context.application.removeProfile(named: name) }
-        let vault = removed.backend.map { " and its record in \($0.rawValue)" } ?? ""
-        context.standardError.line("Removed profile '\(name)'\(vault) from \(context.configPath).")
+        context.standardError.line("Removed profile '\(name)' from \(context.configPath).")
+        let places = removed.erasedFrom.map { $0 == .file ? "the encrypted file vault" : "the Secret Service" }
+        context.standardError.line(places.isEmpty
+            ? "No vault held anything of it; its lock and revision files are gone."
+            : "Deleted its tokens, client secret, device keys and AWS credentials from \(places.joined(separator: " and ")), and its lock and revision files.")
         if removed.wasCurrent { context.standardError.line("It was the current profile: commands use 'default' now.") }
     }
 }

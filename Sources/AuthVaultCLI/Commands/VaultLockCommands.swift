@@ -5,7 +5,7 @@ import TokenVault
 import Glibc
 #endif
 
-/// `authvault vault lock`: forgets the encrypted file vault's key (in the session keyring too), and makes a running
+/// `authvault vault lock`: forgets the encrypted file vault's key (in the user keyring too), and makes a running
 /// agent forget its copy and its sessions and answer "vault locked" until `vault unlock`.
 struct VaultLockCommand: CLICommand {
     static let spec = CommandSpec(
@@ -32,7 +32,7 @@ struct VaultUnlockCommand: CLICommand {
         name: "unlock",
         abstract: "Unlock the encrypted file vault, here and in a running agent (after 'vault lock').",
         discussion: """
-        The passphrase comes from $AUTHVAULT_VAULT_PASSPHRASE(_FILE) or a prompt, and the key is kept in the session
+        The passphrase comes from $AUTHVAULT_VAULT_PASSPHRASE(_FILE) or a prompt, and the key is kept in the user
         keyring as on any first use. A running agent then opens its vault again: with the key from that keyring, else
         from its own passphrase source; if it has neither, it stays locked and this command says so (exit status 4).
         """)

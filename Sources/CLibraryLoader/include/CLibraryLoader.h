@@ -12,7 +12,9 @@ typedef struct {
     void *function_pointer;
 } authvault_library_symbol;
 
-/// Opens `soname` (RTLD_NOW | RTLD_LOCAL; never closed) and resolves every symbol. Returns NULL on success, or
+/// Opens `soname` (RTLD_NOW | RTLD_LOCAL; never closed) and resolves every symbol. A soname, never a path: the
+/// system's search path finds it (ld.so.cache, the default directories), since the binaries carry no RUNPATH
+/// naming their own directory (the Makefile builds with --disable-local-rpath; LibrarySearchPathTests checks both). Returns NULL on success, or
 /// `message` filled with why not, naming `library_name` and ending with `install_hint`. Not thread-safe: call it
 /// from a pthread_once routine.
 const char *authvault_library_load(const char *soname, const char *library_name, const char *install_hint,

@@ -14,7 +14,8 @@ rewritten to that many seconds from now (moto's expire in 90 s), so a test contr
 
 Control (not proxied):
     GET /__proxy__/log    {"requests": [{"target", "provider": key or null, "refused": reason or null,
-                                         "role": the CustomRoleArn asked for or null}]}
+                                         "role": the CustomRoleArn asked for or null,
+                                         "pool": the IdentityPoolId sent (GetId) or null}]}
 """
 import argparse
 import base64
@@ -107,7 +108,7 @@ def make_handler(arguments, state):
                 provider, refusal = check(request, arguments, keys)
                 with state["lock"]:
                     state["log"].append({"target": operation, "provider": provider, "refused": refusal,
-                                         "role": request.get("CustomRoleArn")})
+                                         "role": request.get("CustomRoleArn"), "pool": request.get("IdentityPoolId")})
                 if refusal:
                     payload = json.dumps({"__type": "NotAuthorizedException", "message": f"proxy: {refusal}"}).encode()
                     return self.answer(400, [("Content-Type", "application/x-amz-json-1.1")], payload)
