@@ -17,8 +17,13 @@ import TestSupport
         try expectServed(await cli.run(["aws-credentials", "--format", "json"]))
         #expect(try await fixture.identity.records().count == 2, "reused while nothing changed")
 
-        // Another role of the same pool: new credentials for the same identity, the role sent.
+        #expect(try await awsStatus(cli).keys.contains("awsCredentialsExpireAt"))
+
+        // Another role of the same pool: new credentials for the same identity, the role sent. Until then, status
+        // shows no credentials: those held are not the new role's.
         #expect(try await cli.run(["configure", "--aws-role-arn", Self.role]).status == 0)
+        let beforeFetch = try await awsStatus(cli)
+        #expect(beforeFetch["awsCredentialsExpireAt"] == nil && beforeFetch["identityId"] != nil, "\(beforeFetch)")
         try expectServed(await cli.run(["aws-credentials", "--format", "json"]))
         var records = try await fixture.identity.records()
         #expect(records.map(\.operation) == ["GetId", "GetCredentialsForIdentity", "GetCredentialsForIdentity"],
@@ -42,6 +47,8 @@ import TestSupport
         try await viaAgent()
         #expect(try await fixture.identity.records().count == 3, "the agent serves what the vault holds for this pool and role")
         #expect(try await cli.run(["configure", "--identity-pool-id", otherPool]).status == 0)
+        let otherPoolStatus = try await awsStatus(cli)
+        #expect(otherPoolStatus["awsCredentialsExpireAt"] == nil && otherPoolStatus["identityId"] == nil, "the old pool's identity")
         try await viaAgent()
         #expect(try await fixture.identity.poolsAskedForAnIdentity() == [fixture.poolId, otherPool],
                 "the agent served the old pool's credentials")
@@ -59,6 +66,13 @@ import TestSupport
         _ = try await cli.storedRecord()
         cli.expectNoSecretLeaks()
         #expect(try await agent.terminate(timeout: 10) == 0)
+    }
+
+    /// The AWS fields of `status --json`.
+    private func awsStatus(_ cli: HeadlessCLI) async throws -> [String: Any] {
+        let status = try await cli.run(["status", "--json"])
+        let report = try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any] ?? [:]
+        return report.filter { ["awsCredentialsExpireAt", "identityId"].contains($0.key) }
     }
 
     private func expectServed(_ output: ProcessOutput) throws {

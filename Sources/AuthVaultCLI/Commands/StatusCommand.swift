@@ -108,6 +108,7 @@ struct StatusCommand: CLICommand {
     private struct Shown {
         let report: Report
         let record: CredentialRecord?
+        var awsCredentialsExpiry: Double? = nil
         let refreshExpiry: Double?
         /// The identity provider's time when the report was made, which times the tokens.
         let providerNow: Double
@@ -179,10 +180,15 @@ struct StatusCommand: CLICommand {
                     + "provider's; tokens are timed by the provider's clock"
             }
         }
-        report.identityId = record?.identityId
-        report.awsCredentialsExpireAt = record?.awsCredentials.map { TimeText.rfc3339($0.expiresAt) }
+        // Only what the profile's identity pool and role would still be served: a set issued for others is not.
+        let pool = session.profile.identityPoolId
+        let scope = pool.map { AWSCredentialScope(identityPoolId: $0, roleARN: session.profile.awsRoleARN) }
+        let awsCredentials = record?.awsCredentials.flatMap { scope != nil && $0.scope == scope ? $0 : nil }
+        report.identityId = pool != nil && record?.identityPoolId == pool ? record?.identityId : nil
+        report.awsCredentialsExpireAt = awsCredentials.map { TimeText.rfc3339($0.expiresAt) }
         report.device = record?.device.map { Device(key: $0.key, name: $0.name) }
-        return Shown(report: report, record: record, refreshExpiry: refreshExpiry, providerNow: providerNow, exitStatus: exitStatus)
+        return Shown(report: report, record: record, awsCredentialsExpiry: awsCredentials?.expiresAt, refreshExpiry: refreshExpiry,
+                     providerNow: providerNow, exitStatus: exitStatus)
     }
 
     private func render(_ shown: Shown, now: Double) -> String {
@@ -209,7 +215,7 @@ struct StatusCommand: CLICommand {
             lines.append("Refresh:    \(expiry > now ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: now)))")
         }
         if let identityId = report.identityId { lines.append("Identity:   \(identityId)") }
-        if let expiry = record?.awsCredentials?.expiresAt {
+        if let expiry = shown.awsCredentialsExpiry {
             lines.append("AWS keys:   \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))")
         }
         if let device = report.device { lines.append("Device:     this machine is '\(device.name)' (\(device.key))") }
