@@ -14,8 +14,8 @@ struct LoginCommand: CLICommand {
     static let paste = OptionSpec.flag("paste", help: "Print the sign-in URL, then read the redirect URL (or the code) pasted from a browser on another machine.")
     static let browserCommand = OptionSpec.value("browser-command", placeholder: "cmd", help: "The command that opens the URL, given as its last argument.")
     static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "The federated provider for this sign-in (default: the profile's, Google; '' for the Hosted UI page).")
-    static let timeout = TypedOption<Int>("timeout", placeholder: "seconds", help: "How long to wait for the browser.",
-                                          expected: "a whole number of seconds", default: 180) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+    /// Up to an hour: the browser's sign-in page and Cognito's challenge session do not wait longer anyway.
+    static let timeout = TypedOption<Int>("timeout", unit: "seconds", help: "How long to wait for the browser.", range: 1...3600, default: 180)
     static let password = OptionSpec.flag("password", help: "Sign in with a user name and password (the default without a Hosted UI).")
     static let username = AccountOption.username
     static let passwordStdin = AccountOption.passwordStdin
