@@ -1,4 +1,4 @@
-import HTTPTransport
+import NetworkHosts
 
 /// Why a token was not accepted. No case carries the token itself.
 public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {

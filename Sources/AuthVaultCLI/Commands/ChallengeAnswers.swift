@@ -2,7 +2,7 @@ import AuthCrypto
 import AuthStore
 import AuthVaultApp
 import CognitoAuth
-import HTTPTransport
+import NetworkHosts
 
 /// The answers a sign-in needs, from the command line and standard input (scripts) or the terminal (people).
 struct ChallengeAnswers {

@@ -2,6 +2,7 @@ import AuthCrypto
 import AuthVaultApp
 import CognitoAuth
 import HTTPTransport
+import NetworkHosts
 import TokenVault
 
 /// `authvault configure`: writes or updates one profile from flags.

@@ -1,8 +1,8 @@
 import AuthStore
-import CognitoAuth
-import HTTPTransport
 import AuthVaultApp
+import CognitoAuth
 import FoundationEssentials
+import NetworkHosts
 import TokenVault
 
 /// `authvault status`: who is signed in, until when, where the tokens are; and when not usable, why.
@@ -184,8 +184,8 @@ struct StatusCommand: CLICommand {
             } else if let refused = session.store.clock.refusedOffset {
                 report.clockOffsetRefusedSeconds = TimeText.wholeSeconds(refused)
                 report.clock = "the identity provider's answers put its clock \(TimeText.span(refused)) \(refused > 0 ? "ahead of" : "behind") "
-                    + "this machine's, more than the \(TimeText.span(ServerClock.maximumOffset)) adopted, so tokens are timed by this "
-                    + "machine's clock: check this machine's clock (or a proxy between it and the provider)"
+                    + "this machine's: more than \(TimeText.span(ServerClock.maximumOffset)), so not adopted, and tokens are timed by "
+                    + "this machine's clock; check this machine's clock (or a proxy on the way)"
             }
         }
         report.identityId = record?.identityId

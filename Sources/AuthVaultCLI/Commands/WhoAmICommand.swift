@@ -1,6 +1,6 @@
 import AuthVaultApp
 import CognitoAuth
-import HTTPTransport
+import NetworkHosts
 import TokenVault
 import TokenVerification
 

@@ -1,6 +1,5 @@
 import AuthCrypto
 import NetworkHosts
-import HTTPTransport
 
 /// An authorization code from a callback whose `state` matched: what the code exchange redeems.
 public struct OAuthAuthorizationCode: Sendable, Equatable, CustomStringConvertible {

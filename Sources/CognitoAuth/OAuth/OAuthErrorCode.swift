@@ -1,4 +1,4 @@
-import HTTPTransport
+import NetworkHosts
 
 /// An OAuth 2.0 `error` code (RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1, RFC 7009 section 2.2.1,
 /// OpenID Connect Core section 3.1.2.6), as the authorization server sends it on the callback or in a JSON answer.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTransport
+import NetworkHosts
 
 /// Reads a non-2xx answer: Cognito's `{"__type": "...", "message": "..."}` (the type may carry a `prefix#`, and
 /// may instead come in the X-Amzn-ErrorType header as `Type:uri`), or anything else a proxy or server sends.
