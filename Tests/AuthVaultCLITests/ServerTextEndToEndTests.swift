@@ -51,4 +51,21 @@ import TestSupport
         try account.rememberVaultTokens()
         account.expectNoSecretsPrinted()
     }
+
+    /// Device names are any machine's choice, and Cognito lists them to every other: `devices list` and `status`
+    /// show them escaped.
+    @Test func aDeviceNameIsShownEscaped() async throws {
+        let scenario = try await StandInScenario.make()
+        let account = scenario.account
+        let password = try await scenario.addUser("sage", email: "sage@example.com")
+        let login = try await account.login("sage", password: password, extra: ["--device-name", "box\u{1B}]0;pwned\u{7}\r\n"])
+        #expect(login.status == 0, "\(login.stderrText)")
+        Self.expectOnlyTheCLIsOwnControls(login.stderrText, "login's standard error")
+        let listed = try await account.run(["devices", "list"])
+        #expect(listed.stdoutText.contains(#"  box\u{1B}]0;pwned\u{7}\r\n  (remembered"#), "\(listed.stdoutText)")
+        let status = try await account.run(["status"])
+        #expect(status.stdoutText.contains(#"Device:     this machine is 'box\u{1B}]0;pwned\u{7}\r\n'"#), "\(status.stdoutText)")
+        for output in [listed, status] { Self.expectOnlyTheCLIsOwnControls(output.stdoutText, "the device's listing") }
+        account.expectNoSecretsPrinted()
+    }
 }

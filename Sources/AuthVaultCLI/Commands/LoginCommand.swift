@@ -2,6 +2,7 @@ import AuthCrypto
 import AuthStore
 import AuthVaultApp
 import CognitoAuth
+import NetworkHosts
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -114,15 +115,15 @@ struct LoginCommand: CLICommand {
         let provider = arguments.value(Self.identityProvider).map { $0.isEmpty ? nil : $0 } ?? session.profile.identityProvider
         let summary = try await TerminalBrowserSignIn(session: session, context: context, identityProvider: provider, timeout: browserTimeout)
             .run(delivery)
-        let via = summary.federated.first.map { " via \($0.provider)" } ?? ""
-        context.standardError.line("Signed in as \(summary.user)\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
+        let via = summary.federated.first.map { " via \(ServerText.escaped($0.provider))" } ?? ""
+        context.standardError.line("Signed in as \(ServerText.escaped(summary.user))\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
     }
 
     /// A machine profile has no one to sign in: its token is fetched now, as 'authvault token' would when due.
     private func fetchMachineToken(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
         let summary: SessionSummary
         do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error) }
-        context.standardError.line("Profile '\(session.profile.name)' signs in as app client \(summary.user) (client credentials): no login "
+        context.standardError.line("Profile '\(session.profile.name)' signs in as app client \(ServerText.escaped(summary.user)) (client credentials): no login "
             + "is needed, 'authvault token' fetches a token when due. Fetched one now, valid until \(TimeText.rfc3339(summary.accessTokenExpiresAt)).")
     }
 
@@ -177,7 +178,7 @@ struct LoginCommand: CLICommand {
         let username = try answers.input.username()
         var dialogue = SignInDialogue(session: session, context: context, answers: answers, remembersDevice: arguments.flag(Self.rememberDevice))
         let summary = try await dialogue.run(username: username, flow: authFlowChoice ?? session.profile.authFlow)
-        context.standardError.line("Signed in as \(summary.user) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
+        context.standardError.line("Signed in as \(ServerText.escaped(summary.user)) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
     }
 
     /// This machine's name, for its remembered device.
