@@ -17,6 +17,11 @@ public enum ServerText {
         return kept.count > limit ? String(kept.prefix(limit)) + "…" : kept
     }
 
+    /// Whether `text` holds nothing `escaped` would change: a URL, for one, carries such characters percent-encoded.
+    public static func isPlain(_ text: String) -> Bool {
+        !text.unicodeScalars.contains(where: isUnsafe)
+    }
+
     /// C0 and C1 controls and DEL (category Cc: ESC, BEL, CR, LF, the 8-bit CSI U+009B), line and paragraph
     /// separators, and the bidirectional controls that make text read otherwise than it is stored.
     private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
