@@ -9,19 +9,24 @@ import TestSupport
 /// 9223372036854775807` once trapped with SIGILL while turning the time-out into poll's milliseconds).
 @Suite struct NumericOptionTests {
     static let hostileValues = ["9223372036854775807", "-1", "1e309", "nan", "garbage"]
-    /// The placeholders of options that take a number: a new numeric option takes one of these, so this suite
-    /// runs it too.
+    /// The placeholders of options that take a number, or start with one (`uid:profile`): a new numeric option
+    /// takes one of these, so this suite runs it too.
     static let numericPlaceholders: Set<String> = ["seconds", "duration", "uid"]
+
+    static func takesANumber(_ option: OptionSpec) -> Bool {
+        switch option.kind {
+        case .flag: false
+        case .value(let placeholder), .repeatable(let placeholder):
+            numericPlaceholders.contains(String(placeholder.prefix { $0.isLetter }))
+        }
+    }
 
     /// (command path, option) for every option of every command whose value is a number.
     static var numericOptions: [(path: [String], option: OptionSpec)] {
         func walk(_ node: CommandNode, _ path: [String]) -> [(path: [String], option: OptionSpec)] {
             switch node {
             case .command(let type):
-                return type.spec.options.compactMap { option in
-                    guard case .value(let placeholder) = option.kind, numericPlaceholders.contains(placeholder) else { return nil }
-                    return (path + [type.spec.name], option)
-                }
+                return type.spec.options.filter(takesANumber).map { (path + [type.spec.name], $0) }
             case .group(let name, _, let children, _):
                 return children.flatMap { walk($0, name == "authvault" ? path : path + [name]) }
             }
