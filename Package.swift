@@ -5,7 +5,6 @@ import PackageDescription
 
 let package = Package(
     name: "AuthVault",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "AuthCrypto", targets: ["AuthCrypto"]),
         .library(name: "HTTPTransport", targets: ["HTTPTransport"]),

@@ -44,11 +44,11 @@ struct CognitoAPI: Sendable {
         } catch {
             throw .invalidConfiguration("the \(operation.rawValue) request could not be encoded")
         }
-        let secrets = payload.secrets
         let request = HTTPRequest(method: "POST", url: endpoint, headers: [
             HTTPHeader(name: "Content-Type", value: "application/x-amz-json-1.1"),
             HTTPHeader(name: "X-Amz-Target", value: operation.target),
         ], body: encoded)
+        let secrets = payload.secrets + request.credentials
         let response = try await sender.send(request, operation: operation.rawValue) {
             CognitoErrorResponse.error(for: $0, redacting: secrets)
         }

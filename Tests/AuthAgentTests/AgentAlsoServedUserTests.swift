@@ -4,8 +4,9 @@ import Testing
 import TestSupport
 
 extension AgentSuites {
-    /// `AgentServer.Options.alsoServedUid`: one more user (a container's, through a bind-mounted socket) gets tokens
-    /// and nothing else; every other user is still refused; and a client trusts only the agent user it is told.
+    /// `AgentServer.Options.alsoServed`: another user (a container's, through a bind-mounted socket) gets the tokens
+    /// of the profiles listed for it and nothing else, every other profile "not served" whether it exists or not;
+    /// every other user is still refused; and a client trusts only the agent user it is told.
     @Suite struct AgentAlsoServedUserTests {
         /// Sends each request as uid 65534 on one connection and prints each reply line.
         static let askAsNobody = """
@@ -28,8 +29,9 @@ extension AgentSuites {
         }
 
         @Test(.enabled(if: AgentPeerTests.canSwitchUser, "needs root, setpriv and python3 to connect as another user"))
-        func theOneMoreUserGetsTokensOnly() async throws {
-            try await withAgent(alsoServedUid: 65534) { agent in
+        func theOneMoreUserGetsItsProfilesTokensOnly() async throws {
+            // "work" is listed and signed in, "ghost" listed and not configured, "empty" configured and not listed.
+            try await withAgent(alsoServed: [65534: ["work", "ghost"]]) { agent in
                 var status = stat()
                 #expect(lstat(agent.socketPath, &status) == 0 && status.st_mode & 0o777 == 0o666)
                 #expect(lstat(agent.directory.appending("authvault"), &status) == 0 && status.st_mode & 0o777 == 0o700)
@@ -38,17 +40,44 @@ extension AgentSuites {
                 chmod(agent.directory.appending("authvault"), 0o711)
                 let replies = try await ask(as: 65534, agent.socketPath, [
                     #"{"v":1,"op":"token","profile":"work"}"#, #"{"v":1,"op":"status"}"#, #"{"v":1,"op":"lock"}"#,
+                    #"{"v":1,"op":"token","profile":"empty"}"#, #"{"v":1,"op":"token","profile":"ghost"}"#,
+                    #"{"v":1,"op":"awsCredentials","profile":"empty"}"#,
                 ])
-                #expect(replies.count == 3)
+                #expect(replies.count == 6)
                 #expect(replies.first?.contains(#""token":"#) == true, "\(replies)")
-                for reply in replies.dropFirst() {
+                for reply in replies[1...2] {
                     #expect(reply.contains("Only the agent's own user may ask for status, lock or unlock"), "\(reply)")
                 }
-                #expect(try await OffPool.run { try agent.client.status() }.count == 1, "the owner is still served all")
+                let notServed = #"{"v":1,"ok":false,"error":{"code":"unknownProfile","message":"The agent does not serve this profile to this user."}}"#
+                #expect(Array(replies[3...]) == [notServed, notServed, notServed], "unlisted and unknown alike, nothing more")
+                let owner = AgentClient(socketPath: agent.socketPath, timeout: .seconds(10))
+                #expect(try await OffPool.run { try owner.status() }.count == 1, "the owner is still served all")
+                await #expect(throws: AgentClientError.server(AgentFailure(.signInRequired, "No usable session for profile 'empty' (not signed in)."))) {
+                    try await OffPool.run { try owner.token(profile: "empty") }
+                }
+                await #expect(throws: AgentClientError.server(AgentFailure(.unknownProfile, "No profile 'ghost' is configured.")),
+                              "the owner still hears why") {
+                    try await OffPool.run { try owner.token(profile: "ghost") }
+                }
 
                 #expect(try await ask(as: 65533, agent.socketPath, [#"{"v":1,"op":"ping"}"#]).isEmpty)
                 #expect(agent.log.contains("refused a connection from uid 65533"))
-                #expect(agent.log.contains("serves uids 0 and 65534 only"))
+                #expect(agent.log.contains("serves uids 0, 65534 only"))
+            }
+        }
+
+        /// A listed profile's failure is told to the other user without its detail: the owner's words can name
+        /// files and other profiles.
+        @Test(.enabled(if: AgentPeerTests.canSwitchUser, "needs root, setpriv and python3 to connect as another user"))
+        func theOtherUserHearsNoDetail() async throws {
+            try await withAgent(alsoServed: [65534: ["locked"]]) { agent in
+                chmod(agent.directory.path, 0o711)
+                chmod(agent.directory.appending("authvault"), 0o711)
+                let reply = try await ask(as: 65534, agent.socketPath, [#"{"v":1,"op":"token","profile":"locked"}"#])
+                #expect(reply == [#"{"v":1,"ok":false,"error":{"code":"vaultLocked","message":"The vault of profile 'locked' is locked in the agent."}}"#])
+                await #expect(throws: AgentClientError.server(AgentFailure(.vaultLocked, "The vault of profile 'locked' is locked: The keyring is locked (collection 'login' is locked)."))) {
+                    try await OffPool.run { try agent.client.token(profile: "locked") }
+                }
             }
         }
 

@@ -90,7 +90,7 @@ struct AgentFixture {
     let socketPath: String
     let server: AgentServer
 
-    init(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServedUid: UInt32? = nil) async throws {
+    init(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServed: [UInt32: Set<String>] = [:]) async throws {
         directory = try TemporaryDirectory(prefix: "agent")
         authority = FakeAuthority(clock: clock)
         profiles = TestProfiles(clock: clock, authority: authority, lockDirectory: directory.appending("locks"))
@@ -98,16 +98,16 @@ struct AgentFixture {
         socketPath = AgentClient.socketPath(runtimeDirectory: directory.path)
         server = try AgentServer.start(socketPath: socketPath, profiles: profiles,
                                        options: .init(version: "9.9.9-test", limits: limits, now: clock.now,
-                                                      alsoServedUid: alsoServedUid), log: log.sink)
+                                                      alsoServed: alsoServed), log: log.sink)
     }
 
     var client: AgentClient { AgentClient(socketPath: socketPath) }
 }
 
 /// Runs `body` with a fresh agent, and stops the agent afterwards, whether `body` succeeded or not.
-func withAgent(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServedUid: UInt32? = nil,
+func withAgent(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServed: [UInt32: Set<String>] = [:],
                _ body: (AgentFixture) async throws -> Void) async throws {
-    let agent = try await AgentFixture(limits: limits, signedIn: signedIn, alsoServedUid: alsoServedUid)
+    let agent = try await AgentFixture(limits: limits, signedIn: signedIn, alsoServed: alsoServed)
     do {
         try await body(agent)
     } catch {

@@ -19,15 +19,16 @@ import Testing
                 == HTTPProxySettings(httpsProxy: "http://lower:1", noProxy: "a"))
     }
 
-    /// A web server sets HTTP_PROXY from a client's `Proxy` header (httpoxy), so only the lower-case name counts.
-    @Test func plainHTTPReadsOnlyTheLowerCaseName() {
-        #expect(settings(["HTTP_PROXY": "http://attacker:1"]) == HTTPProxySettings())
-        #expect(settings(["http_proxy": "http://proxy:1"]) == HTTPProxySettings(httpProxy: "http://proxy:1"))
+    /// Plain http goes only to loopback addresses, which never go through a proxy: neither name is read (a web
+    /// server even sets HTTP_PROXY from a client's `Proxy` header, httpoxy).
+    @Test func plainHTTPProxyVariablesAreNotRead() {
+        #expect(settings(["HTTP_PROXY": "http://attacker:1", "http_proxy": "http://proxy:1"]) == HTTPProxySettings())
     }
 
-    @Test func allProxyServesBothSchemesWhenTheirOwnAreUnset() {
+    @Test func allProxyServesHTTPSWhenItsOwnIsUnset() {
+        #expect(settings(["ALL_PROXY": "socks5h://proxy:1080"]) == HTTPProxySettings(httpsProxy: "socks5h://proxy:1080"))
         #expect(settings(["ALL_PROXY": "socks5h://proxy:1080", "https_proxy": "http://web:1"])
-                == HTTPProxySettings(httpsProxy: "http://web:1", httpProxy: "socks5h://proxy:1080"))
+                == HTTPProxySettings(httpsProxy: "http://web:1"))
     }
 
     @Test func emptyVariablesCountAsUnset() {

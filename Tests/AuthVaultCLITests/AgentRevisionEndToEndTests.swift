@@ -97,30 +97,85 @@ import TestSupport
         cli.expectNoSecretLeaks()
     }
 
+    /// A sign-in after `vault lock` unlocks everywhere: the running agent too, as `vault unlock` would, so the next
+    /// `token` is served rather than "locked" after "Signed in". So does `refresh`, the other command that writes a
+    /// session.
+    @Test func aSignInAfterVaultLockUnlocksTheAgentToo() async throws {
+        let (profile, agent, before) = try await Self.servingAgent()
+        defer { agent.kill() }
+        let cli = profile.cli
+
+        #expect(try await cli.run(["vault", "lock"]).status == 0)
+        #expect(try await Self.token(cli).status == 4)
+        let login = try await cli.login(SignedInProfile.username, lines: [SignedInProfile.password])
+        #expect(login.status == 0, "\(login.stderrText)")
+        let afterLogin = try await Self.token(cli)
+        #expect(afterLogin.status == 0, "served after the sign-in: \(afterLogin.stderr); agent: \(agent.log)")
+        expectSecret(afterLogin.token, differsFrom: before.token, "the new session's token")
+
+        #expect(try await cli.run(["vault", "lock"]).status == 0)
+        let refresh = try await cli.run(["refresh"])
+        #expect(refresh.status == 0, "\(refresh.stderrText)")
+        #expect(try await Self.token(cli).status == 0, "served after the refresh")
+        cli.expectNoSecretLeaks()
+    }
+
+    /// When the agent cannot open the vault again (its passphrase file is gone, no key cache), a sign-in is refused
+    /// before anything is written, naming the way to unlock it, rather than saying "Signed in" to an agent that
+    /// stays locked.
+    @Test func aSignInTheAgentCouldNotServeIsRefusedUpFront() async throws {
+        let (profile, agent, _) = try await Self.agentThatCannotUnlock()
+        defer { agent.kill() }
+        let cli = profile.cli
+        let recordBefore = cli.recordBytes
+        let login = try await cli.login(SignedInProfile.username, lines: [SignedInProfile.password])
+        #expect(login.status == 4, "\(login.stderrText)")
+        #expect(login.stderrText.contains("'authvault vault unlock'") && login.stderrText.contains("Nothing was written"), "\(login.stderrText)")
+        #expect(!login.stderrText.contains("Signed in"))
+        #expect(cli.recordBytes == recordBefore, "the record is as it was")
+        #expect(try await cli.run(["refresh"]).status == 4, "refresh is refused alike")
+        #expect(cli.recordBytes == recordBefore)
+        cli.expectNoSecretLeaks()
+    }
+
     /// An agent that cannot open its vault again (its passphrase file is gone) stays locked, and `vault unlock`
     /// says so with exit status 4 rather than "Unlocked".
     @Test func anAgentThatCannotUnlockStaysLockedAndSaysSo() async throws {
-        let profile = try await SignedInProfile.make()
-        let cli = profile.cli
-        let secrets = try TemporaryDirectory(prefix: "agent-passphrase")
-        let passphraseFile = secrets.appending("vault-passphrase")
-        #expect(FileManager.default.createFile(atPath: passphraseFile, contents: Data((HeadlessCLI.vaultPassphrase + "\n").utf8),
-                                               attributes: [.posixPermissions: 0o600]))
-        var environment = cli.environment
-        environment["AUTHVAULT_VAULT_PASSPHRASE"] = nil
-        environment["AUTHVAULT_VAULT_PASSPHRASE_FILE"] = passphraseFile
-        let agent = try AgentProcess.start(cli.authvault, environment: environment, log: cli.root + "/agent.log")
+        let (profile, agent, passphraseFile) = try await Self.agentThatCannotUnlock()
         defer { agent.kill() }
-        try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
-        #expect(try await Self.token(cli).status == 0, "agent: \(agent.log)")
-
-        #expect(try await cli.run(["vault", "lock"]).status == 0)
-        try FileManager.default.removeItem(atPath: passphraseFile)
+        let cli = profile.cli
         let unlock = try await cli.run(["vault", "unlock"])
         #expect(unlock.status == 4, "\(unlock.stderrText)")
         #expect(unlock.stderrText.contains("refused to unlock") && unlock.stderrText.contains(passphraseFile))
         #expect(try await Self.token(cli).status == 4)
         cli.expectNoSecretLeaks()
+    }
+
+    /// An agent that served with its passphrase from a file (not its environment, no key cache), then `vault lock`
+    /// and the file removed: it cannot open its vault again. Also the removed file's path.
+    static func agentThatCannotUnlock() async throws -> (profile: SignedInProfile, agent: AgentProcess, passphraseFile: String) {
+        let profile = try await SignedInProfile.make()
+        let cli = profile.cli
+        let secrets = try TemporaryDirectory(prefix: "agent-passphrase")
+        let passphraseFile = secrets.appending("vault-passphrase")
+        guard FileManager.default.createFile(atPath: passphraseFile, contents: Data((HeadlessCLI.vaultPassphrase + "\n").utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw TestFixtureError("cannot create \(passphraseFile)")
+        }
+        var environment = cli.environment
+        environment["AUTHVAULT_VAULT_PASSPHRASE"] = nil
+        environment["AUTHVAULT_VAULT_PASSPHRASE_FILE"] = passphraseFile
+        let agent = try AgentProcess.start(cli.authvault, environment: environment, log: cli.root + "/agent.log")
+        do {
+            try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
+            guard try await token(cli).status == 0 else { throw TestFixtureError("the agent served nothing: \(agent.log)") }
+            guard try await cli.run(["vault", "lock"]).status == 0 else { throw TestFixtureError("vault lock failed") }
+            try FileManager.default.removeItem(atPath: passphraseFile)
+            return (profile, agent, passphraseFile)
+        } catch {
+            agent.kill()
+            throw error
+        }
     }
 
     /// `change-passphrase --rekey`: a copy of the old vault.key with the old passphrase opens no record written

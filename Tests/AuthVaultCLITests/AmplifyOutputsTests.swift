@@ -59,4 +59,38 @@ import TestSupport
         #expect(missing.status == 1 && missing.stderrText.contains("absent.json"))
         #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == before, "nothing was written")
     }
+
+    /// A file from anywhere is checked as `configure` checks its options: one that would send the profile's requests
+    /// to another host, or carries what no option accepts, is refused by name and writes nothing.
+    @Test func hostileOutputsAreRefusedAndWriteNothing() async throws {
+        let cli = try HeadlessCLI()
+        let example = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: example))) as? [String: Any] ?? [:]
+        let scratch = try TemporaryDirectory(prefix: "authvault-amplify-hostile")
+        let cases: [(field: String, value: Any, oauth: Bool)] = [
+            ("aws_region", "attacker.example#", false), ("aws_region", "us-east-1", false),
+            ("user_pool_id", "eu-west-1_X/../../attacker", false), ("user_pool_client_id", "c\u{1b}[2J", false),
+            ("identity_pool_id", "eu-west-1:not-a-guid@attacker.example", false),
+            ("domain", "attacker.example#", true), ("domain", "http://attacker.example", true),
+            ("domain", "https://user@attacker.example", true), ("scopes", ["openid", "a b\n"], true),
+        ]
+        for (index, hostile) in cases.enumerated() {
+            var file = example
+            var auth = file["auth"] as? [String: Any] ?? [:]
+            if hostile.oauth {
+                var oauth = auth["oauth"] as? [String: Any] ?? [:]
+                oauth[hostile.field] = hostile.value
+                auth["oauth"] = oauth
+            } else {
+                auth[hostile.field] = hostile.value
+            }
+            file["auth"] = auth
+            let path = scratch.appending("hostile-\(index).json")
+            try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+            let refused = try await cli.run(["-p", "hostile", "configure", "--from-amplify-outputs", path])
+            #expect(refused.status == 1, "\(hostile.field): \(refused.stderrText)")
+            #expect(refused.stderrText.contains(hostile.field) && refused.stderrText.contains("is refused"), "\(refused.stderrText)")
+            #expect(!refused.stderrText.utf8.contains(0x1B), "the terminal never gets the file's control characters")
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.configPath), "nothing was written")
+    }
 }

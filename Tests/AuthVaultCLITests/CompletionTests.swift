@@ -31,9 +31,9 @@ import TestSupport
         return path
     }
 
-    /// What bash's completion offers for `words`, the last one being completed.
+    /// What bash's completion offers for `words`, the last one being completed (`authvault` first is the built one).
     private func bash(_ words: [String]) throws -> [String] {
-        let quoted = ([authvault] + words.dropFirst()).map { "'\($0)'" }.joined(separator: " ")
+        let quoted = ([words[0] == "authvault" ? authvault : words[0]] + words.dropFirst()).map { "'\($0)'" }.joined(separator: " ")
         let program = "source \(try script("bash")) && COMP_WORDS=(\(quoted)) && COMP_CWORD=\(words.count - 1) && _authvault && printf '%s\\n' \"${COMPREPLY[@]}\""
         let output = try ProcessRunner.run("/bin/bash", ["--norc", "--noprofile", "-c", program], environment: environment, timeout: 30)
         #expect(output.status == 0 && output.stderrText.isEmpty, "\(output.stderrText)")
@@ -70,6 +70,31 @@ import TestSupport
                                                        "us-east-1_Other1", "--client-id", "c2"], environment: environment, timeout: 30)
         #expect(output.status == 0, "\(output.stderrText)")
         #expect(try bash(["authvault", "--config", other, "--profile", ""]) == ["elsewhere"])
+    }
+
+    /// A configuration file from anywhere (a cloned repository, given with --config) may name a profile `$(...)`:
+    /// completion runs none of it. The file is refused as it is read, and the completion function takes names as
+    /// text even from a binary that prints such a name.
+    @Test func completionRunsNoCodeFromAProfileName() throws {
+        let marker = home.appending("ran")
+        let hostileName = "$(touch \(marker))`touch \(marker)`"
+        let hostile = home.appending("hostile.json")
+        let configure = try ProcessRunner.run(authvault, ["--config", hostile, "--profile", "victim", "configure", "--user-pool-id",
+                                                          "us-east-1_Other1", "--client-id", "c2"], environment: environment, timeout: 30)
+        #expect(configure.status == 0, "\(configure.stderrText)")
+        let text = try String(contentsOfFile: hostile, encoding: .utf8)
+        try text.replacing("\"victim\"", with: "\"\(hostileName)\"").write(toFile: hostile, atomically: true, encoding: .utf8)
+
+        #expect(try bash(["authvault", "--config", hostile, "--profile", ""]).isEmpty)
+        let listed = try ProcessRunner.run(authvault, ["--config", hostile, "profiles", "list"], environment: environment, timeout: 30)
+        #expect(listed.status != 0 && listed.stderrText.contains("is not allowed"), "\(listed.stderrText)")
+
+        let printing = home.appending("printing-names")
+        try "#!/bin/sh\nprintf '%s\\n' '\(hostileName)' work\n".write(toFile: printing, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: printing)
+        #expect(try bash([printing, "--profile", ""]) == [hostileName, "work"])
+        #expect(try bash([printing, "--profile", "w"]) == ["work"])
+        #expect(!FileManager.default.fileExists(atPath: marker), "a profile name ran as code")
     }
 
     @Test func zshCompletesThroughItsBashCompatibility() throws {

@@ -32,3 +32,27 @@ import TestSupport
         cli.expectNoSecretLeaks()
     }
 }
+
+extension DebugTraceEndToEndTests {
+    /// A machine profile's client id and secret travel as HTTP Basic: a server whose error repeats the header shows
+    /// neither the header, nor its base64, nor the decoded pair, in `--debug` output or in the error.
+    @Test func aBasicCredentialEchoedByTheServerIsRedacted() async throws {
+        let server = try await ScriptServer.start(script: "http_test_server.py")
+        let cli = try HeadlessCLI()
+        let secret = "machine+secret/9=x"
+        cli.remember(secret, as: "the app client secret")
+        // base64("machine-client:machine%2Bsecret%2F9%3Dx"), the id and secret form-encoded as RFC 6749 asks.
+        cli.remember("bWFjaGluZS1jbGllbnQ6bWFjaGluZSUyQnNlY3JldCUyRjklM0R4", as: "the Basic credentials")
+        cli.remember("machine-client:machine%2Bsecret%2F9%3Dx", as: "the decoded Basic credentials")
+        let configure = try await cli.run(["configure", "--user-pool-id", "us-east-1_Machine", "--client-id", "machine-client",
+                                           "--grant", "client-credentials", "--scopes", "api/read",
+                                           "--hosted-ui", server.baseURL + "/echo-error", "--vault", "file", "--client-secret-stdin"],
+                                          stdin: secret + "\n")
+        #expect(configure.status == 0, "\(configure.stderrText)")
+        let token = try await cli.run(["token", "--debug"])
+        #expect(token.status == 1, "\(token.stderrText)")
+        #expect(token.stderrText.contains("invalid_client") && token.stderrText.contains("client <redacted> refused"), "\(token.stderrText)")
+        #expect(!token.stderrText.contains("Basic "), "\(token.stderrText)")
+        cli.expectNoSecretLeaks()
+    }
+}

@@ -86,6 +86,20 @@ import TokenVerification
         }
     }
 
+    /// The machine's client secret travels only in the Basic header: an error that echoes the header, encoded or
+    /// decoded, shows none of it.
+    @Test func anErrorThatEchoesTheBasicHeaderIsRedacted() async throws {
+        let transport = URLStubTransport { request in
+            let basic = request.header("Authorization") ?? ""
+            let decoded = String(decoding: Data(base64Encoded: String(basic.dropFirst(6))) ?? Data(), as: UTF8.self)
+            return URLStubTransport.json(["error": "invalid_client", "error_description": "\(basic) / \(decoded)"], status: 401)
+        }
+        let client = try Self.client(transport: transport)
+        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in try await client.token() })
+        // Y2ktY2xpZW50OnMzY3JldA== is base64("ci-client:s3cret").
+        expectNoSecrets(in: error.description, ["Basic", "Y2ktY2xpZW50OnMzY3JldA==", "ci-client:s3cret", "s3cret"])
+    }
+
     @Test func theSecretIsRequired() throws {
         #expect(throws: OAuthError.self) { try Self.client(secret: "", transport: URLStubTransport { _ in nil }) }
     }

@@ -155,6 +155,24 @@ func caughtOAuthError<T>(
         #expect(!String(describing: HTTPRequest(url: sent.url, headers: sent.headers, body: sent.body)).contains("conf+secret"))
     }
 
+    /// A server whose error echoes the request's Authorization header shows no form of the client's credentials: the
+    /// header, its base64, the decoded `id:secret`, the secret.
+    @Test func anErrorThatEchoesTheBasicHeaderIsRedacted() async throws {
+        let echoing = URLStubTransport { request in
+            let basic = request.header("Authorization") ?? ""
+            let decoded = String(decoding: Data(base64Encoded: String(basic.dropFirst(6))) ?? Data(), as: UTF8.self)
+            return URLStubTransport.json(["error": "invalid_client", "error_description": "bad \(basic) (\(decoded))"], status: 401)
+        }
+        let client = try Self.client(secret: "conf+secret/with=chars", transport: echoing)
+        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in
+            try await client.refresh(refreshToken: SecretBytes(utf8: "refresh-secret-1"))
+        })
+        guard case .refused(.invalidClient, let message, 401, _) = error else { Issue.record("got \(error)"); return }
+        #expect(message.hasPrefix("bad <redacted>"), "\(message)")
+        expectNoSecrets(in: error.description, ["YXV0aHZhdWx0LWNvbmZpZGVudGlhbDpjb25mJTJCc2VjcmV0JTJGd2l0aCUzRGNoYXJz",
+                                                 "conf%2Bsecret", "conf+secret/with=chars", "refresh-secret-1"])
+    }
+
     /// A wrong or missing nonce, an altered ID or access token, a token for another client: nothing is returned.
     @Test func tokensThatDoNotVerifyAreRejected() async throws {
         let request = try Self.client(transport: URLStubTransport { _ in nil }).authorizationRequest()

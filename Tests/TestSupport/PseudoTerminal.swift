@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs a command on a pseudo-terminal (Tests/TestSupport/Scripts/pty_drive.py) and types answers at its prompts.
 public enum PseudoTerminal {
-    public struct Session {
+    public struct Session: Sendable {
         /// Everything the terminal showed: prompts, echoed input, output.
         public let screen: String
         public let status: Int32

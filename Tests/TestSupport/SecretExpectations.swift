@@ -1,3 +1,6 @@
+// Only where Swift Testing is: a packager's `swift build -c release --static-swift-stdlib` of the whole package
+// builds this target too, and the toolchain has no static Testing module.
+#if canImport(Testing)
 import Foundation
 import Testing
 
@@ -51,3 +54,4 @@ public func sameSecret(_ first: String?, _ second: String?) -> Bool {
 private func record(_ fact: String, _ comment: Comment?, _ sourceLocation: SourceLocation) {
     Issue.record(Comment(rawValue: comment.map { "\(fact): \($0.rawValue)" } ?? fact), sourceLocation: sourceLocation)
 }
+#endif

@@ -20,15 +20,6 @@ public enum AgentRequest: Sendable, Equatable {
     case version
     case ping
 
-    /// Whether the one more user an agent may serve (`AgentServer.Options.alsoServedUid`) may ask this: tokens, the
-    /// version and a ping (tokens include AWS credentials); nothing that shows or changes the agent's state.
-    var isOpenToOtherServedUsers: Bool {
-        switch self {
-        case .token, .awsCredentials, .version, .ping: true
-        case .status, .lock, .unlock: false
-        }
-    }
-
     /// The request on a line (without its newline).
     package static func parse(_ line: some Collection<UInt8>) throws(AgentFailure) -> AgentRequest {
         guard let message = JSONValue.parse(line), case .object = message else {

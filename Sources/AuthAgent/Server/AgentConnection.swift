@@ -9,8 +9,8 @@ internal import SystemPlumbing
 /// holds only its own thread.
 struct AgentConnection {
     let descriptor: Int32
-    /// The agent's own user, rather than the one more user it may serve.
-    let fromOwner: Bool
+    /// What the connection's user may ask.
+    let served: ServedProfiles
     let service: AgentService
     let limits: AgentServer.Limits
     let log: @Sendable (String) -> Void
@@ -30,7 +30,7 @@ struct AgentConnection {
         while true {
             var consumed = 0
             while let newline = input[scanned...].firstIndex(of: 0x0A) {
-                service.answer(input[consumed..<newline], fromOwner: fromOwner, into: &output)
+                service.answer(input[consumed..<newline], served: served, into: &output)
                 consumed = newline + 1
                 scanned = consumed
             }

@@ -34,19 +34,20 @@ public final class AgentServer: Sendable {
         public var limits: Limits
         /// Unix seconds; the stores' clock.
         public var now: @Sendable () -> Double
-        /// One more user served tokens, such as a container's user reaching the socket through a bind mount; off by
-        /// default. That user may ask for tokens, the version and a ping, never for status, lock or unlock. The
-        /// socket becomes 0666 so that a bind mount can reach it; its directory stays 0700, and every connection's
-        /// uid is still checked.
-        public var alsoServedUid: UInt32?
+        /// Other users served tokens, each of the profiles listed for it only, such as a container's user reaching
+        /// the socket through a bind mount; none by default. Such a user may ask for those profiles' tokens, the
+        /// version and a ping; any other profile, configured or not, is answered "not served", and failures are told
+        /// without detail (no path, no other profile). The socket becomes 0666 so that a bind mount can reach it; its
+        /// directory stays 0700, and every connection's uid (SO_PEERCRED) and profile are checked.
+        public var alsoServed: [UInt32: Set<String>]
 
         public init(version: String, refreshPolicy: RefreshPolicy = RefreshPolicy(), limits: Limits = Limits(),
-                    now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, alsoServedUid: UInt32? = nil) {
+                    now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, alsoServed: [UInt32: Set<String>] = [:]) {
             self.version = version
             self.refreshPolicy = refreshPolicy
             self.limits = limits
             self.now = now
-            self.alsoServedUid = alsoServedUid
+            self.alsoServed = alsoServed
         }
     }
 
@@ -56,7 +57,7 @@ public final class AgentServer: Sendable {
     private let connections: ConnectionSet
     private let workers = ConnectionWorkers(idleLifetime: .seconds(10))
     private let limits: Limits
-    private let alsoServedUid: UInt32?
+    private let alsoServed: [UInt32: Set<String>]
     private let log: @Sendable (String) -> Void
     /// Written once by `stop` to wake the accept loop.
     private let wakePipe: (read: Int32, write: Int32)
@@ -68,7 +69,7 @@ public final class AgentServer: Sendable {
     /// Fails when another agent is alive on the path or the directory is open to others.
     public static func start(socketPath: String, profiles: any AgentProfileProvider, options: Options,
                              log: @escaping @Sendable (String) -> Void = { _ in }) throws(AgentServerError) -> AgentServer {
-        let mode: mode_t = options.alsoServedUid == nil ? 0o600 : 0o666
+        let mode: mode_t = options.alsoServed.isEmpty ? 0o600 : 0o666
         return try start(on: try ListeningSocket.open(path: socketPath, backlog: 128, mode: mode), profiles: profiles,
                          options: options, log: log)
     }
@@ -108,7 +109,7 @@ public final class AgentServer: Sendable {
         service = AgentService(provider: profiles, policy: options.refreshPolicy, now: options.now, version: options.version, log: log)
         connections = ConnectionSet(capacity: options.limits.maximumConnections)
         limits = options.limits
-        alsoServedUid = options.alsoServedUid
+        alsoServed = options.alsoServed
         self.log = log
     }
 
@@ -167,10 +168,10 @@ public final class AgentServer: Sendable {
                 continue
             }
             let peer = UnixSocket.peerCredentials(descriptor)
-            guard let peer, peer.uid == ownUid || peer.uid == alsoServedUid else {
+            guard let peer, let served = served(uid: peer.uid, ownUid: ownUid) else {
                 let who = peer.map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown peer"
-                let served = alsoServedUid.map { "uids \(ownUid) and \($0)" } ?? "uid \(ownUid)"
-                log("refused a connection from \(who): this agent serves \(served) only")
+                let uids = ([ownUid] + alsoServed.keys.sorted()).map { "\($0)" }.joined(separator: ", ")
+                log("refused a connection from \(who): this agent serves uid\(alsoServed.isEmpty ? "" : "s") \(uids) only")
                 close(descriptor)
                 continue
             }
@@ -179,7 +180,7 @@ public final class AgentServer: Sendable {
                 close(descriptor)
                 continue
             }
-            let connection = AgentConnection(descriptor: descriptor, fromOwner: peer.uid == ownUid, service: service,
+            let connection = AgentConnection(descriptor: descriptor, served: served, service: service,
                                              limits: limits, log: log)
             let connections = self.connections
             guard workers.run({
@@ -191,5 +192,11 @@ public final class AgentServer: Sendable {
                 continue
             }
         }
+    }
+
+    /// What a peer of `uid` may ask; nil for a user the agent does not serve.
+    private func served(uid: UInt32, ownUid: UInt32) -> ServedProfiles? {
+        if uid == ownUid { return .all }
+        return alsoServed[uid].map(ServedProfiles.only)
     }
 }

@@ -24,26 +24,25 @@ final class AgentService: Sendable {
     }
 
     /// Appends to `output` the reply to `line` (a request without its newline). Call on a dedicated thread only.
-    /// - Parameter fromOwner: false for the one more user the agent may serve, who gets tokens and nothing else.
-    func answer(_ line: ArraySlice<UInt8>, fromOwner: Bool, into output: inout [UInt8]) {
+    /// - Parameter served: what the connection's user may ask (another user: its profiles' tokens and nothing else).
+    func answer(_ line: ArraySlice<UInt8>, served: ServedProfiles, into output: inout [UInt8]) {
         let request: AgentRequest
         do {
             request = try AgentRequest.parse(line)
         } catch {
             return output.append(contentsOf: AgentReply.failure(error).line)
         }
-        guard fromOwner || request.isOpenToOtherServedUsers else {
-            let failure = AgentFailure.badRequest("Only the agent's own user may ask for status, lock or unlock")
-            return output.append(contentsOf: AgentReply.failure(failure).line)
+        if let refusal = served.refusal(of: request) {
+            return output.append(contentsOf: AgentReply.failure(refusal).line)
         }
         switch request {
         case .token(let profile, let kind):
             registry.forgetIfChanged(profile)
-            let reply = cache.reply(profile: profile, kind: kind) ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind) }
+            let reply = cache.reply(profile: profile, kind: kind) ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind, served: served) }
             reply.withUnsafeBytes { output.append(contentsOf: $0) }
         case .awsCredentials(let profile, let guest):
             registry.forgetIfChanged(profile)
-            var line = BlockingWait.run { await self.awsCredentials(profile: profile, guest: guest) }.line
+            var line = BlockingWait.run { await self.awsCredentials(profile: profile, guest: guest, served: served) }.line
             output.append(contentsOf: line)
             line.wipe()
         case .status(let profile):
@@ -64,7 +63,7 @@ final class AgentService: Sendable {
     }
 
     /// Asks the store (which refreshes, once for all callers, when due) and caches a fresh answer.
-    private func tokenReply(profile: String, kind: TokenKind) async -> SecretBytes {
+    private func tokenReply(profile: String, kind: TokenKind, served: ServedProfiles) async -> SecretBytes {
         let generation = cache.generation
         let token: SecretBytes
         let username: String?, clock: ServerClock
@@ -83,7 +82,7 @@ final class AgentService: Sendable {
             storedExpiry = kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt
         } catch {
             if error.code != .signInRequired && error.code != .unknownProfile { log("profile '\(profile)': \(error)") }
-            return SecretBytes(AgentReply.failure(error).line)
+            return SecretBytes(AgentReply.failure(served.told(error, profile: profile)).line)
         }
         let lifetime = JWTLifetime(token)
         let expiresAt = (lifetime?.expiresAt ?? storedExpiry).map { clock.localTime(ofProviderTime: $0) }
@@ -98,7 +97,7 @@ final class AgentService: Sendable {
 
     /// The store's credentials (kept in memory and in the vault while they last the minimum, so no cache here). A
     /// guest's are refused while the profile holds a session: they would replace the user's identity.
-    private func awsCredentials(profile: String, guest: Bool) async -> AgentReply {
+    private func awsCredentials(profile: String, guest: Bool, served: ServedProfiles) async -> AgentReply {
         do throws(AgentFailure) {
             let store = try await registry.store(for: profile)
             let request = try await provider.awsCredentialRequest(profile: profile, guest: guest)
@@ -115,7 +114,7 @@ final class AgentService: Sendable {
             if error.code != .signInRequired && error.code != .unknownProfile && error.code != .badRequest {
                 log("profile '\(profile)': \(error)")
             }
-            return .failure(error)
+            return .failure(served.told(error, profile: profile))
         }
     }
 

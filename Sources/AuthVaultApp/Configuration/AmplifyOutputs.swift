@@ -58,10 +58,42 @@ public struct AmplifyOutputs: Sendable, Equatable {
         guard let auth = file.auth else {
             throw .malformed(path: path, problem: "the Amplify outputs have no auth section (the app defines no auth resource)")
         }
-        return AmplifyOutputs(region: auth.aws_region, userPoolId: auth.user_pool_id, clientId: auth.user_pool_client_id,
-                              identityPoolId: auth.identity_pool_id, oauthDomain: auth.oauth?.domain, scopes: auth.oauth?.scopes ?? [],
-                              redirectSignInURIs: auth.oauth?.redirect_sign_in_uri ?? [],
-                              redirectSignOutURIs: auth.oauth?.redirect_sign_out_uri ?? [])
+        let outputs = AmplifyOutputs(
+            region: auth.aws_region, userPoolId: auth.user_pool_id, clientId: auth.user_pool_client_id,
+            identityPoolId: auth.identity_pool_id, oauthDomain: auth.oauth?.domain, scopes: auth.oauth?.scopes ?? [],
+            redirectSignInURIs: auth.oauth?.redirect_sign_in_uri ?? [], redirectSignOutURIs: auth.oauth?.redirect_sign_out_uri ?? [])
+        try outputs.validate(path: path)
+        return outputs
+    }
+
+    /// Each value checked as `configure` checks the option it stands for, before anything is written: a file from
+    /// anywhere must not point the profile's requests at another host (a region `attacker.example#` would).
+    private func validate(path: String) throws(ConfigError) {
+        func check(_ field: String, _ value: String, _ body: (String) throws(ConfigError) -> Void) throws(ConfigError) {
+            do {
+                try body(value)
+            } catch {
+                let reason = if case .invalidValue(_, _, let reason) = error { reason } else { error.description }
+                throw .malformed(path: path, problem: "auth.\(field) \(value.debugDescription) is refused: \(reason)")
+            }
+        }
+        try check("aws_region", region, ProfileValidation.region)
+        try check("user_pool_id", userPoolId, ProfileValidation.userPoolId)
+        try check("user_pool_id", userPoolId) { (value: String) throws(ConfigError) in
+            guard ProfileValidation.region(fromUserPoolId: value) == region else {
+                throw .invalidValue(option: "user-pool-id", value: value, reason: "the pool is not in aws_region \(region)")
+            }
+        }
+        try check("user_pool_client_id", clientId, ProfileValidation.clientId)
+        if let identityPoolId { try check("identity_pool_id", identityPoolId, ProfileValidation.identityPoolId) }
+        if let hostedUI { try check("oauth.domain", hostedUI, ProfileValidation.hostedUI) }
+        for scope in scopes { try check("oauth.scopes", scope, ProfileValidation.scope) }
+    }
+
+    /// The Hosted UI's base URL: the domain as given when it has a scheme, else https.
+    private var hostedUI: String? {
+        guard let oauthDomain, !oauthDomain.isEmpty else { return nil }
+        return oauthDomain.contains("://") ? oauthDomain : "https://" + oauthDomain
     }
 
     private static func explain(_ error: any Error) -> String {
@@ -90,9 +122,7 @@ public struct AmplifyOutputs: Sendable, Equatable {
         if let identityPoolId { settings.identityPoolId = identityPoolId }
         settings.userPoolId = userPoolId
         settings.clientId = clientId
-        if let oauthDomain, !oauthDomain.isEmpty {
-            settings.hostedUI = oauthDomain.contains("://") ? oauthDomain : "https://" + oauthDomain
-        }
+        if let hostedUI { settings.hostedUI = hostedUI }
         if !scopes.isEmpty { settings.scopes = scopes }
         let loopback = redirectSignInURIs.filter { (try? ProfileValidation.redirectURI($0)) != nil }
         adoption.skippedRedirectURIs = redirectSignInURIs.filter { !loopback.contains($0) }

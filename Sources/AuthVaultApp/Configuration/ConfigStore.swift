@@ -49,7 +49,9 @@ public struct ConfigStore: Sendable {
                 default: return nil
                 }
             }
-            if hosts.count == profiles.count { return hosts.sorted { $0.profile < $1.profile } }
+            if hosts.count == profiles.count, hosts.allSatisfy({ ProfileValidation.isProfileName($0.profile) }) {
+                return hosts.sorted { $0.profile < $1.profile }
+            }
         }
         return try decode(bytes).profiles.map { ($0.key, $0.value.helperHosts ?? []) }.sorted { $0.profile < $1.profile }
     }
@@ -83,6 +85,11 @@ public struct ConfigStore: Sendable {
         }
         if file.version > ConfigFile.currentVersion {
             throw .unsupportedVersion(path: path, version: file.version)
+        }
+        // A file from elsewhere (a cloned repository, --config) may name a profile as no `configure` would; such a
+        // name would reach shell completion and file names, so the whole file is refused.
+        for name in file.profiles.keys.sorted() + (file.currentProfile.map { [$0] } ?? []) where !ProfileValidation.isProfileName(name) {
+            throw .malformed(path: path, problem: "the profile name \(name.debugDescription) is not allowed (\(ProfileValidation.profileNameRule))")
         }
         return file
     }

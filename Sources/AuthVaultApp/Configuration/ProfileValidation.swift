@@ -10,12 +10,16 @@ internal import Glibc
 /// Checks of what a user types into `authvault configure`, so a typo is caught when it is made, not at sign-in.
 public enum ProfileValidation {
     public static func profileName(_ name: String) throws(ConfigError) {
-        let allowed = name.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
-        guard !name.isEmpty, name.count <= 64, allowed, !name.hasPrefix(".") else {
-            throw .invalidValue(option: "profile", value: name,
-                                reason: "use 1 to 64 letters, digits, '-', '_' or '.', not starting with '.'")
-        }
+        guard isProfileName(name) else { throw .invalidValue(option: "profile", value: name, reason: "use " + profileNameRule) }
     }
+
+    /// Whether `name` is one `configure` accepts: nothing a shell, a terminal or a file name reads specially.
+    public static func isProfileName(_ name: String) -> Bool {
+        let allowed = name.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+        return !name.isEmpty && name.utf8.count <= 64 && allowed && !name.hasPrefix(".")
+    }
+
+    public static let profileNameRule = "1 to 64 letters, digits, '-', '_' or '.', not starting with '.'"
 
     /// `eu-west-1`, `us-gov-west-1`, `ap-southeast-2`: lowercase words joined by '-', ending in a number.
     public static func region(_ value: String) throws(ConfigError) {
@@ -48,13 +52,30 @@ public enum ProfileValidation {
         }
     }
 
-    /// A service URL: https, or plain http only to a loopback host (a local emulator).
+    /// A service URL: https, or plain http only to a loopback host (a local emulator). No fragment: paths are
+    /// appended to some of these, and after a '#' they would never be sent.
     public static func serviceURL(_ value: String, option: String) throws(ConfigError) {
-        guard let url = URL(string: value), url.scheme != nil, let host = url.host, !host.isEmpty else {
+        guard let url = URL(string: value), url.scheme != nil, let host = url.host, !host.isEmpty, !value.contains("#") else {
             throw .invalidValue(option: option, value: value, reason: "expected an absolute URL such as https://example.com/")
         }
         guard ServiceURL.isPermitted(value) else {
             throw .invalidValue(option: option, value: value, reason: ServiceURL.rule)
+        }
+    }
+
+    /// The Hosted UI's base URL: a service URL whose authority is a plain host (and port).
+    public static func hostedUI(_ value: String) throws(ConfigError) {
+        try serviceURL(value, option: "hosted-ui")
+        guard ServiceURL(value) != nil else {
+            throw .invalidValue(option: "hosted-ui", value: value, reason: "expected the Hosted UI's domain, such as https://example.auth.us-east-1.amazoncognito.com")
+        }
+    }
+
+    /// An OAuth scope (RFC 6749 section 3.3): printable ASCII without space, '"' or '\\'.
+    public static func scope(_ value: String) throws(ConfigError) {
+        let allowed = value.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+        guard !value.isEmpty, allowed else {
+            throw .invalidValue(option: "scopes", value: value, reason: "a scope is printable ASCII without spaces, quotes or backslashes")
         }
     }
 

@@ -1,15 +1,12 @@
 import HTTPTransport
 
 extension Application {
-    /// The proxies of this application's environment, read as curl reads them: `https_proxy` (or `HTTPS_PROXY`) for
-    /// https, `http_proxy` for plain http (lower case only: a web server sets `HTTP_PROXY` from a client's `Proxy`
-    /// header), `all_proxy` (or `ALL_PROXY`) for either when unset, and `no_proxy` (or `NO_PROXY`) for the hosts
-    /// reached directly.
+    /// The proxy of this application's environment, read as curl reads it: `https_proxy` (or `HTTPS_PROXY`), else
+    /// `all_proxy` (or `ALL_PROXY`), and `no_proxy` (or `NO_PROXY`) for the hosts reached directly. `http_proxy` is
+    /// not read: plain http goes only to loopback addresses, which never go through a proxy (`HTTPProxySettings`).
     public var proxySettings: HTTPProxySettings {
-        let either = first("all_proxy", "ALL_PROXY")
-        return HTTPProxySettings(httpsProxy: first("https_proxy", "HTTPS_PROXY") ?? either,
-                                 httpProxy: first("http_proxy") ?? either,
-                                 noProxy: first("no_proxy", "NO_PROXY"))
+        HTTPProxySettings(httpsProxy: first("https_proxy", "HTTPS_PROXY") ?? first("all_proxy", "ALL_PROXY"),
+                          noProxy: first("no_proxy", "NO_PROXY"))
     }
 
     private func first(_ names: String...) -> String? {

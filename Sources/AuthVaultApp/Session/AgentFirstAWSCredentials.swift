@@ -40,7 +40,7 @@ extension Application {
             // Long enough for a fetch from the identity pool; an agent that hangs costs this once.
             return try AgentClient(socketPath: path, timeout: .seconds(10), agentUid: agentUid).awsCredentials(profile: profile, guest: guest)
         } catch {
-            return try Self.finalAgentAnswer(error, profile: profile)
+            return try finalAgentAnswer(error, profile: profile)
         }
     }
 }

@@ -61,7 +61,7 @@ extension Application {
                                expiresAt: token.expiresAt ?? 0, username: token.username ?? profile, profile: profile)
         } catch {
             trace("the agent at \(path) did not serve profile '\(profile)' (\(error))")
-            return try Self.finalAgentAnswer(error, profile: profile)
+            return try finalAgentAnswer(error, profile: profile)
         }
     }
 
@@ -76,11 +76,14 @@ extension Application {
     }
 
     /// What the agent said about the session itself (sign in, vault locked, network) is final and thrown; for
-    /// anything else (no agent, a misbehaving one, a request it cannot serve) nil: take the direct path.
-    static func finalAgentAnswer<Served>(_ error: AgentClientError, profile: String) throws(ApplicationError) -> Served? {
+    /// anything else (no agent, a misbehaving one, a request it cannot serve) nil: take the direct path. Another
+    /// user's agent (`agentUid`, a container's client) is final about the profiles it does not serve too: this
+    /// user's direct path has no such profile.
+    func finalAgentAnswer<Served>(_ error: AgentClientError, profile: String) throws(ApplicationError) -> Served? {
         guard case .server(let failure) = error else { return nil }
         switch failure.code {
         case .signInRequired, .vaultLocked, .network: throw .agent(profile: profile, failure: failure)
+        case .unknownProfile where agentUid != nil: throw .agent(profile: profile, failure: failure)
         case .unknownProfile, .badRequest, .internal: return nil
         }
     }

@@ -106,7 +106,8 @@ public struct VaultFactory: Sendable {
         }
         let prompter = application.prompter
         guard prompter.isInteractive else {
-            return .unavailable("set \(variable) or \(variable)_FILE, or run the command in a terminal.")
+            // Said alike by a command without a terminal and by the agent, which asks nobody.
+            return .unavailable("none is set in \(variable) or \(variable)_FILE, and nobody may be asked for it here.")
         }
         return PassphraseSource { purpose throws(VaultError) in
             let first = prompter.readSecret(prompt: purpose == .create ? "New \(prompt.lowercased()): " : "\(prompt): ")

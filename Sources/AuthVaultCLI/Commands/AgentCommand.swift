@@ -13,31 +13,54 @@ import Glibc
 struct AgentCommand: CLICommand {
     static let socket = OptionSpec.value("socket", placeholder: "path",
                                          help: "The socket (default: $XDG_RUNTIME_DIR/authvault/agent.sock; ignored when systemd passes one).")
-    static let alsoServe = OptionSpec.value("also-serve-uid", placeholder: "uid",
-                                            help: "Also serve tokens to this user id: a container's user reaching the socket through a bind mount.")
+    static let alsoServe = OptionSpec.repeatable("also-serve-uid", placeholder: "uid:profile[,profile...]",
+                                                 help: "Also serve this user id the tokens of these profiles, and no other: a container's user reaching the socket through a bind mount.")
     static let spec = CommandSpec(
         name: "agent",
         abstract: "Serve tokens to local processes over a Unix socket until stopped.",
         discussion: """
-        The socket is 0600 in a 0700 directory and every connection's user id is checked. With --also-serve-uid the
-        socket is 0666 so that a bind mount can reach it (its directory stays 0700), and that one more user may ask
-        for tokens only; in the container, set AUTHVAULT_AGENT_SOCKET to the mounted socket and AUTHVAULT_AGENT_UID to
-        this agent's user id. Refresh is single-flight across all clients, and the file vault is unlocked once
-        (until 'authvault vault lock'; then 'authvault vault unlock'). A change to a profile's record by any command
-        (sign-in, sign-out, migration, re-key) is seen on the next request. Stop it with Ctrl-C or SIGTERM. Examples/systemd/ has user units that start it on the
-        first connection (socket activation).
+        The socket is 0600 in a 0700 directory and every connection's user id is checked. With --also-serve-uid
+        UID:PROFILE[,PROFILE...] the socket is 0666 so that a bind mount can reach it (its directory stays 0700), and
+        that user may ask for the tokens of the profiles listed for it, and nothing else: any other profile is "not
+        served", whether it exists or not. In the container, set AUTHVAULT_AGENT_SOCKET to the mounted socket and
+        AUTHVAULT_AGENT_UID to this agent's user id. Refresh is single-flight across all clients.
+
+        The agent never asks anyone anything: it opens the encrypted file vault at start with the key in the session
+        keyring or $AUTHVAULT_VAULT_PASSPHRASE(_FILE), else it starts locked (its log says so) and answers "vault
+        locked" (exit status 4) until 'authvault vault unlock', which asks in your terminal and hands the key over.
+        A locked keyring is answered the same way, never with a desktop prompt. 'authvault vault lock' locks it
+        again; 'authvault login' and 'refresh' unlock it in the agent too, or are refused before writing anything
+        if the agent cannot open it. A change to a profile's record by any command (sign-in, sign-out, migration,
+        re-key) is seen on the next request. Stop it with Ctrl-C or SIGTERM.
+        Examples/systemd/ has user units that start it on the first connection (socket activation).
         """,
         options: [socket, alsoServe])
 
     let socketPath: String?
-    let alsoServedUid: UInt32?
+    /// Each other user served, with the profiles it may have.
+    let alsoServed: [UInt32: Set<String>]
 
     init(arguments: ParsedArguments) throws(UsageError) {
         socketPath = arguments.value(Self.socket)
-        alsoServedUid = try arguments.value(Self.alsoServe).map { (text) throws(UsageError) in
-            guard let uid = UInt32(text) else { throw UsageError("Invalid value '\(text)' for --also-serve-uid: expected a numeric user id.") }
-            return uid
+        var alsoServed: [UInt32: Set<String>] = [:]
+        for text in arguments.values(Self.alsoServe) {
+            let (uid, profiles) = try Self.servedUser(text)
+            alsoServed[uid, default: []].formUnion(profiles)
         }
+        self.alsoServed = alsoServed
+    }
+
+    /// `UID:PROFILE[,PROFILE...]`. A bare uid is refused: it would say nothing of which profiles that user may have.
+    private static func servedUser(_ text: String) throws(UsageError) -> (UInt32, [String]) {
+        let syntax = "Invalid value '\(text)' for --also-serve-uid: expected UID:PROFILE[,PROFILE...], the user id and the "
+            + "profiles it may have, such as 1000:work,ci."
+        guard let colon = text.firstIndex(of: ":"), let uid = UInt32(text[..<colon]) else { throw UsageError(syntax) }
+        let profiles = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !profiles.isEmpty, profiles.allSatisfy(ProfileValidation.isProfileName) else { throw UsageError(syntax) }
+        guard uid != geteuid() else {
+            throw UsageError("--also-serve-uid \(uid) names the agent's own user, which is served every profile.")
+        }
+        return (uid, profiles)
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
@@ -53,15 +76,14 @@ struct AgentCommand: CLICommand {
         guard let path else {
             throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
         }
-        let configuration = try VaultCommands.configuration(context)
-        let factory = context.application.vaults(for: configuration)
-        let profiles = AgentProfiles(context: context, fileVault: try application { () throws(ApplicationError) in try factory.fileVault() }, revisions: factory.revisions)
+        let profiles = try AgentProfiles(context: context, configuration: try VaultCommands.configuration(context))
         let log: @Sendable (String) -> Void = { context.standardError.line("authvault agent: \($0)") }
+        await profiles.openFileVault(log: log)
         // Watched before the socket exists: a client that sees the socket may stop the agent at once.
         let stop = StopSignal.watching()
         let server: AgentServer
         do {
-            let options = AgentServer.Options(version: AuthVault.version, alsoServedUid: alsoServedUid)
+            let options = AgentServer.Options(version: AuthVault.version, alsoServed: alsoServed)
             if let activated {
                 server = try AgentServer.start(activatedSocket: activated, profiles: profiles, options: options, log: log)
             } else {
@@ -78,19 +100,40 @@ struct AgentCommand: CLICommand {
 
 /// The agent's stores: one per profile, on one shared file vault, refreshing in the background.
 ///
+/// Nobody is ever asked anything: the agent's application has no prompter that can read, so neither the vault
+/// passphrase nor the keyring's unlock prompt can be raised on the agent's terminal or desktop by a client's request.
+/// A vault that needs either is answered "vault locked", and the user unlocks it from their own terminal.
+///
 /// After `authvault vault lock` the file vault stays locked in the agent, even when the agent could derive the key
 /// from its own `AUTHVAULT_VAULT_PASSPHRASE(_FILE)`: it answers "vault locked" until `authvault vault unlock`, which
 /// opens it as at start (the session keyring, where `vault unlock` has just put the key, else the agent's own
 /// passphrase source).
 private final class AgentProfiles: AgentProfileProvider {
+    /// Without prompts, whatever the terminal the agent was started on.
     let context: CommandContext
     let fileVault: EncryptedFileVault
     let revisions: RecordRevisions
 
-    init(context: CommandContext, fileVault: EncryptedFileVault, revisions: RecordRevisions) {
+    init(context: CommandContext, configuration: ConfigFile) throws(CLIError) {
+        let context = context.withoutPrompts()
+        let factory = context.application.vaults(for: configuration)
         self.context = context
-        self.fileVault = fileVault
-        self.revisions = revisions
+        fileVault = try application { () throws(ApplicationError) in try factory.fileVault() }
+        revisions = factory.revisions
+    }
+
+    /// At start: the file vault opened with what the agent has (the key in the session keyring, its own passphrase
+    /// variable or file), else left locked, and said so.
+    func openFileVault(log: @Sendable (String) -> Void) async {
+        do {
+            try await fileVault.unlock()
+        } catch {
+            guard VaultCommands.status(of: error) == .vaultLocked else {
+                return log("the encrypted file vault cannot be opened: \(error)")
+            }
+            log("the encrypted file vault is locked (\(error)); its profiles are answered \"vault locked\" until "
+                + "'authvault vault unlock' in your terminal")
+        }
     }
 
     /// The session each store was made in, for its identity pool client.
@@ -99,9 +142,15 @@ private final class AgentProfiles: AgentProfileProvider {
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
         let session: ProfileSession
         do {
-            session = try await ProfileSession.open(context, profile: profile, refreshesInBackground: true, fileVault: fileVault)
+            session = try await context.application.openProfile(named: profile, refreshesInBackground: true, fileVault: fileVault)
         } catch {
-            throw AgentFailure(error.message.hasPrefix("No profile named") ? .unknownProfile : .internal, error.message)
+            let said = CLIErrors.from(error)
+            let code: AgentErrorCode = if case .configuration(.noSuchProfile) = error {
+                .unknownProfile
+            } else {
+                said.status == .vaultLocked ? .vaultLocked : .internal
+            }
+            throw AgentFailure(code, said.message)
         }
         sessions.withLock { $0[profile] = session }
         return session.store

@@ -195,7 +195,7 @@ struct ConfigureCommand: CLICommand {
         try set(&settings.endpoint, Self.endpoint) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "endpoint") }
         try set(&settings.issuer, Self.issuer) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "issuer") }
         try set(&settings.jwksURL, Self.jwksURL) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "jwks-url") }
-        try set(&settings.hostedUI, Self.hostedUI) { (value: String) throws(ConfigError) in try ProfileValidation.serviceURL(value, option: "hosted-ui") }
+        try set(&settings.hostedUI, Self.hostedUI, check: ProfileValidation.hostedUI)
         var endpoints = settings.oauthEndpoints ?? OAuthEndpointSettings()
         for (field, option) in [(\OAuthEndpointSettings.authorization, Self.authorizeURL), (\.token, Self.tokenURL),
                                 (\.userInfo, Self.userInfoURL), (\.revocation, Self.revokeURL), (\.logout, Self.logoutURL)] {
@@ -225,6 +225,7 @@ struct ConfigureCommand: CLICommand {
         }
         if let scopes = arguments.value(Self.scopes) {
             let list = scopes.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+            for scope in list { try ProfileValidation.scope(scope) }
             settings.scopes = list.isEmpty ? nil : list
         }
         try set(&settings.caBundle, Self.caBundle, check: ProfileValidation.caBundle)

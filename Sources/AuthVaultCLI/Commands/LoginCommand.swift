@@ -108,6 +108,7 @@ struct LoginCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let device = DevicePolicy(name: arguments.value(Self.deviceName) ?? Self.hostName(), remember: arguments.flag(Self.rememberDevice))
         let session = try await ProfileSession.open(context, devicePolicy: device)
+        try await RunningAgent.unlockBeforeWriting(context, session)
         if session.profile.grant == .clientCredentials { return try await fetchMachineToken(session, context: context) }
         guard let delivery = try browserDelivery(session.profile, context: context) else {
             return try await signInWithAPI(session, context: context)

@@ -18,6 +18,7 @@ struct RefreshCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         let session = try await ProfileSession.open(context)
+        try await RunningAgent.unlockBeforeWriting(context, session)
         let summary: SessionSummary
         do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error) }
         let now = session.store.clock.now()   // the provider's, which times the tokens

@@ -1,6 +1,9 @@
 import AuthAgent
 import AuthVaultApp
 import TokenVault
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `authvault vault lock`: forgets the encrypted file vault's key (in the session keyring too), and makes a running
 /// agent forget its copy and its sessions and answer "vault locked" until `vault unlock`.
@@ -10,7 +13,8 @@ struct VaultLockCommand: CLICommand {
         abstract: "Forget the encrypted file vault's unlocked key, here and in a running agent.",
         discussion: """
         The next command that reads the vault asks for the passphrase again. A running agent drops the key and the
-        sessions it holds and answers "vault locked" (exit status 4) until 'authvault vault unlock'.
+        sessions it holds and answers "vault locked" (exit status 4) until 'authvault vault unlock', or a
+        'login' or 'refresh', which unlock it in the agent first (and are refused if the agent cannot open it).
         """)
 
     init(arguments: ParsedArguments) throws(UsageError) {}
@@ -60,12 +64,33 @@ enum RunningAgent {
         context.standardError.line("\(done) the encrypted file vault\(agent ? ", in the agent too" : "").")
     }
 
-    /// False when no agent runs; an agent that runs but does not carry out `request` is an error (the vault would
-    /// not be in the state the user was told).
+    /// Before a command writes a session into the encrypted file vault: the vault is opened here (the passphrase
+    /// asked now, if it must be), then in a running agent, as `vault unlock` does, so that a sign-in after
+    /// `vault lock` unlocks everywhere. An agent that stays locked refuses the command before anything is written:
+    /// it could not serve the session.
+    static func unlockBeforeWriting(_ context: CommandContext, _ session: ProfileSession) async throws(CLIError) {
+        guard session.backend == .file, let vault = session.vault as? EncryptedFileVault,
+              context.application.agentSocketPath != nil else { return }
+        do {
+            try await vault.unlock()
+        } catch {
+            throw VaultCommands.cliError(error)
+        }
+        do {
+            _ = try tell(context, what: "unlock", { client throws(AgentClientError) in try client.unlock() })
+        } catch {
+            throw CLIError(Remedy.message("\(error.message) Nothing was written.", Remedy.agentStaysLocked), status: error.status)
+        }
+    }
+
+    /// False when no agent of this user runs; an agent that runs but does not carry out `request` is an error (the
+    /// vault would not be in the state the user was told).
     static func tell(
         _ context: CommandContext, what request: String, _ send: (AgentClient) throws(AgentClientError) -> Void
     ) throws(CLIError) -> Bool {
         guard let path = context.application.agentSocketPath else { return false }
+        // Another user's agent (reached from a container) holds that user's vault, not this one.
+        if let owner = context.application.agentUid, owner != geteuid() { return false }
         do {
             // Unlocking may run the agent's KDF once.
             try send(AgentClient(socketPath: path, timeout: .seconds(10)))

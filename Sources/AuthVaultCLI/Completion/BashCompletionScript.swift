@@ -61,7 +61,11 @@ enum BashCompletionScript {
         local kind=$1 cur=$2 IFS=$'\n' config=()
         [[ -n $_authvault_config ]] && config=(--config "$_authvault_config")
         case "$kind" in
-            profile) COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" "${config[@]}" profiles list --names 2>/dev/null)" -- "$cur"));;
+            # Never compgen -W on the names: it expands $(...) and `...` in them (a --config file from anywhere).
+            profile) local name
+                while read -r name; do
+                    [[ $name == "$cur"* ]] && COMPREPLY+=("$name")
+                done < <("${COMP_WORDS[0]}" "${config[@]}" profiles list --names 2>/dev/null);;
             file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"));;
             words\ *) COMPREPLY=($(IFS=$' \t\n'; compgen -W "${kind#words }" -- "$cur"));;
         esac

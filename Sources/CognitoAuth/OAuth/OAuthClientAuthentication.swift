@@ -16,7 +16,8 @@ struct OAuthClientAuthentication: Sendable {
         return "Basic " + Data(credentials.utf8).base64EncodedString()
     }
 
-    /// A form POST to `url` carrying the client's authentication, and every secret it now holds (for redaction).
+    /// A form POST to `url` carrying the client's authentication, and every secret its body now holds (for redaction;
+    /// the Basic header's forms are the request's `credentials`).
     func formRequest(
         to url: String, _ form: [(name: String, value: String)], secrets: [String]
     ) -> (request: HTTPRequest, secrets: [String]) {
@@ -27,6 +28,7 @@ struct OAuthClientAuthentication: Sendable {
         if let clientSecret {
             let secret = clientSecret.utf8String
             headers.append(HTTPHeader(name: "Authorization", value: Self.basicCredentials(clientId: clientId, secret: secret)))
+            // The raw secret too: a server may echo it decoded (and percent-decoded).
             secrets.append(secret)
         } else {
             form.append(("client_id", clientId))

@@ -8,6 +8,7 @@ It binds a free port, prints the port on stdout when ready, and exits when its s
 outlive the test process). Routes (the query string is ignored):
 
     ANY  /echo          200, JSON {"method", "path", "headers": [[name, value], ...], "body": base64}
+    ANY  /echo-error/…  401, OAuth invalid_client whose error_description repeats the Authorization header
     GET  /status/N      status N, body "status N"
     GET  /bytes/N       N bytes with a Content-Length
     GET  /chunked/N     N bytes, chunked (no Content-Length)
@@ -69,6 +70,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     "headers": [[name, value] for name, value in self.headers.items()],
                     "body": base64.b64encode(body).decode(),
                 })
+            case ["echo-error", *_]:
+                # A careless authorization server: its error repeats the request's Authorization header.
+                self.reply_json(401, {"error": "invalid_client",
+                                      "error_description": f"client {self.headers.get('Authorization')} refused"})
             case ["status", code]:
                 self.reply(int(code), f"status {code}".encode(), [("Content-Type", "text/plain")])
             case ["bytes", count]:
