@@ -42,7 +42,8 @@ let package = Package(
         .target(name: "AuthCrypto", dependencies: ["COpenSSL", "COpenSSLLoader"]),
         // The one JSON value: a bounded parser and writer of our own, a secret case for tokens on their way out.
         .target(name: "BoundedJSON", dependencies: ["AuthCrypto"]),
-        // Hosts and ports parsed as addresses (inet_pton) or names: what is loopback, where plain http may go.
+        // Hosts and ports parsed as addresses (inet_pton) or names: what is loopback, where plain http may go; text
+        // another party sent, escaped for a terminal.
         .target(name: "NetworkHosts"),
         // The one door to the network: a request/response protocol and its libcurl implementation.
         .target(name: "HTTPTransport", dependencies: ["DebugTrace", "CCurl", "NetworkHosts", "SecureFiles", "SystemPlumbing"]),
@@ -51,7 +52,7 @@ let package = Package(
         // The OAuth redirect listener on the loopback interface: plain sockets, a dedicated thread.
         .target(name: "Loopback", dependencies: ["AuthCrypto", "NetworkHosts", "SystemPlumbing"]),
         // JWT decoding, RS256 verification by kid, Cognito claim checks, the JWKS cache.
-        .target(name: "TokenVerification", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport"]),
+        .target(name: "TokenVerification", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport", "NetworkHosts"]),
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
         .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport", "NetworkHosts", "SystemPlumbing", "TokenVerification"]),
         // Credential records and where they live: Secret Service, encrypted file, memory; the per-profile lock.

@@ -76,7 +76,8 @@ extension AuthStore {
         // The process that held the lock while we waited for it failed on this same session: don't queue up behind
         // an outage, each trying again for a whole deadline. A process that arrives later tries again.
         let note = RefreshFailureNote(lock.readNote())
-        if let note, latest.revision == snapshot?.revision, note.failedAt >= waitingSince {
+        // A note from the future is not this wait's: it is a broken file (and its age would not be a number).
+        if let note, latest.revision == snapshot?.revision, note.failedAt >= waitingSince, note.failedAt <= now() {
             return .transient(.network(.other("a refresh \(Int(now() - note.failedAt)) s ago failed: \(note.message)")))
         }
         guard let stored = StoredSession(latest) else {
@@ -105,6 +106,7 @@ extension AuthStore {
         latest.lastRefreshAt = now()
         latest.clockOffset = clock.offset
         latest.clockAnchor = clock.anchor
+        latest.refusedClockOffset = clock.refusedOffset
         do {
             try await vault.save(latest)
         } catch {

@@ -117,6 +117,7 @@ extension AuthStore {
         _ tokens: CognitoTokens, origin: SessionOrigin, federated: [UserIdentity.FederatedLink], device: DeviceEntry?
     ) async throws(AuthStoreError) -> CredentialRecord {
         let profile = self.profile, vault = self.vault, moment = now(), offset = clock.offset, anchor = clock.anchor
+        let refusedOffset = clock.refusedOffset
         do {
             return try await lock.withLock { () async throws(VaultError) -> CredentialRecord in
                 var updated = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
@@ -129,6 +130,7 @@ extension AuthStore {
                 updated.lastRefreshAt = moment
                 updated.clockOffset = offset
                 updated.clockAnchor = anchor
+                updated.refusedClockOffset = refusedOffset
                 if let device { updated.device = device }
                 updated.revision += 1
                 try await vault.save(updated)

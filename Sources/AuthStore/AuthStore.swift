@@ -127,6 +127,7 @@ public actor AuthStore {
         do {
             var loaded = try await vault.load(profile: profile)
             if let offset = loaded?.clockOffset { clock.adopt(offset, anchor: loaded?.clockAnchor) }
+            if let refused = loaded?.refusedClockOffset { clock.recall(refusedOffset: refused) }
             // A refresh that saved while this read was in flight holds the newer session: keep it.
             if let record, let stale = loaded, record.revision > stale.revision { loaded = record }
             if let loaded, !loaded.hasSession, let reason = loaded.sessionEndedReason {

@@ -43,6 +43,7 @@ extension CredentialRecord {
         lastRefreshAt = nil
         clockOffset = nil
         clockAnchor = nil
+        refusedClockOffset = nil
         identityId = nil
         identityPoolId = nil
         awsCredentials = nil

@@ -13,11 +13,19 @@ public final class ServerClock: Sendable {
     public let local: @Sendable () -> Double
     private let boot: @Sendable () -> BootTime?
     private let learned = Locked<Learned?>(nil)
+    /// The last offset measured or offered beyond `maximumOffset`, kept to be reported.
+    private let refused = Locked<Double?>(nil)
 
     private struct Learned {
         var offset: Double
         var anchor: ProviderClockAnchor?
     }
+
+    /// The largest offset adopted, either way. A larger one is not a clock's drift but a fault: a broken or hostile
+    /// answer (a `Date` in the year 9999, a cache's absurd `Age`), or a machine clock too far off for tokens to be
+    /// timed by a guess. It is not adopted (tokens are then timed by this machine's clock) and `refusedOffset`
+    /// reports it.
+    public static let maximumOffset = 3600.0
 
     /// The system's clock, with the boot clock beside it.
     public convenience init() {
@@ -34,10 +42,27 @@ public final class ServerClock: Sendable {
         self.boot = boot
     }
 
-    /// The provider's time minus this machine's, in seconds (positive: this machine is behind); nil until known.
+    /// The provider's time minus this machine's, in seconds (positive: this machine is behind); nil until known,
+    /// and nil while beyond `maximumOffset` (an anchored offset that a wall-clock change carried there).
     public var offset: Double? {
+        guard let current = currentOffset, Self.isAdoptable(current) else { return nil }
+        return current
+    }
+
+    /// An offset measured or offered but not adopted, because it was beyond `maximumOffset`; nil once a usable
+    /// one is measured.
+    public var refusedOffset: Double? {
+        if let current = currentOffset, !Self.isAdoptable(current) { return current }
+        return refused.withLock { $0 }
+    }
+
+    private var currentOffset: Double? {
         guard let learned = learned.withLock({ $0 }) else { return nil }
         return learned.anchor?.offset(wall: local(), boot: boot()) ?? learned.offset
+    }
+
+    private static func isAdoptable(_ offset: Double) -> Bool {
+        abs(offset) <= maximumOffset
     }
 
     /// The offset tied to this boot's clock, to keep with the session; nil without a boot clock.
@@ -61,10 +86,13 @@ public final class ServerClock: Sendable {
 
     /// Takes the provider's time from an answer that just arrived.
     public func learn(serverTime: Double) {
-        let measured = Learned(offset: serverTime - local(), anchor: boot().map {
+        let offset = serverTime - local()
+        guard Self.isAdoptable(offset) else { return refused.withLock { $0 = offset } }
+        let measured = Learned(offset: offset, anchor: boot().map {
             ProviderClockAnchor(bootID: $0.bootID, providerMinusBoot: serverTime - $0.seconds)
         })
         learned.withLock { $0 = measured }
+        refused.withLock { $0 = nil }
     }
 
     /// Takes an offset learned earlier (the session's record), unless this process has measured one itself. The
@@ -75,8 +103,18 @@ public final class ServerClock: Sendable {
 
     package func adopt(_ offset: Double, anchor: ProviderClockAnchor?) {
         let usable = anchor.flatMap { anchor in boot().flatMap { $0.bootID == anchor.bootID ? anchor : nil } }
+        let offered = usable?.offset(wall: local(), boot: boot()) ?? offset
+        guard Self.isAdoptable(offered) else {
+            return refused.withLock { if $0 == nil { $0 = offered } }
+        }
         learned.withLock { current in
             if current == nil { current = Learned(offset: offset, anchor: usable) }
         }
+    }
+
+    /// Takes a refused offset reported earlier (the session's record), to report it, unless this process has
+    /// already measured or been offered one.
+    package func recall(refusedOffset: Double) {
+        refused.withLock { if $0 == nil { $0 = refusedOffset } }
     }
 }

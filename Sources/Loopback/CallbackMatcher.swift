@@ -33,16 +33,9 @@ package struct CallbackMatcher: Sendable {
         guard let parameters = try? AuthorizationResponseQuery(query) else { return .badRequest(.malformedQuery) }
         guard let state = parameters.state, ConstantTime.equals(state, expectedState) else { return .badRequest(.stateMismatch) }
         if let error = parameters.error {
-            return .denied(error: Self.printable(error, limit: 64), description: parameters.errorDescription.map { Self.printable($0, limit: 400) })
+            return .denied(error: ServerText.escaped(error, limit: 64), description: parameters.errorDescription.map { ServerText.escaped($0, limit: 400) })
         }
         guard let code = parameters.code, !code.isEmpty else { return .badRequest(.missingCode) }
         return .authorized(code: code)
-    }
-
-    /// Text from the redirect, made safe to show on a terminal: control characters (escape sequences) become
-    /// spaces, and the length is bounded.
-    private static func printable(_ text: String, limit: Int) -> String {
-        let scalars = text.unicodeScalars.prefix(limit).map { $0.properties.generalCategory == .control ? " " : $0 }
-        return String(String.UnicodeScalarView(scalars))
     }
 }

@@ -20,6 +20,7 @@ extension CredentialRecord {
         var lastRefreshAt: Double?
         var clockOffset: Double?
         var clockAnchor: ProviderClockAnchor?
+        var refusedClockOffset: Double?
         var sessionEndedReason: String?
         var clientSecret: String?
         var identityId: String?
@@ -51,7 +52,8 @@ extension CredentialRecord {
             accessToken: accessToken.map(Self.text), idToken: idToken.map(Self.text),
             refreshToken: refreshToken.map(Self.text), accessTokenExpiresAt: accessTokenExpiresAt,
             idTokenExpiresAt: idTokenExpiresAt, identity: identity, origin: origin, signedInAt: signedInAt,
-            lastRefreshAt: lastRefreshAt, clockOffset: clockOffset, clockAnchor: clockAnchor, sessionEndedReason: sessionEndedReason,
+            lastRefreshAt: lastRefreshAt, clockOffset: clockOffset, clockAnchor: clockAnchor,
+            refusedClockOffset: refusedClockOffset, sessionEndedReason: sessionEndedReason,
             clientSecret: clientSecret.map(Self.text),
             identityId: identityId, identityPoolId: identityPoolId, aws: awsCredentials.map {
                 StoredAWSCredentials(accessKeyId: $0.accessKeyId, secretAccessKey: Self.text($0.secretAccessKey),
@@ -94,6 +96,7 @@ extension CredentialRecord {
         lastRefreshAt = stored.lastRefreshAt
         clockOffset = stored.clockOffset
         clockAnchor = stored.clockAnchor
+        refusedClockOffset = stored.refusedClockOffset
         sessionEndedReason = stored.sessionEndedReason
         clientSecret = stored.clientSecret.map { SecretBytes(utf8: $0) }
         identityId = stored.identityId

@@ -65,6 +65,8 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
     public var clockOffset: Double?
     /// The same offset tied to the boot clock, so it stays right when the wall clock is corrected later.
     package var clockAnchor: ProviderClockAnchor?
+    /// An offset the provider's answers showed but that was too large to adopt: kept to be reported.
+    public var refusedClockOffset: Double?
     /// Why the last session ended without a sign-out (Cognito refused its refresh token), so every process can
     /// say so; cleared by the next sign-in or sign-out.
     public var sessionEndedReason: String?

@@ -1,6 +1,7 @@
 import AuthCrypto
 import BoundedJSON
 import FoundationEssentials
+import HTTPTransport
 
 /// A compact-serialized JWS as Cognito issues it: header, claims and signature, decoded but not yet trusted.
 public struct JWT: Sendable {
@@ -67,10 +68,21 @@ public struct Claims: Sendable, Equatable {
         default: return []
         }
     }
-    public var expiresAt: Double? { all["exp"]?.number }
-    public var notBefore: Double? { all["nbf"]?.number }
-    public var issuedAt: Double? { all["iat"]?.number }
+    /// The times are read only within `ServerTime.unixSeconds` (the verifier refuses a token with one beyond), so
+    /// no reader of a stored token converts an absurd one.
+    public var expiresAt: Double? { time("exp") }
+    public var notBefore: Double? { time("nbf") }
+    public var issuedAt: Double? { time("iat") }
     public var tokenUse: String? { all["token_use"]?.string }
+
+    /// The time claims present but not a time between 1970 and 9999 (1e300, -5, a string).
+    var timesOutOfRange: [String] {
+        ["exp", "nbf", "iat"].filter { all[$0] != nil && time($0) == nil }
+    }
+
+    private func time(_ claim: String) -> Double? {
+        all[claim]?.number.flatMap { ServerTime.unixSeconds.contains($0) ? $0 : nil }
+    }
     public var clientId: String? { all["client_id"]?.string }
     public var nonce: String? { all["nonce"]?.string }
     /// Cognito's user name: `cognito:username` in ID tokens, `username` in access tokens.

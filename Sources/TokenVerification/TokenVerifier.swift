@@ -96,6 +96,7 @@ public struct TokenVerifier: Sendable {
             guard let use = claims.tokenUse else { throw .missingClaim("token_use") }
             guard use == tokenUse else { throw .wrongTokenUse(expected: tokenUse, found: use) }
         }
+        if let claim = claims.timesOutOfRange.first { throw .timeOutOfRange(claim) }
         let current = now()
         guard let expiry = claims.expiresAt else { throw .missingClaim("exp") }
         guard current < expiry + leeway else { throw .expired(at: expiry) }

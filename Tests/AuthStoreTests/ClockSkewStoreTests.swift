@@ -68,6 +68,23 @@ import TokenVault
         #expect(next.clock.offset == -600)
     }
 
+    /// An answer that puts the provider's clock two hours off is not adopted: the tokens are timed by this
+    /// machine's clock, and the refused offset goes with the session, for `status` to report in the next process.
+    @Test func anOffsetOfTwoHoursIsNotAdoptedButKeptToBeReported() async throws {
+        let store = makeStore(skew: 0)
+        store.clock.learn(serverTime: provider.reading + 7200)
+        _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
+        let record = try #require(try await vault.load(profile: "work"))
+        #expect(record.clockOffset == nil)
+        #expect(record.refusedClockOffset == 7200)
+        _ = try await store.validAccessToken()
+        #expect(authority.calls.refresh == 0, "timed by this machine's clock, which agrees with the provider's")
+
+        let next = makeStore(skew: 0)
+        _ = try await next.validAccessToken()
+        #expect(next.clock.offset == nil && next.clock.refusedOffset == 7200)
+    }
+
     @Test func aRefreshKeepsTheOffsetMeasuredWithIt() async throws {
         let store = makeStore(skew: -600)
         _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))

@@ -99,6 +99,19 @@ import TokenVault
         }
     }
 
+    /// Numbers that would trap when turned into a time-out (1e300 seconds as Int64 milliseconds) are refused.
+    @Test(arguments: ["AUTHVAULT_KEY_CACHE_TIMEOUT", "AUTHVAULT_SECRET_SERVICE_TIMEOUT"],
+          ["9223372036854775807", "1e300", "1e309", "-1", "nan", "inf"])
+    func anOutOfRangeTimeoutNamesTheVariableAndTheRange(variable: String, value: String) async throws {
+        let home = try Home(variables: [variable: value], vault: variable == "AUTHVAULT_KEY_CACHE_TIMEOUT" ? .file : .secretService)
+        await #expect {
+            try await home.application.openProfile(named: "work")
+        } throws: { error in
+            guard case .invalidVariable(let name, let found, let expected)? = error as? ApplicationError else { return false }
+            return name == variable && found == value && expected.hasPrefix("a number of seconds from 0 to ")
+        }
+    }
+
     @Test func noAgentAndNoSessionIsNoUsableSession() async throws {
         // The socket names no agent: the fetch goes on to the vault, which holds nothing for the profile.
         let home = try Home()

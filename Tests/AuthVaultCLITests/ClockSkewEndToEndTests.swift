@@ -104,6 +104,23 @@ struct ClockSkewEndToEndTests {
         machine.cli.expectNoSecretLeaks()
     }
 
+    /// A provider answer that put its clock two hours off (a hostile `Date`, a cache's absurd `Age`) was refused
+    /// and kept with the session: `status` reports it, in words and in its JSON.
+    @Test func aRefusedOffsetIsReportedByStatus() async throws {
+        let profile = try await SignedInProfile.make()
+        var record = try #require(try await profile.cli.storedRecord())
+        record["refusedClockOffset"] = 7200.0
+        try await profile.cli.saveRecord(record)
+        let status = try await profile.cli.run(["status"])
+        #expect(status.stdoutText.contains("Clock:      the identity provider's answers put its clock 2 h ahead of this machine's: "
+                                           + "more than 60 min, so not adopted"), "\(status.stdoutText)")
+        let json = try await profile.cli.run(["status", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect(report["clockOffsetRefusedSeconds"] as? Int == 7200, "\(report)")
+        #expect(report["clockOffsetSeconds"] == nil, "\(report)")
+        try StatusSchemaTests.expectConforms(report)
+    }
+
     /// Ten minutes ahead at sign-in, set right since (NTP, a person): the offset kept with the session is tied to the
     /// boot clock and follows, so a token that has expired is refreshed, not served for ten more minutes, and
     /// `status` no longer says the clock is off.

@@ -87,6 +87,14 @@ import TestSupport
         #expect(RefreshTokenValidity.seconds("90m") == 5400)
         #expect(RefreshTokenValidity.seconds("3600") == 3600 && RefreshTokenValidity.seconds("3600s") == 3600)
         for bad in ["59m", "3651d", "d", "", "1.5d", "99999999999999999999d"] { #expect(RefreshTokenValidity.seconds(bad) == nil, "\(bad)") }
+        // A configuration file edited by hand is held to the same bounds: refused, never added to a time.
+        for bad in [Int.max, -1, 59] {
+            settings.refreshTokenValidity = bad
+            #expect(throws: ConfigError.invalidValue(option: "refresh-token-validity", value: String(bad),
+                                                     reason: "expected seconds from 60 minutes to 3650 days, as Cognito allows")) {
+                try ResolvedProfile(name: "p", settings: settings)
+            }
+        }
     }
 
     private func status(_ cli: HeadlessCLI, _ extra: [String] = []) async throws -> (status: Int32, report: [String: Any]) {

@@ -14,4 +14,10 @@ import Testing
     func spansAreRoundedToTheirUnit(seconds: Double, text: String) {
         #expect(TimeText.span(seconds) == text)
     }
+
+    /// A record's or a server's number may be anything: too large for an Int, or not a number, it is clamped.
+    @Test(arguments: [(1e300, "1000000000000000 days"), (-.infinity, "1000000000000000 days"), (.nan, "0 days")] as [(Double, String)])
+    func aSpanOfAnyNumberIsTextNeverATrap(seconds: Double, text: String) {
+        #expect(TimeText.span(seconds) == text)
+    }
 }

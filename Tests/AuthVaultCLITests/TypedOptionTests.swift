@@ -15,7 +15,7 @@ import Testing
     @Test func absentIsTheDefaultAndABadValueNamesWhatWouldDo() throws {
         guard case .run(_, let parsed, _) = try parser.parse(["login"]) else { Issue.record("expected a command"); return }
         #expect(try parsed.value(LoginCommand.timeout) == 180)
-        #expect(throws: UsageError("Invalid value '0' for --timeout: expected a whole number of seconds.")) {
+        #expect(throws: UsageError("Invalid value '0' for --timeout: expected a whole number of seconds from 1 to 3600.")) {
             guard case .run(_, let bad, _) = try parser.parse(["login", "--timeout", "0"]) else { return }
             _ = try bad.value(LoginCommand.timeout)
         }

@@ -195,7 +195,7 @@ import TokenVerification
             _ = try request.authorizationCode(fromCallback: "error=access_denied&error_description=%1B%5B31mred%1B%5B0m%E2%80%AEx&state=\(request.state)")
             Issue.record("an error callback must throw")
         } catch {
-            #expect(error == .authorizationFailed(.accessDenied, description: "[31mred[0mx"))
+            #expect(error == .authorizationFailed(.accessDenied, description: #"\u{1B}[31mred\u{1B}[0m\u{202E}x"#), "escaped where seen")
             #expect(!error.description.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
         }
     }

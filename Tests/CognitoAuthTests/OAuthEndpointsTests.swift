@@ -75,6 +75,9 @@ import TokenVerification
             #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/auth","jwks_uri":"https://op.example/keys"}"#,
             #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/auth","token_endpoint":"https://op.example/token","jwks_uri":"https://op.example/keys","code_challenge_methods_supported":["plain"]}"#,
             #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/auth","token_endpoint":"http://op.example/token","jwks_uri":"https://op.example/keys"}"#,
+            // A URL printed for the user to open must not carry a terminal escape or a line of its own.
+            #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/auth\u001b]0;pwned\u0007","token_endpoint":"https://op.example/token","jwks_uri":"https://op.example/keys"}"#,
+            #"{"issuer":"https://op.example","authorization_endpoint":"https://op.example/auth","token_endpoint":"https://op.example/token","jwks_uri":"https://op.example/keys","end_session_endpoint":"https://op.example/out\r\nauthvault: ok"}"#,
             "<html>not found</html>",
         ]
         for document in documents {

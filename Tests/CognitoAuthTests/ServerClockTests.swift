@@ -23,6 +23,41 @@ import TokenVerification
         #expect(clock.offset == -600)
     }
 
+    /// Ten minutes either way is a clock's drift and adopted; two hours is a fault (a hostile `Date`, a cache's
+    /// absurd `Age`, a machine clock too far off to guess by): not adopted, and reported until a usable one comes.
+    @Test func offsetsBeyondAnHourAreRefusedAndReported() {
+        let clock = ServerClock(local: TestClock(1_800_000_000).now)
+        clock.learn(serverTime: 1_800_007_200)
+        #expect(clock.offset == nil && clock.now() == 1_800_000_000)
+        #expect(clock.refusedOffset == 7200)
+        clock.learn(serverTime: 253_402_300_799.5)
+        #expect(clock.offset == nil && clock.refusedOffset == 253_402_300_799.5 - 1_800_000_000)
+        clock.learn(serverTime: 1_799_999_400)
+        #expect(clock.offset == -600 && clock.refusedOffset == nil)
+        clock.learn(serverTime: 1_800_000_000 - 7200)
+        #expect(clock.offset == -600, "a refused measurement leaves the adopted offset")
+        #expect(clock.refusedOffset == -7200)
+
+        let reader = ServerClock(local: TestClock(1_800_000_000).now)
+        reader.adopt(7200)
+        #expect(reader.offset == nil && reader.refusedOffset == 7200)
+        reader.adopt(600)
+        #expect(reader.offset == 600)
+        let recalled = ServerClock(local: TestClock(1_800_000_000).now)
+        recalled.recall(refusedOffset: -7200)
+        #expect(recalled.offset == nil && recalled.refusedOffset == -7200)
+    }
+
+    /// An offset anchored to the boot clock that a wall-clock change carried beyond an hour is not used either.
+    @Test func anAnchoredOffsetCarriedBeyondAnHourIsNotUsed() {
+        let wall = TestClock(1_800_000_000), boot = BootReading(bootID: "boot-1", seconds: 50)
+        let clock = ServerClock(local: wall.now, boot: boot.now)
+        clock.learn(serverTime: 1_800_000_600)
+        wall.advance(by: -7200)
+        #expect(clock.offset == nil)
+        #expect(clock.refusedOffset.map { abs($0 - 7800) < 1 } == true)
+    }
+
     @Test func anAdoptedOffsetNeverReplacesAMeasuredOne() {
         let clock = ServerClock(local: TestClock(1_000).now)
         clock.adopt(-600)

@@ -32,3 +32,18 @@ extension HTTPTransportTests {
         }
     }
 }
+
+extension HTTPTransportTests.HTTPDateReading {
+    /// A hostile or broken `Date` or `Age`: read as a time (the clock then refuses an offset beyond an hour) or not
+    /// at all, never a trap.
+    @Test func hostileDatesAndAgesAreBoundedOrIgnored() {
+        let year9999 = HTTPHeader(name: "Date", value: "Fri, 31 Dec 9999 23:59:59 GMT")
+        #expect(HTTPResponse(status: 200, headers: [year9999], body: []).serverTime == 253_402_300_799.5)
+        #expect(HTTPDate.unixSeconds("Mon, 01 Jan 1900 00:00:00 GMT") == nil)
+        let date = HTTPHeader(name: "Date", value: "Sun, 06 Nov 1994 08:49:37 GMT")
+        for age in ["99999999999999999999", "-5", "1e309", "nan"] {
+            let aged = HTTPResponse(status: 200, headers: [date, HTTPHeader(name: "Age", value: age)], body: [])
+            #expect(aged.serverTime == 784_111_777.5, "Age \(age) is not read")
+        }
+    }
+}

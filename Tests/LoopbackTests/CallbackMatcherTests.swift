@@ -34,7 +34,7 @@ import Testing
         ("GET /callback?error=access_denied&error_description=User+cancelled+login&state=xyz HTTP/1.1",
          .denied(error: "access_denied", description: "User cancelled login")),
         ("GET /callback?error=server_error&error_description=%1B%5B31mred&state=xyz HTTP/1.1",
-         .denied(error: "server_error", description: " [31mred")),
+         .denied(error: "server_error", description: #"\u{1B}[31mred"#)),
         ("GET /callback?error=access_denied&state=wrong HTTP/1.1", .badRequest(.stateMismatch)),
         ("GET /callback?error=access_denied HTTP/1.1", .badRequest(.stateMismatch)),
     ])

@@ -52,6 +52,7 @@ enum ProbeRecord {
         record.clientSecret = (object["clientSecret"] as? String).map { SecretBytes(utf8: $0) }
         record.accessTokenExpiresAt = object["accessTokenExpiresAt"] as? Double
         record.clockOffset = object["clockOffset"] as? Double
+        record.refusedClockOffset = object["refusedClockOffset"] as? Double
         if let bootID = object["clockBootID"] as? String, let providerMinusBoot = object["clockProviderMinusBoot"] as? Double {
             record.clockAnchor = ProviderClockAnchor(bootID: bootID, providerMinusBoot: providerMinusBoot)
         }
@@ -86,6 +87,7 @@ enum ProbeRecord {
         object["clientSecret"] = record.clientSecret.map(text)
         object["accessTokenExpiresAt"] = record.accessTokenExpiresAt
         object["clockOffset"] = record.clockOffset
+        object["refusedClockOffset"] = record.refusedClockOffset
         object["clockBootID"] = record.clockAnchor?.bootID
         object["clockProviderMinusBoot"] = record.clockAnchor?.providerMinusBoot
         object["username"] = record.identity?.username

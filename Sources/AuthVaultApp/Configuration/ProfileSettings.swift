@@ -104,6 +104,10 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     /// Seconds a refresh token lasts (the app client's setting); nil when not configured, and then not known.
     public let refreshTokenValidity: Int?
 
+    /// Cognito's bounds for a refresh token's validity, in seconds: 60 minutes to 10 years. A configuration file
+    /// edited by hand to anything else is refused, not computed with.
+    public static let refreshTokenValidityRange = 3600...(3650 * 86_400)
+
     public static let defaultScopes = ["openid", "email", "profile"]
     public static let defaultIdentityProvider = "Google"
 
@@ -152,6 +156,10 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         identityPoolId = settings.identityPoolId
         identityEndpoint = settings.identityEndpoint
         awsRoleARN = settings.awsRoleARN
+        if let validity = settings.refreshTokenValidity, !Self.refreshTokenValidityRange.contains(validity) {
+            throw .invalidValue(option: "refresh-token-validity", value: String(validity),
+                                reason: "expected seconds from 60 minutes to 3650 days, as Cognito allows")
+        }
         refreshTokenValidity = settings.refreshTokenValidity
     }
 

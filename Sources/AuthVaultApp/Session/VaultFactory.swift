@@ -140,18 +140,21 @@ public struct VaultFactory: Sendable {
     }
 
     private func keyCache() throws(ApplicationError) -> DataKeyCache {
-        let seconds = try seconds(from: "AUTHVAULT_KEY_CACHE_TIMEOUT", default: 3600)
+        // Up to a year: the kernel keeps a key's time-out in 32 bits of seconds.
+        let seconds = try seconds(from: "AUTHVAULT_KEY_CACHE_TIMEOUT", default: 3600, maximum: 365 * 86_400)
         return seconds == 0 ? .disabled : .userKeyring(timeout: .seconds(seconds))
     }
 
     private func secretServiceTimeout() throws(ApplicationError) -> Duration {
-        .milliseconds(Int64(try seconds(from: "AUTHVAULT_SECRET_SERVICE_TIMEOUT", default: 3) * 1000))
+        // Up to ten minutes: long enough for any prompt, and a bound that every later conversion survives.
+        .milliseconds(Int64(try seconds(from: "AUTHVAULT_SECRET_SERVICE_TIMEOUT", default: 3, maximum: 600) * 1000))
     }
 
-    private func seconds(from variable: String, default value: Double) throws(ApplicationError) -> Double {
+    /// A number of seconds from 0 to `maximum`; anything else (1e309, nan, -1, words) is refused, never converted.
+    private func seconds(from variable: String, default value: Double, maximum: Double) throws(ApplicationError) -> Double {
         guard let text = application.environment[variable], !text.isEmpty else { return value }
-        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-            throw .invalidVariable(name: variable, value: text, expected: "a number of seconds")
+        guard let seconds = Double(text), (0...maximum).contains(seconds) else {
+            throw .invalidVariable(name: variable, value: text, expected: "a number of seconds from 0 to \(Int(maximum))")
         }
         return seconds
     }

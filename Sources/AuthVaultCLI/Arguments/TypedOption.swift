@@ -35,10 +35,14 @@ struct TypedOption<Value: Sendable>: Sendable {
 }
 
 extension TypedOption where Value == Int {
-    init(_ long: String, placeholder: String, help: String, expected: String, default defaultValue: Int,
-         parse: @escaping @Sendable (String) -> Int?) {
-        self.init(long, placeholder: placeholder, help: help, expected: expected, default: defaultValue, shown: String(defaultValue),
-                  parse: parse)
+    /// A whole number of `unit` within `range`, declared once: anything else (too large for any integer, negative,
+    /// `1e309`, `nan`, words) is a usage error naming the option and the range, never a number that later traps.
+    init(_ long: String, unit: String, help: String, range: ClosedRange<Int>, default defaultValue: Int) {
+        precondition(range.contains(defaultValue), "the default of --\(long) is outside its range")
+        self.init(long, placeholder: unit, help: help, expected: "a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound)",
+                  default: defaultValue, shown: String(defaultValue)) { text in
+            Int(text).flatMap { range.contains($0) ? $0 : nil }
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import AuthCrypto
 import AuthVaultApp
 import CognitoAuth
+import NetworkHosts
 
 // The account commands: signing up, confirming, resetting and changing passwords. Passwords and codes are
 // asked without echo on a terminal; scripts give them with the flags below (standard input, never the command line,
@@ -133,11 +134,11 @@ struct SignUpCommand: CLICommand {
         let result = try await session.call { client throws(CognitoError) in
             try await client.signUp(username: username, password: password, attributes: attributes)
         }
-        context.standardError.line("Signed up \(username) (user \(result.userSub)).")
+        context.standardError.line("Signed up \(username) (user \(ServerText.escaped(result.userSub))).")
         if result.userConfirmed {
             context.standardError.line("The account is confirmed: sign in with 'authvault login --password --username \(username)'.")
         } else {
-            let destination = result.codeDelivery.map { "Cognito sent a code to \($0.summary)" } ?? "Confirm the account with the code Cognito sends"
+            let destination = result.codeDelivery.map { "Cognito sent a code to \(ServerText.escaped($0.summary))" } ?? "Confirm the account with the code Cognito sends"
             context.standardError.line("\(destination): run 'authvault confirm-signup --username \(username)'.")
         }
     }
@@ -276,7 +277,8 @@ struct ChangePasswordCommand: CLICommand {
         try await session.call { client throws(CognitoError) in
             try await client.changePassword(accessToken: accessToken, previousPassword: current, proposedPassword: proposed)
         }
-        context.standardError.line("Changed the password of \(await session.store.storedRecord?.identity?.displayName ?? "the signed-in user").")
+        let user = await session.store.storedRecord?.identity?.displayName
+        context.standardError.line("Changed the password of \(user.map { ServerText.escaped($0) } ?? "the signed-in user").")
     }
 }
 
@@ -324,7 +326,7 @@ extension CodeRequestCommand {
         let username = try input.username()
         let delivery = try await session.call { client throws(CognitoError) in try await Self.request(client, username: username) }
         // "Cognito sent a new code to a***@e*** (EMAIL): run 'authvault confirm-signup --username alice'."
-        let sent = delivery.map { "Cognito sent \(Self.sent) to \($0.summary)" } ?? "Cognito sent \(Self.sent)"
+        let sent = delivery.map { "Cognito sent \(Self.sent) to \(ServerText.escaped($0.summary))" } ?? "Cognito sent \(Self.sent)"
         context.standardError.line("\(sent): run 'authvault \(Self.next) --username \(username)'.")
     }
 }

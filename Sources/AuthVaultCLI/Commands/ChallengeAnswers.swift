@@ -2,6 +2,7 @@ import AuthCrypto
 import AuthStore
 import AuthVaultApp
 import CognitoAuth
+import NetworkHosts
 
 /// The answers a sign-in needs, from the command line and standard input (scripts) or the terminal (people).
 struct ChallengeAnswers {
@@ -31,7 +32,7 @@ struct ChallengeAnswers {
 
     mutating func password(for username: String) throws(CLIError) -> SecretBytes {
         passwordGiven = true
-        return try input.password(LoginCommand.passwordStdin, prompt: "Password for \(username): ")
+        return try input.password(LoginCommand.passwordStdin, prompt: "Password for \(ServerText.escaped(username)): ")
     }
 
     /// What to say after a wrong code, before it is asked again.
@@ -53,7 +54,7 @@ struct ChallengeAnswers {
             return .code(try sentCode(challenge, context: context))
         case .smsMFA, .emailOTP, .softwareTokenMFA:
             let source = challenge.kind == .softwareTokenMFA ? "your authenticator app"
-                : "the code sent to \(challenge.codeDeliveryDestination ?? "you")"
+                : "the code sent to \(challenge.codeDeliveryDestination.map { ServerText.escaped($0) } ?? "you")"
             codeCanBeRetried = interactive && !LoginCommand.mfaCode.isGiven(arguments)
             return .code(try input.code(LoginCommand.mfaCode, prompt: "MFA code from \(source): "))
         case .selectMFAType:
@@ -71,7 +72,7 @@ struct ChallengeAnswers {
             return .softwareTokenSetupCode(try input.code(LoginCommand.mfaCode, prompt: "First code from the authenticator app: "),
                                            friendlyDeviceName: "authvault")
         default:
-            throw CLIError("Cognito asks for \(challenge.kind), which authvault cannot answer yet.")
+            throw CLIError("Cognito asks for \(ServerText.escaped("\(challenge.kind)")), which authvault cannot answer yet.")
         }
     }
 
@@ -80,8 +81,8 @@ struct ChallengeAnswers {
     private mutating func sentCode(_ challenge: AuthChallenge, context: CommandContext) throws(CLIError) -> SecretBytes {
         if !codeAnnounced {
             codeAnnounced = true
-            let medium = challenge.parameters["CODE_DELIVERY_DELIVERY_MEDIUM"].map { " (\($0))" } ?? ""
-            let destination = challenge.codeDeliveryDestination.map { " to \($0)\(medium)" }
+            let medium = challenge.parameters["CODE_DELIVERY_DELIVERY_MEDIUM"].map { " (\(ServerText.escaped($0)))" } ?? ""
+            let destination = challenge.codeDeliveryDestination.map { " to \(ServerText.escaped($0))\(medium)" }
                 ?? (challenge.kind == .smsOTP ? " by SMS" : " by e-mail")
             context.standardError.line("Cognito sent a code\(destination).")
         }
@@ -95,13 +96,13 @@ struct ChallengeAnswers {
         let offered = FirstFactorChoice.allCases.filter { challenge.availableChallenges.contains($0.cognitoName) }
         let words = offered.map { $0.rawValue }
         guard !offered.isEmpty else {
-            throw CLIError("Cognito offers \(challenge.availableChallenges.joined(separator: ", ")) to sign in, none of which authvault "
+            throw CLIError("Cognito offers \(ServerText.escaped(challenge.availableChallenges.joined(separator: ", "))) to sign in, none of which authvault "
                            + "can answer: sign in through the browser ('authvault login --browser').")
         }
         let chosen: FirstFactorChoice
         if let firstFactor {
             guard offered.contains(firstFactor) else {
-                throw CLIError("Cognito offers \(words.joined(separator: ", ")) to sign in as \(challenge.username), not "
+                throw CLIError("Cognito offers \(words.joined(separator: ", ")) to sign in as \(ServerText.escaped(challenge.username)), not "
                                + "\(firstFactor.rawValue): pass --challenge \(words.joined(separator: "|")).", status: .usage)
             }
             chosen = firstFactor
@@ -125,7 +126,8 @@ struct ChallengeAnswers {
         customRounds += 1
         let shown = challenge.parameters.filter { $0.key != "USERNAME" }.sorted { $0.key < $1.key }
         context.standardError.line("Custom challenge \(customRounds)\(shown.isEmpty ? "." : ":")")
-        for (name, value) in shown { context.standardError.line("  \(name): \(value)") }
+        // The pool's own Lambda chose these: shown escaped, so they cannot rewrite the terminal or fake a line.
+        for (name, value) in shown { context.standardError.line("  \(ServerText.escaped(name)): \(ServerText.escaped(value))") }
         if let line = try input.pipedLine(LoginCommand.answerStdin) { return line }
         guard interactive, let answer = context.prompter.readSecret(prompt: "Answer: "), answer.count > 0 else {
             throw CLIError("No terminal to ask for the answer to the custom challenge: pipe it in with --answer-stdin.", status: .usage)
@@ -155,8 +157,8 @@ struct ChallengeAnswers {
             given[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
         for name in challenge.requiredAttributes where given[name] == nil {
-            guard interactive, let value = prompter.readLine(prompt: "\(name): ") else {
-                throw CLIError("Cognito requires the attribute '\(name)': pass --attribute \(name)=VALUE.", status: .usage)
+            guard interactive, let value = prompter.readLine(prompt: "\(ServerText.escaped(name)): ") else {
+                throw CLIError("Cognito requires the attribute '\(ServerText.escaped(name))': pass --attribute \(ServerText.escaped(name))=VALUE.", status: .usage)
             }
             given[name] = value
         }

@@ -2,6 +2,7 @@ import AuthCrypto
 import AuthVaultApp
 import CognitoAuth
 import HTTPTransport
+import NetworkHosts
 import TokenVault
 
 /// `authvault configure`: writes or updates one profile from flags.
@@ -117,7 +118,7 @@ struct ConfigureCommand: CLICommand {
             caBundlePath: caBundle, userAgent: application.userAgent, proxy: application.proxySettings))
         do {
             let endpoints = try await OAuthEndpoints.discover(url, transport: transport)
-            context.standardError.line("Read the endpoints of \(endpoints.issuer ?? url) from its discovery document.")
+            context.standardError.line("Read the endpoints of \(ServerText.escaped(endpoints.issuer ?? url)) from its discovery document.")
             return endpoints
         } catch {
             throw CLIError(Remedy.message("Cannot use the discovery document at \(url): \(error).", Remedy.of(error)), status: error.isRetryable ? .networkUnavailable : .failure)

@@ -1,6 +1,7 @@
 import AuthStore
 import AuthVaultApp
 import CognitoAuth
+import NetworkHosts
 
 /// `authvault devices ...`: the devices Cognito tracks for the signed-in user, this machine among them.
 enum DevicesCommands {
@@ -54,7 +55,9 @@ struct DevicesListCommand: CLICommand {
         for entry in entries {
             let status = entry.remembered ? "remembered" : "not remembered"
             let seen = entry.lastAuthenticatedAt.map { ", last sign-in \($0)" } ?? ""
-            context.standardOutput.line("\(entry.thisMachine ? "*" : " ") \(entry.key)  \(entry.name ?? "(no name)")  (\(status)\(seen))")
+            // Any machine of the user's named its device: the names are shown escaped.
+            let name = entry.name.map { ServerText.escaped($0) } ?? "(no name)"
+            context.standardOutput.line("\(entry.thisMachine ? "*" : " ") \(ServerText.escaped(entry.key))  \(name)  (\(status)\(seen))")
         }
         if entries.isEmpty { context.standardError.line("Cognito tracks no device for this user.") }
     }

@@ -2,6 +2,7 @@ import AuthCrypto
 import AuthStore
 import AuthVaultApp
 import CognitoAuth
+import NetworkHosts
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +15,8 @@ struct LoginCommand: CLICommand {
     static let paste = OptionSpec.flag("paste", help: "Print the sign-in URL, then read the redirect URL (or the code) pasted from a browser on another machine.")
     static let browserCommand = OptionSpec.value("browser-command", placeholder: "cmd", help: "The command that opens the URL, given as its last argument.")
     static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "The federated provider for this sign-in (default: the profile's, Google; '' for the Hosted UI page).")
-    static let timeout = TypedOption<Int>("timeout", placeholder: "seconds", help: "How long to wait for the browser.",
-                                          expected: "a whole number of seconds", default: 180) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+    /// Up to an hour: the browser's sign-in page and Cognito's challenge session do not wait longer anyway.
+    static let timeout = TypedOption<Int>("timeout", unit: "seconds", help: "How long to wait for the browser.", range: 1...3600, default: 180)
     static let password = OptionSpec.flag("password", help: "Sign in with a user name and password (the default without a Hosted UI).")
     static let username = AccountOption.username
     static let passwordStdin = AccountOption.passwordStdin
@@ -115,15 +116,15 @@ struct LoginCommand: CLICommand {
         let provider = arguments.value(Self.identityProvider).map { $0.isEmpty ? nil : $0 } ?? session.profile.identityProvider
         let summary = try await TerminalBrowserSignIn(session: session, context: context, identityProvider: provider, timeout: browserTimeout)
             .run(delivery)
-        let via = summary.federated.first.map { " via \($0.provider)" } ?? ""
-        context.standardError.line("Signed in as \(summary.user)\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
+        let via = summary.federated.first.map { " via \(ServerText.escaped($0.provider))" } ?? ""
+        context.standardError.line("Signed in as \(ServerText.escaped(summary.user))\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
     }
 
     /// A machine profile has no one to sign in: its token is fetched now, as 'authvault token' would when due.
     private func fetchMachineToken(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
         let summary: SessionSummary
         do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error) }
-        context.standardError.line("Profile '\(session.profile.name)' signs in as app client \(summary.user) (client credentials): no login "
+        context.standardError.line("Profile '\(session.profile.name)' signs in as app client \(ServerText.escaped(summary.user)) (client credentials): no login "
             + "is needed, 'authvault token' fetches a token when due. Fetched one now, valid until \(TimeText.rfc3339(summary.accessTokenExpiresAt)).")
     }
 
@@ -178,7 +179,7 @@ struct LoginCommand: CLICommand {
         let username = try answers.input.username()
         var dialogue = SignInDialogue(session: session, context: context, answers: answers, remembersDevice: arguments.flag(Self.rememberDevice))
         let summary = try await dialogue.run(username: username, flow: authFlowChoice ?? session.profile.authFlow)
-        context.standardError.line("Signed in as \(summary.user) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
+        context.standardError.line("Signed in as \(ServerText.escaped(summary.user)) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
     }
 
     /// This machine's name, for its remembered device.

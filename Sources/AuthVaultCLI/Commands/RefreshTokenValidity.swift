@@ -1,7 +1,8 @@
+import AuthVaultApp
+
 /// `configure --refresh-token-validity`: a duration as Cognito's app client settings give it.
 enum RefreshTokenValidity {
-    /// Cognito's bounds for a refresh token's validity: 60 minutes to 10 years.
-    static let range = 3600...(3650 * 86_400)
+    static let range = ResolvedProfile.refreshTokenValidityRange
 
     /// "30d", "12h", "90m", "3600s" or "3600" in seconds; nil when malformed or outside Cognito's bounds.
     static func seconds(_ text: String) -> Int? {

@@ -1,6 +1,7 @@
 import AuthStore
 import AuthVaultApp
 import CognitoAuth
+import NetworkHosts
 
 /// A sign-in with the user-pool API from its first call to its session: every challenge Cognito asks answered in
 /// turn (a wrong code asked again in the same session), then the machine's remembered device reported.
@@ -58,13 +59,13 @@ struct SignInDialogue {
     private func reportDevice(previous: String?) async throws(CLIError) {
         guard let device = await session.store.rememberedDevice else { return }
         if device.key != previous {
-            context.standardError.line("Cognito now knows this machine as device '\(device.name)' (\(device.key)).")
+            context.standardError.line("Cognito now knows this machine as device '\(ServerText.escaped(device.name))' (\(ServerText.escaped(device.key))).")
         } else if remembersDevice {
             let accessToken = try await session.accessToken()
             try await session.call({ client throws(CognitoError) in
                 try await client.setDeviceRemembered(true, deviceKey: device.key, accessToken: accessToken)
             }, failure: ProfileSession.tokenCallError)
-            context.standardError.line("Cognito remembers this machine ('\(device.name)') from now on.")
+            context.standardError.line("Cognito remembers this machine ('\(ServerText.escaped(device.name))') from now on.")
         }
     }
 }

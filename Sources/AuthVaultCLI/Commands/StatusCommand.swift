@@ -1,6 +1,8 @@
 import AuthStore
 import AuthVaultApp
+import CognitoAuth
 import FoundationEssentials
+import NetworkHosts
 import TokenVault
 
 /// `authvault status`: who is signed in, until when, where the tokens are; and when not usable, why.
@@ -58,6 +60,8 @@ struct StatusCommand: CLICommand {
         var device: Device?
         /// The identity provider's clock minus this machine's, when it is more than a minute.
         var clockOffsetSeconds: Int?
+        /// An offset of more than `ServerClock.maximumOffset`, seen and not adopted.
+        var clockOffsetRefusedSeconds: Int?
         var clock: String?
     }
 
@@ -175,9 +179,14 @@ struct StatusCommand: CLICommand {
             report.refreshTokenExpiresAt = refreshExpiry.map(TimeText.rfc3339)
             // The store's offset, not the record's number: it follows a wall clock corrected since it was measured.
             if let offset = session.store.clock.offset, abs(offset) > Self.notableClockOffset {
-                report.clockOffsetSeconds = Int(offset.rounded())
+                report.clockOffsetSeconds = TimeText.wholeSeconds(offset)
                 report.clock = "this machine's clock is \(TimeText.span(offset)) \(offset > 0 ? "behind" : "ahead of") the identity "
                     + "provider's; tokens are timed by the provider's clock"
+            } else if let refused = session.store.clock.refusedOffset {
+                report.clockOffsetRefusedSeconds = TimeText.wholeSeconds(refused)
+                report.clock = "the identity provider's answers put its clock \(TimeText.span(refused)) \(refused > 0 ? "ahead of" : "behind") "
+                    + "this machine's: more than \(TimeText.span(ServerClock.maximumOffset)), so not adopted, and tokens are timed by "
+                    + "this machine's clock; check this machine's clock (or a proxy on the way)"
             }
         }
         // Only what the profile's identity pool and role would still be served: a set issued for others is not.
@@ -191,17 +200,20 @@ struct StatusCommand: CLICommand {
                      providerNow: providerNow, exitStatus: exitStatus)
     }
 
+    /// The user's names, identities and the reasons come from the provider (claims, Cognito's messages): shown
+    /// escaped.
     private func render(_ shown: Shown, now: Double) -> String {
         let report = shown.report, record = shown.record, providerNow = shown.providerNow
+        let escaped = { (text: String) in ServerText.escaped(text, limit: .max) }
         let provider = report.userPoolId.map { "pool \($0)" } ?? report.issuer.map { "issuer \($0)" }
         var lines = ["Profile:    \(report.profile)\(provider.map { " (\($0), client \(report.clientId ?? "-"))" } ?? "")"]
         if let backend = report.backend { lines.append("Vault:      \(backend)") }
-        lines.append("State:      \(report.stateText)")
+        lines.append("State:      \(escaped(report.stateText))")
         if report.signIn != "user" { lines.append("Sign-in:    \(report.signIn)") }
         if let user = report.user {
-            lines.append("User:       \(user)\(report.username.map { $0 != user ? " (user name \($0))" : "" } ?? "")")
+            lines.append("User:       \(escaped(user))\(report.username.map { $0 != user ? " (user name \(escaped($0)))" : "" } ?? "")")
         }
-        if let identities = report.identities, !identities.isEmpty { lines.append("Federated:  \(identities.joined(separator: ", "))") }
+        if let identities = report.identities, !identities.isEmpty { lines.append("Federated:  \(escaped(identities.joined(separator: ", ")))") }
         if let expiry = record?.accessTokenExpiresAt, record?.hasSession == true {
             lines.append("Access:     \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))")
         }
@@ -214,13 +226,13 @@ struct StatusCommand: CLICommand {
         if let expiry = shown.refreshExpiry, record?.hasSession == true {
             lines.append("Refresh:    \(expiry > now ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: now)))")
         }
-        if let identityId = report.identityId { lines.append("Identity:   \(identityId)") }
+        if let identityId = report.identityId { lines.append("Identity:   \(escaped(identityId))") }
         if let expiry = shown.awsCredentialsExpiry {
             lines.append("AWS keys:   \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))")
         }
-        if let device = report.device { lines.append("Device:     this machine is '\(device.name)' (\(device.key))") }
+        if let device = report.device { lines.append("Device:     this machine is '\(escaped(device.name))' (\(escaped(device.key)))") }
         if let clock = report.clock { lines.append("Clock:      \(clock)") }
-        if let problem = report.problem { lines.append("Note:       \(problem)") }
+        if let problem = report.problem { lines.append("Note:       \(escaped(problem))") }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -1,5 +1,6 @@
 import AuthVaultApp
 import CognitoAuth
+import NetworkHosts
 import TokenVault
 import TokenVerification
 
@@ -67,24 +68,27 @@ struct WhoAmICommand: CLICommand {
         }
     }
 
+    /// Every value here is the provider's (GetUser, userinfo, the ID token's claims): each is shown escaped.
     private func render(_ report: Report) -> String {
-        var lines = ["Username:   \(report.username)", "Profile:    \(report.profile)"]
-        if let email = report.attributes["email"] { lines.append("E-mail:     \(email)") }
+        let shown = { (text: String) in ServerText.escaped(text) }
+        var lines = ["Username:   \(shown(report.username))", "Profile:    \(report.profile)"]
+        if let email = report.attributes["email"] { lines.append("E-mail:     \(shown(email))") }
         if let enabled = report.enabledMFA {
             lines.append("MFA:        " + (enabled.isEmpty ? "none"
-                : enabled.joined(separator: ", ") + (report.preferredMFA.map { " (preferred: \($0))" } ?? "")))
+                : shown(enabled.joined(separator: ", ")) + (report.preferredMFA.map { " (preferred: \(shown($0)))" } ?? "")))
         } else {
             lines.append("MFA:        (not told by the userinfo endpoint)")
         }
         if let federated = report.stored?.federated, !federated.isEmpty {
-            lines.append("Federated:  " + federated.map { "\($0.provider):\($0.userId)" }.joined(separator: ", "))
+            lines.append("Federated:  " + shown(federated.map { "\($0.provider):\($0.userId)" }.joined(separator: ", ")))
         }
         if let stored = report.stored {
-            lines.append("Session:    signed in as \(stored.displayName)" + (stored.subject.map { " (sub \($0))" } ?? ""))
+            lines.append("Session:    signed in as \(shown(stored.displayName))" + (stored.subject.map { " (sub \(shown($0)))" } ?? ""))
         }
         lines.append("Attributes:")
-        let width = report.attributes.keys.map(\.count).max() ?? 0
-        for (name, value) in report.attributes.sorted(by: { $0.key < $1.key }) {
+        let attributes = report.attributes.map { (name: shown($0.key), value: shown($0.value)) }.sorted { $0.name < $1.name }
+        let width = attributes.map(\.name.count).max() ?? 0
+        for (name, value) in attributes {
             lines.append("  \(name)\(String(repeating: " ", count: width - name.count))  \(value)")
         }
         return lines.joined(separator: "\n") + "\n"

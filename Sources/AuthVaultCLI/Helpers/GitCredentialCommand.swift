@@ -43,7 +43,7 @@ struct GitCredentialCommand: CLICommand {
         } else {
             lines += ["username=\(token.username)", "password=\(token.token)"]
         }
-        lines.append("password_expiry_utc=\(Int64(token.expiresAt))")
+        lines.append("password_expiry_utc=\(TimeText.wholeSeconds(token.expiresAt.rounded(.down)))")
         context.standardOutput.write(lines.concatenated(separator: "\n") + "\n\n")
     }
 }

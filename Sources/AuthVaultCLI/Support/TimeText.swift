@@ -32,10 +32,17 @@ enum TimeText {
         let magnitude = abs(seconds)
         switch magnitude {
         case ..<90: return "\(Int(magnitude)) s"
-        case ..<(90 * 60): return "\(Int((magnitude / 60).rounded())) min"
-        case ..<(48 * 3600): return "\(Int((magnitude / 3600).rounded())) h"
-        default: return "\(Int((magnitude / 86_400).rounded())) days"
+        case ..<(90 * 60): return "\(wholeSeconds(magnitude / 60)) min"
+        case ..<(48 * 3600): return "\(wholeSeconds(magnitude / 3600)) h"
+        default: return "\(wholeSeconds(magnitude / 86_400)) days"
         }
+    }
+
+    /// A number of seconds (or any unit) rounded to a whole one that fits an Int: a record's or a server's number
+    /// may be anything, and `Int(_:)` traps on what does not fit (nan is 0).
+    static func wholeSeconds(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        return Int(min(max(value.rounded(), -1e15), 1e15))
     }
 
     static var now: Double { Date().timeIntervalSince1970 }

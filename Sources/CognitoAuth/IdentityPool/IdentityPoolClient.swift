@@ -46,6 +46,10 @@ public struct IdentityPoolClient: Sendable {
             throw .invalidResponse(operation: IdentityPoolOperation.getCredentialsForIdentity.rawValue,
                                    reason: "the answer lacks the credentials or their expiry")
         }
+        guard ServerTime.unixSeconds.contains(expiration) else {
+            throw .invalidResponse(operation: IdentityPoolOperation.getCredentialsForIdentity.rawValue,
+                                   reason: "the credentials' expiry is not a time between 1970 and 9999")
+        }
         return AWSCredentials(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
                               sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiration,
                               identityId: response.identityId ?? identityId)

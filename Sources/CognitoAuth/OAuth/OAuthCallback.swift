@@ -17,7 +17,7 @@ extension OAuthAuthorizationRequest {
         if let error = parameters.error {
             // An error with another sign-in's state is not this sign-in's outcome.
             if let state = parameters.state, !matchesState(state) { throw .stateMismatch }
-            let description = parameters.errorDescription.map { OAuthText.printable($0) }
+            let description = parameters.errorDescription.map { ServerText.escaped($0) }
             throw .authorizationFailed(OAuthErrorCode(error), description: description?.isEmpty == false ? description : nil)
         }
         guard let state = parameters.state else { throw .missingState }
@@ -61,7 +61,7 @@ extension OAuthAuthorizationRequest {
         } catch {
             switch error {
             case .brokenEscape: throw .malformed("a %-escape is broken")
-            case .repeated(let name): throw .malformed("'\(OAuthText.printable(name, limit: 40))' appears twice")
+            case .repeated(let name): throw .malformed("'\(ServerText.escaped(name, limit: 40))' appears twice")
             }
         }
     }

@@ -30,7 +30,7 @@ extension OAuthEndpoints {
         let response = try await sender.send(request, .discovery)
         let endpoints = try OAuthEndpoints(discoveryDocument: response.body)
         guard endpoints.issuer == String(issuer) else {
-            throw .invalidConfiguration("the discovery document at \(documentURL) names another issuer (\(endpoints.issuer ?? "none"))")
+            throw .invalidConfiguration("the discovery document at \(documentURL) names another issuer (\(ServerText.escaped(endpoints.issuer ?? "none")))")
         }
         return endpoints
     }

@@ -59,8 +59,13 @@ public struct OAuthEndpoints: Sendable, Equatable {
     func checkURLs() throws(OAuthError) {
         let named: [(String, String?)] = [("authorization", authorization), ("token", token), ("userinfo", userInfo),
                                           ("revocation", revocation), ("logout", logout), ("JWKS", jwksURL)]
-        for case let (name, url?) in named where !ServiceURL.isPermitted(url) {
-            throw .invalidConfiguration("the \(name) endpoint: \(ServiceURL.rule)")
+        for case let (name, url?) in named {
+            guard ServiceURL.isPermitted(url) else { throw .invalidConfiguration("the \(name) endpoint: \(ServiceURL.rule)") }
+            // Printed for the user to open (the sign-in and logout pages): a control character in one would reach
+            // the terminal.
+            guard ServerText.isPlain(url), !url.contains(" ") else {
+                throw .invalidConfiguration("the \(name) endpoint holds a space or a control character, which a URL carries percent-encoded")
+            }
         }
     }
 }

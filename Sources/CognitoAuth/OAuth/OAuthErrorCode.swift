@@ -1,3 +1,5 @@
+import NetworkHosts
+
 /// An OAuth 2.0 `error` code (RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1, RFC 7009 section 2.2.1,
 /// OpenID Connect Core section 3.1.2.6), as the authorization server sends it on the callback or in a JSON answer.
 public enum OAuthErrorCode: Sendable, Equatable, CustomStringConvertible {
@@ -36,7 +38,7 @@ public enum OAuthErrorCode: Sendable, Equatable, CustomStringConvertible {
         case "login_required": self = .loginRequired
         case "interaction_required": self = .interactionRequired
         case "consent_required": self = .consentRequired
-        default: self = .other(OAuthText.printable(code, limit: 64))
+        default: self = .other(ServerText.escaped(code, limit: 64))
         }
     }
 

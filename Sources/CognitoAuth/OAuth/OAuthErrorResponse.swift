@@ -11,7 +11,7 @@ enum OAuthErrorResponse {
             if response.status == 429 { return .throttled }
             return response.status >= 500 ? .serverError(status: response.status) : .unexpectedStatus(response.status)
         }
-        let description = CognitoErrorResponse.redact(OAuthText.printable(body?.errorDescription ?? ""), secrets: secrets)
+        let description = CognitoErrorResponse.redact(body?.errorDescription ?? "", secrets: secrets)
         return .refused(OAuthErrorCode(code), description: description, status: response.status, operation: operation)
     }
 

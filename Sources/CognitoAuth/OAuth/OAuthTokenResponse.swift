@@ -1,5 +1,6 @@
 import BoundedJSON
 import FoundationEssentials
+import HTTPTransport
 
 /// A successful token endpoint answer (RFC 6749 section 5.1; OpenID Connect Core section 3.1.3.3).
 struct OAuthTokenResponse: Decodable {
@@ -7,7 +8,7 @@ struct OAuthTokenResponse: Decodable {
     let tokenType: String
     let idToken: String?
     let refreshToken: String?
-    /// Seconds; some servers send it as a string.
+    /// Seconds; some servers send it as a string. Nan when present but not a number.
     let expiresIn: Double?
     /// The scopes granted, space-separated, when they differ from those asked for (RFC 6749 section 5.1).
     let scope: String?
@@ -26,8 +27,9 @@ struct OAuthTokenResponse: Decodable {
         scope = try? container.decodeIfPresent(String.self, forKey: .scope)
         switch try container.decodeIfPresent(JSONValue.self, forKey: .expiresIn) {
         case .number(let seconds): expiresIn = seconds
-        case .string(let text): expiresIn = Double(text)
-        default: expiresIn = nil
+        case .string(let text): expiresIn = Double(text) ?? .nan
+        case nil, .null: expiresIn = nil
+        default: expiresIn = .nan
         }
     }
 
@@ -41,6 +43,10 @@ struct OAuthTokenResponse: Decodable {
         }
         guard answer.tokenType.lowercased() == "bearer" else {
             throw .invalidResponse(operation: operation.rawValue, reason: "the token type is not Bearer")
+        }
+        if let expiresIn = answer.expiresIn, !ServerTime.lifetime.contains(expiresIn) {
+            throw .invalidResponse(operation: operation.rawValue,
+                                   reason: "expires_in is not a number of seconds from 0 to \(Int(ServerTime.lifetime.upperBound))")
         }
         return answer
     }

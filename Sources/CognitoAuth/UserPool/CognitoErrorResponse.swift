@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTransport
+import NetworkHosts
 
 /// Reads a non-2xx answer: Cognito's `{"__type": "...", "message": "..."}` (the type may carry a `prefix#`, and
 /// may instead come in the X-Amzn-ErrorType header as `Type:uri`), or anything else a proxy or server sends.
@@ -13,7 +14,7 @@ enum CognitoErrorResponse {
             if response.status == 429 { return .tooManyRequests(message: "") }
             return response.status >= 500 ? .serverError(status: response.status) : .unexpectedStatus(response.status)
         }
-        let type = rawType.split(separator: "#").last.map(String.init) ?? rawType
+        let type = ServerText.escaped(rawType.split(separator: "#").last.map(String.init) ?? rawType, limit: 100)
         let message = redact(body?.message ?? "", secrets: secrets)
         return error(type: type, status: response.status, message: message)
     }
@@ -54,13 +55,14 @@ enum CognitoErrorResponse {
         }
     }
 
-    /// Longest first, so a secret that contains another is blanked out whole. Long messages are cut short.
+    /// The server's message as it may be shown: secrets blanked out (longest first, so a secret that contains
+    /// another is blanked out whole), then control characters escaped and the length bounded.
     static func redact(_ message: String, secrets: [String]) -> String {
         var text = message
         for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
             text = text.replacing(secret, with: "<redacted>")
         }
-        return text.count > 300 ? String(text.prefix(300)) + "…" : text
+        return ServerText.escaped(text)
     }
 
     private struct Body: Decodable {
