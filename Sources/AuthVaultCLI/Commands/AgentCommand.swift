@@ -122,7 +122,7 @@ private final class AgentProfiles: AgentProfileProvider {
         revisions = factory.revisions
     }
 
-    /// At start: the file vault opened with what the agent has (the key in the session keyring, its own passphrase
+    /// At start: the file vault opened with what the agent has (the key in the user keyring, its own passphrase
     /// variable or file), else left locked, and said so.
     func openFileVault(log: @Sendable (String) -> Void) async {
         do {

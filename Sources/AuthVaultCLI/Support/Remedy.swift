@@ -27,8 +27,8 @@ enum Remedy {
     static let unlockVault = "Unlock it: 'authvault vault unlock' (or log in to the desktop, for the keyring)."
 
     /// For a sign-in refused because the running agent cannot open the encrypted file vault: the agent takes the key
-    /// from the session keyring that 'vault unlock' fills, or from its own passphrase.
-    static let agentStaysLocked = "Unlock the agent first with 'authvault vault unlock' (it takes the key from the session keyring, "
+    /// from the user keyring that 'vault unlock' fills, or from its own passphrase.
+    static let agentStaysLocked = "Unlock the agent first with 'authvault vault unlock' (it takes the key from the user keyring, "
         + "so leave AUTHVAULT_KEY_CACHE_TIMEOUT above 0), or restart it with its own AUTHVAULT_VAULT_PASSPHRASE_FILE."
 
     static func of(_ notice: ApplicationNotice) -> String? {
