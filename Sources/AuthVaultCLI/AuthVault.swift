@@ -33,6 +33,8 @@ public enum AuthVault {
             .command(KubectlCredentialCommand.self),
             .command(VaultTokenHelperCommand.self),
             .command(CompletionCommand.self),
+            .command(VersionCommand.self),
+            .command(HelpCommand.self),
         ]
     )
 

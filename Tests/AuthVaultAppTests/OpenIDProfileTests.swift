@@ -25,7 +25,9 @@ import Testing
 
         var cognito = settings()
         cognito.userPoolId = "eu-west-1_AbC123"
-        #expect(try ResolvedProfile(name: "pool", settings: cognito).identityProvider == ResolvedProfile.defaultIdentityProvider)
+        #expect(try ResolvedProfile(name: "pool", settings: cognito).identityProvider == nil, "no default provider")
+        cognito.identityProvider = "Google"
+        #expect(try ResolvedProfile(name: "pool", settings: cognito).identityProvider == "Google")
     }
 
     @Test func withoutAnIssuerOrAPoolTheProfileIsIncomplete() {

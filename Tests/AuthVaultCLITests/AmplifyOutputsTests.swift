@@ -28,7 +28,22 @@ import TestSupport
         #expect(app["scopes"] as? [String] == ["phone", "email", "openid", "profile", "aws.cognito.signin.user.admin"])
         #expect(app["redirectURIs"] as? [String] == ["http://localhost:3000/", "http://127.0.0.1:53682/callback"])
         #expect(app["signOutURI"] as? String == "http://127.0.0.1:53682/signed-out")
+        #expect(app["identityProvider"] as? String == "Google", "the file names exactly one social provider")
         #expect(app["problem"] == nil)
+    }
+
+    @Test func theProviderIsTakenOnlyWhenTheFileNamesExactlyOne() async throws {
+        let cli = try HeadlessCLI()
+        let scratch = try TemporaryDirectory(prefix: "authvault-amplify")
+        let text = try String(contentsOfFile: example, encoding: .utf8)
+        for (name, providers) in [("two", #"["GOOGLE", "FACEBOOK"]"#), ("none", "[]")] {
+            let path = scratch.appending("\(name).json")
+            try text.replacingOccurrences(of: #""identity_providers": ["GOOGLE"]"#, with: #""identity_providers": \#(providers)"#)
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            let output = try await cli.run(["-p", name, "configure", "--from-amplify-outputs", path, "--vault", "file"])
+            #expect(output.status == 0, "\(output.stderrText)")
+            #expect(try await profile(cli, name)["identityProvider"] == nil, "\(name): the Hosted UI page lets the user choose")
+        }
     }
 
     @Test func optionsGivenWithTheFileWinAndBadFilesChangeNothing() async throws {

@@ -27,7 +27,7 @@ import TestSupport
             .first { $0.hasPrefix("https://") } ?? ""
     }
 
-    @Test func theAuthorizeURLCarriesPKCEStateNonceAndTheProfilesProvider() async throws {
+    @Test func theAuthorizeURLCarriesPKCEStateNonceAndNoProviderUnlessOneIsGiven() async throws {
         let url = try #require(URLComponents(string: try await printedURL([])))
         #expect(url.host == "example.auth.eu-west-1.amazoncognito.com" && url.path == "/oauth2/authorize")
         let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
@@ -36,8 +36,10 @@ import TestSupport
         #expect(query["code_challenge_method"] == "S256" && query["code_challenge"]?.count == 43)
         #expect((query["state"]?.count ?? 0) >= 43 && (query["nonce"]?.count ?? 0) >= 43)
         #expect(query["scope"] == "openid email profile")
-        #expect(query["identity_provider"] == "Google")
+        #expect(query["identity_provider"] == nil, "a profile configured without --identity-provider shows the Hosted UI's page")
 
+        let google = try await printedURL(["--identity-provider", "Google"])
+        #expect(google.contains("identity_provider=Google"))
         let hostedPage = try await printedURL(["--identity-provider", ""])
         #expect(!hostedPage.contains("identity_provider="), "'' shows the Hosted UI's own page")
         let other = try await printedURL(["--identity-provider", "Okta"])

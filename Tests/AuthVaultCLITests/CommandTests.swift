@@ -42,7 +42,7 @@ import AuthVaultApp
         #expect(profile.endpoint == "https://cognito-idp.eu-west-1.amazonaws.com/")
         #expect(profile.issuer == "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC123")
         #expect(profile.jwksURL == "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC123/.well-known/jwks.json")
-        #expect(profile.identityProvider == "Google")
+        #expect(profile.identityProvider == nil, "no provider unless one is given: the Hosted UI page lists the pool's")
         #expect(profile.scopes == ["openid", "email", "profile"])
         #expect(profile.vault == .auto)
     }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// What a profile takes from an Amplify Gen 2 `amplify_outputs.json` (schema versions 1.x): its `auth` section's
-/// user pool, app client, region, identity pool, and the OAuth domain, scopes and redirect URIs.
+/// user pool, app client, region, identity pool, and the OAuth domain, scopes, redirect URIs and social providers.
 public struct AmplifyOutputs: Sendable, Equatable {
     public let region: String
     public let userPoolId: String
@@ -13,6 +13,8 @@ public struct AmplifyOutputs: Sendable, Equatable {
     public let scopes: [String]
     public let redirectSignInURIs: [String]
     public let redirectSignOutURIs: [String]
+    /// The social providers the app offers, as Amplify names them (`GOOGLE`, `FACEBOOK`, ...).
+    public let socialProviders: [String]
 
     private struct Version: Decodable {
         let version: String?
@@ -35,6 +37,7 @@ public struct AmplifyOutputs: Sendable, Equatable {
         let scopes: [String]?
         let redirect_sign_in_uri: [String]?
         let redirect_sign_out_uri: [String]?
+        let identity_providers: [String]?
     }
 
     /// The file at `path`; its problems said as a configuration error naming the file.
@@ -61,7 +64,8 @@ public struct AmplifyOutputs: Sendable, Equatable {
         let outputs = AmplifyOutputs(
             region: auth.aws_region, userPoolId: auth.user_pool_id, clientId: auth.user_pool_client_id,
             identityPoolId: auth.identity_pool_id, oauthDomain: auth.oauth?.domain, scopes: auth.oauth?.scopes ?? [],
-            redirectSignInURIs: auth.oauth?.redirect_sign_in_uri ?? [], redirectSignOutURIs: auth.oauth?.redirect_sign_out_uri ?? [])
+            redirectSignInURIs: auth.oauth?.redirect_sign_in_uri ?? [], redirectSignOutURIs: auth.oauth?.redirect_sign_out_uri ?? [],
+            socialProviders: auth.oauth?.identity_providers ?? [])
         try outputs.validate(path: path)
         return outputs
     }
@@ -90,6 +94,16 @@ public struct AmplifyOutputs: Sendable, Equatable {
         for scope in scopes { try check("oauth.scopes", scope, ProfileValidation.scope) }
     }
 
+    /// Amplify's names of the social providers, and the names Cognito's `identity_provider` parameter takes.
+    static let cognitoProviderNames = ["GOOGLE": "Google", "FACEBOOK": "Facebook", "LOGIN_WITH_AMAZON": "LoginWithAmazon",
+                                       "SIGN_IN_WITH_APPLE": "SignInWithApple"]
+
+    /// The provider a browser sign-in goes straight to: only when the app offers exactly one social provider (with
+    /// more, or none, the Hosted UI's page lets the user choose).
+    public var identityProvider: String? {
+        socialProviders.count == 1 ? Self.cognitoProviderNames[socialProviders[0]] : nil
+    }
+
     /// The Hosted UI's base URL: the domain as given when it has a scheme, else https.
     private var hostedUI: String? {
         guard let oauthDomain, !oauthDomain.isEmpty else { return nil }
@@ -114,8 +128,8 @@ public struct AmplifyOutputs: Sendable, Equatable {
         public var skippedRedirectURIs: [String] = []
     }
 
-    /// Sets the profile's pool, client, region, identity pool, Hosted UI, scopes and loopback redirect URIs (sign-in
-    /// and sign-out); options the same command gives are applied afterwards and win.
+    /// Sets the profile's pool, client, region, identity pool, Hosted UI, scopes, loopback redirect URIs (sign-in
+    /// and sign-out) and its one social provider if it names exactly one; options the same command gives are applied afterwards and win.
     public func adopt(into settings: inout ProfileSettings) -> Adoption {
         var adoption = Adoption()
         settings.region = region
@@ -124,6 +138,7 @@ public struct AmplifyOutputs: Sendable, Equatable {
         settings.clientId = clientId
         if let hostedUI { settings.hostedUI = hostedUI }
         if !scopes.isEmpty { settings.scopes = scopes }
+        if let identityProvider { settings.identityProvider = identityProvider }
         let loopback = redirectSignInURIs.filter { (try? ProfileValidation.redirectURI($0)) != nil }
         adoption.skippedRedirectURIs = redirectSignInURIs.filter { !loopback.contains($0) }
         if !loopback.isEmpty { settings.redirectURIs = loopback }

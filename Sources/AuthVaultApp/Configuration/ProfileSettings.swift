@@ -109,7 +109,6 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public static let refreshTokenValidityRange = 3600...(3650 * 86_400)
 
     public static let defaultScopes = ["openid", "email", "profile"]
-    public static let defaultIdentityProvider = "Google"
 
     /// Fills in what Cognito derives: the API endpoint and issuer from the region and pool id, the JWKS under the
     /// issuer, the region from the pool id's prefix. Without a user pool, the issuer (from discovery) is required.
@@ -123,7 +122,7 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
             endpoint = settings.endpoint ?? "https://cognito-idp.\(region).amazonaws.com/"
             issuer = settings.issuer ?? "https://cognito-idp.\(region).amazonaws.com/\(userPoolId)"
             // Cognito's `identity_provider` skips the Hosted UI page; no other server knows the parameter.
-            identityProvider = settings.identityProvider.map { $0.isEmpty ? nil : $0 } ?? Self.defaultIdentityProvider
+            identityProvider = settings.identityProvider.flatMap { $0.isEmpty ? nil : $0 }
         } else if let oidcIssuer = settings.issuer {
             region = nil
             endpoint = nil

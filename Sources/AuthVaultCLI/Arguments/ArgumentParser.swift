@@ -39,8 +39,9 @@ struct ArgumentParser {
             if case .command(let type) = node { return GlobalOption.all + type.spec.options }
             return GlobalOption.all
         }
-        func usage(_ message: String) -> UsageError {
-            UsageError(message, commandPath: path.joined(separator: " "))
+        func usage(_ message: String, suggesting given: String? = nil, among names: [String] = []) -> UsageError {
+            let suggestion = given.flatMap { Suggestion.line(for: $0, among: names) }
+            return UsageError(suggestion.map { message + "\n" + $0 } ?? message, commandPath: path.joined(separator: " "))
         }
 
         while index < arguments.count {
@@ -50,7 +51,7 @@ struct ArgumentParser {
             if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
                 if case .group(_, _, let children, _) = node, !onlyPositionals {
                     guard let child = children.first(where: { $0.name == argument }) else {
-                        throw usage("Unknown command '\(argument)'.")
+                        throw usage("Unknown command '\(argument)'.", suggesting: argument, among: children.map(\.name))
                     }
                     node = child
                     path.append(child.name)
@@ -81,7 +82,8 @@ struct ArgumentParser {
                 option = nil
             }
             guard let option else {
-                throw usage("Unknown option '\(argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument)'.")
+                let given = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+                throw usage("Unknown option '\(given)'.", suggesting: given, among: options.map { "--" + $0.long })
             }
             if option.takesValue {
                 let value: String
@@ -111,7 +113,7 @@ struct ArgumentParser {
             if path.count == 1 { return .help(node, path: path) }
             throw usage("'\(path.joined(separator: " "))' needs a subcommand.")
         }
-        try Self.checkPositionals(parsed.positionals, of: type.spec, usage: usage)
+        try Self.checkPositionals(parsed.positionals, of: type.spec, usage: { usage($0) })
         return .run(type, parsed, path: path)
     }
 

@@ -16,7 +16,7 @@ struct ConfigureCommand: CLICommand {
     static let hostedUI = OptionSpec.value("hosted-ui", placeholder: "url", help: "The Hosted UI base URL, such as https://PREFIX.auth.REGION.amazoncognito.com.")
     static let redirectURI = OptionSpec.repeatable("redirect-uri", placeholder: "url", help: "A callback URL registered on the app client; replaces the list.")
     static let scopes = OptionSpec.value("scopes", placeholder: "scopes", help: "OAuth scopes, space- or comma-separated (default: openid email profile; with --grant client-credentials, the client's own).")
-    static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "Federated provider for browser sign-in (default: Google; '' for the Hosted UI page).")
+    static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "The federated provider a browser sign-in goes straight to, e.g. Google (default: none, the Hosted UI page lists the pool's providers; '' clears).")
     static let oidcDiscovery = OptionSpec.value("oidc-discovery", placeholder: "url", help: "Read the OAuth endpoints, issuer and JWKS URL from an OpenID provider's discovery document (its issuer or the document's URL).")
     static let authorizeURL = OptionSpec.value("authorize-url", placeholder: "url", help: "The authorization endpoint, in place of the Hosted UI's /oauth2/authorize.")
     static let tokenURL = OptionSpec.value("token-url", placeholder: "url", help: "The token endpoint, in place of the Hosted UI's /oauth2/token.")

@@ -14,7 +14,7 @@ struct LoginCommand: CLICommand {
     static let noBrowser = OptionSpec.flag("no-browser", help: "Print the sign-in URL instead of opening a browser, and wait for its redirect here (SSH with port forwarding).")
     static let paste = OptionSpec.flag("paste", help: "Print the sign-in URL, then read the redirect URL (or the code) pasted from a browser on another machine.")
     static let browserCommand = OptionSpec.value("browser-command", placeholder: "cmd", help: "The command that opens the URL, given as its last argument.")
-    static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "The federated provider for this sign-in (default: the profile's, Google; '' for the Hosted UI page).")
+    static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "The federated provider for this sign-in (default: the profile's, if it names one; '' for the Hosted UI page).")
     /// Up to an hour: the browser's sign-in page and Cognito's challenge session do not wait longer anyway.
     static let timeout = TypedOption<Int>("timeout", unit: "seconds", help: "How long to wait for the browser.", range: 1...3600, default: 180)
     static let password = OptionSpec.flag("password", help: "Sign in with a user name and password (the default without a Hosted UI).")

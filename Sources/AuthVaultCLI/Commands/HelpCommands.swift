@@ -1,0 +1,42 @@
+/// `authvault version`: the same as `authvault --version`.
+struct VersionCommand: CLICommand {
+    static let spec = CommandSpec(name: "version", abstract: "Show the version (the same as '--version').")
+
+    init(arguments: ParsedArguments) throws(UsageError) {}
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        context.standardOutput.line("authvault \(AuthVault.version)")
+    }
+}
+
+/// `authvault help [command...]`: the same as `authvault [command...] --help`.
+struct HelpCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "help", abstract: "Show help for authvault or one of its commands (the same as '<command> --help').",
+        positionals: [PositionalSpec("command", help: "The command (and subcommand) to explain, e.g. 'help vault migrate'.",
+                                     isOptional: true, completion: .words(AuthVault.commands.children.map(\.name)))],
+        acceptsTrailingArguments: true)
+
+    let node: CommandNode
+    let path: [String]
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        var node = AuthVault.commands
+        var path = [node.name]
+        for name in arguments.positionals {
+            let children = node.children
+            guard let child = children.first(where: { $0.name == name }) else {
+                let suggestion = Suggestion.line(for: name, among: children.map(\.name)).map { "\n" + $0 } ?? ""
+                throw UsageError("Unknown command '\((path.dropFirst() + [name]).joined(separator: " "))'.\(suggestion)")
+            }
+            node = child
+            path.append(name)
+        }
+        self.node = node
+        self.path = path
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        context.standardOutput.write(HelpFormatter.render(node, path: path))
+    }
+}
