@@ -1,5 +1,6 @@
 import AuthCrypto
 import AuthVaultApp
+import SystemPlumbing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,8 +61,7 @@ final class LineBuffer {
         let line = LineBuffer()
         var byte: UInt8 = 0
         while true {
-            let count = Glibc.read(descriptor, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
+            let count = (try? SystemCall.retryingInterrupts("read") { Glibc.read(descriptor, &byte, 1) }) ?? -1
             if count <= 0 { return line.count > 0 ? line : nil }
             if byte == UInt8(ascii: "\n") { return line }
             if byte != UInt8(ascii: "\r") { line.append(byte) }
