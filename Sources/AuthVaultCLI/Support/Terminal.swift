@@ -47,9 +47,9 @@ struct Terminal: SecretPrompter {
         return body(descriptor)
     }
 
+    /// Every byte, however many signals or short writes come in between.
     private func write(_ descriptor: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        FileDescriptorOutput(descriptor: descriptor).write(text)
     }
 }
 
