@@ -1,3 +1,4 @@
+import BoundedJSON
 import FoundationEssentials
 import HTTPTransport
 
@@ -23,32 +24,26 @@ struct CognitoAPI: Sendable {
     }
 
     func call<Response: Decodable>(
-        _ operation: CognitoOperation, _ body: [String: RequestValue], as _: Response.Type = Response.self
+        _ operation: CognitoOperation, _ body: [String: JSONValue], as _: Response.Type = Response.self
     ) async throws(CognitoError) -> Response {
         try await perform(operation, body)
     }
 
     func call<Response: Decodable>(
-        _ operation: IdentityPoolOperation, _ body: [String: RequestValue], as _: Response.Type = Response.self
+        _ operation: IdentityPoolOperation, _ body: [String: JSONValue], as _: Response.Type = Response.self
     ) async throws(CognitoError) -> Response {
         try await perform(operation, body)
     }
 
     private func perform<Response: Decodable>(
-        _ operation: some CognitoServiceOperation, _ body: [String: RequestValue]
+        _ operation: some CognitoServiceOperation, _ body: [String: JSONValue]
     ) async throws(CognitoError) -> Response {
-        let payload = RequestValue.object(body)
-        let encoded: [UInt8]
-        do {
-            encoded = Array(try JSONEncoder().encode(payload))
-        } catch {
-            throw .invalidConfiguration("the \(operation.rawValue) request could not be encoded")
-        }
+        let payload = JSONValue.object(body)
         let request = HTTPRequest(method: "POST", url: endpoint, headers: [
             HTTPHeader(name: "Content-Type", value: "application/x-amz-json-1.1"),
             HTTPHeader(name: "X-Amz-Target", value: operation.target),
-        ], body: encoded)
-        let secrets = payload.secrets + request.credentials
+        ], body: payload.bytes)
+        let secrets = payload.secrets.map(\.utf8String) + request.credentials
         let response = try await sender.send(request, operation: operation.rawValue) {
             CognitoErrorResponse.error(for: $0, redacting: secrets)
         }

@@ -64,6 +64,11 @@ final class CurlEasyHandle {
         return authvault_curl_getinfo_long(raw, item, &value) == CURLE_OK ? value : 0
     }
 
+    /// The errno of the last socket call that failed on this handle (CURLINFO_OS_ERRNO). libcurl never clears it,
+    /// not even in `curl_easy_reset`: a worker replaces a handle that has one (`CurlWorker`), so that it is this
+    /// transfer's.
+    var socketErrno: Int { info(CURLINFO_OS_ERRNO) }
+
     private func check(_ code: CURLcode) throws(HTTPError) {
         guard code == CURLE_OK else { throw .other("libcurl refused an option: \(String(cString: authvault_curl_easy_strerror(code)))") }
     }

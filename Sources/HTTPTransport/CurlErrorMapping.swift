@@ -1,9 +1,34 @@
 internal import CCurl
 
+/// What libcurl tells of a failed transfer beside its code, as numbers: the code alone cannot tell a proxy's refusal
+/// from the server's, or a connection dropped mid-handshake from a handshake TLS refused. Never the error text.
+struct CurlFailureFacts {
+    /// The request went to a proxy: the only connection libcurl then makes is to the proxy.
+    var throughProxy = false
+    /// The proxy's answer to CONNECT (CURLINFO_HTTP_CONNECTCODE); 0 when none came.
+    var connectCode = 0
+    /// The errno of a socket call that failed during this transfer (CURLINFO_OS_ERRNO): ECONNRESET, ...; 0 for none.
+    var socketErrno = 0
+
+    init(throughProxy: Bool = false, connectCode: Int = 0, socketErrno: Int = 0) {
+        self.throughProxy = throughProxy
+        self.connectCode = connectCode
+        self.socketErrno = socketErrno
+    }
+
+    init(handle: CurlEasyHandle, throughProxy: Bool) {
+        self.init(throughProxy: throughProxy, connectCode: handle.info(CURLINFO_HTTP_CONNECTCODE),
+                  socketErrno: handle.socketErrno)
+    }
+
+    /// The proxy answered CONNECT, with something other than 2xx: it refused the tunnel.
+    var proxyRefusedTunnel: Bool { connectCode != 0 && !(200..<300).contains(connectCode) }
+}
+
 extension HTTPError {
     /// The case for a failed `curl_easy_perform`. `message` is libcurl's error buffer: it names hosts and
-    /// the cause, never the request's query, headers or body.
-    init(curlCode code: CURLcode, message: String, url: RedactedURL, responseLimit: Int) {
+    /// the cause, never the request's query, headers or body; it is carried, never read.
+    init(curlCode code: CURLcode, message: String, url: RedactedURL, responseLimit: Int, facts: CurlFailureFacts) {
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             self = .invalidURL(url.description)
@@ -11,14 +36,16 @@ extension HTTPError {
             self = .cannotResolveHost(url.host)
         case CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
             self = .proxyFailure(message)
-        case CURLE_RECV_ERROR where message.contains("CONNECT tunnel failed"):
+        case _ where facts.proxyRefusedTunnel:
+            self = .proxyFailure(message)
+        case CURLE_COULDNT_CONNECT where facts.throughProxy:
             self = .proxyFailure(message)
         case CURLE_COULDNT_CONNECT:
             self = .cannotConnect(message)
         case CURLE_OPERATION_TIMEDOUT:
             self = .timedOut
-        case CURLE_SSL_CONNECT_ERROR where message.contains("SSL_ERROR_SYSCALL") || message.contains("reset"):
-            // The peer hung up mid-handshake: the network, not the certificate.
+        case CURLE_SSL_CONNECT_ERROR where facts.socketErrno != 0:
+            // A socket call failed mid-handshake (the peer reset it): the network, not TLS.
             self = .connectionLost(message)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
@@ -35,34 +62,5 @@ extension HTTPError {
         default:
             self = .other("\(String(cString: authvault_curl_easy_strerror(code))): \(message)")
         }
-    }
-
-    /// A refused connection to the proxy itself is the proxy's trouble, not the server's: libcurl reports both as
-    /// CURLE_COULDNT_CONNECT, naming the host and port it tried ("Failed to connect to HOST port PORT ...").
-    func blamingProxy(_ proxy: String?) -> HTTPError {
-        guard case .cannotConnect(let message) = self, let proxy, let (host, port) = Self.endpoint(ofProxy: proxy) else {
-            return self
-        }
-        return message.contains("to \(host) port \(port) ") ? .proxyFailure(message) : self
-    }
-
-    /// The host (IPv6 without brackets) and port of a proxy as curl reads it: `[scheme://][user@]host[:port][/]`,
-    /// port 1080 when none is given.
-    private static func endpoint(ofProxy proxy: String) -> (host: Substring, port: Int)? {
-        var rest = Substring(proxy)
-        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
-        rest = rest.prefix { $0 != "/" }
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        let host: Substring, portText: Substring
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            host = rest[rest.index(after: rest.startIndex)..<close]
-            portText = rest[rest.index(after: close)...].drop { $0 == ":" }
-        } else {
-            host = rest.prefix { $0 != ":" }
-            portText = rest.drop { $0 != ":" }.dropFirst()
-        }
-        guard !host.isEmpty else { return nil }
-        guard !portText.isEmpty else { return (host, 1080) }
-        return Int(portText).map { (host, $0) }
     }
 }

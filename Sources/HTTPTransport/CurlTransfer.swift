@@ -8,6 +8,8 @@ struct CurlTransfer {
     let handle: CurlEasyHandle
 
     private var request: HTTPRequest { job.request }
+    /// Decided here, once, so that a failure to connect is known to be the proxy's or the server's.
+    private var proxy: String? { configuration.proxy.proxy(for: request.url) }
 
     func perform() -> TransferJob.Outcome {
         let sink = ResponseSink(limit: configuration.maximumResponseBytes, job: job)
@@ -40,8 +42,8 @@ struct CurlTransfer {
         guard code == CURLE_OK else {
             if sink.exceededLimit { throw .responseTooLarge(limit: configuration.maximumResponseBytes) }
             throw HTTPError(curlCode: code, message: handle.errorMessage(for: code), url: RedactedURL(request.url),
-                            responseLimit: configuration.maximumResponseBytes)
-                .blamingProxy(configuration.proxy.proxy(for: request.url))
+                            responseLimit: configuration.maximumResponseBytes,
+                            facts: CurlFailureFacts(handle: handle, throughProxy: proxy != nil))
         }
         return HTTPResponse(status: handle.info(CURLINFO_RESPONSE_CODE), headers: sink.headers, body: sink.body)
     }
@@ -78,9 +80,9 @@ struct CurlTransfer {
             try CABundle.check(caBundlePath)
             try handle.set(CURLOPT_CAINFO, caBundlePath)
         }
-        // An empty proxy switches off libcurl's own reading of the proxy variables: only the configuration counts.
-        try handle.set(CURLOPT_PROXY, configuration.proxy.proxy(for: request.url) ?? "")
-        try handle.set(CURLOPT_NOPROXY, configuration.proxy.noProxy ?? "")
+        // Empty values switch off libcurl's own reading of the proxy variables: only the configuration counts.
+        try handle.set(CURLOPT_PROXY, proxy ?? "")
+        try handle.set(CURLOPT_NOPROXY, "")
         try handle.set(CURLOPT_USERAGENT, configuration.userAgent)
         try handle.set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds)
         try handle.set(CURLOPT_TIMEOUT_MS, (request.timeout ?? configuration.defaultTimeout).curlMilliseconds)

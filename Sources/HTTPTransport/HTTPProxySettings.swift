@@ -19,9 +19,11 @@ public struct HTTPProxySettings: Sendable, Equatable {
         self.noProxy = noProxy
     }
 
-    /// The proxy for `url`; nil for a direct connection: any URL but https to a host that is not loopback.
+    /// The proxy for `url`; nil for a direct connection: any URL but https to a host that is neither loopback nor
+    /// in `noProxy`. The one decision: libcurl is handed this proxy or none, never `noProxy` to decide again.
     func proxy(for url: String) -> String? {
         guard let service = ServiceURL(url), service.scheme == "https", !service.authority.host.isLoopback,
+              !NoProxyList(noProxy).contains(service.authority.host),
               let httpsProxy, !httpsProxy.isEmpty else { return nil }
         return httpsProxy
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 internal import Glibc
 #endif
+internal import SystemPlumbing
 
 /// The poll loop on the serving thread: accepts connections, reads request heads under their deadlines, answers
 /// strays with 400 or 404, and ends the wait on the redirect of this sign-in. Several connections are served at
@@ -144,17 +145,5 @@ final class CallbackServer {
             var descriptor = pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, answerDeadline.pollTimeout(from: now)) > 0 { wakeup.drain() }
         }
-    }
-}
-
-extension ContinuousClock.Instant {
-    /// Milliseconds from `now` to this instant, rounded up, as `poll` takes them (0 once it has passed).
-    func pollTimeout(from now: ContinuousClock.Instant) -> Int32 {
-        let remaining = now.duration(to: self)
-        guard remaining > .zero else { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        // A deadline further than poll can wait is waited for in turns: seconds * 1000 would overflow first.
-        guard seconds < Int64(Int32.max / 1000) else { return Int32.max }
-        return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 }

@@ -65,12 +65,14 @@ public struct ProfileLock: Sendable {
         defer {
             if waited { trace("waited \(DebugTrace.milliseconds(since: start)) for the lock of profile '\(profile)' (another process held it)") }
         }
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            waited = true
-            guard errno == EWOULDBLOCK || errno == EINTR else {
+        while true {
+            do {
+                if try SystemCall.lock(descriptor, LOCK_EX, waiting: false) { break }
+            } catch {
                 close(descriptor)
-                throw .io("cannot lock \(path): \(SystemCallError.text(errno))")
+                throw .io("cannot lock \(path): \(SystemCallError.text(error.code))")
             }
+            waited = true
             guard ContinuousClock.now < deadline else {
                 close(descriptor)
                 throw .lockTimedOut(profile: profile, seconds: Double(timeout.components.seconds))

@@ -14,7 +14,11 @@ enum VaultKeyFileLock {
     static func withLock<T>(directory: String, _ body: () throws(VaultError) -> T) throws(VaultError) -> T {
         let descriptor = try open(directory)
         defer { close(descriptor) }
-        guard (try? SystemCall.retryingInterrupts("flock", { flock(descriptor, LOCK_EX) })) != nil else { throw failure(directory) }
+        do {
+            try SystemCall.lock(descriptor, LOCK_EX, waiting: true)
+        } catch {
+            throw failure(directory, code: error.code)
+        }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
     }
@@ -25,12 +29,16 @@ enum VaultKeyFileLock {
     ) async throws(VaultError) -> T {
         let descriptor = try open(directory)
         defer { close(descriptor) }
-        if flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else { throw failure(directory) }
-            // The waiting thread's own errno: the caller's thread has its own.
+        let taken: Bool
+        do {
+            taken = try SystemCall.lock(descriptor, LOCK_SH, waiting: false)
+        } catch {
+            throw failure(directory, code: error.code)
+        }
+        if !taken {
             let failed = await DedicatedThread.run { () -> Int32? in
                 do throws(SystemCallError) {
-                    _ = try SystemCall.retryingInterrupts("flock") { flock(descriptor, LOCK_SH) }
+                    try SystemCall.lock(descriptor, LOCK_SH, waiting: true)
                     return nil
                 } catch {
                     return error.code
@@ -49,7 +57,7 @@ enum VaultKeyFileLock {
         return descriptor
     }
 
-    private static func failure(_ directory: String, code: Int32 = errno) -> VaultError {
+    private static func failure(_ directory: String, code: Int32) -> VaultError {
         .io("cannot lock \(FilePath.join(directory, fileName)): \(SystemCallError.text(code))")
     }
 }

@@ -143,15 +143,10 @@ public struct AgentClient: Sendable {
     }
 
     private func wait(for events: Int16, on descriptor: Int32, before deadline: ContinuousClock.Instant) throws(AgentClientError) {
-        while true {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { throw timedOut() }
-            let (seconds, attoseconds) = remaining.components
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            var watched = pollfd(fd: descriptor, events: events, revents: 0)
-            let ready = poll(&watched, 1, milliseconds)
-            if ready > 0 || (ready < 0 && errno != EINTR) { return }
-        }
+        var watched = pollfd(fd: descriptor, events: events, revents: 0)
+        // A failed poll returns too: the send or receive that follows reports the descriptor's error.
+        let ready = try? SystemCall.waiting("poll", until: deadline) { poll(&watched, 1, $0) }
+        if ready == 0 { throw timedOut() }
     }
 
     private func timedOut() -> AgentClientError {

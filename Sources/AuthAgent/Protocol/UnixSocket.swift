@@ -43,15 +43,17 @@ enum UnixSocket {
         let deadline = ContinuousClock.now + timeout
         guard let descriptor = make(nonBlocking: true) else { return .failed(errno: errno) }
         while true {
-            guard let status = withAddress(path, { Glibc.connect(descriptor, $0, $1) }) else {
+            guard let status = withAddress(path, { address, length in
+                Result { () throws(SystemCallError) in
+                    try SystemCall.retryingInterrupts("connect") { Glibc.connect(descriptor, address, length) }
+                }
+            }) else {
                 close(descriptor)
                 return .failed(errno: ENAMETOOLONG)
             }
-            let failure = errno
-            if status == 0 { return .connected(descriptor) }
+            guard case .failure(let error) = status else { return .connected(descriptor) }
+            let failure = error.code
             switch failure {
-            case EINTR:
-                continue
             case EAGAIN where ContinuousClock.now < deadline:
                 usleep(1_000)
                 continue

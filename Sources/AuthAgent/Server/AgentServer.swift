@@ -154,7 +154,11 @@ public final class AgentServer: Sendable {
         var watched = [pollfd(fd: listening.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
         while true {
-            guard poll(&watched, 2, -1) >= 0 || errno == EINTR else { return log("accept loop failed: \(SystemCallError.text(errno))") }
+            do {
+                _ = try SystemCall.waiting("poll", until: nil) { poll(&watched, 2, $0) }
+            } catch {
+                return log("accept loop failed: \(error)")
+            }
             if watched[1].revents != 0 { return }
             guard watched[0].revents != 0 else { continue }
             let descriptor: Int32

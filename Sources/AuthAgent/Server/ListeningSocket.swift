@@ -79,11 +79,16 @@ struct ListeningSocket: Sendable {
     private static func takeLock(_ lockPath: String) throws(AgentServerError) -> Int32 {
         let descriptor = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .system(operation: "open the lock file", path: lockPath, errno: errno) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let failure = errno
+        let taken: Bool
+        do {
+            taken = try SystemCall.lock(descriptor, LOCK_EX, waiting: false)
+        } catch {
             close(descriptor)
-            if failure == EWOULDBLOCK { throw .alreadyRunning(socketPath: String(lockPath.dropLast(".lock".count))) }
-            throw .system(operation: "lock", path: lockPath, errno: failure)
+            throw .system(operation: "lock", path: lockPath, errno: error.code)
+        }
+        guard taken else {
+            close(descriptor)
+            throw .alreadyRunning(socketPath: String(lockPath.dropLast(".lock".count)))
         }
         return descriptor
     }

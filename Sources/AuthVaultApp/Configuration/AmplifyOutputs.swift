@@ -44,7 +44,7 @@ public struct AmplifyOutputs: Sendable, Equatable {
     public static func read(_ path: String) throws(ConfigError) -> AmplifyOutputs {
         let data: Data
         do { data = try Data(contentsOf: URL(filePath: path)) } catch {
-            throw .unreadable(path: path, reason: "cannot read it as Amplify outputs")
+            throw .unreadable(path: path, reason: "cannot read \(path) as Amplify outputs")
         }
         return try parse(data, path: path)
     }

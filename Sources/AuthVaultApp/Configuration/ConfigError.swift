@@ -2,6 +2,7 @@
 public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(path: String, problem: String)
     case unsupportedVersion(path: String, version: Int)
+    /// `reason` names the file itself (a `FileSystemError`'s description does).
     case unreadable(path: String, reason: String)
     case unwritable(path: String, reason: String)
     case noSuchProfile(name: String, path: String, known: [String])
@@ -15,9 +16,8 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedVersion(let path, let version):
             return "The configuration file \(path) has version \(version), newer than this authvault understands; "
                 + "the file was left unchanged."
-        case .unreadable(let path, let reason):
+        case .unreadable(_, let reason):
             return "Cannot read the configuration file: \(reason)."
-                + (reason.contains(path) ? "" : " (\(path))")
         case .unwritable(let path, let reason):
             return "Cannot write the configuration file \(path): \(reason). Nothing was changed."
         case .noSuchProfile(let name, let path, let known):

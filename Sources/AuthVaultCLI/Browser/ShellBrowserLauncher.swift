@@ -1,5 +1,6 @@
 import AuthVaultApp
 import Dispatch
+import SystemPlumbing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,7 +79,7 @@ struct ShellBrowserLauncher: BrowserLauncher {
         let child = pid
         DispatchQueue.global().async {
             var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            _ = try? SystemCall.retryingInterrupts("waitpid") { waitpid(child, &status, 0) }
             let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
             exited(exitStatusMeansFailure ? exitStatus : 0)
         }

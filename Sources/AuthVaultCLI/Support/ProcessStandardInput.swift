@@ -1,5 +1,6 @@
 import AuthCrypto
 import AuthVaultApp
+import SystemPlumbing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,9 +33,9 @@ struct ProcessStandardInput: StandardInput {
         var chunk = [UInt8](repeating: 0, count: 4096)
         defer { chunk.wipe() }
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
+            guard let count = try? SystemCall.retryingInterrupts("read", {
+                chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            }), count > 0 else { break }
             buffer += chunk[0..<count]
         }
         return buffer

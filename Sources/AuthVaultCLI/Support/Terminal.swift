@@ -1,5 +1,6 @@
 import AuthCrypto
 import AuthVaultApp
+import SystemPlumbing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,9 +47,9 @@ struct Terminal: SecretPrompter {
         return body(descriptor)
     }
 
+    /// Every byte, however many signals or short writes come in between.
     private func write(_ descriptor: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        FileDescriptorOutput(descriptor: descriptor).write(text)
     }
 }
 
@@ -60,8 +61,7 @@ final class LineBuffer {
         let line = LineBuffer()
         var byte: UInt8 = 0
         while true {
-            let count = Glibc.read(descriptor, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
+            let count = (try? SystemCall.retryingInterrupts("read") { Glibc.read(descriptor, &byte, 1) }) ?? -1
             if count <= 0 { return line.count > 0 ? line : nil }
             if byte == UInt8(ascii: "\n") { return line }
             if byte != UInt8(ascii: "\r") { line.append(byte) }

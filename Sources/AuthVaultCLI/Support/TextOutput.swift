@@ -25,11 +25,9 @@ struct FileDescriptorOutput: TextOutput {
         text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
+                guard let written = try? SystemCall.retryingInterrupts("write", {
+                    Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                }) else { return }
                 offset += written
             }
         }

@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 import FoundationEssentials
 import HTTPTransport
 
@@ -24,7 +25,7 @@ public struct IdentityPoolClient: Sendable {
 
     /// The identity id of the user `login` proves (GetId); a new guest identity when `login` is nil.
     public func identityId(login: IdentityProviderLogin?) async throws(CognitoError) -> String {
-        var body: [String: RequestValue] = ["IdentityPoolId": .string(configuration.poolID.rawValue)]
+        var body: [String: JSONValue] = ["IdentityPoolId": .string(configuration.poolID.rawValue)]
         body["Logins"] = login?.requestValue
         let response: IdentityIdResponse = try await call(.getId, body)
         guard let identityId = response.identityId, !identityId.isEmpty else {
@@ -36,7 +37,7 @@ public struct IdentityPoolClient: Sendable {
     /// Credentials for `identityId` (GetCredentialsForIdentity), with the pool's role for it or the configured one.
     /// - Parameter login: the same provider's current ID token; nil for a guest identity.
     public func credentials(identityId: String, login: IdentityProviderLogin?) async throws(CognitoError) -> AWSCredentials {
-        var body: [String: RequestValue] = ["IdentityId": .string(identityId)]
+        var body: [String: JSONValue] = ["IdentityId": .string(identityId)]
         body["Logins"] = login?.requestValue
         body["CustomRoleArn"] = configuration.roleARN.map { .string($0) }
         let response: CredentialsResponse = try await call(.getCredentialsForIdentity, body)
@@ -57,7 +58,7 @@ public struct IdentityPoolClient: Sendable {
 
     /// One call, with the identity service's meanings for the error types the user-pool API shares.
     private func call<Response: Decodable>(
-        _ operation: IdentityPoolOperation, _ body: [String: RequestValue]
+        _ operation: IdentityPoolOperation, _ body: [String: JSONValue]
     ) async throws(CognitoError) -> Response {
         do {
             return try await api.call(operation, body)

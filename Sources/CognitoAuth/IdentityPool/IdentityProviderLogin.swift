@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 
 /// One entry of an identity-pool call's `Logins` map: the identity provider's name and the user's ID token from it.
 public struct IdentityProviderLogin: Sendable {
@@ -30,5 +31,5 @@ public struct IdentityProviderLogin: Sendable {
         return String(name)
     }
 
-    var requestValue: RequestValue { .object([providerName: .secret(idToken)]) }
+    var requestValue: JSONValue { .object([providerName: .secret(idToken)]) }
 }

@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 
 extension CognitoClient {
     /// Registers a user; unless a trigger confirms them, a code goes out to confirm with `confirmSignUp`.
@@ -54,8 +55,8 @@ extension CognitoClient {
 
     /// ClientId, Username and, for clients with a secret, SecretHash: what the unauthenticated account
     /// operations share.
-    private func userBody(_ username: String) -> [String: RequestValue] {
-        var body: [String: RequestValue] = ["ClientId": .string(configuration.clientId), "Username": .string(username)]
+    private func userBody(_ username: String) -> [String: JSONValue] {
+        var body: [String: JSONValue] = ["ClientId": .string(configuration.clientId), "Username": .string(username)]
         body["SecretHash"] = secretHash(username: username)
         return body
     }

@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 
 extension CognitoClient {
     /// Choice-based sign-in (USER_AUTH): with a `preferred` first factor Cognito starts it if the user has it
@@ -7,7 +8,7 @@ extension CognitoClient {
     public func signIn(
         username: String, preferring preferred: FirstFactor?, device: RememberedDevice? = nil
     ) async throws(CognitoError) -> SignInStep {
-        var parameters: [String: RequestValue] = ["USERNAME": .string(username)]
+        var parameters: [String: JSONValue] = ["USERNAME": .string(username)]
         parameters["SECRET_HASH"] = secretHash(username: username)
         parameters["DEVICE_KEY"] = device.map { .string($0.key) }
         var srp: SRPSignIn?
@@ -22,7 +23,7 @@ extension CognitoClient {
     /// Custom authentication (CUSTOM_AUTH): the pool's Lambda triggers ask CUSTOM_CHALLENGE rounds, answered with
     /// `.customAnswer`, as many as they define.
     public func signInWithCustomChallenge(username: String, device: RememberedDevice? = nil) async throws(CognitoError) -> SignInStep {
-        var parameters: [String: RequestValue] = ["USERNAME": .string(username)]
+        var parameters: [String: JSONValue] = ["USERNAME": .string(username)]
         parameters["SECRET_HASH"] = secretHash(username: username)
         parameters["DEVICE_KEY"] = device.map { .string($0.key) }
         let response = try await initiateAuth(flow: "CUSTOM_AUTH", parameters)
@@ -31,7 +32,7 @@ extension CognitoClient {
 
     /// SELECT_CHALLENGE answered with a first factor.
     func choose(_ factor: FirstFactor, for challenge: AuthChallenge) async throws(CognitoError) -> SignInStep {
-        var responses: [String: RequestValue] = ["USERNAME": .string(challenge.username), "ANSWER": .string(factor.name)]
+        var responses: [String: JSONValue] = ["USERNAME": .string(challenge.username), "ANSWER": .string(factor.name)]
         responses["SECRET_HASH"] = secretHash(username: challenge.username)
         responses["DEVICE_KEY"] = challenge.device.map { .string($0.key) }
         let srp = try add(factor, to: &responses)
@@ -41,7 +42,7 @@ extension CognitoClient {
     }
 
     /// What a password factor carries: the password, or SRP_A (the SRP pair is returned to answer PASSWORD_VERIFIER).
-    private func add(_ factor: FirstFactor, to parameters: inout [String: RequestValue]) throws(CognitoError) -> SRPSignIn? {
+    private func add(_ factor: FirstFactor, to parameters: inout [String: JSONValue]) throws(CognitoError) -> SRPSignIn? {
         switch factor {
         case .password(let password):
             parameters["PASSWORD"] = .secret(password)

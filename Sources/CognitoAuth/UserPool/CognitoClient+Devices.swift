@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 import FoundationEssentials
 
 extension CognitoClient {
@@ -36,7 +37,7 @@ extension CognitoClient {
         var devices: [DeviceSummary] = []
         var page: String?
         repeat {
-            var body: [String: RequestValue] = ["AccessToken": .secret(accessToken), "Limit": .number(60)]
+            var body: [String: JSONValue] = ["AccessToken": .secret(accessToken), "Limit": .number(60)]
             body["PaginationToken"] = page.map { .string($0) }
             let response: ListDevicesResponse = try await api.call(.listDevices, body)
             devices += response.devices.map(DeviceSummary.init)
@@ -54,7 +55,7 @@ extension CognitoClient {
     /// for the pool name and its key for the user.
     func proveDevice(_ device: RememberedDevice, username: String, session: SecretBytes) async throws(CognitoError) -> SignInStep {
         let srp = try SRPSignIn(privateValue: makeSRPPrivateValue())
-        var start: [String: RequestValue] = [
+        var start: [String: JSONValue] = [
             "USERNAME": .string(username), "DEVICE_KEY": .string(device.key), "SRP_A": .string(srp.publicValueHex),
         ]
         start["SECRET_HASH"] = secretHash(username: username)
@@ -70,7 +71,7 @@ extension CognitoClient {
         let signature = try srp.passwordClaimSignature(
             poolName: device.groupKey, userIdForSRP: device.key, password: device.password, saltHex: salt,
             serverPublicValueHex: serverPublicValue, secretBlock: Array(secretBlock), timestamp: timestamp)
-        var proof: [String: RequestValue] = [
+        var proof: [String: JSONValue] = [
             "USERNAME": .string(internalUsername),
             "DEVICE_KEY": .string(device.key),
             "PASSWORD_CLAIM_SECRET_BLOCK": .secret(SecretBytes(utf8: secretBlockText)),

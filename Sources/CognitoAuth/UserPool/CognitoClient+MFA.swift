@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 
 extension CognitoClient {
     /// A new authenticator secret for a signed-in user; `verifySoftwareToken` with its first code enables it.
@@ -8,7 +9,7 @@ extension CognitoClient {
     }
 
     public func verifySoftwareToken(accessToken: SecretBytes, code: SecretBytes, friendlyDeviceName: String? = nil) async throws(CognitoError) {
-        var body: [String: RequestValue] = ["AccessToken": .secret(accessToken), "UserCode": .secret(code)]
+        var body: [String: JSONValue] = ["AccessToken": .secret(accessToken), "UserCode": .secret(code)]
         body["FriendlyDeviceName"] = friendlyDeviceName.map { .string($0) }
         let response: VerifySoftwareTokenResponse = try await api.call(.verifySoftwareToken, body)
         try Self.requireSuccess(response)
@@ -26,7 +27,7 @@ extension CognitoClient {
 
     /// MFA_SETUP, second half: the session that RespondToAuthChallenge takes next.
     func verifySoftwareToken(session: SecretBytes, code: SecretBytes, friendlyDeviceName: String?) async throws(CognitoError) -> SecretBytes {
-        var body: [String: RequestValue] = ["Session": .secret(session), "UserCode": .secret(code)]
+        var body: [String: JSONValue] = ["Session": .secret(session), "UserCode": .secret(code)]
         body["FriendlyDeviceName"] = friendlyDeviceName.map { .string($0) }
         let response: VerifySoftwareTokenResponse = try await api.call(.verifySoftwareToken, body)
         try Self.requireSuccess(response)
@@ -37,10 +38,10 @@ extension CognitoClient {
     public func setMFAPreference(
         accessToken: SecretBytes, softwareToken: MFAPreference? = nil, sms: MFAPreference? = nil, email: MFAPreference? = nil
     ) async throws(CognitoError) {
-        func setting(_ preference: MFAPreference) -> RequestValue {
+        func setting(_ preference: MFAPreference) -> JSONValue {
             .object(["Enabled": .bool(preference.enabled), "PreferredMfa": .bool(preference.preferred)])
         }
-        var body: [String: RequestValue] = ["AccessToken": .secret(accessToken)]
+        var body: [String: JSONValue] = ["AccessToken": .secret(accessToken)]
         body["SoftwareTokenMfaSettings"] = softwareToken.map(setting)
         body["SMSMfaSettings"] = sms.map(setting)
         body["EmailMfaSettings"] = email.map(setting)

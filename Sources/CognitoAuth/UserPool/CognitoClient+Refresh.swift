@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 
 extension CognitoClient {
     /// New ID and access tokens for a refresh token. Without rotation (REFRESH_TOKEN_AUTH) the refresh token
@@ -10,12 +11,12 @@ extension CognitoClient {
     public func refresh(refreshToken: SecretBytes, username: String) async throws(CognitoError) -> CognitoTokens {
         do {
             if configuration.rotatesRefreshTokens {
-                var body: [String: RequestValue] = ["ClientId": .string(configuration.clientId), "RefreshToken": .secret(refreshToken)]
+                var body: [String: JSONValue] = ["ClientId": .string(configuration.clientId), "RefreshToken": .secret(refreshToken)]
                 body["ClientSecret"] = clientSecretValue
                 let response: AuthResponse = try await api.call(.getTokensFromRefreshToken, body)
                 return try await tokens(from: response, keeping: refreshToken, operation: .getTokensFromRefreshToken)
             }
-            var parameters: [String: RequestValue] = ["REFRESH_TOKEN": .secret(refreshToken)]
+            var parameters: [String: JSONValue] = ["REFRESH_TOKEN": .secret(refreshToken)]
             parameters["SECRET_HASH"] = secretHash(username: username)
             let response = try await initiateAuth(flow: "REFRESH_TOKEN_AUTH", parameters)
             return try await tokens(from: response, keeping: refreshToken, operation: .initiateAuth)

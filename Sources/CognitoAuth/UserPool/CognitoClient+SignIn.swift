@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 import FoundationEssentials
 
 extension CognitoClient {
@@ -8,7 +9,7 @@ extension CognitoClient {
     public func signIn(
         username: String, password: SecretBytes, flow: AuthFlow = .userSRP, device: RememberedDevice? = nil
     ) async throws(CognitoError) -> SignInStep {
-        var parameters: [String: RequestValue] = ["USERNAME": .string(username)]
+        var parameters: [String: JSONValue] = ["USERNAME": .string(username)]
         parameters["SECRET_HASH"] = secretHash(username: username)
         parameters["DEVICE_KEY"] = device.map { .string($0.key) }
         switch flow {
@@ -34,7 +35,7 @@ extension CognitoClient {
         if challenge.kind == .selectChallenge, case .firstFactor(let factor) = answer {
             return try await choose(factor, for: challenge)
         }
-        var responses: [String: RequestValue] = ["USERNAME": .string(challenge.username)]
+        var responses: [String: JSONValue] = ["USERNAME": .string(challenge.username)]
         var session = challenge.session
         switch (challenge.kind, answer) {
         case (.newPasswordRequired, .newPassword(let password, let attributes)):
@@ -75,7 +76,7 @@ extension CognitoClient {
         let signature = try srp.passwordClaimSignature(
             poolName: poolName, userIdForSRP: userIdForSRP, password: password, saltHex: salt,
             serverPublicValueHex: serverPublicValue, secretBlock: Array(secretBlock), timestamp: timestamp)
-        var responses: [String: RequestValue] = [
+        var responses: [String: JSONValue] = [
             "USERNAME": .string(internalUsername),
             "PASSWORD_CLAIM_SECRET_BLOCK": .secret(SecretBytes(utf8: secretBlockText)),
             "PASSWORD_CLAIM_SIGNATURE": .secret(SecretBytes(utf8: signature)),
@@ -88,7 +89,7 @@ extension CognitoClient {
         return try await step(from: response, username: internalUsername, operation: .respondToAuthChallenge, device: device)
     }
 
-    func initiateAuth(flow: String, _ parameters: [String: RequestValue]) async throws(CognitoError) -> AuthResponse {
+    func initiateAuth(flow: String, _ parameters: [String: JSONValue]) async throws(CognitoError) -> AuthResponse {
         try await api.call(.initiateAuth, [
             "AuthFlow": .string(flow),
             "ClientId": .string(configuration.clientId),
@@ -97,9 +98,9 @@ extension CognitoClient {
     }
 
     func respondToAuthChallenge(
-        _ kind: ChallengeKind, session: SecretBytes?, _ responses: [String: RequestValue]
+        _ kind: ChallengeKind, session: SecretBytes?, _ responses: [String: JSONValue]
     ) async throws(CognitoError) -> AuthResponse {
-        var body: [String: RequestValue] = [
+        var body: [String: JSONValue] = [
             "ChallengeName": .string(kind.name),
             "ClientId": .string(configuration.clientId),
             "ChallengeResponses": .object(responses),

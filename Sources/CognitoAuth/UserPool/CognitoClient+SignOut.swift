@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 
 extension CognitoClient {
     /// Ends every session of the user: refresh tokens stop working, and so does the access token with Cognito's
@@ -9,7 +10,7 @@ extension CognitoClient {
 
     /// Revokes a refresh token and the access tokens issued from it.
     public func revoke(refreshToken: SecretBytes) async throws(CognitoError) {
-        var body: [String: RequestValue] = ["ClientId": .string(configuration.clientId), "Token": .secret(refreshToken)]
+        var body: [String: JSONValue] = ["ClientId": .string(configuration.clientId), "Token": .secret(refreshToken)]
         body["ClientSecret"] = clientSecretValue
         let _: EmptyResponse = try await api.call(.revokeToken, body)
     }

@@ -1,4 +1,5 @@
 import AuthCrypto
+import BoundedJSON
 import FoundationEssentials
 import HTTPTransport
 import TokenVerification
@@ -39,12 +40,12 @@ public struct CognitoClient: Sendable {
     }
 
     /// SECRET_HASH for `username`, when the app client has a secret.
-    func secretHash(username: String) -> RequestValue? {
+    func secretHash(username: String) -> JSONValue? {
         configuration.clientSecret.map { .secret(SecretHash.compute(username: username, clientId: configuration.clientId, clientSecret: $0)) }
     }
 
     /// The raw client secret, for the operations that take it as is (GetTokensFromRefreshToken, RevokeToken).
-    var clientSecretValue: RequestValue? {
+    var clientSecretValue: JSONValue? {
         configuration.clientSecret.map { .secret($0) }
     }
 
