@@ -96,9 +96,6 @@ public actor AuthStore {
         observers[id] = nil
     }
 
-    /// The stored record's non-secret facts, for `status`.
-    public var storedRecord: CredentialRecord? { record }
-
     /// The last refresh of this profile that failed for a passing reason (the network, a timeout, throttling), in
     /// any process, and why — until a refresh succeeds. For `status`.
     public nonisolated func lastRefreshFailure() -> (at: Double, message: String)? {
@@ -188,10 +185,10 @@ public actor AuthStore {
             refreshWaiters = []
             for waiter in waiters { waiter.resume() }
         case .clearStoredSession:
-            let (cleared, failure) = await clearStoredSession()
-            record?.clearSession()
-            report.cleared = cleared
-            if let failure { report.signOut.remoteFailures.append(failure) }
+            let cleared = await clearStoredSession()
+            record = cleared.kept
+            report.cleared = cleared.previous
+            if let failure = cleared.failure { report.signOut.remoteFailures.append(failure) }
         case .revokeRemotely(let global):
             await revoke(report.cleared, global: global, into: &report.signOut)
         }

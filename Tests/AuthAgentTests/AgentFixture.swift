@@ -100,7 +100,7 @@ struct AgentFixture {
         if signedIn { try await profiles.signInWork() }
         socketPath = AgentClient.socketPath(runtimeDirectory: directory.path)
         server = try AgentServer.start(socketPath: socketPath, profiles: profiles,
-                                       options: .init(version: "9.9.9-test", limits: limits, now: clock.now,
+                                       options: .init(version: "9.9.9-test", limits: limits,
                                                       alsoServed: alsoServed), log: log.sink)
     }
 
