@@ -17,9 +17,14 @@ extension AuthStore {
     /// A valid token of `kind`, under the same rules, with what a helper protocol sends beside it, all read from the
     /// one record that holds it.
     public func validToken(_ kind: TokenKind) async throws(AuthStoreError) -> ServedToken {
-        guard let machine else { return ServedToken(try await validRecord(for: kind), kind) }
-        guard kind == .access else { throw .rejected(.invalidConfiguration("a machine profile (client credentials) has no ID token")) }
-        return ServedToken(try await validMachineRecord(machine), kind)
+        let record: CredentialRecord
+        if let machine {
+            guard kind == .access else { throw .rejected(.invalidConfiguration("a machine profile (client credentials) has no ID token")) }
+            record = try await validMachineRecord(machine)
+        } else {
+            record = try await validRecord(for: kind)
+        }
+        return ServedToken(record, kind, expiresAt: record.lifetime(of: kind)?.expiresAt)
     }
 
     /// Refreshes now, whatever the tokens' windows say (`authvault refresh`): joins a refresh in flight, and under

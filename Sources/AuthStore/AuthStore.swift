@@ -3,6 +3,7 @@ import CognitoAuth
 import FoundationEssentials
 import TokenVault
 import DebugTrace
+internal import SystemPlumbing
 
 /// The one owner of a profile's tokens. Every other component asks it for `validAccessToken()`; it bootstraps from
 /// the vault, signs in (answering challenges), refreshes ahead of expiry — one refresh in flight per profile in this
@@ -28,9 +29,16 @@ public actor AuthStore {
     /// The identity provider's clock, which times the tokens: every expiry decision reads it.
     public nonisolated let clock: ServerClock
 
-    public private(set) var state: AuthState = .bootstrapping
+    public private(set) var state: AuthState = .bootstrapping {
+        didSet { published.withLock { $0 = SessionSnapshot(state: state, record: record) } }
+    }
     /// The stored record (with its tokens) as the last accepted event brought it.
-    private(set) var record: CredentialRecord?
+    private(set) var record: CredentialRecord? {
+        didSet { published.withLock { $0 = SessionSnapshot(state: state, record: record) } }
+    }
+    /// `state` and `record` as their last change left them, for `freshToken`, which reads them without waiting
+    /// for the actor: written with them, so it never holds what the store no longer does.
+    nonisolated let published = Locked(SessionSnapshot(state: .bootstrapping, record: nil))
     /// The vault read in flight, which callers that arrive meanwhile share.
     private var loading: Task<Void, Never>?
     // What the effects own: the refresh in flight, and the callers waiting for it to end.
@@ -165,8 +173,10 @@ public actor AuthStore {
     @discardableResult
     func send(_ event: AuthEvent, record brought: CredentialRecord?? = nil) async -> EffectReport? {
         guard let transition = AuthMachine.transition(from: state, on: event) else { return nil }
-        state = transition.state
+        // The record before the state: a reader of `published` in between sees the old state, which served the
+        // session's record already, never a new serving state with a record it has left behind.
         if case .some(let brought) = brought { record = brought }
+        state = transition.state
         for observer in observers.values { observer.yield(state) }
         var report = EffectReport()
         for effect in transition.effects { await perform(effect, into: &report) }

@@ -11,10 +11,11 @@ public struct ServedToken: Sendable {
     /// Cognito's user name (a machine profile's: its app client), for protocols that pair one with the token.
     public let username: String?
 
+    /// - Parameter expiresAt: the token's, as `CredentialRecord.lifetime(of:)` reads it.
     /// - Precondition: `record` holds a token of `kind` (the store serves only such a record).
-    init(_ record: CredentialRecord, _ kind: TokenKind) {
+    init(_ record: CredentialRecord, _ kind: TokenKind, expiresAt: Double?) {
         token = (kind == .access ? record.accessToken : record.idToken)!
-        expiresAt = record.lifetime(of: kind)?.expiresAt
+        self.expiresAt = expiresAt
         username = record.identity?.username
     }
 }

@@ -5,9 +5,9 @@ import CognitoAuth
 internal import Glibc
 #endif
 
-/// Answers requests from the stores it holds, while the connection's thread waits: a token is the store's
-/// `validToken`, which serves the one it keeps while fresh and refreshes (once for all callers) when due. There is
-/// no second cache here to disagree with the store.
+/// Answers requests from the stores it holds. A token the store holds fresh (`freshToken`) is answered right on the
+/// connection's thread, with no task and no actor hop; anything else (a token near expiry, status, lock) goes to the
+/// stores while the connection's thread waits. There is no cache here to disagree with the stores.
 final class AgentService: Sendable {
     private let provider: any AgentProfileProvider
     let registry: ProfileRegistry
@@ -36,7 +36,9 @@ final class AgentService: Sendable {
         switch request {
         case .token(let profile, let kind):
             registry.forgetIfChanged(profile)
-            var line = BlockingWait.run { await self.tokenReply(profile: profile, kind: kind, served: served) }
+            let fresh = registry.madeStore(for: profile).flatMap { store in store.freshToken(kind).map { (store.clock, $0) } }
+            var line = fresh.map { Self.tokenLine($1, clock: $0) }
+                ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind, served: served) }
             output.append(contentsOf: line)
             line.wipe()
         case .awsCredentials(let profile, let guest):
@@ -77,6 +79,11 @@ final class AgentService: Sendable {
             if error.code != .signInRequired && error.code != .unknownProfile { log("profile '\(profile)': \(error)") }
             return AgentReply.failure(served.told(error, profile: profile)).line
         }
+        return Self.tokenLine(token, clock: clock)
+    }
+
+    /// The reply line of a token the store served, its expiry on this machine's clock.
+    private static func tokenLine(_ token: ServedToken, clock: ServerClock) -> [UInt8] {
         let expiresAt = token.expiresAt.map { clock.localTime(ofProviderTime: $0) }
         return AgentReply.token(AgentToken(token: token.token, expiresAt: expiresAt, username: token.username)).line
     }

@@ -7,6 +7,8 @@ import TokenVault
 final class ProfileRegistry: Sendable {
     private struct Slot {
         let store: Task<Result<AuthStore, AgentFailure>, Never>
+        /// The store once made, for `madeStore`.
+        var made: AuthStore?
         /// The profile's revision file, and its stamp taken before the store first read the record.
         let revisionPath: String?
         let revision: RevisionStamp
@@ -35,17 +37,24 @@ final class ProfileRegistry: Sendable {
                     return .failure(error)
                 }
             }
-            slots[profile] = Slot(store: store, revisionPath: revisionPath, revision: revision, settings: settings)
+            slots[profile] = Slot(store: store, made: nil, revisionPath: revisionPath, revision: revision, settings: settings)
             return store
         }
         let result = await task.value
-        if case .failure = result {
+        slots.withLock { slots in
+            guard slots[profile]?.store == task else { return }
+            switch result {
+            case .success(let made): slots[profile]?.made = made
             // Not kept: the next request tries again (the profile may be configured by then).
-            slots.withLock { slots in
-                if slots[profile]?.store == task { slots[profile] = nil }
+            case .failure: slots[profile] = nil
             }
         }
         return try result.get()
+    }
+
+    /// The profile's store if it has been made, without waiting: for the answers a store gives without waiting either.
+    func madeStore(for profile: String) -> AuthStore? {
+        slots.withLock { $0[profile]?.made }
     }
 
     /// Forgets the profile's store if its record changed since the store was made (another process signed in or
