@@ -11,7 +11,9 @@ internal import SystemPlumbing
 ///
 /// Every change of state goes through `send`: the machine (`AuthMachine`) decides the next state and the effects,
 /// and `send` performs those effects, in order. Nothing else changes the state, the cached record, the refresh in
-/// flight or its waiters; everything the store decides on is in the state.
+/// flight or its waiters; everything the store decides on is in the state. Every change of the stored record goes
+/// through `updateRecord` (under the profile lock, the vault read again, the revision bumped once), which then
+/// sends the event that tells the machine and the observers.
 public actor AuthStore {
     public let profile: String
     let vault: any VaultBackend

@@ -58,14 +58,19 @@ extension AgentSuites {
                 for _ in 0..<3 { _ = try await OffPool.run { try client.token(profile: "work") } }
                 let store = try #require(agent.profiles.madeStores.last)
                 _ = await store.signOut(global: false)
-                do {
-                    _ = try await OffPool.run { try client.token(profile: "work") }
-                    Issue.record("a token after the sign-out")
-                } catch let error as AgentClientError {
-                    guard case .server(let failure) = error else { throw error }
-                    #expect(failure.code == .signInRequired)
-                }
+                try await expectSignInRequired(client)
                 #expect(agent.profiles.storesMade == 1, "the same store answered")
+            }
+        }
+
+        /// The agent refuses the token of "work": sign in.
+        func expectSignInRequired(_ client: AgentClient, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            do {
+                _ = try await OffPool.run { try client.token(profile: "work") }
+                Issue.record("a token after the sign-out", sourceLocation: sourceLocation)
+            } catch let error as AgentClientError {
+                guard case .server(let failure) = error else { throw error }
+                #expect(failure.code == .signInRequired, sourceLocation: sourceLocation)
             }
         }
 
@@ -77,13 +82,7 @@ extension AgentSuites {
                 try agent.profiles.revisions.bump(profile: "work")
                 let status = try await OffPool.run { try client.status(profile: "work") }
                 #expect(status.first?.state == "signedOut", "\(status)")
-                do {
-                    _ = try await OffPool.run { try client.token(profile: "work") }
-                    Issue.record("a token after the sign-out")
-                } catch let error as AgentClientError {
-                    guard case .server(let failure) = error else { throw error }
-                    #expect(failure.code == .signInRequired)
-                }
+                try await expectSignInRequired(client)
             }
         }
 
