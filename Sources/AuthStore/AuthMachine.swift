@@ -23,6 +23,8 @@ public enum AuthEvent: Sendable, Equatable {
     case awsCredentialsSaved
     /// The remembered device was dropped from the record, under the profile lock.
     case deviceForgotten
+    /// The app client's secret was saved in (or removed from) the record, under the profile lock.
+    case clientSecretSaved
 }
 
 /// What the store must do because of a transition. The store performs each one, in order, and does nothing else.
@@ -121,6 +123,11 @@ public enum AuthMachine {
         // the sign-in's own doing (Cognito no longer knew the device).
         case (.signedIn, .deviceForgotten), (.refreshing, .deviceForgotten), (.signedOut, .deviceForgotten),
              (.needsSignIn, .deviceForgotten), (.signingIn, .deviceForgotten):
+            return Transition(state)
+        // The app client's secret outlives sessions too. Not during a sign-in or sign-out: the record it brings may
+        // have been read before theirs was written, and would bring back what they replaced.
+        case (.signedIn, .clientSecretSaved), (.refreshing, .clientSecretSaved), (.signedOut, .clientSecretSaved),
+             (.needsSignIn, .clientSecretSaved), (.vaultUnavailable, .clientSecretSaved):
             return Transition(state)
 
         default:

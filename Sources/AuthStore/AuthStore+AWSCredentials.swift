@@ -11,31 +11,21 @@ extension AuthStore {
         if let record, let cached = usableCredentials(in: record, request) { return cached }
         // The ID token first, outside the lock: a refresh takes the profile lock itself.
         if request.providerName != nil { _ = try await validIDToken() }
-        let fetched: (record: CredentialRecord, credentials: AWSCredentials)
         do {
-            fetched = try await lock.withLock { () async throws(AuthStoreError) -> (record: CredentialRecord, credentials: AWSCredentials) in
-                try await self.fetchHoldingLock(request)
-            }
+            return try await updateRecord({ (record: inout CredentialRecord?) async throws(AuthStoreError) in
+                try await self.fetchHoldingLock(request, into: &record)
+            }, event: { _, _ in .awsCredentialsSaved }).outcome
         } catch {
-            switch error {
-            case .lock(let vaultError): throw .vault(vaultError)
-            case .body(let storeError): throw storeError
-            }
+            throw error.storeError
         }
-        await send(.awsCredentialsSaved, record: fetched.record)
-        return fetched.credentials
     }
 
-    /// Re-reads the vault (another process may have fetched while we waited), fetches only if still needed, and
-    /// saves the identity id and the credentials with the record before handing them out.
-    private func fetchHoldingLock(_ request: AWSCredentialRequest) async throws(AuthStoreError) -> (record: CredentialRecord, credentials: AWSCredentials) {
-        var latest: CredentialRecord
-        do {
-            latest = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
-        } catch {
-            throw .vault(error)
-        }
-        if let cached = usableCredentials(in: latest, request) { return (latest, cached) }
+    /// Given the vault's record as just re-read (another process may have fetched while we waited), fetches only if
+    /// still needed, and keeps the identity id and the credentials in the record, which is saved before they are
+    /// handed out.
+    private func fetchHoldingLock(_ request: AWSCredentialRequest, into record: inout CredentialRecord?) async throws(AuthStoreError) -> AWSCredentials {
+        var latest = record ?? CredentialRecord(profile: profile)
+        if let cached = usableCredentials(in: latest, request) { return cached }
         var login: IdentityProviderLogin?
         if let provider = request.providerName {
             // The vault's ID token is the session's newest: the one just checked, or one another process refreshed.
@@ -56,13 +46,8 @@ extension AuthStore {
         latest.awsCredentials = AWSCredentialEntry(accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey,
                                                    sessionToken: credentials.sessionToken, expiresAt: credentials.expiresAt,
                                                    scope: scope)
-        latest.revision += 1
-        do {
-            try await vault.save(latest)
-        } catch {
-            throw .vault(error)
-        }
-        return (latest, credentials)
+        record = latest
+        return credentials
     }
 
     /// GetId unless the identity is known, then GetCredentialsForIdentity; an identity the pool no longer has is

@@ -15,9 +15,6 @@ public struct DevicePolicy: Sendable, Equatable {
 }
 
 extension AuthStore {
-    /// This machine's remembered device, for `status` and `devices`.
-    public var rememberedDevice: DeviceEntry? { record?.device }
-
     /// Confirms the device a sign-in reported as new, as the policy says. A failure leaves the sign-in as it is:
     /// the device stays unconfirmed, and the next sign-in reports it again.
     func confirmNewDevice(_ tokens: CognitoTokens) async -> DeviceEntry? {
@@ -33,20 +30,14 @@ extension AuthStore {
         }
     }
 
-    /// Drops the remembered device from the vault (Cognito no longer knows it, or the user forgot it there).
+    /// Drops the remembered device from the vault (Cognito no longer knows it, or the user forgot it there); a
+    /// record left with nothing to keep goes.
     public func forgetDevice(_ key: String) async {
-        let profile = self.profile, vault = self.vault
-        let updated = try? await lock.withLock { () async throws(VaultError) -> CredentialRecord? in
-            guard var stored = try await vault.load(profile: profile), stored.device?.key == key else { return nil }
+        _ = try? await updateRecord({ (record: inout CredentialRecord?) throws(AuthStoreError) -> Bool in
+            guard var stored = record, stored.device?.key == key else { return false }
             stored.device = nil
-            stored.revision += 1
-            if stored.hasSession || stored.keepsMachineSettings {
-                try await vault.save(stored)
-            } else {
-                try await vault.delete(profile: profile)
-            }
-            return stored
-        }
-        if let updated = updated ?? nil { await send(.deviceForgotten, record: updated) }
+            record = stored.hasSession || stored.keepsMachineSettings ? stored : nil
+            return true
+        }, event: { _, forgotten in forgotten ? .deviceForgotten : nil })
     }
 }

@@ -56,52 +56,49 @@ extension AuthStore {
         defer { machineFetch = nil }
         let known = record?.revision
         guard await send(.signInStarted) != nil else { return .failure(.busy("sign-in or sign-out")) }
-        switch await fetchUnderLock(machine, knownRevision: known) {
-        case .success(let stored):
-            await send(.sessionEstablished(SessionSummary(stored)), record: stored)
-            return .success(stored)
-        case .failure(let error):
-            await reloadFromVault()
-            return .failure(error)
-        }
+        let result = await fetchUnderLock(machine, knownRevision: known)
+        if case .failure = result { await reloadFromVault() }
+        return result
     }
 
-    /// Under the profile lock, re-reads the vault: another process may have fetched a token while this one waited,
-    /// and then that one serves (one fetch for all the processes that asked at once). Otherwise fetches and saves
-    /// the token before anyone uses it, keeping the rest of the record (the client secret).
+    /// Under the profile lock, with the vault just re-read: another process may have fetched a token while this one
+    /// waited, and then that one serves (one fetch for all the processes that asked at once). Otherwise fetches and
+    /// saves the token before anyone uses it, keeping the rest of the record (the client secret). Either way the
+    /// token establishes the session.
     private func fetchUnderLock(_ machine: any MachineAuthority, knownRevision: UInt64?) async -> Result<CredentialRecord, AuthStoreError> {
-        let profile = self.profile, vault = self.vault, policy = self.policy, now = self.now, lock = self.lock
+        let profile = self.profile, policy = self.policy, now = self.now, lock = self.lock
+        let fetched: CredentialRecord?
         do {
-            return try await lock.withLock { () async throws(VaultError) -> Result<CredentialRecord, AuthStoreError> in
-                var latest = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
+            fetched = try await updateRecord({ (record: inout CredentialRecord?) async throws(AuthStoreError) in
+                var latest = record ?? CredentialRecord(profile: profile)
                 if latest.revision != knownRevision, latest.origin == .clientCredentials, let lifetime = latest.lifetime(of: .access),
                    policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: now()) == .fresh {
-                    return .success(latest)
+                    return
                 }
                 let token: MachineToken
                 do throws(CognitoError) {
                     token = try await machine.machineToken()
                 } catch {
-                    guard error.isRetryable else { return .failure(.rejected(error)) }
+                    guard error.isRetryable else { throw .rejected(error) }
                     // Every process (and `status`) can tell, and waits before trying again.
                     let failures = (RefreshFailureNote(lock.readNote())?.failures ?? 0) + 1
                     lock.writeNote(RefreshFailureNote(failedAt: now(), failures: failures, message: error.description).encoded)
-                    return .failure(.network(error))
+                    throw .network(error)
                 }
                 latest.store(token, at: now())
-                latest.revision += 1
-                try await vault.save(latest)
+                record = latest
                 lock.writeNote(nil)
-                return .success(latest)
-            }
+            }, event: { record, _ in record.map { .sessionEstablished(SessionSummary($0)) } }).record
         } catch {
             switch error {
             case .lock(.lockTimedOut(_, let seconds)):
                 // Another process has been fetching for that long: the network, not the vault, is the trouble.
                 return .failure(.network(.network(.other("another process was still fetching a token after \(Int(seconds)) s"))))
-            case .lock(let vaultError), .body(let vaultError):
-                return .failure(.vault(vaultError))
+            default:
+                return .failure(error.storeError)
             }
         }
+        guard let fetched else { preconditionFailure("a machine token always leaves a record") }
+        return .success(fetched)
     }
 }

@@ -103,44 +103,36 @@ extension AuthStore {
                 stored = try await persistNewSession(tokens, origin: origin, federated: federated, device: device)
             } catch {
                 await reloadFromVault()
-                throw error
+                throw error.storeError
             }
-            let summary = SessionSummary(stored)
-            await send(.sessionEstablished(summary), record: stored)
-            return .signedIn(summary)
+            return .signedIn(SessionSummary(stored))
         }
     }
 
-    /// Writes a new session under the profile lock, keeping the record's other contents (the client secret, the
-    /// remembered device unless a new one was confirmed).
+    /// Writes a new session, keeping the record's other contents (the client secret, the remembered device unless
+    /// a new one was confirmed), and establishes it.
     private func persistNewSession(
         _ tokens: CognitoTokens, origin: SessionOrigin, federated: [UserIdentity.FederatedLink], device: DeviceEntry?
-    ) async throws(AuthStoreError) -> CredentialRecord {
-        let profile = self.profile, vault = self.vault, moment = now(), offset = clock.offset, anchor = clock.anchor
+    ) async throws(ProfileLockError<AuthStoreError>) -> CredentialRecord {
+        let profile = self.profile, moment = now(), offset = clock.offset, anchor = clock.anchor
         let refusedOffset = clock.refusedOffset
-        do {
-            return try await lock.withLock { () async throws(VaultError) -> CredentialRecord in
-                var updated = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
-                updated.clearSession()
-                updated.sessionEndedReason = nil
-                updated.store(tokens)
-                updated.identity?.federated = federated
-                updated.origin = origin
-                updated.signedInAt = moment
-                updated.lastRefreshAt = moment
-                updated.clockOffset = offset
-                updated.clockAnchor = anchor
-                updated.refusedClockOffset = refusedOffset
-                if let device { updated.device = device }
-                updated.revision += 1
-                try await vault.save(updated)
-                return updated
-            }
-        } catch {
-            switch error {
-            case .lock(let error), .body(let error): throw .vault(error)
-            }
-        }
+        let written = try await updateRecord({ (record: inout CredentialRecord?) throws(AuthStoreError) in
+            var updated = record ?? CredentialRecord(profile: profile)
+            updated.clearSession()
+            updated.sessionEndedReason = nil
+            updated.store(tokens)
+            updated.identity?.federated = federated
+            updated.origin = origin
+            updated.signedInAt = moment
+            updated.lastRefreshAt = moment
+            updated.clockOffset = offset
+            updated.clockAnchor = anchor
+            updated.refusedClockOffset = refusedOffset
+            if let device { updated.device = device }
+            record = updated
+        }, event: { record, _ in record.map { .sessionEstablished(SessionSummary($0)) } })
+        guard let record = written.record else { preconditionFailure("a new session always leaves a record") }
+        return record
     }
 
     private static func classify(_ error: CognitoError) -> AuthStoreError {

@@ -14,30 +14,24 @@ extension AuthStore {
         return report.signOut
     }
 
-    /// The body of `AuthEffect.clearStoredSession`: removes the session from the vault under the lock and returns
-    /// what it held (the newest tokens, in case another process rotated them), so they can be revoked.
-    func clearStoredSession() async -> (CredentialRecord?, String?) {
-        let profile = self.profile, vault = self.vault
+    /// The body of `AuthEffect.clearStoredSession`: removes the session from the vault, and returns what the vault
+    /// held (the newest tokens, in case another process rotated them, so they can be revoked) and what it keeps.
+    func clearStoredSession() async -> (previous: CredentialRecord?, kept: CredentialRecord?, failure: String?) {
         let known = record
         do {
-            let previous = try await lock.withLock { () async throws(VaultError) -> CredentialRecord? in
-                guard let stored = try await vault.load(profile: profile) else { return nil }
-                var cleared = stored
-                cleared.clearSession()
-                cleared.sessionEndedReason = nil
-                cleared.revision += 1
-                if !cleared.keepsMachineSettings {
-                    try await vault.delete(profile: profile)
-                } else {
-                    try await vault.save(cleared)
-                }
-                return stored
+            let cleared = try await updateRecord { (stored: inout CredentialRecord?) throws(AuthStoreError) -> CredentialRecord? in
+                guard let previous = stored else { return nil }
+                var kept = previous
+                kept.clearSession()
+                kept.sessionEndedReason = nil
+                stored = kept.keepsMachineSettings ? kept : nil
+                return previous
             }
-            return (previous ?? known, nil)
+            return (cleared.outcome ?? known, cleared.record, nil)
         } catch {
-            switch error {
-            case .lock(let error), .body(let error): return (known, "clearing the vault: \(error)")
-            }
+            var kept = known
+            kept?.clearSession()
+            return (known, kept, "clearing the vault: \(error.storeError)")
         }
     }
 

@@ -6,14 +6,25 @@ extension AuthStore {
     /// A valid access token, refreshed ahead of expiry as `RefreshPolicy` describes.
     /// A machine profile's comes from the token endpoint, with no sign-in.
     public func validAccessToken() async throws(AuthStoreError) -> SecretBytes {
-        if let machine { return try await validMachineRecord(machine).accessToken! }
-        return try await validRecord(for: .access).accessToken!
+        try await validToken(.access).token
     }
 
     /// A valid ID token, under the same rules. A machine profile has none.
     public func validIDToken() async throws(AuthStoreError) -> SecretBytes {
-        guard machine == nil else { throw .rejected(.invalidConfiguration("a machine profile (client credentials) has no ID token")) }
-        return try await validRecord(for: .id).idToken!
+        try await validToken(.id).token
+    }
+
+    /// A valid token of `kind`, under the same rules, with what a helper protocol sends beside it, all read from the
+    /// one record that holds it.
+    public func validToken(_ kind: TokenKind) async throws(AuthStoreError) -> ServedToken {
+        let record: CredentialRecord
+        if let machine {
+            guard kind == .access else { throw .rejected(.invalidConfiguration("a machine profile (client credentials) has no ID token")) }
+            record = try await validMachineRecord(machine)
+        } else {
+            record = try await validRecord(for: kind)
+        }
+        return ServedToken(record, kind, expiresAt: record.lifetime(of: kind)?.expiresAt)
     }
 
     /// Refreshes now, whatever the tokens' windows say (`authvault refresh`): joins a refresh in flight, and under

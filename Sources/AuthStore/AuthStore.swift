@@ -3,6 +3,7 @@ import CognitoAuth
 import FoundationEssentials
 import TokenVault
 import DebugTrace
+internal import SystemPlumbing
 
 /// The one owner of a profile's tokens. Every other component asks it for `validAccessToken()`; it bootstraps from
 /// the vault, signs in (answering challenges), refreshes ahead of expiry — one refresh in flight per profile in this
@@ -10,7 +11,9 @@ import DebugTrace
 ///
 /// Every change of state goes through `send`: the machine (`AuthMachine`) decides the next state and the effects,
 /// and `send` performs those effects, in order. Nothing else changes the state, the cached record, the refresh in
-/// flight or its waiters; everything the store decides on is in the state.
+/// flight or its waiters; everything the store decides on is in the state. Every change of the stored record goes
+/// through `updateRecord` (under the profile lock, the vault read again, the revision bumped once), which then
+/// sends the event that tells the machine and the observers.
 public actor AuthStore {
     public let profile: String
     let vault: any VaultBackend
@@ -28,9 +31,16 @@ public actor AuthStore {
     /// The identity provider's clock, which times the tokens: every expiry decision reads it.
     public nonisolated let clock: ServerClock
 
-    public private(set) var state: AuthState = .bootstrapping
+    public private(set) var state: AuthState = .bootstrapping {
+        didSet { published.withLock { $0 = SessionSnapshot(state: state, record: record) } }
+    }
     /// The stored record (with its tokens) as the last accepted event brought it.
-    private(set) var record: CredentialRecord?
+    private(set) var record: CredentialRecord? {
+        didSet { published.withLock { $0 = SessionSnapshot(state: state, record: record) } }
+    }
+    /// `state` and `record` as their last change left them, for `freshToken`, which reads them without waiting
+    /// for the actor: written with them, so it never holds what the store no longer does.
+    nonisolated let published = Locked(SessionSnapshot(state: .bootstrapping, record: nil))
     /// The vault read in flight, which callers that arrive meanwhile share.
     private var loading: Task<Void, Never>?
     // What the effects own: the refresh in flight, and the callers waiting for it to end.
@@ -95,9 +105,6 @@ public actor AuthStore {
     private func removeObserver(_ id: Int) {
         observers[id] = nil
     }
-
-    /// The stored record's non-secret facts, for `status`.
-    public var storedRecord: CredentialRecord? { record }
 
     /// The last refresh of this profile that failed for a passing reason (the network, a timeout, throttling), in
     /// any process, and why — until a refresh succeeds. For `status`.
@@ -168,8 +175,10 @@ public actor AuthStore {
     @discardableResult
     func send(_ event: AuthEvent, record brought: CredentialRecord?? = nil) async -> EffectReport? {
         guard let transition = AuthMachine.transition(from: state, on: event) else { return nil }
-        state = transition.state
+        // The record before the state: a reader of `published` in between sees the old state, which served the
+        // session's record already, never a new serving state with a record it has left behind.
         if case .some(let brought) = brought { record = brought }
+        state = transition.state
         for observer in observers.values { observer.yield(state) }
         var report = EffectReport()
         for effect in transition.effects { await perform(effect, into: &report) }
@@ -188,10 +197,10 @@ public actor AuthStore {
             refreshWaiters = []
             for waiter in waiters { waiter.resume() }
         case .clearStoredSession:
-            let (cleared, failure) = await clearStoredSession()
-            record?.clearSession()
-            report.cleared = cleared
-            if let failure { report.signOut.remoteFailures.append(failure) }
+            let cleared = await clearStoredSession()
+            record = cleared.kept
+            report.cleared = cleared.previous
+            if let failure = cleared.failure { report.signOut.remoteFailures.append(failure) }
         case .revokeRemotely(let global):
             await revoke(report.cleared, global: global, into: &report.signOut)
         }

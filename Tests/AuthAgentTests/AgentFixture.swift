@@ -27,6 +27,7 @@ final class TestProfiles: AgentProfileProvider {
     /// Stands for the settings file: a test rewrites it as `authvault configure` would.
     let configurationPath: String?
     private let counts = Locked<(storesMade: Int, locks: Int, unlocks: Int)>((0, 0, 0))
+    private let made = Locked<[AuthStore]>([])
 
     init(clock: TestClock, authority: FakeAuthority, lockDirectory: String) {
         self.clock = clock
@@ -39,6 +40,8 @@ final class TestProfiles: AgentProfileProvider {
     var storesMade: Int { counts.withLock { $0.storesMade } }
     var locks: Int { counts.withLock { $0.locks } }
     var unlocks: Int { counts.withLock { $0.unlocks } }
+    /// The stores made for the agent, in order.
+    var madeStores: [AuthStore] { made.withLock { $0 } }
 
     func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
         let backend: any VaultBackend
@@ -48,8 +51,10 @@ final class TestProfiles: AgentProfileProvider {
         default: throw AgentFailure(.unknownProfile, "No profile '\(profile)' is configured.")
         }
         counts.withLock { $0.storesMade += 1 }
-        return AuthStore(profile: profile, vault: backend, lock: ProfileLock(directory: lockDirectory, profile: profile),
-                         authority: authority, now: clock.now)
+        let store = AuthStore(profile: profile, vault: backend, lock: ProfileLock(directory: lockDirectory, profile: profile),
+                              authority: authority, now: clock.now)
+        made.withLock { $0.append(store) }
+        return store
     }
 
     func lockVaults() async {
@@ -100,7 +105,7 @@ struct AgentFixture {
         if signedIn { try await profiles.signInWork() }
         socketPath = AgentClient.socketPath(runtimeDirectory: directory.path)
         server = try AgentServer.start(socketPath: socketPath, profiles: profiles,
-                                       options: .init(version: "9.9.9-test", limits: limits, now: clock.now,
+                                       options: .init(version: "9.9.9-test", limits: limits,
                                                       alsoServed: alsoServed), log: log.sink)
     }
 

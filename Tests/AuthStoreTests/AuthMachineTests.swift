@@ -48,6 +48,11 @@ import TokenVault
         (.refreshing(session), .awsCredentialsSaved, .refreshing(session), []),
         (.signedOut, .awsCredentialsSaved, .signedOut, []),
         (.needsSignIn(.noRefreshToken), .awsCredentialsSaved, .needsSignIn(.noRefreshToken), []),
+        // The client secret outlives sessions: saving it changes no state, with a session or without.
+        (.signedIn(session), .clientSecretSaved, .signedIn(session), []),
+        (.refreshing(session), .clientSecretSaved, .refreshing(session), []),
+        (.signedOut, .clientSecretSaved, .signedOut, []),
+        (.vaultUnavailable(.locked("x")), .clientSecretSaved, .vaultUnavailable(.locked("x")), []),
     ]
 
     @Test func everyRowOfTheTable() {
@@ -144,6 +149,10 @@ import TokenVault
             // Credentials fetched while a sign-out or sign-in runs are not kept in memory: the vault decides.
             (.signingOut, .awsCredentialsSaved),
             (.signingIn, .awsCredentialsSaved),
+            // Nor a client secret saved from a record read before theirs was written.
+            (.signingOut, .clientSecretSaved),
+            (.signingIn, .clientSecretSaved),
+            (.awaitingChallenge(Self.challenge), .clientSecretSaved),
         ]
         for (state, event) in refused {
             #expect(AuthMachine.transition(from: state, on: event) == nil, "\(state) + \(event)")

@@ -59,6 +59,18 @@ import TokenVault
         #expect(authority.calls.refresh == 1)
     }
 
+    /// `freshToken`, which a server such as the agent answers most requests with, times tokens as the store does.
+    @Test func freshTokensAreTimedByTheProvidersClock() async throws {
+        let ahead = makeStore(skew: 600)
+        try await signIn(ahead)
+        #expect(ahead.freshToken(.access) != nil, "by the local clock the token has just expired")
+
+        let behind = makeStore(skew: -600, vault: MemoryVault())
+        try await signIn(behind)
+        provider.advance(by: 490)   // 110 s left by the provider's clock (its advisory window), 710 s by the local one
+        #expect(behind.freshToken(.access) == nil)
+    }
+
     @Test func theNextProcessTimesTokensByTheOffsetKeptWithTheSession() async throws {
         try await signIn(makeStore(skew: 600))
         let next = makeStore(skew: 600)

@@ -57,7 +57,7 @@ import TokenVerification
         let agent = makeStore(inBackground: true)
         clock.advance(by: 3600 - 200)
         #expect(marker(try await agent.validAccessToken()) == "machine-2", "the current token, at once")
-        while await agent.storedRecord?.accessToken.flatMap(marker) != "machine-3" { try await Task.sleep(for: .milliseconds(5)) }
+        while await agent.record?.accessToken.flatMap(marker) != "machine-3" { try await Task.sleep(for: .milliseconds(5)) }
         clock.advance(by: 3600 - 30)    // mandatory: 30 s left
         #expect(marker(try await agent.validAccessToken()) == "machine-4")
     }

@@ -15,7 +15,7 @@ public protocol AgentProfileProvider: Sendable {
     func awsCredentialRequest(profile: String, guest: Bool) async throws(AgentFailure) -> AWSCredentialRequest
 
     /// Where every backend bumps a profile's record revision. The agent stats the profile's revision on every
-    /// request and, when it changed, drops the profile's store and cached tokens and reads the record again.
+    /// request and, when it changed, drops the profile's store and reads the record again.
     var revisions: RecordRevisions { get }
 
     /// The file the profiles' settings are read from, or nil. The agent stats it on every request too: a store

@@ -1,5 +1,4 @@
 import AuthStore
-import FoundationEssentials
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -29,11 +28,7 @@ public final class AgentServer: Sendable {
     public struct Options: Sendable {
         /// The agent's version, for the `version` request.
         public var version: String
-        /// The stores' refresh policy: cached tokens are served only while fresh under it.
-        public var refreshPolicy: RefreshPolicy
         public var limits: Limits
-        /// Unix seconds; the stores' clock.
-        public var now: @Sendable () -> Double
         /// Other users served tokens, each of the profiles listed for it only, such as a container's user reaching
         /// the socket through a bind mount; none by default. Such a user may ask for those profiles' tokens, the
         /// version and a ping; any other profile, configured or not, is answered "not served", and failures are told
@@ -41,12 +36,9 @@ public final class AgentServer: Sendable {
         /// directory stays 0700, and every connection's uid (SO_PEERCRED) and profile are checked.
         public var alsoServed: [UInt32: Set<String>]
 
-        public init(version: String, refreshPolicy: RefreshPolicy = RefreshPolicy(), limits: Limits = Limits(),
-                    now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, alsoServed: [UInt32: Set<String>] = [:]) {
+        public init(version: String, limits: Limits = Limits(), alsoServed: [UInt32: Set<String>] = [:]) {
             self.version = version
-            self.refreshPolicy = refreshPolicy
             self.limits = limits
-            self.now = now
             self.alsoServed = alsoServed
         }
     }
@@ -106,7 +98,7 @@ public final class AgentServer: Sendable {
         socketPath = listening.path
         self.listening = listening
         self.wakePipe = wakePipe
-        service = AgentService(provider: profiles, policy: options.refreshPolicy, now: options.now, version: options.version, log: log)
+        service = AgentService(provider: profiles, version: options.version, log: log)
         connections = ConnectionSet(capacity: options.limits.maximumConnections)
         limits = options.limits
         alsoServed = options.alsoServed

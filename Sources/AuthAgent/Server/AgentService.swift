@@ -5,20 +5,18 @@ import CognitoAuth
 internal import Glibc
 #endif
 
-/// Answers requests. A fresh cached token is answered right on the connection's thread, with no task and no actor
-/// hop; everything else (a token near expiry, status, lock) goes to the stores, while the connection's thread waits.
+/// Answers requests from the stores it holds. A token the store holds fresh (`freshToken`) is answered right on the
+/// connection's thread, with no task and no actor hop; anything else (a token near expiry, status, lock) goes to the
+/// stores while the connection's thread waits. There is no cache here to disagree with the stores.
 final class AgentService: Sendable {
     private let provider: any AgentProfileProvider
-    private let cache: TokenCache
     let registry: ProfileRegistry
     private let version: String
     private let log: @Sendable (String) -> Void
 
-    init(provider: any AgentProfileProvider, policy: RefreshPolicy, now: @escaping @Sendable () -> Double, version: String,
-         log: @escaping @Sendable (String) -> Void) {
+    init(provider: any AgentProfileProvider, version: String, log: @escaping @Sendable (String) -> Void) {
         self.provider = provider
-        cache = TokenCache(policy: policy, now: now)
-        registry = ProfileRegistry(provider: provider, cache: cache)
+        registry = ProfileRegistry(provider: provider)
         self.version = version
         self.log = log
     }
@@ -38,8 +36,11 @@ final class AgentService: Sendable {
         switch request {
         case .token(let profile, let kind):
             registry.forgetIfChanged(profile)
-            let reply = cache.reply(profile: profile, kind: kind) ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind, served: served) }
-            reply.withUnsafeBytes { output.append(contentsOf: $0) }
+            let fresh = registry.madeStore(for: profile).flatMap { store in store.freshToken(kind).map { (store.clock, $0) } }
+            var line = fresh.map { Self.tokenLine($1, clock: $0) }
+                ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind, served: served) }
+            output.append(contentsOf: line)
+            line.wipe()
         case .awsCredentials(let profile, let guest):
             registry.forgetIfChanged(profile)
             var line = BlockingWait.run { await self.awsCredentials(profile: profile, guest: guest, served: served) }.line
@@ -62,37 +63,29 @@ final class AgentService: Sendable {
         }
     }
 
-    /// Asks the store (which refreshes, once for all callers, when due) and caches a fresh answer.
-    private func tokenReply(profile: String, kind: TokenKind, served: ServedProfiles) async -> SecretBytes {
-        let generation = cache.generation
-        let token: SecretBytes
-        let username: String?, clock: ServerClock
-        let storedExpiry: Double?
+    /// The store's token (refreshed, once for all callers, when due) as a reply line, which holds the token: the
+    /// caller clears it once sent.
+    private func tokenReply(profile: String, kind: TokenKind, served: ServedProfiles) async -> [UInt8] {
+        let token: ServedToken, clock: ServerClock
         do throws(AgentFailure) {
             let store = try await registry.store(for: profile)
             do {
-                token = kind == .access ? try await store.validAccessToken() : try await store.validIDToken()
+                token = try await store.validToken(kind)
             } catch {
                 throw AgentFailure(error, profile: profile)
             }
-            let record = await store.storedRecord
-            username = record?.identity?.username
             clock = store.clock
-            // An opaque token (a machine token, another provider's) has no exp to read: the vault's expiry stands in.
-            storedExpiry = kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt
         } catch {
             if error.code != .signInRequired && error.code != .unknownProfile { log("profile '\(profile)': \(error)") }
-            return SecretBytes(AgentReply.failure(served.told(error, profile: profile)).line)
+            return AgentReply.failure(served.told(error, profile: profile)).line
         }
-        let lifetime = JWTLifetime(token)
-        let expiresAt = (lifetime?.expiresAt ?? storedExpiry).map { clock.localTime(ofProviderTime: $0) }
-        var line = AgentReply.token(AgentToken(token: token, expiresAt: expiresAt, username: username)).line
-        let reply = SecretBytes(line)
-        line.wipe()
-        if let lifetime {
-            cache.insert(reply, lifetime: lifetime, clockOffset: { clock.offset ?? 0 }, profile: profile, kind: kind, generation: generation)
-        }
-        return reply
+        return Self.tokenLine(token, clock: clock)
+    }
+
+    /// The reply line of a token the store served, its expiry on this machine's clock.
+    private static func tokenLine(_ token: ServedToken, clock: ServerClock) -> [UInt8] {
+        let expiresAt = token.expiresAt.map { clock.localTime(ofProviderTime: $0) }
+        return AgentReply.token(AgentToken(token: token.token, expiresAt: expiresAt, username: token.username)).line
     }
 
     /// The store's credentials (kept in memory and in the vault while they last the minimum, so no cache here). A
@@ -102,7 +95,7 @@ final class AgentService: Sendable {
             let store = try await registry.store(for: profile)
             let request = try await provider.awsCredentialRequest(profile: profile, guest: guest)
             await store.bootstrap()
-            if guest, await store.storedRecord?.hasSession == true {
+            if guest, await store.sessionFacts()?.hasSession == true {
                 throw AgentFailure(.badRequest, "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's.")
             }
             do {

@@ -34,18 +34,16 @@ extension Application {
     ) async throws(ApplicationError) -> HelperToken {
         if let served = try tokenFromAgent(kind, profile: profile ?? defaultProfileName) { return served }
         let session = try await openProfile(named: profile)
-        let secret: SecretBytes
+        let served: ServedToken
         do {
-            secret = kind == .access ? try await session.store.validAccessToken() : try await session.store.validIDToken()
+            served = try await session.store.validToken(kind)
         } catch {
             throw Self.withoutSession(error, profile: session.profile.name)
         }
-        let record = await session.store.storedRecord
         return HelperToken(
-            token: secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
-            expiresAt: session.store.clock.localTime(
-                ofProviderTime: (kind == .access ? record?.accessTokenExpiresAt : record?.idTokenExpiresAt) ?? 0),
-            username: record?.identity?.username ?? session.profile.name,
+            token: served.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
+            expiresAt: session.store.clock.localTime(ofProviderTime: served.expiresAt ?? 0),
+            username: served.username ?? session.profile.name,
             profile: session.profile.name)
     }
 

@@ -277,7 +277,7 @@ struct ChangePasswordCommand: CLICommand {
         try await session.call { client throws(CognitoError) in
             try await client.changePassword(accessToken: accessToken, previousPassword: current, proposedPassword: proposed)
         }
-        let user = await session.store.storedRecord?.identity?.displayName
+        let user = await session.store.sessionFacts()?.identity?.displayName
         context.standardError.line("Changed the password of \(user.map { ServerText.escaped($0) } ?? "the signed-in user").")
     }
 }

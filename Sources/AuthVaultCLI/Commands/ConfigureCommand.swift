@@ -148,27 +148,16 @@ struct ConfigureCommand: CLICommand {
         }
     }
 
-    /// Keeps the app client's secret in the vault record, under the profile lock, beside any session.
+    /// Keeps the app client's secret in the vault record, beside any session.
     private func storeClientSecret(context: CommandContext) async throws(CLIError) {
         guard var secret = context.standardInput.firstLine() else {
             throw CLIError("--client-secret-stdin was given but standard input is empty.", status: .usage)
         }
         defer { secret.wipe() }
         let session = try await ProfileSession.open(context)
-        let vault = session.vault, profile = session.profile.name
+        let profile = session.profile.name
         let value = secret.isEmpty ? nil : SecretBytes(secret)
-        do {
-            try await session.lock.withLock { () async throws(VaultError) in
-                var record = try await vault.load(profile: profile) ?? CredentialRecord(profile: profile)
-                record.clientSecret = value
-                record.revision += 1
-                try await vault.save(record)
-            }
-        } catch {
-            switch error {
-            case .lock(let error), .body(let error): throw CLIErrors.from(error)
-            }
-        }
+        try await application { () async throws(ApplicationError) in try await session.storeClientSecret(value) }
         context.standardError.line(value == nil ? "Removed the client secret of profile '\(profile)'."
                                    : "Stored the client secret of profile '\(profile)' in \(session.backend.rawValue).")
     }

@@ -43,7 +43,7 @@ struct DevicesListCommand: CLICommand {
         let accessToken = try await session.accessToken()
         let devices = try await session.call({ client throws(CognitoError) in try await client.listDevices(accessToken: accessToken) },
                                              failure: ProfileSession.tokenCallError)
-        let thisMachine = await session.store.rememberedDevice?.key
+        let thisMachine = await session.store.sessionFacts()?.device?.key
         let entries = devices.map { device in
             Entry(key: device.key, name: device.name, remembered: device.rememberedStatus == "remembered",
                   lastAuthenticatedAt: device.lastAuthenticatedAt.map(TimeText.rfc3339), thisMachine: device.key == thisMachine)
@@ -84,7 +84,7 @@ struct DevicesForgetCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let session = try await ProfileSession.open(context)
         await session.store.bootstrap()
-        let thisMachine = await session.store.rememberedDevice?.key
+        let thisMachine = await session.store.sessionFacts()?.device?.key
         guard let key = key ?? thisMachine else {
             throw CLIError("This machine is no remembered device of profile '\(session.profile.name)': name the device to forget "
                            + "(see 'authvault devices list').", status: .usage)

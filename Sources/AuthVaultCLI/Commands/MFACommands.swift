@@ -135,7 +135,7 @@ struct MFASetupTOTPCommand: CLICommand {
         let client = try await session.cognitoClient()
         let secret: SoftwareTokenSecret
         do { secret = try await client.associateSoftwareToken(accessToken: accessToken) } catch { throw ProfileSession.tokenCallError(error) }
-        let account = await session.store.storedRecord?.identity?.displayName ?? session.profile.name
+        let account = await session.store.sessionFacts()?.identity?.displayName ?? session.profile.name
         secret.show(accountName: account, profile: session.profile.name, on: context.standardError)
 
         var input = AccountInput(arguments: arguments, context: context, stdinFlags: [Self.code.stdin])

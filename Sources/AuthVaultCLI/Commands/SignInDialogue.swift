@@ -14,7 +14,7 @@ struct SignInDialogue {
 
     mutating func run(username: String, flow: AuthFlowChoice) async throws(CLIError) -> SessionSummary {
         await session.store.bootstrap()
-        let deviceBefore = await session.store.rememberedDevice?.key
+        let deviceBefore = await session.store.sessionFacts()?.device?.key
         let method: SignInMethod = switch flow {
         case .srp: .password(try answers.password(for: username), flow: .userSRP)
         case .password: .password(try answers.password(for: username), flow: .userPassword)
@@ -57,7 +57,7 @@ struct SignInDialogue {
     /// Says when this sign-in made the machine a remembered device; with --remember-device, has Cognito remember
     /// a device it only tracked so far (UpdateDeviceStatus).
     private func reportDevice(previous: String?) async throws(CLIError) {
-        guard let device = await session.store.rememberedDevice else { return }
+        guard let device = await session.store.sessionFacts()?.device else { return }
         if device.key != previous {
             context.standardError.line("Cognito now knows this machine as device '\(ServerText.escaped(device.name))' (\(ServerText.escaped(device.key))).")
         } else if remembersDevice {

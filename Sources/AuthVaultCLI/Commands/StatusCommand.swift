@@ -111,7 +111,7 @@ struct StatusCommand: CLICommand {
     /// A profile's report, with what its text form adds, and the exit status it calls for.
     private struct Shown {
         let report: Report
-        let record: CredentialRecord?
+        let record: SessionFacts?
         var awsCredentialsExpiry: Double? = nil
         let refreshExpiry: Double?
         /// The identity provider's time when the report was made, which times the tokens.
@@ -123,12 +123,12 @@ struct StatusCommand: CLICommand {
     private func report(profile name: String?, context: CommandContext) async throws(CLIError) -> Shown {
         let session = try await ProfileSession.open(context, profile: name)
         let state = await session.store.bootstrap()
-        let record = await session.store.storedRecord
+        let record = await session.store.sessionFacts()
         let now = TimeText.now
         // Tokens are timed by the provider's clock; the failure and refresh times by this machine's.
         let providerNow = session.store.clock.now()
         let refreshFailure = session.store.lastRefreshFailure()
-        let refreshExpiry = record?.refreshToken == nil ? nil
+        let refreshExpiry = record?.canRefresh != true ? nil
             : session.profile.refreshTokenExpiry(signedInAt: record?.signedInAt, lastRefreshAt: record?.lastRefreshAt)
         let accessExpired = record?.accessTokenExpiresAt.map { $0 <= providerNow } ?? false
         let word = StatusState.of(state, accessExpired: accessExpired, refreshFailed: refreshFailure != nil,
@@ -148,7 +148,7 @@ struct StatusCommand: CLICommand {
                 report.usable = false
                 report.problem = "the refresh token expired \(TimeText.relative(refreshExpiry, now: now)); run 'authvault login'"
                 exitStatus = .signInRequired
-            } else if let refresh = record?.refreshToken, refresh.count > 0, let expiry = record?.accessTokenExpiresAt, expiry <= providerNow {
+            } else if record?.canRefresh == true, let expiry = record?.accessTokenExpiresAt, expiry <= providerNow {
                 report.problem = "the access token expired \(TimeText.relative(expiry, now: providerNow)); the next 'authvault token' refreshes it"
             }
         case .vaultUnavailable(let error):

@@ -40,7 +40,7 @@ struct WhoAmICommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let session = try await ProfileSession.open(context)
         let accessToken = try await session.accessToken()
-        let stored = await session.store.storedRecord
+        let stored = await session.store.sessionFacts()
         let report: Report
         if stored?.origin == .browser {
             let client: OAuthClient
