@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AuthVaultApp", targets: ["AuthVaultApp"]),
         .executable(name: "authvault", targets: ["authvault"]),
         .executable(name: "authvault-library-example", targets: ["authvault-library-example"]),
+        .executable(name: "authvault-embedding-example", targets: ["authvault-embedding-example"]),
     ],
     targets: [
         // System libraries, each with a small shim header for macros and varargs calls.
@@ -75,6 +76,9 @@ let package = Package(
         .executableTarget(name: "authvault-library-example",
                           dependencies: ["AuthStore", "AuthVaultApp", "HTTPTransport"],
                           path: "Examples/LibraryClient", exclude: ["README.md"]),
+        // A program with a session of its own: the pool and the vault in code, no configuration file, no environment.
+        .executableTarget(name: "authvault-embedding-example",
+                          dependencies: ["AuthCrypto", "AuthStore", "AuthVaultApp", "TokenVerification"], path: "Examples/Embedding"),
 
         // Shared test support: temporary directories, running processes, TLS fixtures made with the openssl CLI.
         .target(name: "TestSupport", dependencies: ["SystemPlumbing"], path: "Tests/TestSupport", exclude: ["Scripts"]),

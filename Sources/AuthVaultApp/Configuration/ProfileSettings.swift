@@ -1,3 +1,5 @@
+import TokenVault
+
 /// Which vault backend holds a profile's credentials.
 public enum VaultChoice: String, Codable, Sendable, CaseIterable {
     /// The Secret Service when it answers and is unlocked, else the encrypted file (said once, then recorded).
@@ -70,6 +72,13 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     public var refreshTokenValidity: Int?
 
     public init() {}
+
+    /// The pool and client a vault record of this profile is bound to; another OpenID provider's profile is bound to
+    /// its issuer, in the pool's place.
+    var binding: ProfileBinding? {
+        guard let pool = userPoolId ?? issuer, let client = clientId else { return nil }
+        return ProfileBinding(userPoolId: pool, clientId: client)
+    }
 }
 
 /// A profile with every default filled in, as the rest of the program uses it.

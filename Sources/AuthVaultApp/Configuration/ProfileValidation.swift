@@ -107,6 +107,14 @@ public enum ProfileValidation {
         }
     }
 
+    /// The directory a profile built in code keeps its files in: absolute, so they cannot follow the working
+    /// directory of the moment; created when first written, mode 0700.
+    public static func vaultDirectory(_ value: String) throws(ConfigError) {
+        guard value.hasPrefix("/") else {
+            throw .invalidValue(option: "vault-directory", value: value, reason: "give an absolute path")
+        }
+    }
+
     /// A host name or address, optionally with a port: what git and docker pass to a credential helper.
     public static func helperHost(_ value: String) throws(ConfigError) {
         guard value.count <= 255, HostPort(value) != nil else {
@@ -131,6 +139,27 @@ public enum ProfileValidation {
               parts[4].count == 12, parts[4].utf8.allSatisfy(isDigit), parts[5].hasPrefix("role/"), parts[5].count > 5 else {
             throw .invalidValue(option: "aws-role-arn", value: value, reason: "expected a role ARN such as arn:aws:iam::123456789012:role/NAME")
         }
+    }
+
+    /// Every value a profile's settings hold, by the rules `configure` checks them one by one: for settings built
+    /// in code, which no option parsing has seen. The errors name each value by its option.
+    public static func check(_ settings: ProfileSettings) throws(ConfigError) {
+        if let region = settings.region { try self.region(region) }
+        if let userPoolId = settings.userPoolId { try self.userPoolId(userPoolId) }
+        if let clientId = settings.clientId { try self.clientId(clientId) }
+        if let hostedUI = settings.hostedUI { try self.hostedUI(hostedUI) }
+        let endpoints = settings.oauthEndpoints
+        let urls = [("endpoint", settings.endpoint), ("issuer", settings.issuer), ("jwks-url", settings.jwksURL),
+                    ("sign-out-uri", settings.signOutURI), ("identity-endpoint", settings.identityEndpoint),
+                    ("authorize-url", endpoints?.authorization), ("token-url", endpoints?.token),
+                    ("userinfo-url", endpoints?.userInfo), ("revoke-url", endpoints?.revocation), ("logout-url", endpoints?.logout)]
+        for case let (option, url?) in urls { try serviceURL(url, option: option) }
+        for uri in settings.redirectURIs ?? [] { try redirectURI(uri) }
+        for host in settings.helperHosts ?? [] { try helperHost(host) }
+        for scope in settings.scopes ?? [] { try self.scope(scope) }
+        if let caBundle = settings.caBundle { try self.caBundle(caBundle) }
+        if let identityPoolId = settings.identityPoolId { try self.identityPoolId(identityPoolId) }
+        if let awsRoleARN = settings.awsRoleARN { try roleARN(awsRoleARN) }
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -1,6 +1,8 @@
 import AuthCrypto
 import AuthStore
 import CognitoAuth
+import DebugTrace
+import HTTPTransport
 import TokenVault
 
 /// Everything a use needs to act on a profile: its settings, its vault, its lock and its store. Built per use; the
@@ -43,18 +45,42 @@ extension Application {
         let factory = vaults(for: configuration)
         let (selected, backend) = try await factory.selectBackend(for: profile.name)
         let vault: any VaultBackend = backend == .file ? (fileVault ?? selected) : selected
-        let lock = factory.lock(for: profile.name)
+        trace("profile '\(profile.name)' from \(configPath), its tokens in the \(backend.rawValue) vault")
+        return ProfileSession(profile: profile, vault: vault, backend: backend, lock: factory.lock(for: profile.name),
+                              connection: connection, refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy)
+    }
+
+    /// How this application's stores reach their provider and keep time: from its environment and clock.
+    var connection: SessionConnection {
+        SessionConnection(userAgent: userAgent, proxy: proxySettings, now: now, clock: serverClock(), trace: trace)
+    }
+}
+
+/// How a profile's store reaches its identity provider and keeps time: from the environment for a configured
+/// profile, from the embedding program for one built in code.
+struct SessionConnection: Sendable {
+    let userAgent: String
+    let proxy: HTTPProxySettings
+    let now: @Sendable () -> Double
+    let clock: ServerClock
+    let trace: DebugTrace
+}
+
+extension ProfileSession {
+    /// The one assembly of a session, for a configured profile and for one built in code: the authority takes the
+    /// client secret from the profile's vault, and the store runs on that vault under the profile's lock.
+    /// - Parameter refreshesInBackground: true only for a long-lived process; see `AuthStore.init`.
+    init(profile: ResolvedProfile, vault: any VaultBackend, backend: VaultBackendKind, lock: ProfileLock,
+         connection: SessionConnection, refreshesInBackground: Bool, devicePolicy: DevicePolicy?) {
         let name = profile.name
-        trace("profile '\(name)' from \(configPath), its tokens in the \(backend.rawValue) vault")
-        let clock = serverClock()
-        let authority = ProfileAuthority(profile: profile, userAgent: userAgent, proxy: proxySettings, trace: trace, clock: clock) {
+        let authority = ProfileAuthority(profile: profile, userAgent: connection.userAgent, proxy: connection.proxy,
+                                         trace: connection.trace, clock: connection.clock) {
             try? await vault.load(profile: name)?.clientSecret
         }
-        // A short-lived use answers and ends: it refreshes before answering, never in a task its end would cut off.
         let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority,
                               machine: profile.grant == .clientCredentials ? authority : nil,
-                              refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy, now: now, clock: clock,
-                              trace: trace)
-        return ProfileSession(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
+                              refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy,
+                              now: connection.now, clock: connection.clock, trace: connection.trace)
+        self.init(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
     }
 }

@@ -1,4 +1,5 @@
 import AuthCrypto
+import DebugTrace
 import SecureFiles
 import TokenVault
 
@@ -20,7 +21,12 @@ public struct VaultFactory: Sendable {
     public var revisions: RecordRevisions { RecordRevisions(dataDirectory: dataDirectory) }
 
     public func lock(for profile: String) -> ProfileLock {
-        ProfileLock(directory: FilePath.join(dataDirectory, "locks"), profile: profile, trace: application.trace)
+        Self.lock(for: profile, in: dataDirectory, trace: application.trace)
+    }
+
+    /// A profile's lock file, and its note of the last failed refresh, under `dataDirectory/locks`.
+    static func lock(for profile: String, in dataDirectory: String, trace: DebugTrace) -> ProfileLock {
+        ProfileLock(directory: FilePath.join(dataDirectory, "locks"), profile: profile, trace: trace)
     }
 
     // MARK: Backends
@@ -30,15 +36,7 @@ public struct VaultFactory: Sendable {
     }
 
     /// Each profile's pool and client, which both backends match a record against.
-    private var bindings: [String: ProfileBinding] {
-        var bindings: [String: ProfileBinding] = [:]
-        for (name, settings) in profiles {
-            // Another OpenID provider's profile is bound to its issuer, in the pool's place.
-            guard let pool = settings.userPoolId ?? settings.issuer, let client = settings.clientId else { continue }
-            bindings[name] = .init(userPoolId: pool, clientId: client)
-        }
-        return bindings
-    }
+    private var bindings: [String: ProfileBinding] { profiles.compactMapValues(\.binding) }
 
     public func secretServiceVault() throws(ApplicationError) -> SecretServiceVault {
         SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive, trace: application.trace)

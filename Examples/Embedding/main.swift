@@ -1,0 +1,88 @@
+import AuthCrypto
+import AuthStore
+import AuthVaultApp
+import TokenVerification
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// A program with a session of its own: the pool and the vault given in code, with no configuration file and no
+// environment variable. It signs in (or reopens the stored session, refreshed when due) and prints the access
+// token's `sub`, never a token. docs/library.md says how to run it.
+
+enum EmbeddingError: Error, CustomStringConvertible {
+    case usage(String)
+    case input(String)
+    case application(ApplicationError)
+    case store(AuthStoreError)
+    case challenge
+
+    var description: String {
+        switch self {
+        case .usage(let message): "\(message)\n\(EmbeddingOptions.usage)"
+        case .input(let what): "standard input ended before \(what)"
+        case .store(.signInRequired): "no stored session: sign in with --username, the password first on standard input"
+        case .application(let error): "\(error)"
+        case .store(let error): "\(error)"
+        case .challenge: "the pool asks for more than a password (MFA, a new password), which this example does not answer"
+        }
+    }
+
+    /// As authvault's: 2 usage, 3 sign in, 4 vault, 5 network, 1 anything else.
+    var exitStatus: Int32 {
+        switch self {
+        case .usage, .input, .application(.configuration): 2
+        case .store(.signInRequired), .challenge: 3
+        case .store(.vault): 4
+        case .store(.network): 5
+        case .application, .store: 1
+        }
+    }
+}
+
+/// One line of standard input, as a secret.
+func secretLine(_ what: String) throws(EmbeddingError) -> SecretBytes {
+    guard let line = readLine(), !line.isEmpty else { throw .input(what) }
+    return SecretBytes(utf8: line)
+}
+
+func accessTokenSubject() async throws(EmbeddingError) -> String {
+    let options = try EmbeddingOptions(Array(CommandLine.arguments.dropFirst()))
+    let password = options["--username"] == nil ? nil : try secretLine("the password")
+    let passphrase = try secretLine("the vault passphrase")
+    let settings = ProfileSettings.cognito(region: options["--region"], userPoolId: options.userPoolId, clientId: options.clientId,
+                                           endpoint: options["--endpoint"], jwksURL: options["--jwks-url"])
+    let store: AuthStore
+    do {
+        store = try ProfileSession.open(settings: settings, vault: .encryptedFile(directory: options.vaultDirectory, passphrase: .fixed(passphrase)),
+                                        userAgent: "authvault-embedding-example").store
+    } catch {
+        throw .application(error)
+    }
+    if let username = options["--username"], let password {
+        let progress: SignInProgress
+        do { progress = try await store.signIn(username: username, password: password) } catch { throw .store(error) }
+        guard case .signedIn = progress else { throw .challenge }
+    }
+    do {
+        let token = try await store.validAccessToken()
+        // The local session is cleared whatever the pool answers; what failed there is said, not hidden.
+        let signedOut = options.signsOut ? await store.signOut(global: false) : nil
+        for failure in signedOut?.remoteFailures ?? [] { warn("signed out here, but \(failure)") }
+        return Claims(unverifiedPayloadOf: token)?.subject ?? "unknown"
+    } catch {
+        throw .store(error)
+    }
+}
+
+func warn(_ text: String) {
+    let message = Array("authvault-embedding-example: \(text)\n".utf8)
+    _ = write(2, message, message.count)
+}
+
+do {
+    print("sub=\(try await accessTokenSubject())")
+} catch {
+    warn(error.description)
+    exit(error.exitStatus)
+}
