@@ -78,6 +78,17 @@ import TestSupport
         #expect(login.stderrText.contains("'authvault login --paste'") && login.stderrText.contains("--no-browser"), "\(login.stderrText)")
     }
 
+    /// The endpoint gets the client's requests: https, or http only to a loopback address, checked when configured.
+    @Test func theDeviceEndpointIsHTTPSOrLoopback() async throws {
+        let (_, cli) = try await Self.deviceProfile()
+        let insecure = await cli.runInProcess(["configure", "--device-authorization-url", "http://op.example/device"])
+        #expect(insecure.status == 2 && insecure.stderrText.contains("device-authorization-url"), "\(insecure.stderrText)")
+        let cleared = await cli.runInProcess(["configure", "--device-authorization-url", ""])
+        #expect(cleared.status == 0, "\(cleared.stderrText)")
+        let login = await cli.runInProcess(["login", "--device"])
+        #expect(login.status == 2 && login.stderrText.contains("'authvault configure --device-authorization-url URL'"), "\(login.stderrText)")
+    }
+
     /// On a terminal over SSH with no display, a plain login takes the device grant and says so; Ctrl-C ends the
     /// wait and nothing is stored. Without a terminal the same login fails at once, as it always did.
     @Test func aPlainLoginOverSSHUsesTheDeviceGrantOnlyOnATerminal() async throws {
