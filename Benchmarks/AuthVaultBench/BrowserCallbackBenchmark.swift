@@ -58,7 +58,7 @@ enum BrowserCallbackBenchmark {
 
     /// One sign-in; the seconds from sending the callback to the vault write, minus the token endpoint's time.
     private static func signIn(client: OAuthClient, store: AuthStore, transport: TimedTransport, redirectURI: String) async throws -> Double {
-        let request = client.authorizationRequest(identityProvider: "Google")
+        let request = try client.authorizationRequest(identityProvider: "Google")
         let listener = try LoopbackListener(redirectURIs: [redirectURI], state: request.state, timeout: .seconds(10))
         // The "browser": the authorize endpoint redirects at once; where it points is the callback.
         let redirect = try await transport.send(HTTPRequest(method: "GET", url: request.url))

@@ -39,18 +39,21 @@ public struct StoredSession: Sendable, CustomStringConvertible {
     public let origin: SessionOrigin
     /// The session's ID token: kept when a refresh answers with none, and the subject a new one must have.
     public let idToken: SecretBytes?
+    /// The user's `sub`: whom a session without an ID token (the device grant) must still belong to after a refresh.
+    public let subject: String?
 
-    public init(refreshToken: SecretBytes, username: String, origin: SessionOrigin, idToken: SecretBytes?) {
+    public init(refreshToken: SecretBytes, username: String, origin: SessionOrigin, idToken: SecretBytes?, subject: String? = nil) {
         self.refreshToken = refreshToken
         self.username = username
         self.origin = origin
         self.idToken = idToken
+        self.subject = subject
     }
 
     init?(_ record: CredentialRecord) {
         guard let refreshToken = record.refreshToken else { return nil }
         self.init(refreshToken: refreshToken, username: record.identity?.username ?? "",
-                  origin: record.origin ?? .userPoolAPI, idToken: record.idToken)
+                  origin: record.origin ?? .userPoolAPI, idToken: record.idToken, subject: record.identity?.subject)
     }
 
     public var description: String { "StoredSession(\(username), \(origin.rawValue), tokens redacted)" }

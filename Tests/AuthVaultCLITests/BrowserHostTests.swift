@@ -24,6 +24,7 @@ import TestSupport
         #expect(host(["SSH_CONNECTION": "203.0.113.9 50022 198.51.100.7 22", "DISPLAY": "localhost:10.0"]) == .desktop,
                 "X forwarding brings a display")
         #expect(host(["SSH_CONNECTION": "garbled"]) == .ssh(serverAddress: nil, serverPort: nil))
+        #expect(host(["SSH_TTY": "/dev/pts/3"]) == .ssh(serverAddress: nil, serverPort: nil), "SSH_CONNECTION dropped by sudo or su")
     }
 
     @Test func theForwardingLineNamesThePortAndTheServer() {

@@ -84,7 +84,7 @@ import TestSupport
         let body = try #require(transport.bodies(of: "InitiateAuth").first)
         #expect(body["AuthFlow"] as? String == "USER_PASSWORD_AUTH")
         #expect(body["AuthParameters"] as? [String: String] == ["USERNAME": "alice", "PASSWORD": "Pw-1234567!"])
-        expectNoSecrets(in: "\(step) \(tokens)", [tokens.idToken.text, tokens.accessToken.text, tokens.refreshToken.text])
+        expectNoSecrets(in: "\(step) \(tokens)", [tokens.idToken?.text ?? "", tokens.accessToken.text, tokens.refreshToken.text])
     }
 
     /// SELECT_MFA_TYPE, then the chosen factor's challenge; a wrong code is retried with the same challenge value.

@@ -32,7 +32,7 @@ import TestSupport
         func signedInLogin() async throws -> IdentityProviderLogin {
             try await users.createUser("dana", password: MotoTests.password)
             let tokens = try #require(try await users.client.signIn(username: "dana", password: SecretBytes(utf8: MotoTests.password)).tokens)
-            return .userPool(region: "us-east-1", userPoolId: users.poolId, idToken: tokens.idToken)
+            return .userPool(region: "us-east-1", userPoolId: users.poolId, idToken: try #require(tokens.idToken))
         }
     }
 

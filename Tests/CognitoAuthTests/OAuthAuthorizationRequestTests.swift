@@ -68,7 +68,7 @@ import TokenVerification
 
     @Test func everyRequestHasItsOwnVerifierStateAndNonce() throws {
         let client = try Self.client()
-        let requests = (0..<8).map { _ in client.authorizationRequest() }
+        let requests = try (0..<8).map { _ in try client.authorizationRequest() }
         #expect(Set(requests.map(\.state)).count == 8)
         #expect(Set(requests.map(\.nonce)).count == 8)
         #expect(Set(requests.map(\.pkce.verifier.text)).count == 8)
@@ -119,7 +119,7 @@ import TokenVerification
 
     @Test func wrongMissingOrForeignStateIsRefused() throws {
         let client = try Self.client()
-        let request = client.authorizationRequest(), other = client.authorizationRequest()
+        let request = try client.authorizationRequest(), other = try client.authorizationRequest()
         #expect(throws: OAuthCallbackError.stateMismatch) { try request.authorizationCode(fromCallback: "code=c1&state=\(other.state)") }
         #expect(throws: OAuthCallbackError.stateMismatch) { try request.authorizationCode(fromCallback: "code=c1&state=\(request.state)x") }
         #expect(throws: OAuthCallbackError.missingState) { try request.authorizationCode(fromCallback: "code=c1") }

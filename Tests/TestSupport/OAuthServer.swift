@@ -32,6 +32,8 @@ public final class OAuthServer: Sendable {
         public let opaqueAccessTokens: Bool
         /// A machine client: the client-credentials grant only (Cognito-shaped access tokens whose `sub` is the client).
         public var clientCredentials = false
+        /// The device authorization grant only (RFC 8628).
+        public var deviceCode = false
     }
 
     /// The loopback listener's two registered ports, chosen once per test process among free ones (a fixed port
@@ -62,6 +64,8 @@ public final class OAuthServer: Sendable {
     /// A machine client whose access tokens are opaque, as a generic OAuth server's are.
     public static let opaqueMachineClient = Client(clientId: "authvault-machine-opaque", clientSecret: "opaque+machine/secret",
                                                    opaqueAccessTokens: true, clientCredentials: true)
+    /// A public client of the device authorization grant (the default configuration serves its verification page).
+    public static let deviceClient = Client(clientId: "authvault-device", clientSecret: nil, opaqueAccessTokens: true, deviceCode: true)
     /// A resource server's scope the server knows, as Cognito names them.
     public static let machineScope = "authvault-api/read"
 
@@ -73,6 +77,17 @@ public final class OAuthServer: Sendable {
     public var issuer: String { configuration == .cognitoShaped ? server.baseURL : server.baseURL + "/o" }
     public var jwksURL: String { issuer + "/.well-known/jwks.json" }
     public var discoveryURL: String { issuer + "/.well-known/openid-configuration" }
+    /// DOT's device authorization endpoint (its discovery document does not name it).
+    public var deviceAuthorizationURL: String { issuer + "/device-authorization/" }
+
+    /// The person's part of a device sign-in, in an HTTP session of its own (Scripts/oauth_server/device_approve.py):
+    /// signs in as `user` at `verificationURI`, enters `userCode`, then accepts (or denies) the device.
+    public func approveDevice(verificationURI: String, userCode: String, as user: User, accept: Bool = true) async throws {
+        let arguments = [ScriptServer.scriptPath("oauth_server/device_approve.py"), verificationURI, userCode,
+                         user.username, user.password, accept ? "accept" : "deny"]
+        let output = try await OffPool.run { try ProcessRunner.run(PeerPython.path, arguments, timeout: 60) }
+        guard output.status == 0 else { throw TestFixtureError("the device approval stopped: \(output.stdoutText) \(output.stderrText)") }
+    }
 
     private init(server: ScriptServer, configuration: Configuration) {
         self.server = server
@@ -86,10 +101,10 @@ public final class OAuthServer: Sendable {
              "identities": user.identities.map { ["providerName": $0.provider, "providerType": $0.provider, "userId": $0.userId,
                                                   "primary": "true", "issuer": NSNull(), "dateCreated": "1700000000000"] }]
         }
-        let applications = [publicClient, confidentialClient, opaqueClient, machineClient, opaqueMachineClient].map { client -> [String: Any] in
+        let applications = [publicClient, confidentialClient, opaqueClient, machineClient, opaqueMachineClient, deviceClient].map { client -> [String: Any] in
             var application: [String: Any] = ["name": client.clientId, "clientId": client.clientId, "redirectURIs": [redirectURI, secondRedirectURI],
                                               "postLogoutRedirectURIs": [signOutURI], "opaqueAccessTokens": client.opaqueAccessTokens,
-                                              "clientCredentials": client.clientCredentials]
+                                              "clientCredentials": client.clientCredentials, "deviceCode": client.deviceCode]
             application["clientSecret"] = client.clientSecret
             return application
         }

@@ -27,9 +27,12 @@ public struct BrowserSignIn: Sendable {
 
     /// The request for the profile's first registered redirect URI, with fresh state, nonce and PKCE verifier.
     public func begin() async throws(BrowserSignInError) -> Attempt {
-        let client: OAuthClient
-        do { client = try await session.authority.oauthClient() } catch { throw .client(error) }
-        return Attempt(client: client, request: client.authorizationRequest(identityProvider: identityProvider))
+        do {
+            let client = try await session.authority.oauthClient()
+            return Attempt(client: client, request: try client.authorizationRequest(identityProvider: identityProvider))
+        } catch {
+            throw .client(error)
+        }
     }
 
     /// A listener on the first free registered port, and the attempt redirected to it (state, nonce and verifier

@@ -187,6 +187,8 @@ public struct OAuthEndpointSettings: Codable, Sendable, Equatable {
     public var userInfo: String?
     public var revocation: String?
     public var logout: String?
+    /// RFC 8628's device authorization endpoint (`login --device`); no Hosted UI has one.
+    public var deviceAuthorization: String?
     /// `cognito` (`logout_uri`) or `oidc` (`post_logout_redirect_uri`); default: cognito under a Hosted UI.
     public var logoutStyle: LogoutStyleChoice?
 

@@ -18,12 +18,19 @@ extension ResolvedProfile {
         endpoints.userInfo = set.userInfo ?? endpoints.userInfo
         endpoints.revocation = set.revocation ?? endpoints.revocation
         endpoints.logout = set.logout ?? endpoints.logout
+        endpoints.deviceAuthorization = set.deviceAuthorization
         switch set.logoutStyle {
         case .cognito: endpoints.logoutStyle = .cognito
         case .oidc: endpoints.logoutStyle = .openIDConnect
         case nil: break
         }
         return endpoints
+    }
+
+    /// Whether `login` can sign in with the device grant: another OpenID provider's device authorization endpoint
+    /// (Cognito has none), beside the other OAuth endpoints.
+    public var hasDeviceSignIn: Bool {
+        userPoolId == nil && oauthOverrides?.deviceAuthorization != nil && hasBrowserSignIn
     }
 
     /// Whether `login` can sign in through the browser.

@@ -59,18 +59,16 @@ public final class ProfileAuthority: SessionAuthority {
         return keep(made, in: \.cognito)
     }
 
-    /// The browser sign-in's client: the profile's Hosted UI or OAuth endpoints, its first registered redirect URI.
+    /// The browser and device sign-ins' client: the profile's Hosted UI or OAuth endpoints, its first registered
+    /// redirect URI (a device sign-in needs none).
     public func oauthClient() async throws(OAuthError) -> OAuthClient {
         if let existing = parts.withLock({ $0.oauth }) { return existing }
         guard let endpoints = try profile.oauthEndpoints() else {
             throw .invalidConfiguration("profile '\(profile.name)' has no Hosted UI or OAuth endpoints to sign in through a browser")
         }
-        guard let redirectURI = profile.redirectURIs.first else {
-            throw .invalidConfiguration("profile '\(profile.name)' has no redirect URI: a loopback callback registered on the app client")
-        }
         let (transport, verifier) = shared()
         let configuration = OAuthClientConfiguration(endpoints: endpoints, clientId: profile.clientId, clientSecret: await clientSecret(),
-                                                     redirectURI: redirectURI, scopes: profile.scopes)
+                                                     redirectURI: profile.redirectURIs.first, scopes: profile.scopes)
         let made = try OAuthClient(configuration: configuration, transport: transport, verifier: verifier, now: clock.now)
         return keep(made, in: \.oauth)
     }
@@ -139,7 +137,8 @@ public final class ProfileAuthority: SessionAuthority {
     public func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
         guard session.origin == .browser else { return try await cognitoClient().refresh(session) }
         do {
-            return try await oauthClient().refresh(refreshToken: session.refreshToken, previousIDToken: session.idToken).tokens
+            return try await oauthClient().refresh(refreshToken: session.refreshToken, previousIDToken: session.idToken,
+                                                   previousSubject: session.subject).tokens
         } catch {
             throw CognitoError(error)
         }

@@ -3,6 +3,7 @@ import AuthVaultApp
 import CognitoAuth
 import Loopback
 import SystemPlumbing
+import TokenVerification
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -124,15 +125,19 @@ struct TerminalBrowserSignIn {
         case .client(let error): CLIErrors.from(error)
         case .listener(let error): cliError(error)
         case .callback: CLIError(error.description, status: .failure)
-        case .exchange(.tokenRejected(let reason)):
-            CLIError("The tokens from the authorization server failed verification (\(reason)); nothing was stored. "
-                + "Check the profile's --issuer and --jwks-url, then run 'authvault login' again.", status: .failure)
+        case .exchange(.tokenRejected(let reason)): rejectedTokens(reason, retry: "authvault login")
         case .exchange(.refused(.invalidGrant, _, _, _)):
             CLIError("The authorization server refused the code (it was used already, or it expired): run 'authvault login' again.",
                      status: .signInRequired)
         case .exchange(let error): CLIErrors.from(error)
         case .store(let error): CLIErrors.from(error)
         }
+    }
+
+    /// Tokens of a sign-in that failed verification: most often the profile names another issuer or key set.
+    static func rejectedTokens(_ reason: TokenError, retry command: String) -> CLIError {
+        CLIError("The tokens from the authorization server failed verification (\(reason)); nothing was stored. "
+            + "Check the profile's --issuer and --jwks-url, then run '\(command)' again.", status: .failure)
     }
 
     private static func cliError(_ error: LoopbackError) -> CLIError {

@@ -23,6 +23,7 @@ struct ConfigureCommand: CLICommand {
     static let userInfoURL = OptionSpec.value("userinfo-url", placeholder: "url", help: "The userinfo endpoint, in place of the Hosted UI's /oauth2/userInfo.")
     static let revokeURL = OptionSpec.value("revoke-url", placeholder: "url", help: "The revocation endpoint, in place of the Hosted UI's /oauth2/revoke.")
     static let logoutURL = OptionSpec.value("logout-url", placeholder: "url", help: "The logout endpoint, in place of the Hosted UI's /logout.")
+    static let deviceAuthorizationURL = OptionSpec.value("device-authorization-url", placeholder: "url", help: "The device authorization endpoint (RFC 8628), for 'login --device' where discovery does not name it.")
     static let logoutStyle = TypedOption<ConfiguredValue<OAuthEndpointSettings.LogoutStyleChoice>?>.setting(
         "logout-style", help: "The logout endpoint's parameters: Cognito's logout_uri or OpenID's post_logout_redirect_uri.", default: .cognito)
     static let signOutURI = OptionSpec.value("sign-out-uri", placeholder: "url", help: "A sign-out URL registered on the app client, where 'logout --browser' lands.")
@@ -56,7 +57,7 @@ struct ConfigureCommand: CLICommand {
         and an empty line removes it.
         """,
         options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
-                  identityProvider, oidcDiscovery, authorizeURL, tokenURL, userInfoURL, revokeURL, logoutURL, logoutStyle.spec,
+                  identityProvider, oidcDiscovery, authorizeURL, tokenURL, userInfoURL, revokeURL, logoutURL, deviceAuthorizationURL, logoutStyle.spec,
                   signOutURI, vault.spec, authFlow.spec, rotateRefreshTokens.spec, caBundle, helperHost, identityPoolId, identityEndpoint,
                   awsRoleARN, grant.spec, clientSecretStdin, refreshTokenValidity.spec, fromAmplifyOutputs]
     )
@@ -133,6 +134,7 @@ struct ConfigureCommand: CLICommand {
         set.userInfo = endpoints.userInfo
         set.revocation = endpoints.revocation
         set.logout = endpoints.logout
+        set.deviceAuthorization = endpoints.deviceAuthorization
         set.logoutStyle = endpoints.logoutStyle == .cognito ? .cognito : .oidc
         settings.oauthEndpoints = set
         settings.issuer = endpoints.issuer ?? settings.issuer
@@ -187,7 +189,8 @@ struct ConfigureCommand: CLICommand {
         try set(&settings.hostedUI, Self.hostedUI, check: ProfileValidation.hostedUI)
         var endpoints = settings.oauthEndpoints ?? OAuthEndpointSettings()
         for (field, option) in [(\OAuthEndpointSettings.authorization, Self.authorizeURL), (\.token, Self.tokenURL),
-                                (\.userInfo, Self.userInfoURL), (\.revocation, Self.revokeURL), (\.logout, Self.logoutURL)] {
+                                (\.userInfo, Self.userInfoURL), (\.revocation, Self.revokeURL), (\.logout, Self.logoutURL),
+                                (\.deviceAuthorization, Self.deviceAuthorizationURL)] {
             try set(&endpoints[keyPath: field], option) { (value: String) throws(ConfigError) in
                 try ProfileValidation.serviceURL(value, option: option.long)
             }

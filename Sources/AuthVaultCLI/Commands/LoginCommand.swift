@@ -13,6 +13,7 @@ struct LoginCommand: CLICommand {
     static let browser = OptionSpec.flag("browser", help: "Sign in through the browser (the default on a desktop when the profile has a Hosted UI).")
     static let noBrowser = OptionSpec.flag("no-browser", help: "Print the sign-in URL instead of opening a browser, and wait for its redirect here (SSH with port forwarding).")
     static let paste = OptionSpec.flag("paste", help: "Print the sign-in URL, then read the redirect URL (or the code) pasted from a browser on another machine.")
+    static let device = OptionSpec.flag("device", help: "Sign in from another device's browser with a code (OpenID providers with the device grant; works without a terminal).")
     static let browserCommand = OptionSpec.value("browser-command", placeholder: "cmd", help: "The command that opens the URL, given as its last argument.")
     static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "The federated provider for this sign-in (default: the profile's, if it names one; '' for the Hosted UI page).")
     /// Up to an hour: the browser's sign-in page and Cognito's challenge session do not wait longer anyway.
@@ -34,7 +35,7 @@ struct LoginCommand: CLICommand {
     static let rememberDevice = OptionSpec.flag("remember-device", help: "Where the pool leaves it to the user, have Cognito remember this machine (it may then skip MFA).")
     static let deviceName = OptionSpec.value("device-name", placeholder: "name", help: "The name this machine gets as a remembered device (default: the host name).")
 
-    static let browserOptions = [browser, noBrowser, paste, browserCommand, identityProvider, timeout.spec]
+    static let browserOptions = [browser, noBrowser, paste, device, browserCommand, identityProvider, timeout.spec]
     static let passwordOptions = [password, username, passwordStdin, newPasswordStdin, authFlow.spec, challenge.spec] + code.options
         + [answerStdin] + mfaCode.options + [mfaType.spec, attribute, rememberDevice, deviceName]
     /// The order of the lines on standard input: the order the questions come in.
@@ -50,6 +51,12 @@ struct LoginCommand: CLICommand {
         that forwards the sign-in's port from your machine. Without a display, use
         --no-browser (the redirect still comes to this machine: forward the port over SSH) or --paste (sign in on any
         machine and paste the URL its browser ended on). Without a terminal a browser is never opened unless asked.
+
+        --device signs in with the device authorization grant of an OpenID provider that offers it (its discovery
+        document's device_authorization_endpoint, or configure --device-authorization-url): a code is printed with
+        the address where any browser approves it, and login waits for the approval (Ctrl-C cancels); it needs no
+        terminal. On a terminal with no browser to open (no display, or SSH), a plain login uses it and says so.
+        Cognito has no device grant: use --paste, or --no-browser with SSH port forwarding.
 
         With a password, every question is asked in turn on a terminal (password without echo, a new password twice,
         the MFA code, the MFA method, authenticator set-up). Without a terminal, give the answers with
@@ -99,17 +106,22 @@ struct LoginCommand: CLICommand {
         if let browserOption = browserGiven.first, let passwordOption = passwordGiven.first {
             throw UsageError("--\(browserOption.long) is for browser sign-in and --\(passwordOption.long) for password sign-in: choose one.")
         }
-        let modes = [Self.browser, Self.noBrowser, Self.paste].filter { arguments.flag($0) }
-        if modes.count > 1 {
-            throw UsageError("Choose one of --browser, --no-browser and --paste.")
+        let modes = [Self.browser, Self.noBrowser, Self.paste, Self.device].filter { arguments.flag($0) }
+        if modes.count > 1 || (arguments.flag(Self.device) && arguments.value(Self.browserCommand) != nil) {
+            throw UsageError("Choose one of --browser, --no-browser, --paste and --device.")
         }
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
         let device = DevicePolicy(name: arguments.value(Self.deviceName) ?? Self.hostName(), remember: arguments.flag(Self.rememberDevice))
         let session = try await ProfileSession.open(context, devicePolicy: device)
+        let byDevice = try deviceGrantChosen(session.profile, context: context)
         try await RunningAgent.unlockBeforeWriting(context, session)
         if session.profile.grant == .clientCredentials { return try await fetchMachineToken(session, context: context) }
+        if byDevice {
+            let summary = try await TerminalDeviceSignIn(session: session, context: context).run()
+            return context.standardError.line("Signed in as \(ServerText.escaped(summary.user)) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
+        }
         guard let delivery = try browserDelivery(session.profile, context: context) else {
             return try await signInWithAPI(session, context: context)
         }
@@ -126,6 +138,24 @@ struct LoginCommand: CLICommand {
         do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error) }
         context.standardError.line("Profile '\(session.profile.name)' signs in as app client \(ServerText.escaped(summary.user)) (client credentials): no login "
             + "is needed, 'authvault token' fetches a token when due. Fetched one now, valid until \(TimeText.rfc3339(summary.accessTokenExpiresAt)).")
+    }
+
+    /// `--device` (refused at once where the profile cannot), or a plain `login` on a terminal where no browser can
+    /// be opened, whose provider offers the grant: then it is said. Without a terminal a plain login never waits.
+    private func deviceGrantChosen(_ profile: ResolvedProfile, context: CommandContext) throws(CLIError) -> Bool {
+        if arguments.flag(Self.device) {
+            do { try DeviceSignIn.check(profile) } catch { throw TerminalDeviceSignIn.cliError(error) }
+            return true
+        }
+        let plain = !(Self.browserOptions + Self.passwordOptions).contains { arguments.flag($0) || !arguments.values($0).isEmpty }
+        guard plain, profile.hasDeviceSignIn, profile.grant == .user, context.isInteractive else { return false }
+        switch BrowserHost.of(context) {
+        case .desktop, .wsl: return false
+        case .ssh, .none:
+            context.standardError.line("No browser can be opened here, so this sign-in uses a code approved in a browser on any device "
+                + "(as 'authvault login --device'; --paste and --no-browser are the other ways).")
+            return true
+        }
     }
 
     /// Browser or password, and how the browser is reached; nil for a password sign-in.

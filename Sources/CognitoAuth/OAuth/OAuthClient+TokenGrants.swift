@@ -23,7 +23,8 @@ extension OAuthClient {
                                    reason: "the answer has no refresh token: allow the refresh-token grant for the app client")
         }
         let id = try await verifiedIDToken(idToken, nonce: request.nonce)
-        return try await tokens(answer, id: id, idToken: idToken, refreshToken: SecretBytes(utf8: refreshToken), rotated: false, .codeExchange)
+        return try await tokens(answer, idToken: (idToken, id), refreshToken: SecretBytes(utf8: refreshToken), rotated: false,
+                                expectedSubject: nil, .codeExchange)
     }
 
     /// New tokens for a refresh token (the `refresh_token` grant). A server that rotates refresh tokens answers
@@ -34,7 +35,11 @@ extension OAuthClient {
     /// as `.refused(.invalidGrant, ...)`, whose `requiresSignIn` is true.
     /// - Parameter previousIDToken: the ID token of the session, kept when the answer carries none, and whose
     ///   subject a new one must have (OpenID Connect Core section 12.2).
-    public func refresh(refreshToken: SecretBytes, previousIDToken: SecretBytes? = nil) async throws(OAuthError) -> OAuthTokens {
+    /// - Parameter previousSubject: the session's user, for a session that never had an ID token (the device grant):
+    ///   its identity is then read again from userinfo, which must name this subject.
+    public func refresh(
+        refreshToken: SecretBytes, previousIDToken: SecretBytes? = nil, previousSubject: String? = nil
+    ) async throws(OAuthError) -> OAuthTokens {
         let response = try await postForm(.refresh, to: configuration.endpoints.token, [
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken.utf8String),
@@ -46,24 +51,26 @@ extension OAuthClient {
         } catch {
             throw .invalidConfiguration("the session's ID token cannot be read: \(error)")
         }
-        let idToken: String, id: JWT
+        var idToken: (compact: String, jwt: JWT)?
         if let fresh = answer.idToken {
-            (idToken, id) = (fresh, try await verifiedIDToken(fresh, nonce: nil))
-            if let previous, previous.claims.subject != id.claims.subject {
+            idToken = (fresh, try await verifiedIDToken(fresh, nonce: nil))
+            let subject = idToken?.jwt.claims.subject
+            if previous.map({ $0.claims.subject != subject }) ?? false || previousSubject.map({ $0 != subject }) ?? false {
                 throw .invalidResponse(operation: OAuthOperation.refresh.rawValue, reason: "the new ID token is for another user")
             }
         } else if let previousIDToken, let previous {
             // Verified when it arrived; only its claims are needed here.
-            (idToken, id) = (previousIDToken.utf8String, previous)
-        } else {
+            idToken = (previousIDToken.utf8String, previous)
+        } else if previousSubject == nil {
             throw .invalidResponse(operation: OAuthOperation.refresh.rawValue, reason: "the answer has no ID token and no previous one was given")
         }
         let newRefreshToken = answer.refreshToken.map(SecretBytes.init(utf8:))
         let rotated = newRefreshToken.map { $0 != refreshToken } ?? false
-        return try await tokens(answer, id: id, idToken: idToken, refreshToken: newRefreshToken ?? refreshToken, rotated: rotated, .refresh)
+        return try await tokens(answer, idToken: idToken, refreshToken: newRefreshToken ?? refreshToken, rotated: rotated,
+                                expectedSubject: previousSubject, .refresh)
     }
 
-    private func verifiedIDToken(_ token: String, nonce: String?) async throws(OAuthError) -> JWT {
+    func verifiedIDToken(_ token: String, nonce: String?) async throws(OAuthError) -> JWT {
         do {
             return try await verifier.verifyIDToken(token, nonce: nonce)
         } catch {
@@ -73,12 +80,27 @@ extension OAuthClient {
 
     /// Verifies the access token when the verifier reads access tokens (Cognito's) and it is a JWS (three
     /// dot-separated parts); any other is opaque, the server's business, and expires after `expires_in`.
-    private func tokens(
-        _ answer: OAuthTokenResponse, id: JWT, idToken: String, refreshToken: SecretBytes, rotated: Bool, _ operation: OAuthOperation
+    /// Without an ID token (the device grant, where it is optional) the user is who userinfo says the access token
+    /// belongs to.
+    /// - Parameter expectedSubject: the session's user, whom userinfo must name.
+    func tokens(
+        _ answer: OAuthTokenResponse, idToken: (compact: String, jwt: JWT)?, refreshToken: SecretBytes, rotated: Bool,
+        expectedSubject: String?, _ operation: OAuthOperation
     ) async throws(OAuthError) -> OAuthTokens {
-        guard let subject = id.claims.subject, let idExpiry = id.claims.expiresAt else {
-            throw .invalidResponse(operation: operation.rawValue, reason: "the ID token has no sub or exp")
+        let identity: VerifiedIdentity
+        let idExpiry: Double?
+        if let id = idToken?.jwt {
+            guard let subject = id.claims.subject, let expiry = id.claims.expiresAt else {
+                throw .invalidResponse(operation: operation.rawValue, reason: "the ID token has no sub or exp")
+            }
+            identity = VerifiedIdentity(username: id.claims.username ?? id.claims["preferred_username"]?.string ?? subject,
+                                        subject: subject, email: id.claims.email)
+            idExpiry = expiry
+        } else {
+            identity = try await userInfoIdentity(SecretBytes(utf8: answer.accessToken), expectedSubject: expectedSubject, operation)
+            idExpiry = nil
         }
+        let subject = identity.subject
         var access: JWT?
         if verifier.verifiesAccessTokens, answer.accessToken.split(separator: ".", omittingEmptySubsequences: false).count == 3 {
             do {
@@ -90,11 +112,27 @@ extension OAuthClient {
                 throw .invalidResponse(operation: operation.rawValue, reason: "the ID and access tokens do not name the same user")
             }
         }
-        let accessExpiry = access?.claims.expiresAt ?? answer.expiresIn.map { now() + $0 } ?? idExpiry
-        let username = id.claims.username ?? access?.claims.username ?? id.claims["preferred_username"]?.string ?? subject
-        let tokens = CognitoTokens(idToken: SecretBytes(utf8: idToken), accessToken: SecretBytes(utf8: answer.accessToken),
+        guard let accessExpiry = access?.claims.expiresAt ?? answer.expiresIn.map({ now() + $0 }) ?? idExpiry else {
+            throw .invalidResponse(operation: operation.rawValue, reason: "the answer says neither exp nor expires_in")
+        }
+        let claims = idToken?.jwt.claims
+        let username = claims?.username ?? access?.claims.username ?? claims?["preferred_username"]?.string ?? identity.username
+        let tokens = CognitoTokens(idToken: idToken.map { SecretBytes(utf8: $0.compact) }, accessToken: SecretBytes(utf8: answer.accessToken),
                                    refreshToken: refreshToken, idTokenExpiresAt: idExpiry, accessTokenExpiresAt: accessExpiry,
-                                   identity: VerifiedIdentity(username: username, subject: subject, email: id.claims.email))
-        return OAuthTokens(tokens: tokens, identities: id.claims.identities, refreshTokenRotated: rotated)
+                                   identity: VerifiedIdentity(username: username, subject: subject, email: identity.email))
+        return OAuthTokens(tokens: tokens, identities: claims?.identities ?? [], refreshTokenRotated: rotated)
+    }
+
+    /// Who the access token's user is, by userinfo: for tokens that came without an ID token.
+    private func userInfoIdentity(
+        _ accessToken: SecretBytes, expectedSubject: String?, _ operation: OAuthOperation
+    ) async throws(OAuthError) -> VerifiedIdentity {
+        guard configuration.endpoints.userInfo != nil else {
+            throw .invalidResponse(operation: operation.rawValue,
+                                   reason: "the answer has no ID token and the provider has no userinfo endpoint to say who signed in")
+        }
+        let info = try await userInfo(accessToken: accessToken, expectedSubject: expectedSubject)
+        return VerifiedIdentity(username: info.claims["preferred_username"]?.string ?? info.username ?? info.subject,
+                                subject: info.subject, email: info.email)
     }
 }

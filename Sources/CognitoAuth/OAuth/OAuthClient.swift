@@ -4,7 +4,7 @@ import HTTPTransport
 import TokenVerification
 
 /// The browser sign-in's client side for one app client: the authorization request, the code exchange, the
-/// refresh-token grant, revocation, userinfo and the logout URL, against Cognito's Hosted UI or any OpenID provider.
+/// refresh-token grant, the device grant (RFC 8628), revocation, userinfo and the logout URL, against Cognito's Hosted UI or any OpenID provider.
 /// Every call goes through the transport as `application/x-www-form-urlencoded`; every token that arrives is
 /// verified before it is returned. A value with no mutable state: share it freely.
 public struct OAuthClient: Sendable {
@@ -38,10 +38,12 @@ public struct OAuthClient: Sendable {
     /// A new sign-in: fresh PKCE verifier, `state` and `nonce`.
     /// - Parameter identityProvider: Cognito's `identity_provider` (`Google`, ...) to skip the Hosted UI page;
     ///   nil shows it.
-    public func authorizationRequest(identityProvider: String? = nil) -> OAuthAuthorizationRequest {
-        OAuthAuthorizationRequest(authorizationEndpoint: configuration.endpoints.authorization, clientId: configuration.clientId,
-                                  redirectURI: configuration.redirectURI, scopes: configuration.scopes,
-                                  identityProvider: identityProvider)
+    public func authorizationRequest(identityProvider: String? = nil) throws(OAuthError) -> OAuthAuthorizationRequest {
+        guard let redirectURI = configuration.redirectURI else {
+            throw .invalidConfiguration("no redirect URI (a loopback callback registered on the app client) to sign in through a browser")
+        }
+        return OAuthAuthorizationRequest(authorizationEndpoint: configuration.endpoints.authorization, clientId: configuration.clientId,
+                                         redirectURI: redirectURI, scopes: configuration.scopes, identityProvider: identityProvider)
     }
 
     /// POSTs a form to one of the endpoints with the client's authentication (`OAuthClientAuthentication`).

@@ -8,8 +8,9 @@ public struct OAuthClientConfiguration: Sendable {
     public var clientId: String
     /// For app clients with a secret: sent with HTTP Basic (RFC 6749 section 2.3.1).
     public var clientSecret: SecretBytes?
-    /// The callback URL exactly as registered with the app client (Cognito compares it as a string).
-    public var redirectURI: String
+    /// The callback URL exactly as registered with the app client (Cognito compares it as a string); nil for a
+    /// client that never sends a browser back here (the device grant, and refreshing its session).
+    public var redirectURI: String?
     /// Must include `openid`: the ID token (and its nonce) is what says who signed in.
     public var scopes: [String]
     /// The overall deadline of one call, retries and back-off included.
@@ -20,7 +21,7 @@ public struct OAuthClientConfiguration: Sendable {
         endpoints: OAuthEndpoints,
         clientId: String,
         clientSecret: SecretBytes? = nil,
-        redirectURI: String,
+        redirectURI: String?,
         scopes: [String] = ["openid", "email", "profile"],
         operationDeadline: Duration = .seconds(20),
         retryPolicy: RetryPolicy = RetryPolicy()
@@ -37,11 +38,13 @@ public struct OAuthClientConfiguration: Sendable {
     func validated() throws(OAuthError) -> OAuthClientConfiguration {
         try endpoints.checkURLs()
         guard !clientId.isEmpty else { throw .invalidConfiguration("the app client id is empty") }
-        guard let redirect = OAuthURL(redirectURI), redirect.query == nil, !redirectURI.contains("#") else {
-            throw .invalidConfiguration("the redirect URI must be an absolute URL without query or fragment")
-        }
-        guard redirect.scheme != "http" || ServiceURL.isPermitted(redirectURI) else {
-            throw .invalidConfiguration("an http:// redirect URI must be on a loopback address")
+        if let redirectURI {
+            guard let redirect = OAuthURL(redirectURI), redirect.query == nil, !redirectURI.contains("#") else {
+                throw .invalidConfiguration("the redirect URI must be an absolute URL without query or fragment")
+            }
+            guard redirect.scheme != "http" || ServiceURL.isPermitted(redirectURI) else {
+                throw .invalidConfiguration("an http:// redirect URI must be on a loopback address")
+            }
         }
         guard scopes.contains("openid") else { throw .invalidConfiguration("the scopes must include openid") }
         guard operationDeadline > .zero else { throw .invalidConfiguration("the operation deadline must be positive") }

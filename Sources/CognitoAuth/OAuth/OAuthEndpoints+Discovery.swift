@@ -51,7 +51,7 @@ extension OAuthEndpoints {
         self.init(authorization: document.authorizationEndpoint, token: document.tokenEndpoint, userInfo: document.userinfoEndpoint,
                   revocation: document.revocationEndpoint, logout: document.endSessionEndpoint,
                   logoutStyle: document.issuer.hasPrefix("https://cognito-idp.") ? .cognito : .openIDConnect,
-                  issuer: document.issuer, jwksURL: document.jwksURI)
+                  issuer: document.issuer, jwksURL: document.jwksURI, deviceAuthorization: document.deviceAuthorizationEndpoint)
         try checkURLs()
     }
 }
@@ -66,6 +66,7 @@ private struct DiscoveryDocument: Decodable {
     let revocationEndpoint: String?
     let endSessionEndpoint: String?
     let codeChallengeMethods: [String]?
+    let deviceAuthorizationEndpoint: String?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -76,5 +77,6 @@ private struct DiscoveryDocument: Decodable {
         case revocationEndpoint = "revocation_endpoint"
         case endSessionEndpoint = "end_session_endpoint"
         case codeChallengeMethods = "code_challenge_methods_supported"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
     }
 }

@@ -20,6 +20,9 @@ public struct OAuthEndpoints: Sendable, Equatable {
     /// From a discovery document: the `iss` its tokens carry, and where its signing keys are.
     public var issuer: String?
     public var jwksURL: String?
+    /// RFC 8628's device authorization endpoint, where a sign-in without a browser here begins; nil where the
+    /// provider has none (Cognito).
+    public var deviceAuthorization: String?
 
     public init(
         authorization: String,
@@ -29,7 +32,8 @@ public struct OAuthEndpoints: Sendable, Equatable {
         logout: String? = nil,
         logoutStyle: LogoutStyle = .openIDConnect,
         issuer: String? = nil,
-        jwksURL: String? = nil
+        jwksURL: String? = nil,
+        deviceAuthorization: String? = nil
     ) {
         self.authorization = authorization
         self.token = token
@@ -39,6 +43,7 @@ public struct OAuthEndpoints: Sendable, Equatable {
         self.logoutStyle = logoutStyle
         self.issuer = issuer
         self.jwksURL = jwksURL
+        self.deviceAuthorization = deviceAuthorization
     }
 
     /// Cognito's paths under a Hosted UI domain (`https://{prefix}.auth.{region}.amazoncognito.com` or a custom
@@ -58,7 +63,8 @@ public struct OAuthEndpoints: Sendable, Equatable {
     /// to these.
     func checkURLs() throws(OAuthError) {
         let named: [(String, String?)] = [("authorization", authorization), ("token", token), ("userinfo", userInfo),
-                                          ("revocation", revocation), ("logout", logout), ("JWKS", jwksURL)]
+                                          ("revocation", revocation), ("logout", logout), ("JWKS", jwksURL),
+                                          ("device authorization", deviceAuthorization)]
         for case let (name, url?) in named {
             guard ServiceURL.isPermitted(url) else { throw .invalidConfiguration("the \(name) endpoint: \(ServiceURL.rule)") }
             // Printed for the user to open (the sign-in and logout pages): a control character in one would reach

@@ -1,7 +1,7 @@
 import NetworkHosts
 
 /// An OAuth 2.0 `error` code (RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1, RFC 7009 section 2.2.1,
-/// OpenID Connect Core section 3.1.2.6), as the authorization server sends it on the callback or in a JSON answer.
+/// RFC 8628 section 3.5, OpenID Connect Core section 3.1.2.6), as the authorization server sends it on the callback or in a JSON answer.
 public enum OAuthErrorCode: Sendable, Equatable, CustomStringConvertible {
     case invalidRequest
     case invalidClient
@@ -18,6 +18,12 @@ public enum OAuthErrorCode: Sendable, Equatable, CustomStringConvertible {
     case loginRequired
     case interactionRequired
     case consentRequired
+    /// RFC 8628: the user has not yet approved the device sign-in; ask again after the interval.
+    case authorizationPending
+    /// RFC 8628: ask again, 5 seconds further apart.
+    case slowDown
+    /// RFC 8628: the device code expired before the user approved it.
+    case expiredToken
     /// A code this client does not know, reduced to printable ASCII (it comes from outside).
     case other(String)
 
@@ -38,6 +44,9 @@ public enum OAuthErrorCode: Sendable, Equatable, CustomStringConvertible {
         case "login_required": self = .loginRequired
         case "interaction_required": self = .interactionRequired
         case "consent_required": self = .consentRequired
+        case "authorization_pending": self = .authorizationPending
+        case "slow_down": self = .slowDown
+        case "expired_token": self = .expiredToken
         default: self = .other(ServerText.escaped(code, limit: 64))
         }
     }
@@ -60,6 +69,9 @@ public enum OAuthErrorCode: Sendable, Equatable, CustomStringConvertible {
         case .loginRequired: "login_required"
         case .interactionRequired: "interaction_required"
         case .consentRequired: "consent_required"
+        case .authorizationPending: "authorization_pending"
+        case .slowDown: "slow_down"
+        case .expiredToken: "expired_token"
         case .other(let code): code
         }
     }
@@ -85,6 +97,9 @@ public enum OAuthErrorCode: Sendable, Equatable, CustomStringConvertible {
         case .invalidToken: "the access token is expired, revoked or not accepted: sign in again"
         case .unsupportedTokenType: "the server cannot revoke this kind of token"
         case .loginRequired, .interactionRequired, .consentRequired: "the sign-in needs the user in the browser: sign in interactively"
+        case .authorizationPending: "the user has not approved the sign-in yet"
+        case .slowDown: "the server asks to be polled less often"
+        case .expiredToken: "the code expired before the sign-in was approved: start again"
         case .other(let code): "the authorization server refused with '\(code)'"
         }
     }

@@ -6,4 +6,6 @@ public enum OAuthOperation: String, Sendable {
     case revocation = "token revocation"
     case userInfo = "the userinfo request"
     case clientCredentials = "the client-credentials grant"
+    case deviceAuthorization = "the device authorization request"
+    case deviceCode = "the device-code grant"
 }

@@ -3,20 +3,21 @@ import AuthCrypto
 /// The tokens of a signed-in user, every one verified before it got here. Printing shows who and until when,
 /// never a token.
 public struct CognitoTokens: Sendable, CustomStringConvertible {
-    public let idToken: SecretBytes
+    /// Nil only from a grant where it is optional (RFC 8628's device grant): the identity then comes from userinfo.
+    public let idToken: SecretBytes?
     public let accessToken: SecretBytes
     /// After a refresh without rotation, the refresh token that was used (Cognito returns none); with rotation,
     /// the new one.
     public let refreshToken: SecretBytes
     /// Unix seconds, from the tokens' `exp` claims.
-    public let idTokenExpiresAt: Double
+    public let idTokenExpiresAt: Double?
     public let accessTokenExpiresAt: Double
     public let identity: VerifiedIdentity
     /// A sign-in from a device the pool tracks and had not seen: confirm it (`CognitoClient.confirmDevice`) to
     /// remember it.
     public let newDevice: NewDeviceMetadata?
 
-    public init(idToken: SecretBytes, accessToken: SecretBytes, refreshToken: SecretBytes, idTokenExpiresAt: Double,
+    public init(idToken: SecretBytes?, accessToken: SecretBytes, refreshToken: SecretBytes, idTokenExpiresAt: Double?,
                 accessTokenExpiresAt: Double, identity: VerifiedIdentity, newDevice: NewDeviceMetadata? = nil) {
         self.idToken = idToken
         self.accessToken = accessToken
@@ -28,7 +29,8 @@ public struct CognitoTokens: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "CognitoTokens(\(identity), ID token until \(Int64(idTokenExpiresAt)), access token until \(Int64(accessTokenExpiresAt)), <redacted>)"
+        let id = idTokenExpiresAt.map { "ID token until \(Int64($0))" } ?? "no ID token"
+        return "CognitoTokens(\(identity), \(id), access token until \(Int64(accessTokenExpiresAt)), <redacted>)"
     }
 }
 

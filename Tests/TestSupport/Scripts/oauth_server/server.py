@@ -6,7 +6,8 @@ CONFIG.json: {"mode": "cognito" (default) or "default" (see settings.py),
               "users": [{"username", "password", "email", "identities": [...]?}],
               "applications": [{"clientId", "clientSecret"?, "name", "redirectURIs": [...],
                                 "postLogoutRedirectURIs": [...], "opaqueAccessTokens": bool?,
-                                "clientCredentials": bool? (a machine client: the client-credentials grant only)}]}
+                                "clientCredentials": bool? (a machine client: the client-credentials grant only),
+                                "deviceCode": bool? (the device authorization grant only)}]}
 
 Makes a fresh RSA signing key and a temporary SQLite database, migrates it, adds the users and applications
 (auto-approval, RS256 ID tokens), prints the port on the first stdout line, then serves until stdin closes.
@@ -58,6 +59,7 @@ def seed(config):
             client_secret=secret or "",
             client_type=Application.CLIENT_CONFIDENTIAL if secret else Application.CLIENT_PUBLIC,
             authorization_grant_type=(Application.GRANT_CLIENT_CREDENTIALS if entry.get("clientCredentials")
+                                      else Application.GRANT_DEVICE_CODE if entry.get("deviceCode")
                                       else Application.GRANT_AUTHORIZATION_CODE),
             redirect_uris=" ".join(entry["redirectURIs"]),
             post_logout_redirect_uris=" ".join(entry.get("postLogoutRedirectURIs", [])),

@@ -77,6 +77,12 @@ if MODE == "default":
         "OIDC_RSA_PRIVATE_KEY": os.environ["OAUTH_TEST_RSA_KEY"],
         "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
         "SCOPES": {"openid": "OpenID Connect", "email": "Email address", "profile": "Profile"},
+        # The device authorization grant (RFC 8628), its endpoints under /o/ as DOT mounts them. One-second polls
+        # keep the tests short; DOT's own default is 5.
+        "OAUTH_DEVICE_VERIFICATION_URI": ISSUER + "/o/device/",
+        "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": ISSUER + "/o/device/?user_code={user_code}",
+        "DEVICE_FLOW_INTERVAL": 1,
+        "OAUTH2_VALIDATOR_CLASS": "device_validator.DeviceGrantValidator",
     }
 
 # Server errors on stderr (ScriptServer drops it; run server.py by hand to see them).

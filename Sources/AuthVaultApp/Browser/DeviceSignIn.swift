@@ -1,0 +1,75 @@
+import AuthStore
+import CognitoAuth
+
+/// A sign-in by the device authorization grant (RFC 8628) of a profile whose OpenID provider offers it: the person
+/// approves a code on any device with a browser while this process polls. The ID token, when one comes, is verified
+/// as any sign-in's; the session is handed to the store like a browser sign-in's (it refreshes at the same token
+/// endpoint). Showing the code and waiting at a terminal are the caller's.
+public struct DeviceSignIn: Sendable {
+    public let session: ProfileSession
+    let clock: DevicePollingClock
+
+    /// - Parameter clock: the polling's pace; tests pass one that does not wait.
+    public init(session: ProfileSession, clock: DevicePollingClock = .live) {
+        self.session = session
+        self.clock = clock
+    }
+
+    /// What the person is shown: where to go, and the code to enter there.
+    public struct Prompt: Sendable, Equatable {
+        public let verificationURI: String
+        /// The verification URI with the code in it, where the provider gives one.
+        public let verificationURIComplete: String?
+        public let userCode: String
+        /// Seconds until the code expires.
+        public let expiresIn: Int
+    }
+
+    /// Whether `profile` can sign in this way, said before anything is asked or sent.
+    public static func check(_ profile: ResolvedProfile) throws(DeviceSignInError) {
+        if profile.userPoolId != nil { throw .cognitoHasNoDeviceGrant(profile: profile.name) }
+        guard profile.hasDeviceSignIn else { throw .notOffered(profile: profile.name) }
+    }
+
+    /// Asks for a code, hands it to `show` at once, then polls until the person approves, refuses, the code expires
+    /// or the task is cancelled. Nothing is stored unless the sign-in succeeded and every token verified.
+    public func run(show: @Sendable (Prompt) -> Void) async throws(DeviceSignInError) -> SessionSummary {
+        try Self.check(session.profile)
+        let client: OAuthClient
+        let authorization: OAuthDeviceAuthorization
+        do {
+            client = try await session.authority.oauthClient()
+            authorization = try await client.deviceAuthorization()
+        } catch {
+            throw .authorization(error)
+        }
+        show(Prompt(verificationURI: authorization.verificationURI, verificationURIComplete: authorization.verificationURIComplete,
+                    userCode: authorization.userCode, expiresIn: authorization.expiresIn))
+        let tokens: OAuthTokens
+        do { tokens = try await client.deviceTokens(for: authorization, clock: clock) } catch { throw .grant(error) }
+        do { return try await session.store.signIn(browserTokens: tokens) } catch { throw .store(error) }
+    }
+}
+
+/// Why a device sign-in failed, by step; nothing was stored.
+public enum DeviceSignInError: Error, Sendable, CustomStringConvertible {
+    /// A Cognito user pool has no device authorization endpoint.
+    case cognitoHasNoDeviceGrant(profile: String)
+    /// The profile's provider names no device authorization endpoint.
+    case notOffered(profile: String)
+    /// The device authorization request failed, or the profile's endpoints are unusable.
+    case authorization(OAuthError)
+    /// Refused, expired, cancelled, or the tokens failed.
+    case grant(DeviceGrantError)
+    case store(AuthStoreError)
+
+    public var description: String {
+        switch self {
+        case .cognitoHasNoDeviceGrant(let profile): "Profile '\(profile)' signs in at Cognito, which has no device authorization grant."
+        case .notOffered(let profile): "Profile '\(profile)' has no device authorization endpoint."
+        case .authorization(let error): "\(error)"
+        case .grant(let error): "\(error)"
+        case .store(let error): "\(error)"
+        }
+    }
+}

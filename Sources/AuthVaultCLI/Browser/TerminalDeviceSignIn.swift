@@ -1,0 +1,63 @@
+import AuthStore
+import AuthVaultApp
+import CognitoAuth
+import SystemPlumbing
+
+/// `authvault login --device`, the terminal's side of `DeviceSignIn`: the code shown at once on standard error,
+/// Ctrl-C cancelling the wait, each outcome worded with what to do next.
+struct TerminalDeviceSignIn {
+    let session: ProfileSession
+    let context: CommandContext
+
+    func run() async throws(CLIError) -> SessionSummary {
+        let output = context.standardError, signIn = DeviceSignIn(session: session)
+        // Watching before anything is sent: a Ctrl-C at any moment cancels the task, even before it exists.
+        let cancelled = Locked<(fired: Bool, task: Task<Result<SessionSummary, DeviceSignInError>, Never>?)>((false, nil))
+        let interrupt = InterruptWatch { _ in cancelled.withLock { $0.fired = true; return $0.task }?.cancel() }
+        defer { interrupt.stop() }
+        let waiting = Task { () async -> Result<SessionSummary, DeviceSignInError> in
+            do throws(DeviceSignInError) {
+                return .success(try await signIn.run { prompt in output.line(Self.instructions(prompt)) })
+            } catch {
+                return .failure(error)
+            }
+        }
+        if cancelled.withLock({ $0.task = waiting; return $0.fired }) { waiting.cancel() }
+        switch await waiting.value {
+        case .success(let summary): return summary
+        case .failure(let error): throw Self.cliError(error)
+        }
+    }
+
+    static func instructions(_ prompt: DeviceSignIn.Prompt) -> String {
+        let direct = prompt.verificationURIComplete.map { "\n\nor open this address, which carries the code:\n\n  \($0)" } ?? ""
+        return """
+        To sign in, open this address in a browser on any device:
+
+          \(prompt.verificationURI)
+
+        and enter the code:  \(prompt.userCode)\(direct)
+
+        Waiting for the sign-in to be approved (the code expires in \(TimeText.span(Double(prompt.expiresIn)))); Ctrl-C cancels.
+        """
+    }
+
+    static func cliError(_ error: DeviceSignInError) -> CLIError {
+        switch error {
+        case .cognitoHasNoDeviceGrant:
+            CLIError("\(error) Sign in on another machine with 'authvault login --paste' (then paste the address its browser ends on), "
+                + "or with 'authvault login --no-browser' and SSH port forwarding.", status: .usage)
+        case .notOffered:
+            CLIError("\(error) Set one with 'authvault configure --device-authorization-url URL', or use 'authvault login --paste'.",
+                     status: .usage)
+        case .authorization(.network(.cancelled)): CLIError("\(DeviceGrantError.cancelled) Nothing was stored.", status: .cancelled)
+        case .authorization(let error): CLIErrors.from(error)
+        case .grant(.denied): CLIError("\(error) Run 'authvault login --device' again to retry.", status: .signInRequired)
+        case .grant(.expired): CLIError("\(error) Run 'authvault login --device' again for a new code.", status: .signInRequired)
+        case .grant(.cancelled): CLIError("\(DeviceGrantError.cancelled) Nothing was stored.", status: .cancelled)
+        case .grant(.failed(.tokenRejected(let reason))): TerminalBrowserSignIn.rejectedTokens(reason, retry: "authvault login --device")
+        case .grant(.failed(let error)): CLIErrors.from(error)
+        case .store(let error): CLIErrors.from(error)
+        }
+    }
+}
