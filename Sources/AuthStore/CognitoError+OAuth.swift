@@ -27,6 +27,7 @@ extension CognitoError {
             self = .deadlineExceeded(operation: operation, attempts: attempts, lastError: last.map(CognitoError.init))
         case .tokenRejected(let reason): self = .tokenRejected(reason)
         case .invalidConfiguration(let reason): self = .invalidConfiguration(reason)
+        case .missingClientSecret: self = .missingClientSecret
         }
     }
 }

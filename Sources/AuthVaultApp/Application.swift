@@ -10,7 +10,7 @@ public struct Application: Sendable {
     /// The configuration file's path.
     public let configPath: String
     /// Who answers a prompt (a passphrase); `NoPrompter` where nobody may be asked.
-    public let prompter: any SecretPrompter
+    public private(set) var prompter: any SecretPrompter
     /// Said once, for a person to read: the first choice of a vault backend.
     public let notice: @Sendable (ApplicationNotice) -> Void
     /// Sent as the HTTP User-Agent.
@@ -53,6 +53,13 @@ public struct Application: Sendable {
     /// The profile named by `$AUTHVAULT_PROFILE`, else the one chosen with `profiles use`, else "default".
     public var defaultProfileName: String {
         environment.nonEmpty("AUTHVAULT_PROFILE") ?? configStore.currentProfile() ?? "default"
+    }
+
+    /// The same application where nobody may be asked anything.
+    public func withoutPrompts() -> Application {
+        var copy = self
+        copy.prompter = NoPrompter()
+        return copy
     }
 
     /// The vault backends as this configuration and environment build them.

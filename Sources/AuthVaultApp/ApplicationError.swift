@@ -10,6 +10,24 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case store(AuthStoreError)
     case cognito(CognitoError)
     case vault(VaultError)
+    case oauth(OAuthError)
+    /// An answer a use needed could not be had.
+    case answer(AnswerError)
+    case signIn(SignInError)
+    /// Cognito refused the session's own access token: it was revoked, or the user signed out everywhere.
+    case sessionRevoked(serviceMessage: String?)
+    /// No device was named, and this machine is no remembered device of the profile.
+    case notARememberedDevice(profile: String)
+    /// A migrated record read back from its new backend differs from the original, which stays where it was.
+    case copyDiffers(profile: String, target: VaultBackendKind, source: VaultBackendKind)
+    /// A global sign-out was asked of a profile of another OpenID provider, which has no such thing: nothing changed.
+    case globalSignOutWithoutUserPool(profile: String)
+    /// The browser's logout page cannot be built for the profile: nothing changed.
+    case noLogoutPage(OAuthError)
+    /// A running agent did not carry out a request on its vault.
+    case agentRefused(AgentRefusal)
+    /// A running agent cannot open the vault a session is about to be written to: nothing was written.
+    case agentStaysLocked(AgentRefusal)
     /// The record of which backend holds each `auto` profile cannot be read or written.
     case backendRecord(path: String, problem: String)
     /// An environment variable holds a value the application cannot use.
@@ -29,6 +47,18 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         case .store(let error): "\(error)"
         case .cognito(let error): "\(error)"
         case .vault(let error): "\(error)"
+        case .oauth(let error): "\(error)"
+        case .answer(let error): "\(error)"
+        case .signIn(let error): "\(error)"
+        case .sessionRevoked: "Cognito no longer accepts this session (it was revoked, or signed out everywhere)."
+        case .notARememberedDevice(let profile): "This machine is no remembered device of profile '\(profile)'."
+        case .copyDiffers(let profile, let target, let source):
+            "The copy of profile '\(profile)' in \(target.rawValue) does not read back the same; it stays in \(source.rawValue)."
+        case .globalSignOutWithoutUserPool(let profile):
+            "Profile '\(profile)' signs in at another OpenID provider, which has no global sign-out (GlobalSignOut is a Cognito user pool's)."
+        case .noLogoutPage(let error): "There is no logout page to open: \(error)."
+        case .agentRefused(let refusal): refusal.description
+        case .agentStaysLocked(let refusal): "\(refusal.description) Nothing was written."
         case .backendRecord(let path, let problem): "The record of vault backends \(path) \(problem)."
         case .invalidVariable(let name, let value, let expected): "\(name) must be \(expected), not '\(value)'."
         case .memoryVaultOutsideProcess: "The memory vault exists only inside a process."

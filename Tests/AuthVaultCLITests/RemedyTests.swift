@@ -35,7 +35,7 @@ import TokenVault
         for reason in [secret, scope, grant] { #expect(!reason.description.contains("authvault")) }
         let rejectedSecret = CLIErrors.from(AuthStoreError.rejected(secret))
         #expect(rejectedSecret.message.contains("'authvault configure --client-secret-stdin'") && rejectedSecret.status == .failure)
-        let noSecret = CLIErrors.from(AuthStoreError.rejected(.invalidConfiguration(ProfileAuthority.missingClientSecret)))
+        let noSecret = CLIErrors.from(AuthStoreError.rejected(.missingClientSecret))
         #expect(noSecret.message.contains("'authvault configure --client-secret-stdin'"))
         let rejectedScope = CLIErrors.from(AuthStoreError.rejected(scope))
         #expect(rejectedScope.message.contains("api/missing") && rejectedScope.message.contains("'authvault configure --scopes"))

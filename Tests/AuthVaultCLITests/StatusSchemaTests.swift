@@ -67,7 +67,7 @@ import TestSupport
     @Test func theSchemaListsExactlyTheStatesTheCodeHas() throws {
         let properties = try #require(try Self.schema()["properties"] as? [String: [String: Any]])
         #expect(properties["state"]?["enum"] as? [String] == StatusState.allCases.map(\.rawValue))
-        #expect(properties["schemaVersion"]?["const"] as? Int == StatusCommand.schemaVersion)
+        #expect(properties["schemaVersion"]?["const"] as? Int == StatusReport.schemaVersion)
     }
 
     @Test func theRefreshTokenEndsItsValidityAfterItWasIssued() throws {

@@ -28,9 +28,6 @@ public final class ProfileAuthority: SessionAuthority {
         var clientCredentials: ClientCredentialsClient?
     }
 
-    /// Why a machine profile's token cannot be fetched before anything is sent: no client secret in the vault.
-    public static let missingClientSecret = "the profile's vault record holds no client secret, which the client-credentials grant needs"
-
     /// - Parameters:
     ///   - userAgent: sent with every request.
     ///   - proxy: the proxies requests go through (none by default).
@@ -89,7 +86,8 @@ public final class ProfileAuthority: SessionAuthority {
         guard let tokenEndpoint = try profile.tokenEndpoint() else {
             throw .invalidConfiguration("profile '\(profile.name)' has no token endpoint (a Hosted UI domain or a token URL)")
         }
-        guard let secret = await clientSecret() else { throw .invalidConfiguration(Self.missingClientSecret) }
+        // Nothing is sent without it: the profile's vault record holds no client secret.
+        guard let secret = await clientSecret() else { throw .missingClientSecret }
         let (transport, verifier) = shared()
         let configuration = ClientCredentialsClient.Configuration(tokenEndpoint: tokenEndpoint, clientId: profile.clientId,
                                                                   clientSecret: secret, scopes: profile.scopes)

@@ -16,7 +16,7 @@ public struct ProfileSession: Sendable {
     public let store: AuthStore
 
     /// The Cognito client, for the account operations that go around the store (sign-up, forgotten password, ...).
-    public func accountClient() async throws(ApplicationError) -> CognitoClient {
+    func accountClient() async throws(ApplicationError) -> CognitoClient {
         // The client secret lives in the vault: a locked vault is said as such, not discovered later as Cognito
         // refusing a request that lacks SECRET_HASH.
         do { _ = try await vault.load(profile: profile.name) } catch { throw .vault(error) }

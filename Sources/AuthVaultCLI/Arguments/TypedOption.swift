@@ -149,3 +149,4 @@ extension AuthFlowChoice: OptionChoice {}
 extension VaultChoice: OptionChoice {}
 extension OAuthEndpointSettings.LogoutStyleChoice: OptionChoice {}
 extension GrantChoice: OptionChoice {}
+extension FirstFactorChoice: OptionChoice {}

@@ -1,4 +1,3 @@
-import AuthCrypto
 import AuthVaultApp
 import CognitoAuth
 import NetworkHosts
@@ -15,74 +14,10 @@ enum AccountOption {
     static let newPasswordStdin = OptionSpec.flag("new-password-stdin",
                                                   help: "Read the new password from the next line of standard input.")
     static let code = CodeOption("code", what: "the code Cognito sent")
-}
 
-/// The answers an account command needs: from its flags and standard input (scripts) or the terminal (people).
-struct AccountInput {
-    private let arguments: ParsedArguments
-    private let context: CommandContext
-    private var piped: PipedAnswers
-
-    /// - Parameters:
-    ///   - stdinFlags: the command's `-stdin` options, in the order it asks them (one line each).
-    ///   - repeating: those that may be asked again, a line each time (see `PipedAnswers`).
-    init(arguments: ParsedArguments, context: CommandContext, stdinFlags: [OptionSpec] = [], repeating: [OptionSpec] = []) {
-        self.arguments = arguments
-        self.context = context
-        piped = PipedAnswers(arguments: arguments, order: stdinFlags, repeating: repeating)
-    }
-
-    func username() throws(CLIError) -> String {
-        if let name = arguments.value(AccountOption.username), !name.isEmpty { return name }
-        guard context.isInteractive, let name = context.prompter.readLine(prompt: "Username: "), !name.isEmpty else {
-            throw CLIError("No user name: pass --username NAME.", status: .usage)
-        }
-        return name
-    }
-
-    /// A password the user already has: the next line of standard input with `stdinFlag`, else asked once.
-    mutating func password(_ stdinFlag: OptionSpec, prompt: String) throws(CLIError) -> SecretBytes {
-        if let line = try pipedLine(stdinFlag) { return line }
-        guard context.isInteractive, let password = context.prompter.readSecret(prompt: prompt), password.count > 0 else {
-            throw CLIError("No terminal to ask for the password: pipe it in with --\(stdinFlag.long).", status: .usage)
-        }
-        return password
-    }
-
-    /// A password being chosen: the next line of standard input with `stdinFlag`, else asked twice.
-    mutating func newPassword(_ stdinFlag: OptionSpec, prompt: String = "New password: ") throws(CLIError) -> SecretBytes {
-        if let line = try pipedLine(stdinFlag) { return line }
-        guard context.isInteractive else {
-            throw CLIError("No terminal to ask for the new password: pipe it in with --\(stdinFlag.long).", status: .usage)
-        }
-        guard let first = context.prompter.readSecret(prompt: prompt), first.count > 0 else {
-            throw CLIError("No password was entered.", status: .usage)
-        }
-        guard context.prompter.readSecret(prompt: "Repeat the password: ") == first else {
-            throw CLIError("The two passwords differ; nothing was sent to Cognito.", status: .usage)
-        }
-        return first
-    }
-
-    /// A one-time code: a line of standard input with `--NAME-stdin`, else the value of `--NAME`, else asked
-    /// without echo.
-    mutating func code(_ option: CodeOption = AccountOption.code, prompt: String) throws(CLIError) -> SecretBytes {
-        if let line = try pipedLine(option.stdin) { return line }
-        if let code = arguments.value(option.value), !code.isEmpty { return SecretBytes(utf8: code) }
-        guard context.isInteractive, let code = context.prompter.readSecret(prompt: prompt), code.count > 0 else {
-            throw CLIError("No terminal to ask for the code: pipe it in with --\(option.stdin.long) (or pass --\(option.value.long) CODE).",
-                           status: .usage)
-        }
-        return code
-    }
-
-    func isPiped(_ flag: OptionSpec) -> Bool {
-        piped.isPiped(flag)
-    }
-
-    /// The line of standard input for `flag`; nil when the flag was not given.
-    mutating func pipedLine(_ flag: OptionSpec) throws(CLIError) -> SecretBytes? {
-        piped.isPiped(flag) ? try piped.answer(for: flag, from: context.standardInput) : nil
+    /// The options of an account command that pipes `piped` (in its order) and may take a user name and a code.
+    static func answers(_ piped: (Question, OptionSpec)...) -> AnswerOptions {
+        AnswerOptions(piped: piped.map { (question: $0.0, flag: $0.1) }, values: [.username: username, .code: code.value])
     }
 }
 
@@ -127,12 +62,10 @@ struct SignUpCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        var input = AccountInput(arguments: arguments, context: context, stdinFlags: [AccountOption.passwordStdin])
-        let session = try await ProfileSession.open(context)
-        let username = try input.username()
-        let password = try input.newPassword(AccountOption.passwordStdin, prompt: "Password for \(username): ")
-        let result = try await session.call { client throws(CognitoError) in
-            try await client.signUp(username: username, password: password, attributes: attributes)
+        let options = AccountOption.answers((.newPassword, AccountOption.passwordStdin))
+        var answers = options.answers(arguments, context: context)
+        let (username, result) = try await options.use { () async throws(ApplicationError) in
+            try await context.application.signUp(profile: context.profileName, attributes: attributes, answers: &answers)
         }
         context.standardError.line("Signed up \(username) (user \(ServerText.escaped(result.userSub))).")
         if result.userConfirmed {
@@ -163,17 +96,18 @@ struct ConfirmSignUpCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        var input = AccountInput(arguments: arguments, context: context, stdinFlags: [AccountOption.code.stdin])
-        let session = try await ProfileSession.open(context)
-        let username = try input.username()
-        let code = try input.code(prompt: "Confirmation code for \(username): ")
-        try await session.call { client throws(CognitoError) in try await client.confirmSignUp(username: username, code: code) }
+        let options = AccountOption.answers((.code, AccountOption.code.stdin))
+        var answers = options.answers(arguments, context: context)
+        let username = try await options.use { () async throws(ApplicationError) in
+            try await context.application.confirmSignUp(profile: context.profileName, answers: &answers)
+        }
         context.standardError.line("Confirmed \(username): sign in with 'authvault login --password --username \(username)'.")
     }
 }
 
 /// `authvault resend-code`: asks Cognito for a new sign-up confirmation code.
 struct ResendCodeCommand: CodeRequestCommand {
+    static let request = CodeRequest.signUpConfirmation
     static let sent = "a new code"
     static let next = "confirm-signup"
     static let spec = CommandSpec(
@@ -187,14 +121,11 @@ struct ResendCodeCommand: CodeRequestCommand {
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
     }
-
-    static func request(_ client: CognitoClient, username: String) async throws(CognitoError) -> CodeDeliveryDetails? {
-        try await client.resendConfirmationCode(username: username)
-    }
 }
 
 /// `authvault forgot-password`: starts a password reset; Cognito sends a code.
 struct ForgotPasswordCommand: CodeRequestCommand {
+    static let request = CodeRequest.passwordReset
     static let sent = "a reset code"
     static let next = "confirm-forgot-password"
     static let spec = CommandSpec(
@@ -207,10 +138,6 @@ struct ForgotPasswordCommand: CodeRequestCommand {
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-    }
-
-    static func request(_ client: CognitoClient, username: String) async throws(CognitoError) -> CodeDeliveryDetails? {
-        try await client.forgotPassword(username: username)
     }
 }
 
@@ -235,14 +162,10 @@ struct ConfirmForgotPasswordCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        var input = AccountInput(arguments: arguments, context: context,
-                                 stdinFlags: [AccountOption.code.stdin, AccountOption.newPasswordStdin])
-        let session = try await ProfileSession.open(context)
-        let username = try input.username()
-        let code = try input.code(prompt: "Reset code for \(username): ")
-        let newPassword = try input.newPassword(AccountOption.newPasswordStdin)
-        try await session.call { client throws(CognitoError) in
-            try await client.confirmForgotPassword(username: username, code: code, newPassword: newPassword)
+        let options = AccountOption.answers((.code, AccountOption.code.stdin), (.newPassword, AccountOption.newPasswordStdin))
+        var answers = options.answers(arguments, context: context)
+        let username = try await options.use { () async throws(ApplicationError) in
+            try await context.application.confirmForgotPassword(profile: context.profileName, answers: &answers)
         }
         context.standardError.line("Set a new password for \(username): sign in with 'authvault login --password --username \(username)'.")
     }
@@ -267,44 +190,12 @@ struct ChangePasswordCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        var input = AccountInput(arguments: arguments, context: context,
-                                 stdinFlags: [AccountOption.passwordStdin, AccountOption.newPasswordStdin])
-        let session = try await ProfileSession.open(context)
-        let accessToken = try await session.accessToken()
-        let current = try input.password(AccountOption.passwordStdin, prompt: "Current password: ")
-        let proposed = try input.newPassword(AccountOption.newPasswordStdin)
-        // Here NotAuthorized is most often the current password being wrong, so it is not read as "sign in again".
-        try await session.call { client throws(CognitoError) in
-            try await client.changePassword(accessToken: accessToken, previousPassword: current, proposedPassword: proposed)
+        let options = AccountOption.answers((.password, AccountOption.passwordStdin), (.newPassword, AccountOption.newPasswordStdin))
+        var answers = options.answers(arguments, context: context)
+        let user = try await options.use { () async throws(ApplicationError) in
+            try await context.application.changePassword(profile: context.profileName, answers: &answers)
         }
-        let user = await session.store.sessionFacts()?.identity?.displayName
         context.standardError.line("Changed the password of \(user.map { ServerText.escaped($0) } ?? "the signed-in user").")
-    }
-}
-
-extension ProfileSession {
-    /// One call to Cognito, its failure mapped to the documented exit statuses (by `failure`).
-    @discardableResult
-    func call<Result>(
-        _ body: (CognitoClient) async throws(CognitoError) -> Result,
-        failure: (CognitoError) -> CLIError = { CLIErrors.from($0) }
-    ) async throws(CLIError) -> Result {
-        let client = try await cognitoClient()
-        do { return try await body(client) } catch { throw failure(error) }
-    }
-
-    /// The session's access token, refreshed first when it is due; exit status 3 when there is no session.
-    func accessToken() async throws(CLIError) -> SecretBytes {
-        do { return try await store.validAccessToken() } catch { throw CLIErrors.from(error) }
-    }
-
-    /// A failure of a call made with the access token: Cognito refusing the token itself (revoked, or the user
-    /// signed out everywhere) means signing in again.
-    static func tokenCallError(_ error: CognitoError) -> CLIError {
-        guard case .notAuthorized = error else { return CLIErrors.from(error) }
-        let detail = error.serviceMessage.map { " (Cognito: \($0))" } ?? ""
-        return CLIError("Cognito no longer accepts this session (it was revoked, or signed out everywhere): run 'authvault login'.\(detail)",
-                        status: .signInRequired)
     }
 }
 
@@ -315,16 +206,17 @@ protocol CodeRequestCommand: CLICommand {
     static var sent: String { get }
     /// The command that takes the code.
     static var next: String { get }
-    static func request(_ client: CognitoClient, username: String) async throws(CognitoError) -> CodeDeliveryDetails?
+    static var request: CodeRequest { get }
     var arguments: ParsedArguments { get }
 }
 
 extension CodeRequestCommand {
     func run(in context: CommandContext) async throws(CLIError) {
-        let input = AccountInput(arguments: arguments, context: context)
-        let session = try await ProfileSession.open(context)
-        let username = try input.username()
-        let delivery = try await session.call { client throws(CognitoError) in try await Self.request(client, username: username) }
+        let options = AccountOption.answers()
+        let answers = options.answers(arguments, context: context)
+        let (username, delivery) = try await options.use { () async throws(ApplicationError) in
+            try await context.application.requestCode(Self.request, profile: context.profileName, answers: answers)
+        }
         // "Cognito sent a new code to a***@e*** (EMAIL): run 'authvault confirm-signup --username alice'."
         let sent = delivery.map { "Cognito sent \(Self.sent) to \(ServerText.escaped($0.summary))" } ?? "Cognito sent \(Self.sent)"
         context.standardError.line("\(sent): run 'authvault \(Self.next) --username \(username)'.")

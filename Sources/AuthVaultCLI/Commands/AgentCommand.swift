@@ -76,9 +76,14 @@ struct AgentCommand: CLICommand {
         guard let path else {
             throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
         }
-        let profiles = try AgentProfiles(context: context, configuration: try VaultCommands.configuration(context))
+        let profiles = try application { () throws(ApplicationError) in
+            try AgentProfiles(application: context.application, failure: Self.failure)
+        }
         let log: @Sendable (String) -> Void = { context.standardError.line("authvault agent: \($0)") }
-        await profiles.openFileVault(log: log)
+        if let error = await profiles.openFileVault() {
+            log(error.needsUnlocking ? "the encrypted file vault is locked (\(error)); its profiles are answered \"vault locked\" until "
+                + "'authvault vault unlock' in your terminal" : "the encrypted file vault cannot be opened: \(error)")
+        }
         // Watched before the socket exists: a client that sees the socket may stop the agent at once.
         let stop = StopSignal.watching()
         let server: AgentServer
@@ -96,92 +101,16 @@ struct AgentCommand: CLICommand {
         await server.stop()
         await server.waitUntilStopped()
     }
-}
 
-/// The agent's stores: one per profile, on one shared file vault, refreshing in the background.
-///
-/// Nobody is ever asked anything: the agent's application has no prompter that can read, so neither the vault
-/// passphrase nor the keyring's unlock prompt can be raised on the agent's terminal or desktop by a client's request.
-/// A vault that needs either is answered "vault locked", and the user unlocks it from their own terminal.
-///
-/// After `authvault vault lock` the file vault stays locked in the agent, even when the agent could derive the key
-/// from its own `AUTHVAULT_VAULT_PASSPHRASE(_FILE)`: it answers "vault locked" until `authvault vault unlock`, which
-/// opens it as at start (the user keyring, where `vault unlock` has just put the key, else the agent's own
-/// passphrase source).
-private final class AgentProfiles: AgentProfileProvider {
-    /// Without prompts, whatever the terminal the agent was started on.
-    let context: CommandContext
-    let fileVault: EncryptedFileVault
-    let revisions: RecordRevisions
-
-    init(context: CommandContext, configuration: ConfigFile) throws(CLIError) {
-        let context = context.withoutPrompts()
-        let factory = context.application.vaults(for: configuration)
-        self.context = context
-        fileVault = try application { () throws(ApplicationError) in try factory.fileVault() }
-        revisions = factory.revisions
-    }
-
-    /// At start: the file vault opened with what the agent has (the key in the user keyring, its own passphrase
-    /// variable or file), else left locked, and said so.
-    func openFileVault(log: @Sendable (String) -> Void) async {
-        do {
-            try await fileVault.unlock()
-        } catch {
-            guard VaultCommands.status(of: error) == .vaultLocked else {
-                return log("the encrypted file vault cannot be opened: \(error)")
-            }
-            log("the encrypted file vault is locked (\(error)); its profiles are answered \"vault locked\" until "
-                + "'authvault vault unlock' in your terminal")
+    /// A profile that cannot be opened, as the agent answers it: its reason and remedy in command terms.
+    private static func failure(_ error: ApplicationError) -> AgentFailure {
+        let said = CLIErrors.from(error)
+        let code: AgentErrorCode = if case .configuration(.noSuchProfile) = error {
+            .unknownProfile
+        } else {
+            said.status == .vaultLocked ? .vaultLocked : .internal
         }
-    }
-
-    var configurationPath: String? { context.configPath }
-
-    /// The session each store was made in, for its identity pool client.
-    private let sessions = Locked<[String: ProfileSession]>([:])
-
-    func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
-        let session: ProfileSession
-        do {
-            session = try await context.application.openProfile(named: profile, refreshesInBackground: true, fileVault: fileVault)
-        } catch {
-            let said = CLIErrors.from(error)
-            let code: AgentErrorCode = if case .configuration(.noSuchProfile) = error {
-                .unknownProfile
-            } else {
-                said.status == .vaultLocked ? .vaultLocked : .internal
-            }
-            throw AgentFailure(code, said.message)
-        }
-        sessions.withLock { $0[profile] = session }
-        return session.store
-    }
-
-    /// From the session the profile's store was made in (the agent asks for the store first).
-    func awsCredentialRequest(profile: String, guest: Bool) async throws(AgentFailure) -> AWSCredentialRequest {
-        guard let session = sessions.withLock({ $0[profile] }) else {
-            throw AgentFailure(.badRequest, "Profile '\(profile)' has no store in the agent yet.")
-        }
-        do {
-            return try session.awsCredentialRequest(guest: guest)
-        } catch {
-            // The direct path says what to configure, in command terms.
-            throw AgentFailure(.badRequest, error.description)
-        }
-    }
-
-    func lockVaults() async {
-        try? await fileVault.lock()
-    }
-
-    func unlockVaults() async throws(AgentFailure) {
-        do {
-            try await fileVault.unlock()
-        } catch {
-            let code: AgentErrorCode = VaultCommands.status(of: error) == .vaultLocked ? .vaultLocked : .internal
-            throw AgentFailure(code, "The agent's encrypted file vault stays locked: \(error)")
-        }
+        return AgentFailure(code, said.message)
     }
 }
 

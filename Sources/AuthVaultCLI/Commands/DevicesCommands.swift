@@ -1,6 +1,4 @@
-import AuthStore
 import AuthVaultApp
-import CognitoAuth
 import NetworkHosts
 
 /// `authvault devices ...`: the devices Cognito tracks for the signed-in user, this machine among them.
@@ -39,14 +37,12 @@ struct DevicesListCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let session = try await ProfileSession.open(context)
-        let accessToken = try await session.accessToken()
-        let devices = try await session.call({ client throws(CognitoError) in try await client.listDevices(accessToken: accessToken) },
-                                             failure: ProfileSession.tokenCallError)
-        let thisMachine = await session.store.sessionFacts()?.device?.key
-        let entries = devices.map { device in
+        let tracked = try await application { () async throws(ApplicationError) in
+            try await context.application.trackedDevices(profile: context.profileName)
+        }
+        let entries = tracked.devices.map { device in
             Entry(key: device.key, name: device.name, remembered: device.rememberedStatus == "remembered",
-                  lastAuthenticatedAt: device.lastAuthenticatedAt.map(TimeText.rfc3339), thisMachine: device.key == thisMachine)
+                  lastAuthenticatedAt: device.lastAuthenticatedAt.map(TimeText.rfc3339), thisMachine: device.key == tracked.thisMachine)
         }
         if asJSON {
             try JSONOutput.write(entries, to: context.standardOutput)
@@ -82,25 +78,13 @@ struct DevicesForgetCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let session = try await ProfileSession.open(context)
-        await session.store.bootstrap()
-        let thisMachine = await session.store.sessionFacts()?.device?.key
-        guard let key = key ?? thisMachine else {
-            throw CLIError("This machine is no remembered device of profile '\(session.profile.name)': name the device to forget "
-                           + "(see 'authvault devices list').", status: .usage)
+        let forgotten = try await application { () async throws(ApplicationError) in
+            try await context.application.forgetDevice(key, profile: context.profileName)
         }
-        let accessToken = try await session.accessToken()
-        let client = try await session.cognitoClient()
-        do {
-            try await client.forgetDevice(deviceKey: key, accessToken: accessToken)
-        } catch {
-            // Cognito forgot this machine already: forgetting it here is all that is left.
-            guard case .resourceNotFound = error, key == thisMachine else { throw ProfileSession.tokenCallError(error) }
+        switch forgotten {
+        case .other(let key): context.standardError.line("Cognito forgot device \(key).")
+        case .thisMachine(let key):
+            context.standardError.line("Forgot this machine's device \(key), at Cognito and here: the next sign-in is from a new device.")
         }
-        guard key == thisMachine else {
-            return context.standardError.line("Cognito forgot device \(key).")
-        }
-        await session.store.forgetDevice(key)
-        context.standardError.line("Forgot this machine's device \(key), at Cognito and here: the next sign-in is from a new device.")
     }
 }

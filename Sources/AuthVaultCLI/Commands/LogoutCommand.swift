@@ -22,19 +22,17 @@ struct LogoutCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let session = try await ProfileSession.open(context)
-        if everywhere && session.profile.userPoolId == nil {
-            throw CLIError("--global signs out of a Cognito user pool (GlobalSignOut), and profile '\(session.profile.name)' signs in at "
-                           + "another OpenID provider: run 'authvault logout --browser' to end its session there. Nothing was changed.",
-                           status: .usage)
+        // Chosen before the tokens go; the logout page is opened once they are gone.
+        let launcher = !inBrowser || context.promptsForbidden ? nil
+            : ShellBrowserLauncher.choose(command: browserCommand, environment: context.environment, onWSL: BrowserHost.of(context) == .wsl)
+        let signOut = try await application { () async throws(ApplicationError) in
+            try await context.application.signOut(profile: context.profileName, everywhere: everywhere, logoutPage: inBrowser)
         }
-        // Built before the tokens go, so that a profile with no logout endpoint changes nothing.
-        let logoutPage = inBrowser ? try await logoutURL(session, context: context) : nil
-        let result = await session.store.signOut(global: everywhere)
-        if let logoutPage {
-            openLogoutPage(logoutPage, site: session.profile.userPoolId == nil ? "provider" : "Hosted UI", context: context)
+        let result = signOut.result
+        if let page = signOut.logoutPage {
+            openLogoutPage(page, launcher: launcher, site: signOut.atOtherProvider ? "provider" : "Hosted UI", context: context)
         }
-        context.standardError.line("Signed out of profile '\(session.profile.name)' on this machine.")
+        context.standardError.line("Signed out of profile '\(signOut.profile)' on this machine.")
         if result.revoked == true { context.standardError.line("Revoked the refresh token.") }
         if result.revocationUnavailable {
             context.standardError.line("The provider names no revocation endpoint, so its refresh token stays valid there until it expires "
@@ -48,25 +46,12 @@ struct LogoutCommand: CLICommand {
         }
     }
 
-    /// The Hosted UI's logout URL for the browser. It names the client, never the ID token: the URL is on the
-    /// browser's command line, where other local users can read it, and printed when no browser starts.
-    private func logoutURL(_ session: ProfileSession, context: CommandContext) async throws(CLIError) -> (url: String, launcher: ShellBrowserLauncher?) {
-        let launcher = context.promptsForbidden ? nil
-            : ShellBrowserLauncher.choose(command: browserCommand, environment: context.environment, onWSL: BrowserHost.of(context) == .wsl)
-        do {
-            let client = try await session.authority.oauthClient()
-            return (try client.logoutURL(postLogoutRedirectURI: session.profile.signOutURI), launcher)
-        } catch {
-            throw CLIError("Cannot sign out in the browser: \(error). Nothing was changed.", status: .usage)
-        }
-    }
-
     /// - Parameter site: whose session it ends: the Hosted UI, or another OpenID provider.
-    private func openLogoutPage(_ page: (url: String, launcher: ShellBrowserLauncher?), site: String, context: CommandContext) {
-        if let launcher = page.launcher, launcher.open(page.url, exited: { _ in }) {
+    private func openLogoutPage(_ url: String, launcher: ShellBrowserLauncher?, site: String, context: CommandContext) {
+        if let launcher, launcher.open(url, exited: { _ in }) {
             context.standardError.line("Opened the \(site)'s logout page in the browser, so its sign-in cookie goes too.")
         } else {
-            context.standardError.line("To end the browser's \(site) session too, open: \(page.url)")
+            context.standardError.line("To end the browser's \(site) session too, open: \(url)")
         }
     }
 }

@@ -1,4 +1,3 @@
-import AuthCrypto
 import AuthVaultApp
 import CognitoAuth
 
@@ -17,36 +16,20 @@ enum MFACommands {
 
     /// An option naming an MFA method by the words a person uses (`mfa --method`, `login --mfa-type`); absent, nil.
     static func methodOption(_ long: String, help: String, absent: String? = nil) -> TypedOption<MFAType?> {
-        .optional(long, placeholder: methodPlaceholder, help: help, expected: methodsExpected, absent: absent) { types[$0] }
+        .optional(long, placeholder: methodPlaceholder, help: help, expected: methodsExpected, absent: absent) { MFAType(word: $0) }
     }
 
     /// The same with a default, which help shows by its word.
     static func methodOption(_ long: String, help: String, default type: MFAType) -> TypedOption<MFAType> {
         TypedOption(long, placeholder: methodPlaceholder, help: help, expected: methodsExpected, default: type,
-                    shown: type.word) { types[$0] }
+                    shown: type.word) { MFAType(word: $0) }
     }
 
-    static let types: [String: MFAType] = ["totp": .softwareToken, "sms": .sms, "email": .email]
     private static let methodPlaceholder = "totp|sms|email"
     private static let methodsExpected = "totp, sms or email"
-
-    /// Turns one factor on or off through SetUserMFAPreference.
-    static func set(_ type: MFAType, to preference: MFAPreference, accessToken: SecretBytes,
-                    client: CognitoClient) async throws(CognitoError) {
-        switch type {
-        case .softwareToken: try await client.setMFAPreference(accessToken: accessToken, softwareToken: preference)
-        case .sms: try await client.setMFAPreference(accessToken: accessToken, sms: preference)
-        case .email: try await client.setMFAPreference(accessToken: accessToken, email: preference)
-        }
-    }
 }
 
 extension MFAType {
-    /// The word a person uses for it on the command line: totp, sms, email.
-    var word: String {
-        MFACommands.types.first { $0.value == self }?.key ?? rawValue
-    }
-
     /// "authenticator app (SOFTWARE_TOKEN_MFA)": the person's words, then Cognito's.
     var label: String {
         switch self {
@@ -81,10 +64,7 @@ struct MFAStatusCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let session = try await ProfileSession.open(context)
-        let accessToken = try await session.accessToken()
-        let user = try await session.call({ client throws(CognitoError) in try await client.user(accessToken: accessToken) },
-                                          failure: ProfileSession.tokenCallError)
+        let user = try await application { () async throws(ApplicationError) in try await context.application.mfaStatus(profile: context.profileName) }
         if asJSON {
             try JSONOutput.write(Report(preferred: user.preferredMFA?.rawValue, enabled: user.enabledMFA.map(\.rawValue)),
                                  pretty: false, to: context.standardOutput)
@@ -125,52 +105,16 @@ struct MFASetupTOTPCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let codeGiven = Self.code.isGiven(arguments)
-        // Checked before Cognito makes a secret that nobody could then confirm.
-        guard codeGiven || context.isInteractive else {
-            throw CLIError("No terminal to ask for the authenticator's code: pipe it in with --code-stdin (or pass --code CODE).", status: .usage)
-        }
-        let session = try await ProfileSession.open(context)
-        let accessToken = try await session.accessToken()
-        let client = try await session.cognitoClient()
-        let secret: SoftwareTokenSecret
-        do { secret = try await client.associateSoftwareToken(accessToken: accessToken) } catch { throw ProfileSession.tokenCallError(error) }
-        let account = await session.store.sessionFacts()?.identity?.displayName ?? session.profile.name
-        secret.show(accountName: account, profile: session.profile.name, on: context.standardError)
-
-        var input = AccountInput(arguments: arguments, context: context, stdinFlags: [Self.code.stdin])
-        var wrongCodes = 0
-        while true {
-            let code = try input.code(Self.code, prompt: "First code from the authenticator app: ")
-            do {
-                try await client.verifySoftwareToken(accessToken: accessToken, code: code,
-                                                     friendlyDeviceName: friendlyDeviceName)
-                break
-            } catch {
-                if error.isWrongCode, !codeGiven, wrongCodes < 2 {
-                    wrongCodes += 1
-                    context.standardError.line("That code is not right; try again.")
-                    continue
-                }
-                throw ProfileSession.tokenCallError(error)
-            }
-        }
-        do {
-            try await client.setMFAPreference(accessToken: accessToken, softwareToken: MFAPreference(enabled: true, preferred: true))
-        } catch {
-            throw ProfileSession.tokenCallError(error)
+        var options = AnswerOptions(piped: [(.code, Self.code.stdin)], values: [.code: Self.code.value])
+        options.codeNoun = "the authenticator's code"
+        var answers = options.answers(arguments, context: context)
+        try await options.use { () async throws(ApplicationError) in
+            try await context.application.setUpAuthenticator(
+                profile: context.profileName, deviceName: friendlyDeviceName, answers: &answers,
+                show: { secret, account in secret.show(accountName: account, profile: context.profileName, on: context.standardError) },
+                wrongCode: { context.standardError.line("That code is not right; try again.") })
         }
         context.standardError.line("The authenticator app is set up and preferred: sign-in now asks for its code.")
-    }
-}
-
-extension CognitoError {
-    /// The authenticator code did not verify: worth another code, not a failure of the set-up.
-    fileprivate var isWrongCode: Bool {
-        switch self {
-        case .codeMismatch, .enableSoftwareTokenMFA: return true
-        default: return false
-        }
     }
 }
 
@@ -203,11 +147,7 @@ struct MFAEnableCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let session = try await ProfileSession.open(context)
-        let accessToken = try await session.accessToken()
-        try await session.call({ client throws(CognitoError) in
-            try await MFACommands.set(type, to: MFAPreference(enabled: true, preferred: true), accessToken: accessToken, client: client)
-        }, failure: ProfileSession.tokenCallError)
+        try await application { () async throws(ApplicationError) in try await context.application.enableMFA(type, profile: context.profileName) }
         context.standardError.line("Enabled \(type.label) as the preferred MFA method.")
     }
 }
@@ -231,24 +171,9 @@ struct MFADisableCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let session = try await ProfileSession.open(context)
-        let accessToken = try await session.accessToken()
-        let types: [MFAType]
-        if let type {
-            types = [type]
-        } else {
-            types = try await session.call({ client throws(CognitoError) in try await client.user(accessToken: accessToken).enabledMFA },
-                                           failure: ProfileSession.tokenCallError)
+        let disabled = try await application { () async throws(ApplicationError) in
+            try await context.application.disableMFA(type, profile: context.profileName) { context.standardError.line("Disabled \($0.label).") }
         }
-        guard !types.isEmpty else {
-            context.standardError.line("No MFA method is enabled; nothing to turn off.")
-            return
-        }
-        for type in types {
-            try await session.call({ client throws(CognitoError) in
-                try await MFACommands.set(type, to: MFAPreference(enabled: false), accessToken: accessToken, client: client)
-            }, failure: ProfileSession.tokenCallError)
-            context.standardError.line("Disabled \(type.label).")
-        }
+        if disabled.isEmpty { context.standardError.line("No MFA method is enabled; nothing to turn off.") }
     }
 }

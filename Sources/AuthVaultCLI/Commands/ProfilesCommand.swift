@@ -1,5 +1,4 @@
 import AuthVaultApp
-import FoundationEssentials
 
 /// `authvault profiles ...`: the configured profiles, which one is current, and removing one.
 enum ProfilesCommands {
@@ -33,59 +32,22 @@ struct ProfilesListCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let file: ConfigFile
-        do { file = try context.configStore.load() } catch { throw CLIErrors.from(error) }
-        let names = file.profiles.keys.sorted()
+        let entries = try application { () throws(ApplicationError) in try context.application.profileEntries(current: context.profileName) }
         if namesOnly {
-            for name in names { context.standardOutput.line(name) }
+            for entry in entries { context.standardOutput.line(entry.name) }
             return
         }
-        if asJSON {
-            try printJSON(file: file, names: names, context: context)
-            return
-        }
-        guard !names.isEmpty else {
+        if asJSON { return try JSONOutput.write(entries, to: context.standardOutput) }
+        guard !entries.isEmpty else {
             context.standardError.line("No profiles yet in \(context.configPath). Create one with 'authvault configure --user-pool-id ID --client-id ID'.")
             return
         }
         var rows = [["", "PROFILE", "USER POOL", "CLIENT", "VAULT"]]
-        for name in names {
-            let settings = file.profiles[name]!
-            let marker = name == context.profileName ? "*" : ""
-            rows.append([marker, name, settings.userPoolId ?? "-", settings.clientId ?? "-", (settings.vault ?? .auto).rawValue])
+        for entry in entries {
+            let settings = entry.settings
+            rows.append([entry.current ? "*" : "", entry.name, settings.userPoolId ?? "-", settings.clientId ?? "-", (settings.vault ?? .auto).rawValue])
         }
         context.standardOutput.write(TextTable.render(rows))
-    }
-
-    private func printJSON(file: ConfigFile, names: [String], context: CommandContext) throws(CLIError) {
-        let entries = names.map { name in
-            ProfileEntry(name: name, current: name == context.profileName, settings: file.profiles[name]!)
-        }
-        try JSONOutput.write(entries, to: context.standardOutput)
-    }
-}
-
-/// One profile in `profiles --json`: every setting with its default filled in, or what the user set and why the
-/// profile cannot be used yet.
-private struct ProfileEntry: Encodable {
-    let name: String
-    let current: Bool
-    let settings: ProfileSettings
-
-    private enum Keys: String, CodingKey { case name, current, problem }
-
-    func encode(to encoder: any Encoder) throws {
-        switch Result(catching: { () throws(ConfigError) in try ResolvedProfile(name: name, settings: settings) }) {
-        case .success(let resolved):
-            try resolved.encode(to: encoder)
-        case .failure(let problem):
-            try settings.encode(to: encoder)
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(problem.description, forKey: .problem)
-        }
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(current, forKey: .current)
     }
 }
 

@@ -1,7 +1,6 @@
-import AuthStore
 import AuthVaultApp
+import AuthStore
 import CognitoAuth
-import FoundationEssentials
 import NetworkHosts
 import TokenVault
 
@@ -18,9 +17,6 @@ struct StatusCommand: CLICommand {
         """,
         options: [json, all])
 
-    /// `schemaVersion` of the JSON: raised only when a field changes meaning or goes; new fields keep it.
-    static let schemaVersion = 1
-
     let asJSON: Bool
     let everyProfile: Bool
 
@@ -28,50 +24,6 @@ struct StatusCommand: CLICommand {
         asJSON = arguments.flag(Self.json)
         everyProfile = arguments.flag(Self.all)
     }
-
-    private struct Report: Encodable {
-        var schemaVersion = StatusCommand.schemaVersion
-        var profile: String
-        /// Nil for a profile of another OpenID provider, whose issuer is shown instead.
-        var userPoolId: String?
-        var issuer: String?
-        var clientId: String?
-        var backend: String?
-        var state: StatusState
-        var stateText: String
-        var usable: Bool
-        var problem: String?
-        var user: String?
-        var username: String?
-        var identities: [String]?
-        var origin: String?
-        var accessTokenExpiresAt: String?
-        var idTokenExpiresAt: String?
-        var signedInAt: String?
-        var lastRefreshAt: String?
-        /// Where the app client's refresh-token validity is configured (`configure --refresh-token-validity`).
-        var refreshTokenExpiresAt: String?
-        /// "user", or "machine (client credentials)" for a profile of the client-credentials grant.
-        var signIn = "user"
-        /// The identity in the profile's identity pool, and when its AWS credentials in the vault expire.
-        var identityId: String?
-        var awsCredentialsExpireAt: String?
-        /// This machine as a remembered device (kept after sign-out).
-        var device: Device?
-        /// The identity provider's clock minus this machine's, when it is more than a minute.
-        var clockOffsetSeconds: Int?
-        /// An offset of more than `ServerClock.maximumOffset`, seen and not adopted.
-        var clockOffsetRefusedSeconds: Int?
-        var clock: String?
-    }
-
-    private struct Device: Encodable {
-        var key: String
-        var name: String
-    }
-
-    /// Beyond this many seconds, `status` says that the clocks differ.
-    static let notableClockOffset = 60.0
 
     func run(in context: CommandContext) async throws(CLIError) {
         guard everyProfile else {
@@ -91,12 +43,12 @@ struct StatusCommand: CLICommand {
             do {
                 reports.append(try await report(profile: name, context: context))
             } catch {
-                let report = Report(profile: name, state: .misconfigured, stateText: "cannot be used", usable: false, problem: error.message)
+                let report = StatusReport(misconfigured: name, problem: error.message)
                 reports.append(Shown(report: report, record: nil, refreshExpiry: nil, providerNow: TimeText.now, exitStatus: error.status))
             }
         }
         if asJSON {
-            try JSONOutput.write(AllReports(schemaVersion: Self.schemaVersion, profiles: reports.map(\.report)), to: context.standardOutput)
+            try JSONOutput.write(AllReports(schemaVersion: StatusReport.schemaVersion, profiles: reports.map(\.report)), to: context.standardOutput)
         } else {
             let now = TimeText.now
             context.standardOutput.write(reports.map { render($0, now: now) }.joined(separator: "\n"))
@@ -105,12 +57,12 @@ struct StatusCommand: CLICommand {
 
     private struct AllReports: Encodable {
         let schemaVersion: Int
-        let profiles: [Report]
+        let profiles: [StatusReport]
     }
 
     /// A profile's report, with what its text form adds, and the exit status it calls for.
     private struct Shown {
-        let report: Report
+        let report: StatusReport
         let record: SessionFacts?
         var awsCredentialsExpiry: Double? = nil
         let refreshExpiry: Double?
@@ -121,83 +73,30 @@ struct StatusCommand: CLICommand {
 
     /// One profile's report (the current one when nil).
     private func report(profile name: String?, context: CommandContext) async throws(CLIError) -> Shown {
-        let session = try await ProfileSession.open(context, profile: name)
-        let state = await session.store.bootstrap()
-        let record = await session.store.sessionFacts()
-        let now = TimeText.now
-        // Tokens are timed by the provider's clock; the failure and refresh times by this machine's.
-        let providerNow = session.store.clock.now()
-        let refreshFailure = session.store.lastRefreshFailure()
-        let refreshExpiry = record?.canRefresh != true ? nil
-            : session.profile.refreshTokenExpiry(signedInAt: record?.signedInAt, lastRefreshAt: record?.lastRefreshAt)
-        let accessExpired = record?.accessTokenExpiresAt.map { $0 <= providerNow } ?? false
-        let word = StatusState.of(state, accessExpired: accessExpired, refreshFailed: refreshFailure != nil,
-                                  refreshExpired: refreshExpiry.map { $0 <= now } ?? false)
-        var report = Report(profile: session.profile.name, userPoolId: session.profile.userPoolId, issuer: session.profile.issuer,
-                            clientId: session.profile.clientId, backend: session.backend.rawValue, state: word,
-                            stateText: "\(state)", usable: false)
-        if session.profile.grant == .clientCredentials { report.signIn = "machine (client credentials)" }
-        var exitStatus = ExitStatus.success
-        switch state {
-        case .signedIn, .refreshing:
-            report.usable = true
-            if let failure = refreshFailure {
-                report.problem = "the last refresh failed \(TimeText.relative(failure.at, now: now)) (\(failure.message)); "
-                    + "the stored session is kept and the next 'authvault token' tries again"
-            } else if word == .needsLogin, let refreshExpiry {
-                report.usable = false
-                report.problem = "the refresh token expired \(TimeText.relative(refreshExpiry, now: now)); run 'authvault login'"
-                exitStatus = .signInRequired
-            } else if record?.canRefresh == true, let expiry = record?.accessTokenExpiresAt, expiry <= providerNow {
-                report.problem = "the access token expired \(TimeText.relative(expiry, now: providerNow)); the next 'authvault token' refreshes it"
-            }
-        case .vaultUnavailable(let error):
-            report.problem = error.description
-            exitStatus = CLIErrors.from(error).status
-        case .needsSignIn(let reason):
-            report.problem = "\(reason); run 'authvault login'"
-            exitStatus = .signInRequired
-        default:
-            report.problem = "not signed in; run 'authvault login'"
-            exitStatus = .signInRequired
+        let status = try await application { () async throws(ApplicationError) in try await context.application.profileStatus(named: name) }
+        let problem = status.problem.map { Self.words($0, now: status.now, providerNow: status.providerNow) }
+        let exitStatus: ExitStatus = switch status.problem {
+        case .vault(let error): CLIErrors.from(error).status
+        case let problem? where problem.requiresSignIn: .signInRequired
+        default: .success
         }
-        if session.profile.grant == .clientCredentials, report.problem != nil, exitStatus == .signInRequired {
-            // No one signs in: the next token request fetches one.
-            report.problem = "no token yet; the next 'authvault token' fetches one"
-            report.usable = true
-            exitStatus = .success
+        return Shown(report: StatusReport(status, problem: problem), record: status.record, awsCredentialsExpiry: status.awsCredentialsExpiry,
+                     refreshExpiry: status.refreshExpiry, providerNow: status.providerNow, exitStatus: exitStatus)
+    }
+
+    /// The problem as a person reads it, with the command that helps.
+    private static func words(_ problem: StatusProblem, now: Double, providerNow: Double) -> String {
+        switch problem {
+        case .refreshFailing(let at, let reason):
+            "the last refresh failed \(TimeText.relative(at, now: now)) (\(reason)); the stored session is kept and the next 'authvault token' tries again"
+        case .refreshTokenExpired(let at): "the refresh token expired \(TimeText.relative(at, now: now)); run 'authvault login'"
+        case .accessTokenExpired(let at):
+            "the access token expired \(TimeText.relative(at, now: providerNow)); the next 'authvault token' refreshes it"
+        case .vault(let error): error.description
+        case .needsSignIn(let reason): "\(reason); run 'authvault login'"
+        case .notSignedIn: "not signed in; run 'authvault login'"
+        case .noMachineTokenYet: "no token yet; the next 'authvault token' fetches one"
         }
-        if let record, record.hasSession {
-            report.user = record.identity?.displayName
-            report.username = record.identity?.username
-            report.identities = record.identity?.federated.map { "\($0.provider):\($0.userId)" }
-            report.origin = record.origin?.rawValue
-            report.accessTokenExpiresAt = record.accessTokenExpiresAt.map(TimeText.rfc3339)
-            report.idTokenExpiresAt = record.idTokenExpiresAt.map(TimeText.rfc3339)
-            report.signedInAt = record.signedInAt.map(TimeText.rfc3339)
-            report.lastRefreshAt = record.lastRefreshAt.map(TimeText.rfc3339)
-            report.refreshTokenExpiresAt = refreshExpiry.map(TimeText.rfc3339)
-            // The store's offset, not the record's number: it follows a wall clock corrected since it was measured.
-            if let offset = session.store.clock.offset, abs(offset) > Self.notableClockOffset {
-                report.clockOffsetSeconds = TimeText.wholeSeconds(offset)
-                report.clock = "this machine's clock is \(TimeText.span(offset)) \(offset > 0 ? "behind" : "ahead of") the identity "
-                    + "provider's; tokens are timed by the provider's clock"
-            } else if let refused = session.store.clock.refusedOffset {
-                report.clockOffsetRefusedSeconds = TimeText.wholeSeconds(refused)
-                report.clock = "the identity provider's answers put its clock \(TimeText.span(refused)) \(refused > 0 ? "ahead of" : "behind") "
-                    + "this machine's: more than \(TimeText.span(ServerClock.maximumOffset)), so not adopted, and tokens are timed by "
-                    + "this machine's clock; check this machine's clock (or a proxy on the way)"
-            }
-        }
-        // Only what the profile's identity pool and role would still be served: a set issued for others is not.
-        let pool = session.profile.identityPoolId
-        let scope = pool.map { AWSCredentialScope(identityPoolId: $0, roleARN: session.profile.awsRoleARN) }
-        let awsCredentials = record?.awsCredentials.flatMap { scope != nil && $0.scope == scope ? $0 : nil }
-        report.identityId = pool != nil && record?.identityPoolId == pool ? record?.identityId : nil
-        report.awsCredentialsExpireAt = awsCredentials.map { TimeText.rfc3339($0.expiresAt) }
-        report.device = record?.device.map { Device(key: $0.key, name: $0.name) }
-        return Shown(report: report, record: record, awsCredentialsExpiry: awsCredentials?.expiresAt, refreshExpiry: refreshExpiry,
-                     providerNow: providerNow, exitStatus: exitStatus)
     }
 
     /// The user's names, identities and the reasons come from the provider (claims, Cognito's messages): shown

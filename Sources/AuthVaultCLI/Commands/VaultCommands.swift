@@ -1,5 +1,4 @@
 import AuthVaultApp
-import FoundationEssentials
 import TokenVault
 
 /// `authvault vault ...`: where credentials live, and moving, locking and re-keying them.
@@ -16,16 +15,8 @@ enum VaultCommands {
         ]
     )
 
-    /// The configuration, or the command's error.
-    static func configuration(_ context: CommandContext) throws(CLIError) -> ConfigFile {
-        do { return try context.configStore.load() } catch { throw CLIErrors.from(error) }
-    }
-
     static func status(of error: VaultError) -> ExitStatus {
-        switch error {
-        case .locked, .passphraseRequired, .lockedUntilUnlocked, .wrongPassphrase: return .vaultLocked
-        default: return .failure
-        }
+        error.needsUnlocking ? .vaultLocked : .failure
     }
 
     static func cliError(_ error: VaultError) -> CLIError {
@@ -48,58 +39,10 @@ struct VaultStatusCommand: CLICommand {
         asJSON = arguments.flag(Self.json)
     }
 
-    private struct Report: Encodable {
-        struct Backend: Encodable {
-            let backend: String
-            let state: String
-            let reason: String?
-            let location: String
-            let details: [String: String]
-        }
-        struct Profile: Encodable {
-            let name: String
-            let configured: String
-            let backend: String?
-            let stored: Bool?
-        }
-        let backends: [Backend]
-        let profiles: [Profile]
-    }
-
     func run(in context: CommandContext) async throws(CLIError) {
-        let configuration = try VaultCommands.configuration(context)
-        let factory = context.application.vaults(for: configuration)
-        let (fileVault, secretService) = try application { () throws(ApplicationError) in
-            (try factory.fileVault(), try factory.secretServiceVault())
+        let report = try await application { () async throws(ApplicationError) in
+            try await context.application.vaultOverview(profile: context.profileIsExplicit ? context.profileName : nil)
         }
-        let statuses = [await secretService.status(), await fileVault.status()]
-        let storedInSecretService: Set<String>
-        if statuses[0].state == .available {
-            storedInSecretService = Set((try? await secretService.profiles()) ?? [])
-        } else {
-            storedInSecretService = []
-        }
-
-        let names = context.profileIsExplicit ? [context.profileName] : configuration.profiles.keys.sorted()
-        var profiles: [Report.Profile] = []
-        for name in names {
-            let backend = try application { () throws(ApplicationError) in try factory.knownBackend(for: name) }
-            let stored: Bool?
-            switch backend {
-            case .file: stored = FileManager.default.fileExists(atPath: fileVault.recordPath(profile: name))
-            case .secretService: stored = statuses[0].state == .available ? storedInSecretService.contains(name) : nil
-            default: stored = nil
-            }
-            profiles.append(Report.Profile(name: name, configured: (configuration.profiles[name]?.vault ?? .auto).rawValue,
-                                           backend: backend?.rawValue, stored: stored))
-        }
-        let report = Report(
-            backends: statuses.map { status in
-                let (state, reason) = Self.words(status.state)
-                return Report.Backend(backend: status.backend.rawValue, state: state, reason: reason,
-                                      location: status.location, details: status.details)
-            },
-            profiles: profiles)
         if asJSON {
             try JSONOutput.write(report, to: context.standardOutput)
             return
@@ -115,15 +58,6 @@ struct VaultStatusCommand: CLICommand {
                          profile.stored.map { $0 ? "yes" : "no" } ?? "unknown"])
         }
         context.standardOutput.write(lines.joined(separator: "\n") + "\n\n" + TextTable.render(rows))
-    }
-
-    static func words(_ state: VaultStatus.State) -> (String, String?) {
-        switch state {
-        case .available: return ("available", nil)
-        case .locked: return ("locked", nil)
-        case .unavailable(let reason): return ("unavailable", reason)
-        case .timedOut: return ("timed out", nil)
-        }
     }
 }
 
@@ -152,66 +86,16 @@ struct VaultMigrateCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let configuration = try VaultCommands.configuration(context)
-        let factory = context.application.vaults(for: configuration)
-        let names = everyProfile ? configuration.profiles.keys.sorted() : [context.profileName]
-        guard everyProfile || configuration.profiles[context.profileName] != nil else {
-            throw CLIErrors.from(ConfigError.noSuchProfile(name: context.profileName, path: context.configPath,
-                                                           known: configuration.profiles.keys.sorted()))
-        }
-        let destination = try application { () throws(ApplicationError) in try factory.backend(target) }
-        for name in names {
-            try await migrate(name, to: destination, factory: factory, context: context)
-        }
-    }
-
-    private func migrate(_ name: String, to destination: any VaultBackend, factory: VaultFactory,
-                         context: CommandContext) async throws(CLIError) {
-        let source = try application { () throws(ApplicationError) in try factory.knownBackend(for: name) }
-        do {
-            try await factory.lock(for: name).withLock { () async throws(CLIError) in
-                if let source, source != target {
-                    let origin = try application { () throws(ApplicationError) in try factory.backend(source) }
-                    if let record = try await Self.vault({ () async throws(VaultError) in try await origin.load(profile: name) }) {
-                        try await Self.vault { () async throws(VaultError) in try await destination.save(record) }
-                        let copy = try await Self.vault { () async throws(VaultError) in try await destination.load(profile: name) }
-                        guard copy == record else {
-                            throw CLIError("The copy of profile '\(name)' in \(target.rawValue) does not read back the same; "
-                                + "it stays in \(source.rawValue).")
-                        }
-                        try switchProfile(name, to: target, factory: factory, context: context)
-                        try await Self.vault { () async throws(VaultError) in try await origin.delete(profile: name) }
-                        context.standardError.line("Moved profile '\(name)' from \(source.rawValue) to \(target.rawValue).")
-                        return
-                    }
+        try await application { () async throws(ApplicationError) in
+            try await context.application.migrateVault(to: target, profile: everyProfile ? nil : context.profileName) { move in
+                switch move {
+                case .moved(let name, let source, let target):
+                    context.standardError.line("Moved profile '\(name)' from \(source.rawValue) to \(target.rawValue).")
+                case .switched(let name, let target, let already):
+                    context.standardError.line("Profile '\(name)' now uses \(target.rawValue)\(already ? " (it already did)" : "").")
                 }
-                try switchProfile(name, to: target, factory: factory, context: context)
-                context.standardError.line("Profile '\(name)' now uses \(target.rawValue)\(source == target ? " (it already did)" : "").")
-            }
-        } catch {
-            switch error {
-            case .lock(let error): throw VaultCommands.cliError(error)
-            case .body(let error): throw error
             }
         }
-    }
-
-    /// Points the profile at the new backend: its configuration names it explicitly from now on.
-    private func switchProfile(_ name: String, to kind: VaultBackendKind, factory: VaultFactory,
-                               context: CommandContext) throws(CLIError) {
-        let choice: VaultChoice = kind == .file ? .file : .secretService
-        do {
-            try context.configStore.update { (file: inout ConfigFile) throws(ConfigError) in
-                file.profiles[name]?.vault = choice
-            }
-        } catch {
-            throw CLIErrors.from(error)
-        }
-        try application { () throws(ApplicationError) in try factory.registry.record(kind, for: name) }
-    }
-
-    private static func vault<T>(_ body: () async throws(VaultError) -> T) async throws(CLIError) -> T {
-        do { return try await body() } catch { throw VaultCommands.cliError(error) }
     }
 }
 
@@ -237,15 +121,7 @@ struct VaultChangePassphraseCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let factory = context.application.vaults(for: try VaultCommands.configuration(context))
-        let newSource = factory.passphraseSource(variable: "AUTHVAULT_NEW_VAULT_PASSPHRASE")
-        let vault = try application { () throws(ApplicationError) in try factory.fileVault() }
-        do throws(VaultError) {
-            let new = try await newSource.passphrase(for: .create)
-            try await vault.changePassphrase(new: new, rekey: replacesKey)
-        } catch {
-            throw VaultCommands.cliError(error)
-        }
+        try await application { () async throws(ApplicationError) in try await context.application.changeVaultPassphrase(rekey: replacesKey) }
         context.standardError.line(replacesKey ? "Changed the vault passphrase and the data key; every record is re-encrypted."
                                                : "Changed the vault passphrase.")
     }

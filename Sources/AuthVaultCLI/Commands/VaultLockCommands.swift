@@ -1,9 +1,4 @@
-import AuthAgent
 import AuthVaultApp
-import TokenVault
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `authvault vault lock`: forgets the encrypted file vault's key (in the user keyring too), and makes a running
 /// agent forget its copy and its sessions and answer "vault locked" until `vault unlock`.
@@ -20,9 +15,8 @@ struct VaultLockCommand: CLICommand {
     init(arguments: ParsedArguments) throws(UsageError) {}
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try await RunningAgent.apply(context, "lock", done: "Locked",
-                                     here: { vault throws(VaultError) in try await vault.lock() },
-                                     inAgent: { client throws(AgentClientError) in try client.lock() })
+        let inAgent = try await application { () async throws(ApplicationError) in try await context.application.lockFileVault() }
+        context.standardError.line("Locked the encrypted file vault\(inAgent ? ", in the agent too" : "").")
     }
 }
 
@@ -40,68 +34,15 @@ struct VaultUnlockCommand: CLICommand {
     init(arguments: ParsedArguments) throws(UsageError) {}
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try await RunningAgent.apply(context, "unlock", done: "Unlocked",
-                                     here: { vault throws(VaultError) in try await vault.unlock() },
-                                     inAgent: { client throws(AgentClientError) in try client.unlock() })
+        let inAgent = try await application { () async throws(ApplicationError) in try await context.application.unlockFileVault() }
+        context.standardError.line("Unlocked the encrypted file vault\(inAgent ? ", in the agent too" : "").")
     }
 }
 
 /// A request to the agent on the default socket, if one runs there.
 enum RunningAgent {
-    /// `action` on the file vault here, then in a running agent; says where it was `done`.
-    static func apply(
-        _ context: CommandContext, _ action: String, done: String, here: (EncryptedFileVault) async throws(VaultError) -> Void,
-        inAgent: (AgentClient) throws(AgentClientError) -> Void
-    ) async throws(CLIError) {
-        let factory = context.application.vaults(for: try VaultCommands.configuration(context))
-        let vault = try application { () throws(ApplicationError) in try factory.fileVault() }
-        do {
-            try await here(vault)
-        } catch {
-            throw VaultCommands.cliError(error)
-        }
-        let agent = try tell(context, what: action, inAgent)
-        context.standardError.line("\(done) the encrypted file vault\(agent ? ", in the agent too" : "").")
-    }
-
-    /// Before a command writes a session into the encrypted file vault: the vault is opened here (the passphrase
-    /// asked now, if it must be), then in a running agent, as `vault unlock` does, so that a sign-in after
-    /// `vault lock` unlocks everywhere. An agent that stays locked refuses the command before anything is written:
-    /// it could not serve the session.
+    /// Before a command writes a session into the encrypted file vault (see `Application.unlockBeforeWriting`).
     static func unlockBeforeWriting(_ context: CommandContext, _ session: ProfileSession) async throws(CLIError) {
-        guard session.backend == .file, let vault = session.vault as? EncryptedFileVault,
-              context.application.agentSocketPath != nil else { return }
-        do {
-            try await vault.unlock()
-        } catch {
-            throw VaultCommands.cliError(error)
-        }
-        do {
-            _ = try tell(context, what: "unlock", { client throws(AgentClientError) in try client.unlock() })
-        } catch {
-            throw CLIError(Remedy.message("\(error.message) Nothing was written.", Remedy.agentStaysLocked), status: error.status)
-        }
-    }
-
-    /// False when no agent of this user runs; an agent that runs but does not carry out `request` is an error (the
-    /// vault would not be in the state the user was told).
-    static func tell(
-        _ context: CommandContext, what request: String, _ send: (AgentClient) throws(AgentClientError) -> Void
-    ) throws(CLIError) -> Bool {
-        guard let path = context.application.agentSocketPath else { return false }
-        // Another user's agent (reached from a container) holds that user's vault, not this one.
-        if let owner = context.application.agentUid, owner != geteuid() { return false }
-        do {
-            // Unlocking may run the agent's KDF once.
-            try send(AgentClient(socketPath: path, timeout: .seconds(10)))
-            return true
-        } catch .notRunning {
-            return false
-        } catch .server(let failure) {
-            throw CLIError("The agent at \(path) refused to \(request): \(failure.message)",
-                           status: failure.code == .vaultLocked ? .vaultLocked : .failure)
-        } catch {
-            throw CLIError("The agent at \(path) did not \(request) (\(error)). Stop it, or try again.")
-        }
+        try await application { () async throws(ApplicationError) in try await context.application.unlockBeforeWriting(session) }
     }
 }

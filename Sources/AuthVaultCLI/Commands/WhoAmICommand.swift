@@ -1,8 +1,5 @@
 import AuthVaultApp
-import CognitoAuth
 import NetworkHosts
-import TokenVault
-import TokenVerification
 
 /// `authvault whoami`: the signed-in user as Cognito describes them (GetUser), beside what the vault recorded.
 struct WhoAmICommand: CLICommand {
@@ -24,42 +21,9 @@ struct WhoAmICommand: CLICommand {
         asJSON = arguments.flag(Self.json)
     }
 
-    private struct Report: Encodable {
-        let profile: String
-        let username: String
-        let attributes: [String: String]
-        let preferredMFA: String?
-        /// Nil for a browser sign-in: the userinfo endpoint does not tell.
-        let enabledMFA: [String]?
-        /// `user-pool-api` (GetUser) or `browser` (userinfo).
-        let source: String
-        /// What the vault recorded at sign-in, from the verified ID token.
-        let stored: UserIdentity?
-    }
-
     func run(in context: CommandContext) async throws(CLIError) {
-        let session = try await ProfileSession.open(context)
-        let accessToken = try await session.accessToken()
-        let stored = await session.store.sessionFacts()
-        let report: Report
-        if stored?.origin == .browser {
-            let client: OAuthClient
-            do { client = try await session.authority.oauthClient() } catch { throw CLIErrors.from(error) }
-            let info: OAuthUserInfo
-            do {
-                info = try await client.userInfo(accessToken: accessToken, expectedSubject: stored?.identity?.subject)
-            } catch {
-                throw CLIErrors.from(error)
-            }
-            let attributes = info.claims.compactMapValues { $0.string }
-            report = Report(profile: session.profile.name, username: info.username ?? stored?.identity?.username ?? info.subject,
-                            attributes: attributes, preferredMFA: nil, enabledMFA: nil, source: "browser", stored: stored?.identity)
-        } else {
-            let user = try await session.call({ client throws(CognitoError) in try await client.user(accessToken: accessToken) },
-                                              failure: ProfileSession.tokenCallError)
-            report = Report(profile: session.profile.name, username: user.username, attributes: user.attributes,
-                            preferredMFA: user.preferredMFA?.rawValue, enabledMFA: user.enabledMFA.map(\.rawValue),
-                            source: "user-pool-api", stored: stored?.identity)
+        let report = try await application { () async throws(ApplicationError) in
+            try await context.application.describeUser(profile: context.profileName)
         }
         if asJSON {
             try JSONOutput.write(report, to: context.standardOutput)
@@ -69,7 +33,7 @@ struct WhoAmICommand: CLICommand {
     }
 
     /// Every value here is the provider's (GetUser, userinfo, the ID token's claims): each is shown escaped.
-    private func render(_ report: Report) -> String {
+    private func render(_ report: UserDescription) -> String {
         let shown = { (text: String) in ServerText.escaped(text) }
         var lines = ["Username:   \(shown(report.username))", "Profile:    \(report.profile)"]
         if let email = report.attributes["email"] { lines.append("E-mail:     \(shown(email))") }

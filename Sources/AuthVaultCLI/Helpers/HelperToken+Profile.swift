@@ -19,14 +19,11 @@ extension HelperToken {
     /// from a profile that lists the target's host with `configure --helper-host`. A profile named explicitly
     /// (--profile, $AUTHVAULT_PROFILE) chooses among those, it never widens them; otherwise the current profile
     /// (`profiles use`, else "default") answers when it lists the host, and the first listing profile by name when
-    /// it does not.
+    /// it does not (see `Application.helperProfile`).
     static func profile(for target: HelperTarget, context: CommandContext) throws(CLIError) -> String? {
-        guard target.scheme == "https" else { return nil }
-        let profiles: [(profile: String, hosts: [String])]
-        do { profiles = try context.configStore.helperHosts() } catch { throw CLIErrors.from(error) }
-        let listing = profiles.filter { $0.hosts.contains { target.isListed(by: $0) } }.map(\.profile)
-        if listing.contains(context.profileName) { return context.profileName }
-        return context.profileIsExplicit ? nil : listing.first
+        try application { () throws(ApplicationError) in
+            try context.application.helperProfile(for: target, current: context.profileName, isExplicit: context.profileIsExplicit)
+        }
     }
 
     /// For tools that may say where the token goes (kubectl's cluster server, Vault's address): nil when the tool

@@ -14,6 +14,24 @@ enum CLIErrors {
         case .store(let storeError): return from(storeError)
         case .cognito(let cognitoError): return from(cognitoError)
         case .vault(let vaultError): return from(vaultError)
+        case .oauth(let oauthError): return from(oauthError)
+        case .answer: return CLIError(error.description, status: .usage)
+        case .signIn(let reason): return ChallengeAnswers.error(reason)
+        case .sessionRevoked(let serviceMessage):
+            let detail = serviceMessage.map { " (Cognito: \($0))" } ?? ""
+            return CLIError("Cognito no longer accepts this session (it was revoked, or signed out everywhere): run 'authvault login'.\(detail)",
+                            status: .signInRequired)
+        case .notARememberedDevice(let profile):
+            return CLIError("This machine is no remembered device of profile '\(profile)': name the device to forget "
+                            + "(see 'authvault devices list').", status: .usage)
+        case .copyDiffers: return CLIError(error.description, status: .failure)
+        case .globalSignOutWithoutUserPool(let profile):
+            return CLIError("--global signs out of a Cognito user pool (GlobalSignOut), and profile '\(profile)' signs in at another "
+                            + "OpenID provider: run 'authvault logout --browser' to end its session there. Nothing was changed.", status: .usage)
+        case .noLogoutPage(let reason): return CLIError("Cannot sign out in the browser: \(reason). Nothing was changed.", status: .usage)
+        case .agentRefused(let refusal): return CLIError(error.description, status: refusal.vaultStaysLocked ? .vaultLocked : .failure)
+        case .agentStaysLocked(let refusal):
+            return CLIError(Remedy.message(error.description, Remedy.agentStaysLocked), status: refusal.vaultStaysLocked ? .vaultLocked : .failure)
         case .invalidVariable: return CLIError(error.description, status: .usage)
         case .memoryVaultOutsideProcess: return CLIError(error.description + " Use --vault file or secret-service.", status: .usage)
         case .noUsableSession(let profile, _):

@@ -1,6 +1,5 @@
 import AuthStore
 import AuthVaultApp
-import CognitoAuth
 import DebugTrace
 import TokenVault
 
@@ -26,10 +25,5 @@ extension ProfileSession {
             try await context.application.openProfile(named: name ?? context.profileName, refreshesInBackground: refreshesInBackground,
                                                       fileVault: fileVault, devicePolicy: devicePolicy)
         }
-    }
-
-    /// The Cognito client for the account operations, in command terms.
-    func cognitoClient() async throws(CLIError) -> CognitoClient {
-        try await application { () async throws(ApplicationError) in try await accountClient() }
     }
 }

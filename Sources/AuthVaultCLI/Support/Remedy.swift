@@ -83,7 +83,7 @@ enum Remedy {
                 + "'authvault configure --aws-role-arn ARN'."
         case .network(let transport): of(transport)
         case .deadlineExceeded(_, _, let last?): of(last)
-        case .clientCredentialsRefused(.invalidClient, _), .invalidConfiguration(ProfileAuthority.missingClientSecret):
+        case .clientCredentialsRefused(.invalidClient, _), .missingClientSecret:
             "Store the app client's secret: 'authvault configure --client-secret-stdin' (the secret on standard input)."
         case .clientCredentialsRefused(.invalidScope, _):
             "Set the scopes the app client may have: 'authvault configure --scopes \"SERVER/SCOPE ...\"'."

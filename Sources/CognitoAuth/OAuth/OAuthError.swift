@@ -22,6 +22,8 @@ public enum OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A token the server issued failed verification.
     case tokenRejected(TokenError)
     case invalidConfiguration(String)
+    /// The client-credentials grant was asked for without the app client's secret, which it needs.
+    case missingClientSecret
 
     /// Trouble that may pass by itself: worth another try later, and never a reason to end a session.
     public var isRetryable: Bool {
@@ -65,6 +67,8 @@ public enum OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
             return "A token from the authorization server did not verify: \(error)"
         case .invalidConfiguration(let reason):
             return "The OAuth settings are invalid: \(reason)."
+        case .missingClientSecret:
+            return "The client-credentials grant needs the app client's secret, and no client secret is stored for it."
         }
     }
 }

@@ -74,6 +74,8 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The answer given is not one the challenge takes.
     case answerDoesNotFitChallenge(ChallengeKind)
     case invalidConfiguration(String)
+    /// The client-credentials grant was asked for without the app client's secret, which it needs.
+    case missingClientSecret
     /// The profile's provider is another OpenID provider, not a Cognito user pool: it has no user-pool API
     /// (passwords, MFA, devices, account operations, global sign-out).
     case noUserPool
@@ -223,6 +225,8 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
             "That answer does not fit the \(kind) challenge."
         case .invalidConfiguration(let reason):
             "The Cognito settings are invalid: \(reason)."
+        case .missingClientSecret:
+            "The client-credentials grant needs the app client's secret, and no client secret is stored for it."
         case .noUserPool:
             "This profile signs in at an OpenID provider, not a Cognito user pool: passwords, MFA, devices, account changes and global sign-out need a user pool."
         }

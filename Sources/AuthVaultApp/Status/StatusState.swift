@@ -3,7 +3,7 @@ import TokenVault
 
 /// The `state` of `status --json`: one of a fixed set of words a script can switch on (documented with the schema
 /// in docs/status.schema.json); the human text stays beside it as `stateText`.
-enum StatusState: String, CaseIterable, Sendable, Encodable {
+public enum StatusState: String, CaseIterable, Sendable, Encodable {
     /// A session whose access token is valid now.
     case signedIn
     /// The access token expired; the refresh token is there, and the next `authvault token` refreshes.
@@ -22,14 +22,14 @@ enum StatusState: String, CaseIterable, Sendable, Encodable {
     case misconfigured
 
     /// The state of a store after bootstrap, with what the record and the profile lock's note add.
-    static func of(_ state: AuthState, accessExpired: Bool, refreshFailed: Bool, refreshExpired: Bool) -> StatusState {
+    public static func of(_ state: AuthState, accessExpired: Bool, refreshFailed: Bool, refreshExpired: Bool) -> StatusState {
         switch state {
         case .signedIn, .refreshing:
             if refreshFailed { return .refreshFailing }
             if accessExpired { return refreshExpired ? .needsLogin : .expiredRefreshable }
             return .signedIn
         case .vaultUnavailable(let error):
-            return VaultCommands.status(of: error) == .vaultLocked ? .vaultLocked : .vaultUnavailable
+            return error.needsUnlocking ? .vaultLocked : .vaultUnavailable
         case .needsSignIn:
             return .needsLogin
         default:

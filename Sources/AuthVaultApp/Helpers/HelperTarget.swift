@@ -1,31 +1,32 @@
 import NetworkHosts
 
 /// Where a tool is about to send the token, as its protocol tells: the scheme, the host and the port. Every helper
-/// builds one and asks `HelperToken.profile(for:context:)`, the one place that decides whether a token goes there.
-struct HelperTarget: Equatable {
+/// builds one and asks `Application.helperProfile(for:current:isExplicit:)`, the one place that decides whether a
+/// token goes there.
+public struct HelperTarget: Sendable, Equatable {
     /// Lowercased; only `https` ever gets a token.
-    let scheme: String
-    let endpoint: HostPort
+    public let scheme: String
+    public let endpoint: HostPort
 
-    init(scheme: String, endpoint: HostPort) {
+    public init(scheme: String, endpoint: HostPort) {
         self.scheme = scheme.lowercased()
         self.endpoint = endpoint
     }
 
     /// git's `protocol=` and `host=` lines (`host=example.com:8443` when the URL names a port). Nil without either.
-    init?(gitProtocol: String?, host: String?) {
+    public init?(gitProtocol: String?, host: String?) {
         guard let gitProtocol, let host, let endpoint = HostPort(host) else { return nil }
         self.init(scheme: gitProtocol, endpoint: endpoint)
     }
 
     /// A URL: kubectl's cluster server, Vault's address.
-    init?(url: String) {
+    public init?(url: String) {
         guard let parsed = ServiceURL(url) else { return nil }
         self.init(scheme: parsed.scheme, endpoint: parsed.authority)
     }
 
     /// What docker passes for a registry: usually the bare `host[:port]` (reached over https), sometimes a URL.
-    init?(dockerServer server: String) {
+    public init?(dockerServer server: String) {
         if server.contains("://") {
             self.init(url: server)
         } else {
@@ -37,9 +38,23 @@ struct HelperTarget: Equatable {
     /// Whether a `configure --helper-host` entry names this target: the same host (names regardless of case and a
     /// trailing dot, addresses by value), and the same port when the entry names one (443 when the target names
     /// none). An entry without a port stands for the host on any port.
-    func isListed(by entry: String) -> Bool {
+    public func isListed(by entry: String) -> Bool {
         guard let listed = HostPort(entry), listed.host == endpoint.host else { return false }
         guard let port = listed.port else { return true }
         return port == (endpoint.port ?? 443)
+    }
+}
+
+extension Application {
+    /// The profile whose token may go to `target`, or nil: only over https, to a host a profile lists among its
+    /// helper hosts. A profile named explicitly chooses among those, it never widens them; otherwise `current`
+    /// answers when it lists the host, and the first listing profile by name when it does not.
+    public func helperProfile(for target: HelperTarget, current: String, isExplicit: Bool) throws(ApplicationError) -> String? {
+        guard target.scheme == "https" else { return nil }
+        let profiles: [(profile: String, hosts: [String])]
+        do { profiles = try configStore.helperHosts() } catch { throw .configuration(error) }
+        let listing = profiles.filter { $0.hosts.contains { target.isListed(by: $0) } }.map(\.profile)
+        if listing.contains(current) { return current }
+        return isExplicit ? nil : listing.first
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import AuthVaultCLI
+import AuthVaultApp
 import Testing
 
 /// `TimeText.rfc3339` writes by hand what Foundation's `.iso8601` style writes, which it replaced on the helpers'

@@ -1,5 +1,5 @@
 import Testing
-@testable import AuthVaultCLI
+import AuthVaultApp
 
 /// Where a helper's token may go, decided in one place: the target each protocol describes, matched against the
 /// `--helper-host` entries.

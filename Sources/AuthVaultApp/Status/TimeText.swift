@@ -1,13 +1,13 @@
 import FoundationEssentials
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
-/// Times as commands show them: RFC 3339 in UTC, and a rough "in 58 min" / "3 min ago".
-enum TimeText {
+/// Times as the application states them: RFC 3339 in UTC, and a rough "in 58 min" / "3 min ago".
+public enum TimeText {
     /// `2026-12-03T09:15:00Z`, the text of Foundation's `.iso8601` style, written by hand: that style's first use
     /// loads a calendar and the time zone, about a millisecond on the token helpers' hot path.
-    static func rfc3339(_ unixSeconds: Double) -> String {
+    public static func rfc3339(_ unixSeconds: Double) -> String {
         guard unixSeconds.isFinite, abs(unixSeconds) < 1e11 else {
             return Date(timeIntervalSince1970: unixSeconds.rounded(.down)).formatted(.iso8601)
         }
@@ -22,13 +22,13 @@ enum TimeText {
             + "T" + padded(parts.tm_hour, 2) + ":" + padded(parts.tm_min, 2) + ":" + padded(parts.tm_sec, 2) + "Z"
     }
 
-    static func relative(_ unixSeconds: Double, now: Double) -> String {
+    public static func relative(_ unixSeconds: Double, now: Double) -> String {
         let delta = unixSeconds - now
         return delta >= 0 ? "in \(span(delta))" : "\(span(delta)) ago"
     }
 
     /// A span of time, rounded to the unit that suits it: "42 s", "10 min", "3 h", "2 days".
-    static func span(_ seconds: Double) -> String {
+    public static func span(_ seconds: Double) -> String {
         let magnitude = abs(seconds)
         switch magnitude {
         case ..<90: return "\(Int(magnitude)) s"
@@ -40,10 +40,10 @@ enum TimeText {
 
     /// A number of seconds (or any unit) rounded to a whole one that fits an Int: a record's or a server's number
     /// may be anything, and `Int(_:)` traps on what does not fit (nan is 0).
-    static func wholeSeconds(_ value: Double) -> Int {
+    public static func wholeSeconds(_ value: Double) -> Int {
         guard !value.isNaN else { return 0 }
         return Int(min(max(value.rounded(), -1e15), 1e15))
     }
 
-    static var now: Double { Date().timeIntervalSince1970 }
+    public static var now: Double { Date().timeIntervalSince1970 }
 }

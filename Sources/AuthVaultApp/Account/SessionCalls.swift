@@ -1,0 +1,39 @@
+import AuthCrypto
+import CognitoAuth
+
+extension ProfileSession {
+    /// The session's access token, refreshed first when it is due.
+    public func accessToken() async throws(ApplicationError) -> SecretBytes {
+        do { return try await store.validAccessToken() } catch { throw .store(error) }
+    }
+
+    /// One call to the user-pool API, around the store.
+    func cognito<Result>(_ body: (CognitoClient) async throws(CognitoError) -> Result) async throws(ApplicationError) -> Result {
+        let client = try await accountClient()
+        do { return try await body(client) } catch { throw .cognito(error) }
+    }
+
+    /// One call made with the session's access token: Cognito refusing the token itself (revoked, or the user signed
+    /// out everywhere) means signing in again.
+    func withToken<Result>(
+        _ accessToken: SecretBytes, _ body: (CognitoClient, SecretBytes) async throws(CognitoError) -> Result
+    ) async throws(ApplicationError) -> Result {
+        let client = try await accountClient()
+        do { return try await body(client, accessToken) } catch { throw Self.tokenCallError(error) }
+    }
+
+    static func tokenCallError(_ error: CognitoError) -> ApplicationError {
+        guard case .notAuthorized = error else { return .cognito(error) }
+        return .sessionRevoked(serviceMessage: error.serviceMessage)
+    }
+
+    /// The signed-in user as the vault recorded them, for a line a person reads.
+    func signedInName() async -> String? {
+        await store.sessionFacts()?.identity?.displayName
+    }
+}
+
+/// An answer a use asks for, its failure the application's.
+func asked<T>(_ body: () throws(AnswerError) -> T) throws(ApplicationError) -> T {
+    do { return try body() } catch { throw .answer(error) }
+}

@@ -1,0 +1,81 @@
+import AuthAgent
+import AuthStore
+import SystemPlumbing
+import TokenVault
+
+/// The agent's stores: one per profile, on one shared file vault, refreshing in the background.
+///
+/// Nobody is ever asked anything: the agent's application has no prompter that can read, so neither the vault
+/// passphrase nor the keyring's unlock prompt can be raised on the agent's terminal or desktop by a client's request.
+/// A vault that needs either is answered "vault locked", and the user unlocks it from their own terminal.
+///
+/// After a lock the file vault stays locked in the agent, even when the agent could derive the key from its own
+/// `AUTHVAULT_VAULT_PASSPHRASE(_FILE)`: it answers "vault locked" until an unlock, which opens it as at start (the
+/// user keyring, where the unlocking command has just put the key, else the agent's own passphrase source).
+public final class AgentProfiles: AgentProfileProvider {
+    private let application: Application
+    private let fileVault: EncryptedFileVault
+    public let revisions: RecordRevisions
+    /// A profile that cannot be opened, as the agent answers it: the front end words the remedy.
+    private let failure: @Sendable (ApplicationError) -> AgentFailure
+    /// The session each store was made in, for its identity pool client.
+    private let sessions = Locked<[String: ProfileSession]>([:])
+
+    /// - Parameter failure: the agent's answer for a profile that cannot be opened.
+    public init(application: Application, failure: @escaping @Sendable (ApplicationError) -> AgentFailure) throws(ApplicationError) {
+        self.application = application.withoutPrompts()
+        let factory = self.application.vaults(for: try self.application.configuration())
+        fileVault = try factory.fileVault()
+        revisions = factory.revisions
+        self.failure = failure
+    }
+
+    /// At start: the file vault opened with what the agent has (the key in the user keyring, its own passphrase
+    /// variable or file). Returns why it stays locked or cannot be opened, nil once open.
+    public func openFileVault() async -> VaultError? {
+        do {
+            try await fileVault.unlock()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    public var configurationPath: String? { application.configPath }
+
+    public func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
+        let session: ProfileSession
+        do {
+            session = try await application.openProfile(named: profile, refreshesInBackground: true, fileVault: fileVault)
+        } catch {
+            throw failure(error)
+        }
+        sessions.withLock { $0[profile] = session }
+        return session.store
+    }
+
+    /// From the session the profile's store was made in (the agent asks for the store first).
+    public func awsCredentialRequest(profile: String, guest: Bool) async throws(AgentFailure) -> AWSCredentialRequest {
+        guard let session = sessions.withLock({ $0[profile] }) else {
+            throw AgentFailure(.badRequest, "Profile '\(profile)' has no store in the agent yet.")
+        }
+        do {
+            return try session.awsCredentialRequest(guest: guest)
+        } catch {
+            // The direct path says what to configure, in the front end's terms.
+            throw AgentFailure(.badRequest, error.description)
+        }
+    }
+
+    public func lockVaults() async {
+        try? await fileVault.lock()
+    }
+
+    public func unlockVaults() async throws(AgentFailure) {
+        do {
+            try await fileVault.unlock()
+        } catch {
+            throw AgentFailure(error.needsUnlocking ? .vaultLocked : .internal, "The agent's encrypted file vault stays locked: \(error)")
+        }
+    }
+}
