@@ -10,19 +10,7 @@ struct AWSSetup {
     var command: String { ShellWords.line([site.executable, "--profile", site.profile, "aws-credentials"]) }
 
     func plan(undo: Bool) throws(SetupError) -> SetupPlan {
-        let path = site.file("AWS_CONFIG_FILE", orHome: ".aws/config")
-        let file = try ToolFile.read(path)
-        var lines = SettingLines(file.text)
-        let current = lines.value(of: Self.key, in: section)
-        let change: String
-        if undo {
-            guard current == command else { return SetupPlan(tool: .aws, target: path, changes: [], edit: .none) }
-            lines.remove(Self.key, in: section)
-            change = "[\(section)] remove \(Self.key) = \(command)"
-        } else {
-            lines.set(Self.key, to: command, in: section)
-            change = "[\(section)] \(Self.key) = \(command)" + (current.map { $0 == command ? "" : " (was \($0))" } ?? "")
-        }
-        return SetupPlan(tool: .aws, target: path, changes: [change], edit: file.replacement(Array(lines.text.utf8)))
+        try SettingLines.plan(.aws, path: site.file("AWS_CONFIG_FILE", orHome: ".aws/config"), key: Self.key, value: command,
+                              in: section, undo: undo)
     }
 }

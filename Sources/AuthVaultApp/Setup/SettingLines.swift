@@ -76,3 +76,24 @@ private extension StringProtocol {
         String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }
+
+extension SettingLines {
+    /// The plan that sets `key` to `value` in `section` of the file at `path` (undo: removes it where it is that
+    /// value), every other line kept; nothing when the file already says so.
+    static func plan(_ tool: SetupTool, path: String, key: String, value: String, in section: String?, undo: Bool) throws(SetupError) -> SetupPlan {
+        let file = try ToolFile.read(path)
+        var lines = SettingLines(file.text)
+        let current = lines.value(of: key, in: section)
+        let place = section.map { "[\($0)] " } ?? ""
+        let change: String
+        if undo {
+            guard current == value else { return SetupPlan(tool: tool, target: path, changes: [], edit: .none) }
+            lines.remove(key, in: section)
+            change = "\(place)remove \(key) = \(value)"
+        } else {
+            lines.set(key, to: value, in: section)
+            change = "\(place)\(key) = \(value)" + (current.map { $0 == value ? "" : " (was \($0))" } ?? "")
+        }
+        return SetupPlan(tool: tool, target: path, changes: [change], edit: file.replacement(Array(lines.text.utf8)))
+    }
+}

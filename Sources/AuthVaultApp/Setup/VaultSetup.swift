@@ -16,20 +16,8 @@ struct VaultSetup {
     var value: String { "\"" + helper.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"" }
 
     func plan(undo: Bool) throws(SetupError) -> SetupPlan {
-        let path = site.file("VAULT_CONFIG_PATH", orHome: ".vault")
-        let file = try ToolFile.read(path)
-        var lines = SettingLines(file.text)
-        let current = lines.value(of: Self.key, in: nil)
-        let change: String
-        if undo {
-            guard current == value else { return SetupPlan(tool: .vault, target: path, changes: [], edit: .none) }
-            lines.remove(Self.key, in: nil)
-            change = "remove \(Self.key) = \(value)"
-        } else {
-            guard access(helper, X_OK) == 0 else { throw .helperLinkMissing(path: helper) }
-            lines.set(Self.key, to: value, in: nil)
-            change = "\(Self.key) = \(value)" + (current.map { $0 == value ? "" : " (was \($0))" } ?? "")
-        }
-        return SetupPlan(tool: .vault, target: path, changes: [change], edit: file.replacement(Array(lines.text.utf8)))
+        guard undo || access(helper, X_OK) == 0 else { throw .helperLinkMissing(path: helper) }
+        return try SettingLines.plan(.vault, path: site.file("VAULT_CONFIG_PATH", orHome: ".vault"), key: Self.key, value: value,
+                                     in: nil, undo: undo)
     }
 }

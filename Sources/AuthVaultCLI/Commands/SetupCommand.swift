@@ -65,44 +65,42 @@ enum SetupCommands {
     }
 }
 
-/// A `setup` subcommand's one required value.
-private func required(_ option: OptionSpec, _ arguments: ParsedArguments) throws(UsageError) -> String {
-    guard let value = arguments.value(option), !value.isEmpty else { throw UsageError("--\(option.long) is required.") }
-    return value
+/// A setup whose one required option names what to wire.
+protocol SingleValueSetup: CLICommand {
+    static var option: OptionSpec { get }
+    static func request(_ value: String) -> SetupRequest
+    init(value: String, arguments: ParsedArguments)
+    var value: String { get }
+    var arguments: ParsedArguments { get }
 }
 
-struct SetupGitCommand: CLICommand {
-    static let host = OptionSpec.value("host", placeholder: "host", help: "The git server's host (host:port for a port): git asks authvault for https://HOST.")
+extension SingleValueSetup {
+    init(arguments: ParsedArguments) throws(UsageError) {
+        guard let value = arguments.value(Self.option), !value.isEmpty else { throw UsageError("--\(Self.option.long) is required.") }
+        self.init(value: value, arguments: arguments)
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        try SetupCommands.run(Self.request(value), words: [Self.spec.name, "--\(Self.option.long)", value], arguments: arguments, context: context)
+    }
+}
+
+struct SetupGitCommand: SingleValueSetup {
+    static let option = OptionSpec.value("host", placeholder: "host", help: "The git server's host (host:port for a port): git asks authvault for https://HOST.")
     static let spec = CommandSpec(
         name: "git", abstract: "Make git use authvault for an https host (git config --global), and list the host for the profile.",
-        discussion: SetupCommands.discussion, options: [host, SetupCommands.dryRun, SetupCommands.undo])
-    let host: String, arguments: ParsedArguments
-
-    init(arguments: ParsedArguments) throws(UsageError) {
-        host = try required(Self.host, arguments)
-        self.arguments = arguments
-    }
-
-    func run(in context: CommandContext) async throws(CLIError) {
-        try SetupCommands.run(.git(host: host), words: ["git", "--host", host], arguments: arguments, context: context)
-    }
+        discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
+    static func request(_ value: String) -> SetupRequest { .git(host: value) }
+    let value: String, arguments: ParsedArguments
 }
 
-struct SetupDockerCommand: CLICommand {
-    static let registry = OptionSpec.value("registry", placeholder: "host", help: "The registry's host (host:port for a port).")
+struct SetupDockerCommand: SingleValueSetup {
+    static let option = OptionSpec.value("registry", placeholder: "host", help: "The registry's host (host:port for a port).")
     static let spec = CommandSpec(
         name: "docker", abstract: "Make docker use authvault for a registry (credHelpers in its config.json), and list the host for the profile.",
-        discussion: SetupCommands.discussion, options: [registry, SetupCommands.dryRun, SetupCommands.undo])
-    let registry: String, arguments: ParsedArguments
-
-    init(arguments: ParsedArguments) throws(UsageError) {
-        registry = try required(Self.registry, arguments)
-        self.arguments = arguments
-    }
-
-    func run(in context: CommandContext) async throws(CLIError) {
-        try SetupCommands.run(.docker(registry: registry), words: ["docker", "--registry", registry], arguments: arguments, context: context)
-    }
+        discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
+    static func request(_ value: String) -> SetupRequest { .docker(registry: value) }
+    let value: String, arguments: ParsedArguments
 }
 
 struct SetupKubectlCommand: CLICommand {
@@ -125,21 +123,13 @@ struct SetupKubectlCommand: CLICommand {
     }
 }
 
-struct SetupAWSCommand: CLICommand {
-    static let awsProfile = OptionSpec.value("aws-profile", placeholder: "name", help: "The AWS config profile that gets credential_process.")
+struct SetupAWSCommand: SingleValueSetup {
+    static let option = OptionSpec.value("aws-profile", placeholder: "name", help: "The AWS config profile that gets credential_process.")
     static let spec = CommandSpec(
         name: "aws", abstract: "Give an AWS config profile its credentials from authvault (credential_process).",
-        discussion: SetupCommands.discussion, options: [awsProfile, SetupCommands.dryRun, SetupCommands.undo])
-    let awsProfile: String, arguments: ParsedArguments
-
-    init(arguments: ParsedArguments) throws(UsageError) {
-        awsProfile = try required(Self.awsProfile, arguments)
-        self.arguments = arguments
-    }
-
-    func run(in context: CommandContext) async throws(CLIError) {
-        try SetupCommands.run(.aws(awsProfile: awsProfile), words: ["aws", "--aws-profile", awsProfile], arguments: arguments, context: context)
-    }
+        discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
+    static func request(_ value: String) -> SetupRequest { .aws(awsProfile: value) }
+    let value: String, arguments: ParsedArguments
 }
 
 struct SetupVaultCommand: CLICommand {
