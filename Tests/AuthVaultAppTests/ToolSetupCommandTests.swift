@@ -54,7 +54,9 @@ import TestSupport
         #expect(throws: SetupError.noSuchContext(name: "staging", known: ["prod"])) { try setup.plan(.kubectl(context: "staging", user: nil)) }
         #expect(throws: SetupError.kubeconfigUserTaken(name: "admin")) { try setup.plan(.kubectl(context: nil, user: "admin")) }
 
+        let before = fixture.text("kube/config")
         let plan = try setup.plan(.kubectl(context: "prod", user: nil))
+        #expect(fixture.text("kube/config") == before, "planning (a dry run) writes nothing")
         #expect(plan.changes.count == 2)
         #expect(plan.changes.last == "context prod: user authvault-work (was admin)")
         try setup.apply(plan)
