@@ -23,6 +23,7 @@ public enum AuthVault {
             MFACommands.group,
             DevicesCommands.group,
             .command(ConfigureCommand.self),
+            SetupCommands.group,
             ProfilesCommands.group,
             VaultCommands.group,
             .command(AgentCommand.self),

@@ -37,13 +37,15 @@ public enum SecureFile {
         return contents
     }
 
-    /// Replaces `path` atomically with `contents`, mode 0600. The directory must exist.
+    /// Replaces `path` atomically with `contents`, mode 0600 unless told. The directory must exist.
     /// - Parameters:
+    ///   - mode: the new file's permission bits: another tool's file keeps the mode its owner gave it.
     ///   - modificationTime: set on the new file before it replaces the old one (the kernel's own is coarser).
     ///   - durable: false skips both fsyncs, for a file whose loss in a crash costs nothing (a change marker): the
     ///     replace is still atomic for every running process.
     public static func write(
-        _ contents: some Collection<UInt8>, to path: String, modificationTime: (seconds: Int, nanoseconds: Int)? = nil, durable: Bool = true
+        _ contents: some Collection<UInt8>, to path: String, mode: UInt32 = 0o600,
+        modificationTime: (seconds: Int, nanoseconds: Int)? = nil, durable: Bool = true
     ) throws(FileSystemError) {
         let directory = FilePath.parent(of: path)
         var template = Array("\(path).tmp.XXXXXX".utf8CString)
@@ -57,7 +59,7 @@ public enum SecureFile {
         }
         do {
             defer { close(fd) }
-            guard fchmod(fd, 0o600) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "chmod") }
+            guard fchmod(fd, mode_t(mode & 0o7777)) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "chmod") }
             try writeAll(fd: fd, contents: Array(contents), path: temporaryPath)
             if let modificationTime {
                 let time = timespec(tv_sec: modificationTime.seconds, tv_nsec: modificationTime.nanoseconds)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AuthVaultCLI
+import SystemPlumbing
 
 /// In-process: how commands take piped secrets and one-time codes (each on standard input too, with a warning about the command
 /// line), and what a child process is given of authvault's environment.
@@ -51,7 +52,7 @@ import TestSupport
     }
 
     @Test func childArraysAreNullTerminatedCStrings() {
-        let seen = ChildProcess.withCArrays(["/bin/true", "x"], ["A": "1"]) { argv, envp in
+        let seen = CStringArrays.with(["/bin/true", "x"], ["A": "1"]) { argv, envp in
             (argv.dropLast().map { String(cString: $0!) }, argv.last!, envp.dropLast().map { String(cString: $0!) }, envp.last!)
         }
         #expect(seen.0 == ["/bin/true", "x"] && seen.1 == nil)

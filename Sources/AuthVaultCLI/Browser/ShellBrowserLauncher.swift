@@ -3,6 +3,7 @@ import Dispatch
 import SystemPlumbing
 #if canImport(Glibc)
 import Glibc
+import SystemPlumbing
 #endif
 
 /// Opens a URL in the user's browser: `--browser-command` (the URL appended as its last argument), else `$BROWSER`
@@ -72,7 +73,7 @@ struct ShellBrowserLauncher: BrowserLauncher {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         var pid: pid_t = 0
-        let spawned = ChildProcess.withCArrays(arguments, environment) { argv, envp in
+        let spawned = CStringArrays.with(arguments, environment) { argv, envp in
             posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
         }
         guard spawned == 0 else { return false }

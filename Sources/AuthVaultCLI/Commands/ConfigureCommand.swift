@@ -34,7 +34,8 @@ struct ConfigureCommand: CLICommand {
         "rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens.", expected: "true or false",
         default: "false", parse: { ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false][$0] })
     static let caBundle = OptionSpec.value("ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).", completion: .file)
-    static let helperHost = OptionSpec.repeatable("helper-host", placeholder: "host", help: "A host the helpers (git, docker; kubectl and Vault when they name their server) hand this profile's token to, over https only: host (any port) or host:port; replaces the list, '' clears it.")
+    static let helperHost = OptionSpec.repeatable("helper-host", placeholder: "host", help: "Add a host the helpers (git, docker; kubectl and Vault when they name their server) hand this profile's token to, over https only: host (any port) or host:port; '' clears the list.")
+    static let removeHelperHost = OptionSpec.repeatable("remove-helper-host", placeholder: "host", help: "Remove a host from the helper hosts.")
     static let identityPoolId = OptionSpec.value("identity-pool-id", placeholder: "id", help: "A Cognito identity pool (REGION:GUID) that gives AWS credentials for the session ('authvault aws-credentials').")
     static let identityEndpoint = OptionSpec.value("identity-endpoint", placeholder: "url", help: "The identity pool's service URL override (emulators, VPC endpoints).")
     static let awsRoleARN = OptionSpec.value("aws-role-arn", placeholder: "arn", help: "One of the identity pool's roles to ask for (default: the pool's choice).")
@@ -58,7 +59,7 @@ struct ConfigureCommand: CLICommand {
         """,
         options: [region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURI, scopes,
                   identityProvider, oidcDiscovery, authorizeURL, tokenURL, userInfoURL, revokeURL, logoutURL, deviceAuthorizationURL, logoutStyle.spec,
-                  signOutURI, vault.spec, authFlow.spec, rotateRefreshTokens.spec, caBundle, helperHost, identityPoolId, identityEndpoint,
+                  signOutURI, vault.spec, authFlow.spec, rotateRefreshTokens.spec, caBundle, helperHost, removeHelperHost, identityPoolId, identityEndpoint,
                   awsRoleARN, grant.spec, clientSecretStdin, refreshTokenValidity.spec, fromAmplifyOutputs]
     )
 
@@ -209,12 +210,7 @@ struct ConfigureCommand: CLICommand {
             for uri in kept { try ProfileValidation.redirectURI(uri) }
             settings.redirectURIs = kept.isEmpty ? nil : kept
         }
-        let hosts = arguments.values(Self.helperHost)
-        if !hosts.isEmpty {
-            let kept = hosts.filter { !$0.isEmpty }.map { $0.lowercased() }
-            for host in kept { try ProfileValidation.helperHost(host) }
-            settings.helperHosts = kept.isEmpty ? nil : kept
-        }
+        try settings.editHelperHosts(adding: arguments.values(Self.helperHost), removing: arguments.values(Self.removeHelperHost))
         if let scopes = arguments.value(Self.scopes) {
             let list = scopes.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
             for scope in list { try ProfileValidation.scope(scope) }

@@ -3,6 +3,7 @@ import CognitoAuth
 #if canImport(Glibc)
 import AuthVaultApp
 import Glibc
+import SystemPlumbing
 #endif
 
 /// `authvault exec -- CMD ARGS...`: runs a command with the token in its environment — only because the user asked;
@@ -66,7 +67,7 @@ struct ExecCommand: CLICommand {
         let candidates = command[0].contains("/") ? [command[0]]
             : (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(command[0])" }
         CoreDumps.restoreInheritedLimit()
-        let reason = ChildProcess.withCArrays(command, environment) { argv, envp in
+        let reason = CStringArrays.with(command, environment) { argv, envp in
             var reason = ENOENT
             for path in candidates {
                 execve(path, argv, envp)

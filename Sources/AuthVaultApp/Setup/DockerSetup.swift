@@ -1,0 +1,49 @@
+import BoundedJSON
+import SecureFiles
+
+/// docker's `credHelpers[REGISTRY] = "authvault"` (docker then runs docker-credential-authvault), in
+/// `$DOCKER_CONFIG/config.json` or `~/.docker/config.json`; every other key kept, in its order.
+struct DockerSetup {
+    static let helperName = "authvault"
+    let site: SetupSite
+    let registry: String
+
+    func plan(undo: Bool, helperHost: HelperHostChange?) throws(SetupError) -> SetupPlan {
+        let path = FilePath.join(site.file("DOCKER_CONFIG", orHome: ".docker"), "config.json")
+        let file = try ToolFile.read(path)
+        var members: [JSONMember] = []
+        if let contents = file.contents {
+            guard case .object(let existing)? = JSONValue.parse(contents) else {
+                throw .malformed(path: path, problem: "not a JSON object")
+            }
+            members = existing
+        }
+        var helpers: [JSONMember] = []
+        let position = members.firstIndex { $0.key == "credHelpers" }
+        if let position {
+            guard case .object(let existing) = members[position].value else { throw .malformed(path: path, problem: "credHelpers is not an object") }
+            helpers = existing
+        }
+        let current = helpers.first { $0.key == registry }?.value.string
+        let change: String
+        // Already as wanted: the file is not rewritten, not even into docker's layout.
+        if (current == Self.helperName) != undo {
+            return SetupPlan(tool: .docker, target: path, changes: [], helperHost: helperHost, edit: .none)
+        }
+        if undo {
+            helpers.removeAll { $0.key == registry }
+            change = "remove credHelpers[\"\(registry)\"] = \"\(Self.helperName)\""
+        } else {
+            if let index = helpers.firstIndex(where: { $0.key == registry }) {
+                helpers[index] = JSONMember(registry, .string(Self.helperName))
+            } else {
+                helpers.append(JSONMember(registry, .string(Self.helperName)))
+            }
+            change = "credHelpers[\"\(registry)\"] = \"\(Self.helperName)\"" + (current.map { " (was \"\($0)\")" } ?? "")
+        }
+        let value = JSONMember("credHelpers", .object(helpers))
+        if let position { members[position] = value } else { members.append(value) }
+        return SetupPlan(tool: .docker, target: path, changes: [change], helperHost: helperHost,
+                         edit: file.replacement(IndentedJSON.render(.object(members))))
+    }
+}

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+internal import Glibc
+#endif
+import SecureFiles
+
+/// Another tool's configuration file, read and replaced whole: atomically, keeping its mode, and through a
+/// symbolic link to the file it names (a dotfiles repository's link stays a link).
+struct ToolFile: Sendable {
+    /// The file as named (shown to the user).
+    let path: String
+    /// The file the name leads to, which is the one written.
+    let resolvedPath: String
+    /// The bytes; nil when the file does not exist yet.
+    let contents: [UInt8]?
+    /// Its permission bits; nil when it does not exist yet.
+    let mode: UInt32?
+
+    static func read(_ path: String) throws(SetupError) -> ToolFile {
+        let resolved = Self.resolve(path)
+        let fd = open(resolved, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return ToolFile(path: path, resolvedPath: resolved, contents: nil, mode: nil) }
+            throw .file(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .file(path: path, reason: String(cString: strerror(errno))) }
+        // Replacing a file renames ours over it: another user's file would become ours.
+        guard info.st_uid == geteuid() else { throw .file(path: path, reason: "it belongs to another user") }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .file(path: path, reason: String(cString: strerror(errno))) }
+            if count == 0 { break }
+            contents.append(contentsOf: chunk[0..<count])
+        }
+        return ToolFile(path: path, resolvedPath: resolved, contents: contents, mode: UInt32(info.st_mode & 0o7777))
+    }
+
+    /// The text, empty for a file that does not exist yet.
+    var text: String { contents.map { String(decoding: $0, as: UTF8.self) } ?? "" }
+
+    /// The edit that replaces this file with `contents`; none when they are the same.
+    func replacement(_ contents: [UInt8]) -> SetupEdit {
+        contents == self.contents ? .none : .file(path: resolvedPath, contents: contents, mode: mode)
+    }
+
+    /// Writes an edit's file: a new one 0600, in a new directory 0700 (docker and AWS keep secrets beside it).
+    static func write(path: String, contents: [UInt8], mode: UInt32?) throws(SetupError) {
+        let directory = FilePath.parent(of: path)
+        if mode == nil, mkdir(directory, 0o700) != 0, errno != EEXIST {
+            throw .file(path: path, reason: "cannot create \(directory): \(String(cString: strerror(errno)))")
+        }
+        do {
+            try SecureFile.write(contents, to: path, mode: mode ?? 0o600)
+        } catch {
+            throw .file(path: path, reason: error.description)
+        }
+    }
+
+    private static func resolve(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,106 @@
+import SecureFiles
+
+/// `setup TOOL`: wires a tool to a profile, editing the tool's own configuration as the user would by hand. The
+/// change is worked out first (`plan`), so it can be shown without writing anything; `apply` writes it. Each plan
+/// is idempotent: once applied, planning the same again changes nothing. Undoing removes what a setup added.
+public struct ToolSetup: Sendable {
+    let application: Application
+    let site: SetupSite
+
+    /// - Parameters:
+    ///   - profile: the profile the tool is wired to; it must exist.
+    ///   - executable: the absolute path of the `authvault` binary the tools will run.
+    ///   - tools: runs git and kubectl.
+    public init(application: Application, profile: String, executable: String, tools: any ToolRunner = SpawnedTool()) {
+        self.application = application
+        // The tools run in the application's environment, without authvault's own variables (the passphrase).
+        let environment = application.environment.all.filter { !$0.key.hasPrefix("AUTHVAULT_") }
+        site = SetupSite(profile: profile, executable: executable, environment: environment,
+                         home: application.environment.nonEmpty("HOME") ?? "/", tools: tools)
+    }
+
+    /// What `request` would change (`undo`: what removing it would), worked out from the files as they are now.
+    public func plan(_ request: SetupRequest, undo: Bool = false) throws(SetupError) -> SetupPlan {
+        let profile: ResolvedProfile
+        do { profile = try application.configStore.profile(named: site.profile) } catch { throw .configuration(error) }
+        switch request {
+        case .git(let host):
+            let host = try Self.helperHost(host)
+            return try GitSetup(site: site, host: host).plan(undo: undo, helperHost: Self.change(host, in: profile, undo: undo))
+        case .docker(let registry):
+            let host = try Self.helperHost(registry)
+            return try DockerSetup(site: site, registry: host).plan(undo: undo, helperHost: Self.change(host, in: profile, undo: undo))
+        case .kubectl(let context, let user):
+            return try KubectlSetup(site: site, context: context, user: user ?? "authvault-\(site.profile)").plan(undo: undo)
+        case .aws(let awsProfile):
+            return try AWSSetup(site: site, awsProfile: awsProfile).plan(undo: undo)
+        case .vault:
+            return try VaultSetup(site: site).plan(undo: undo)
+        }
+    }
+
+    /// Writes `plan`: the profile's helper hosts first (the configuration's own atomic replace), then the tool's file.
+    public func apply(_ plan: SetupPlan) throws(SetupError) {
+        if let change = plan.helperHost {
+            let name = site.profile
+            do {
+                try application.configStore.update { (file: inout ConfigFile) throws(ConfigError) in
+                    guard var settings = file.profiles[name] else {
+                        throw .noSuchProfile(name: name, path: application.configPath, known: file.profiles.keys.sorted())
+                    }
+                    switch change {
+                    case .add(let host): try settings.editHelperHosts(adding: [host], removing: [])
+                    case .remove(let host): try settings.editHelperHosts(adding: [], removing: [host])
+                    }
+                    file.profiles[name] = settings
+                }
+            } catch {
+                throw .configuration(error)
+            }
+        }
+        switch plan.edit {
+        case .none: break
+        case .file(let path, let contents, let mode): try ToolFile.write(path: path, contents: contents, mode: mode)
+        case .commands(let tool, let commands):
+            for arguments in commands { _ = try site.run(tool, arguments) }
+        }
+    }
+
+    private static func helperHost(_ host: String) throws(SetupError) -> String {
+        let host = host.lowercased()
+        do { try ProfileValidation.helperHost(host) } catch { throw .configuration(error) }
+        return host
+    }
+
+    /// The helper-host change a setup (or its undo) makes, none when the list already says so.
+    private static func change(_ host: String, in profile: ResolvedProfile, undo: Bool) -> HelperHostChange? {
+        let listed = profile.helperHosts.contains(host)
+        if undo { return listed ? .remove(host) : nil }
+        return listed ? nil : .add(host)
+    }
+}
+
+/// What every tool's setup works with.
+struct SetupSite: Sendable {
+    let profile: String
+    let executable: String
+    /// For the tools' children, and where their files are (`DOCKER_CONFIG`, `KUBECONFIG`, `AWS_CONFIG_FILE`).
+    let environment: [String: String]
+    let home: String
+    let tools: any ToolRunner
+
+    /// `variable` when set, else `fallback` under the home directory.
+    func file(_ variable: String, orHome fallback: String) -> String {
+        environment[variable].flatMap { $0.isEmpty ? nil : $0 } ?? FilePath.join(home, fallback)
+    }
+
+    /// Runs the tool's command; a failure, other than the statuses `accepting`, is the tool's refusal.
+    func run(_ tool: String, _ arguments: [String], accepting: Set<Int32> = [0]) throws(SetupError) -> ToolOutput {
+        let output = try tools.run(tool, arguments, environment: environment)
+        guard accepting.contains(output.status) else {
+            throw .toolFailed(name: tool, arguments: arguments, status: output.status,
+                              message: output.standardError.split(separator: "\n").first.map(String.init) ?? "")
+        }
+        return output
+    }
+}

@@ -1,0 +1,148 @@
+import AuthVaultApp
+import Glibc
+
+/// `authvault setup git|docker|kubectl|aws|vault`: wires one tool to the profile in one command, as
+/// `gh auth setup-git` does. The application plans and writes the change; this prints it and the command that undoes it.
+enum SetupCommands {
+    static let group = CommandNode.group(
+        name: "setup",
+        abstract: "Wire git, docker, kubectl, the AWS CLI or the Vault CLI to the profile.",
+        children: [.command(SetupGitCommand.self), .command(SetupDockerCommand.self), .command(SetupKubectlCommand.self),
+                   .command(SetupAWSCommand.self), .command(SetupVaultCommand.self)])
+
+    static let dryRun = OptionSpec.flag("dry-run", help: "Print the change and write nothing.")
+    static let undo = OptionSpec.flag("undo", help: "Remove what this setup added (other values it replaced are not restored).")
+    static let discussion = """
+        Idempotent: run again, it changes nothing. Every other setting in the tool's file, and the file's mode, are \
+        kept; the file is replaced atomically. The output ends with the command that undoes the change.
+        """
+
+    /// Plans `request`, writes it unless `--dry-run`, and says what changed and how to undo it. `words` are the
+    /// command's own arguments, from which the undoing command is written.
+    static func run(_ request: SetupRequest, words: [String], arguments: ParsedArguments, context: CommandContext) throws(CLIError) {
+        let undoing = arguments.flag(undo), dry = arguments.flag(dryRun)
+        let setup = ToolSetup(application: context.application, profile: context.profileName, executable: executable())
+        do {
+            let plan = try setup.plan(request, undo: undoing)
+            if !dry { try setup.apply(plan) }
+            let out = context.standardOutput, profile = context.profileName
+            if plan.changesNothing {
+                out.line("\(request.tool.rawValue) is \(undoing ? "not" : "already") set up for profile '\(profile)' (\(plan.target)): nothing changed.")
+            } else {
+                out.line("\(dry ? "Would change" : "Changed") \(plan.target):")
+                plan.changes.forEach { out.line("  \($0)") }
+                switch plan.helperHost {
+                case .add(let host)?: out.line("  helper hosts of profile '\(profile)': add \(host)")
+                case .remove(let host)?: out.line("  helper hosts of profile '\(profile)': remove \(host)")
+                case nil: break
+                }
+            }
+            let inverse = ["authvault", "--profile", profile, "setup"] + words + (undoing ? [] : ["--undo"])
+            out.line("\(undoing ? "Set up again" : "Undo") with: \(ShellWords.line(inverse))")
+            if dry { out.line("Dry run: nothing was written.") }
+        } catch {
+            throw remedy(error)
+        }
+    }
+
+    /// The absolute path of this binary, which the tools will run: /proc/self/exe, whatever name started it.
+    private static func executable() -> String {
+        guard let path = realpath("/proc/self/exe", nil) else { return "/usr/bin/authvault" }
+        defer { free(path) }
+        return String(cString: path)
+    }
+
+    private static func remedy(_ error: SetupError) -> CLIError {
+        switch error {
+        case .configuration(let configError): return CLIErrors.from(configError)
+        case .toolMissing(let name): return CLIError(error.description + " Install \(name), or put it on the PATH.")
+        case .noSuchContext: return CLIError(error.description + " Name one with --context.", status: .usage)
+        case .kubeconfigUserTaken: return CLIError(error.description + " Name another with --user.", status: .usage)
+        case .helperLinkMissing(let path):
+            return CLIError(error.description + " 'make install' links it; or: ln -s \(ShellWords.quoted(executable())) \(ShellWords.quoted(path))")
+        case .file, .malformed, .toolFailed: return CLIError(error.description)
+        }
+    }
+}
+
+/// A setup whose one required option names what to wire.
+protocol SingleValueSetup: CLICommand {
+    static var option: OptionSpec { get }
+    static func request(_ value: String) -> SetupRequest
+    init(value: String, arguments: ParsedArguments)
+    var value: String { get }
+    var arguments: ParsedArguments { get }
+}
+
+extension SingleValueSetup {
+    init(arguments: ParsedArguments) throws(UsageError) {
+        guard let value = arguments.value(Self.option), !value.isEmpty else { throw UsageError("--\(Self.option.long) is required.") }
+        self.init(value: value, arguments: arguments)
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        try SetupCommands.run(Self.request(value), words: [Self.spec.name, "--\(Self.option.long)", value], arguments: arguments, context: context)
+    }
+}
+
+struct SetupGitCommand: SingleValueSetup {
+    static let option = OptionSpec.value("host", placeholder: "host", help: "The git server's host (host:port for a port): git asks authvault for https://HOST.")
+    static let spec = CommandSpec(
+        name: "git", abstract: "Make git use authvault for an https host (git config --global), and list the host for the profile.",
+        discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
+    static func request(_ value: String) -> SetupRequest { .git(host: value) }
+    let value: String, arguments: ParsedArguments
+}
+
+struct SetupDockerCommand: SingleValueSetup {
+    static let option = OptionSpec.value("registry", placeholder: "host", help: "The registry's host (host:port for a port).")
+    static let spec = CommandSpec(
+        name: "docker", abstract: "Make docker use authvault for a registry (credHelpers in its config.json), and list the host for the profile.",
+        discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
+    static func request(_ value: String) -> SetupRequest { .docker(registry: value) }
+    let value: String, arguments: ParsedArguments
+}
+
+struct SetupKubectlCommand: CLICommand {
+    static let contextName = OptionSpec.value("context", placeholder: "name", help: "A kubeconfig context to point at the user.")
+    static let user = OptionSpec.value("user", placeholder: "name", help: "The kubeconfig user to write (default: authvault-PROFILE).")
+    static let spec = CommandSpec(
+        name: "kubectl", abstract: "Add a kubeconfig user whose token comes from authvault (kubectl config), optionally for a context.",
+        discussion: SetupCommands.discussion, options: [contextName, user, SetupCommands.dryRun, SetupCommands.undo])
+    let contextName: String?, user: String?, arguments: ParsedArguments
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        contextName = arguments.value(Self.contextName)
+        user = arguments.value(Self.user)
+        self.arguments = arguments
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        let words = ["kubectl"] + (contextName.map { ["--context", $0] } ?? []) + (user.map { ["--user", $0] } ?? [])
+        try SetupCommands.run(.kubectl(context: contextName, user: user), words: words, arguments: arguments, context: context)
+    }
+}
+
+struct SetupAWSCommand: SingleValueSetup {
+    static let option = OptionSpec.value("aws-profile", placeholder: "name", help: "The AWS config profile that gets credential_process.")
+    static let spec = CommandSpec(
+        name: "aws", abstract: "Give an AWS config profile its credentials from authvault (credential_process).",
+        discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
+    static func request(_ value: String) -> SetupRequest { .aws(awsProfile: value) }
+    let value: String, arguments: ParsedArguments
+}
+
+struct SetupVaultCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "vault", abstract: "Make the HashiCorp Vault CLI keep its token with authvault (token_helper in ~/.vault).",
+        discussion: SetupCommands.discussion, options: [SetupCommands.dryRun, SetupCommands.undo])
+    let arguments: ParsedArguments
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+    }
+
+    func run(in context: CommandContext) async throws(CLIError) {
+        try SetupCommands.run(.vault, words: ["vault"], arguments: arguments, context: context)
+    }
+}
