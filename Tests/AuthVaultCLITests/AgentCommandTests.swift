@@ -28,16 +28,9 @@ import TestSupport
         let stored = try #require(try await cli.storedRecord()?["accessToken"] as? String)
         let socket = cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock"
 
-        let agent = Process()
-        agent.executableURL = URL(fileURLWithPath: cli.authvault)
-        agent.arguments = ["agent"]
-        agent.environment = cli.environment
-        agent.standardInput = FileHandle.nullDevice
-        agent.standardOutput = FileHandle.nullDevice
-        agent.standardError = FileHandle.nullDevice
-        try agent.run()
-        defer { if agent.isRunning { kill(agent.processIdentifier, SIGKILL) } }
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(10)) }
+        let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent.log")
+        defer { agent.kill() }
+        try await agent.waitForSocket(socket)
         let mode = try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int
         #expect(mode == 0o600)
 
@@ -50,9 +43,7 @@ import TestSupport
         expectSecret("Authorization: Bearer \(stored)\n", equals: gitViaAgent.stdoutText)
 
         // SIGTERM stops it cleanly and removes the socket; then the direct path is used again.
-        kill(agent.processIdentifier, SIGTERM)
-        try await OffPool.run { agent.waitUntilExit() }
-        #expect(agent.terminationStatus == 0)
+        #expect(try await agent.terminate(timeout: 10) == 0, "\(agent.log)")
         #expect(!FileManager.default.fileExists(atPath: socket))
         let direct = try ProcessRunner.run(cli.authvault, ["token"], environment: wrongPassphrase)
         #expect(direct.status == 4)

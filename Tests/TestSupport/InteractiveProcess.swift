@@ -47,10 +47,11 @@ public final class InteractiveProcess: @unchecked Sendable {
         try? input.fileHandleForWriting.close()
     }
 
-    /// Closes standard input and waits for the process to exit.
-    public func finish() -> Int32 {
+    /// Closes standard input and waits for the process to exit: at most `timeout` seconds, then SIGKILL, so a
+    /// child that hangs fails its test instead of stalling the suite.
+    public func finish(timeout: TimeInterval = 60) -> Int32 {
         closeInput()
-        process.waitUntilExit()
+        waitForExit(timeout: timeout)
         return process.terminationStatus
     }
 
@@ -61,8 +62,16 @@ public final class InteractiveProcess: @unchecked Sendable {
         !process.isRunning && process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
     }
 
-    public func kill(signal: Int32 = SIGKILL) {
+    /// Sends `signal` and waits for the exit: SIGKILL after `timeout` seconds if the signal did not end it.
+    public func kill(signal: Int32 = SIGKILL, timeout: TimeInterval = 30) {
         if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
+        waitForExit(timeout: timeout)
+    }
+
+    private func waitForExit(timeout: TimeInterval) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import SystemPlumbing
 #if canImport(Glibc)
 import Glibc
@@ -7,52 +6,80 @@ import Glibc
 /// Turns SIGINT and SIGTERM into a call of `handler` instead of the process dying of them, until `stop()`: a long
 /// wait (a browser sign-in, the agent) ends cleanly, closing its sockets and restoring the terminal. Watching from
 /// the moment `init` returns.
+///
+/// A real handler, not `SIG_IGN` and a Dispatch signal source: an ignored signal that reaches a thread which does
+/// not block it is discarded before the source sees it, and a parent (a test harness, a supervisor) leaves threads
+/// with either mask. A handled signal is never discarded; the handler hands it to `SignalRelay`'s thread.
 final class InterruptWatch: Sendable {
     private static let signals = [SIGINT, SIGTERM]
-    private let sources: Locked<[any DispatchSourceSignal]>
+    private let watching = Locked(true)
 
-    /// - Parameter handler: called on a Dispatch queue, at most once.
+    /// - Parameter handler: called on the relay's thread, at most once.
     init(_ handler: @escaping @Sendable (Int32) -> Void) {
+        // Without a relay (no descriptor left for its pipe) the signals keep their default action: they still stop.
+        guard let relay = SignalRelay.shared else { return }
+        let fired = Locked(false)
+        relay.listen { number in
+            if fired.withLock({ done in defer { done = true }; return !done }) { handler(number) }
+        }
+        for number in Self.signals { signal(number, SignalRelay.handler) }
         var mask = sigset_t()
         sigemptyset(&mask)
         for number in Self.signals { sigaddset(&mask, number) }
-        // A parent (a test harness, a supervisor) may have left them blocked.
+        // A parent may have left them blocked: this thread, at least, takes them.
         pthread_sigmask(SIG_UNBLOCK, &mask, nil)
-        let fired = Locked(false)
-        var made: [any DispatchSourceSignal] = []
-        // Dispatch installs a source later, on its own queue: a signal before that would be ignored and lost.
-        let installed = DispatchGroup()
-        for number in Self.signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            installed.enter()
-            source.setRegistrationHandler { installed.leave() }
-            source.setEventHandler {
-                let first = fired.withLock { done in
-                    defer { done = true }
-                    return !done
-                }
-                if first { handler(number) }
-            }
-            source.resume()
-            made.append(source)
-        }
-        installed.wait()
-        sources = Locked(made)
     }
 
     /// Gives the signals back their default action.
     func stop() {
-        let stopped = sources.withLock { sources in
-            defer { sources = [] }
-            return sources
-        }
-        guard !stopped.isEmpty else { return }
-        for source in stopped { source.cancel() }
+        guard watching.withLock({ active in defer { active = false }; return active }), let relay = SignalRelay.shared else { return }
         for number in Self.signals { signal(number, SIG_DFL) }
+        relay.listen(nil)
     }
 
     deinit {
         stop()
+    }
+}
+
+/// Carries a signal from its handler, where almost nothing may be done, to a thread where anything may: the handler
+/// writes the signal's number into a pipe that a thread of the relay's own reads.
+private final class SignalRelay: Sendable {
+    /// Made once, before any handler is installed; never closed.
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+    static let shared = SignalRelay()
+
+    /// Async-signal-safe: one `write` to a non-blocking pipe, errno kept for the interrupted code.
+    static let handler: @convention(c) (Int32) -> Void = { number in
+        let saved = errno
+        var byte = UInt8(truncatingIfNeeded: number)
+        _ = write(SignalRelay.writeEnd, &byte, 1)
+        errno = saved
+    }
+
+    private let listener = Locked<(@Sendable (Int32) -> Void)?>(nil)
+
+    private init?() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+        Self.writeEnd = ends[1]
+        let readEnd = ends[0]
+        let started = DetachedThread.start(stackSize: 64 * 1024) { [self] in
+            var byte: UInt8 = 0
+            while (try? SystemCall.retryingInterrupts("read") { read(readEnd, &byte, 1) }) == 1 {
+                listener.withLock { $0 }?(Int32(byte))
+            }
+        }
+        if started != 0 {
+            close(ends[0])
+            close(ends[1])
+            return nil
+        }
+    }
+
+    func listen(_ listener: (@Sendable (Int32) -> Void)?) {
+        self.listener.withLock { $0 = listener }
     }
 }
