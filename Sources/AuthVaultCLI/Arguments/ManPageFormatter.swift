@@ -32,7 +32,7 @@ enum ManPageFormatter {
         roff += root.children.flatMap { item(bold(pageName([root.name, $0.name]) + "(1)"), $0.abstract) }
         roff += [".SH OPTIONS"] + optionItems(GlobalOption.all)
         roff += [".SH HELPER NAMES", text(ManPageReference.helperNames)]
-        roff += AuthVault.helperNames.flatMap { item(bold($0.0), "The same as " + bold("\(root.name) \($0.1)") + ".") }
+        roff += AuthVault.helperNames.flatMap { item(bold($0.0), "The same as '\(root.name) \($0.1)'.") }
         roff += [".SH ENVIRONMENT"] + ManPageReference.environment.flatMap { item(bold($0.0), $0.1) }
         roff += [".SH FILES"] + ManPageReference.files.flatMap { item(italic($0.0), $0.1) }
         roff += [".SH EXIT STATUS"] + ExitStatus.allCases.flatMap { item(bold(String($0.rawValue)), $0.meaning) }
@@ -97,9 +97,9 @@ enum ManPageFormatter {
         var roff: [String] = [], inExample = false
         for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
             let indented = line.first == " "
-            if indented != inExample { roff += indented ? [".PP", ".RS 4", ".nf"] : [".fi", ".RE"] }
+            if indented != inExample { roff += indented ? [".PP", ".RS 4", ".nf"] : [".fi", ".RE"] + (line.isEmpty ? [] : [".PP"]) }
             inExample = indented
-            roff.append(line.isEmpty ? ".PP" : text(String(indented ? line.drop { $0 == " " } : line[...])))
+            roff.append(line.isEmpty ? ".PP" : text(String(indented ? line.dropFirst(2) : line[...])))
         }
         if inExample { roff += [".fi", ".RE"] }
         return roff

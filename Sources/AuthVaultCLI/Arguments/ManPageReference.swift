@@ -40,7 +40,9 @@ enum ManPageReference {
 
     static let examples = """
     Sign in through the browser on a desktop, with a profile for a Hosted UI:
-      authvault configure --user-pool-id eu-west-1_AbC123xyz --client-id 1example23456789 --hosted-ui https://myapp.auth.eu-west-1.amazoncognito.com --redirect-uri http://127.0.0.1:53682/callback
+      authvault configure --user-pool-id eu-west-1_AbC123xyz --client-id 1example23456789 \\
+          --hosted-ui https://myapp.auth.eu-west-1.amazoncognito.com \\
+          --redirect-uri http://127.0.0.1:53682/callback
       authvault login
     Sign in with a password on a headless server, the tokens in the encrypted file vault:
       authvault configure --user-pool-id eu-west-1_AbC123xyz --client-id 1example23456789 --vault file
