@@ -1,4 +1,4 @@
-import FoundationEssentials
+import SecureFiles
 
 /// `authvault __man-pages DIRECTORY`: writes the manual pages (ManPageFormatter) into an existing directory. A
 /// packaging step, not a user's command: the parser reaches it by name only, and neither help nor completion lists it.
@@ -16,11 +16,11 @@ struct ManPagesCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         for page in ManPageFormatter.pages(root: AuthVault.commands, version: AuthVault.version) {
-            let path = directory + "/" + page.fileName
-            do {
-                try Data(page.source.utf8).write(to: URL(filePath: path))
+            // Mode 0600 as every file this program writes; the installer gives the pages their own mode.
+            do throws(FileSystemError) {
+                try SecureFile.write(Array(page.source.utf8), to: FilePath.join(directory, page.fileName), durable: false)
             } catch {
-                throw CLIError("Cannot write \(path): \(error)")
+                throw CLIError("Cannot write the manual pages: \(error)")
             }
         }
     }
