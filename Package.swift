@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // AuthVault: authentication and token vault for Amazon Cognito on Linux.
-// Depends only on the Swift toolchain and Debian's C libraries (see README "Architecture").
+// Depends only on the Swift toolchain and Debian's C libraries (see docs/architecture.md).
 import PackageDescription
 
 let package = Package(

@@ -3,21 +3,26 @@
 # As root it runs apt-get itself; otherwise it prints the exact apt-get command and fails. The Python peers go into
 # the project's virtual environment (.venv) as any user.
 #   Scripts/install-deps.sh build     the C libraries the package links
+#   Scripts/install-deps.sh deb       plus Debian's packaging tools (make deb, Scripts/check_deb.sh)
 #   Scripts/install-deps.sh test      plus the test peers (openssl CLI, python3 packages, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 profile=${1:-test}
 apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutils-dev)
+# Packaging: dpkg-deb and dpkg-shlibdeps (dpkg-dev), strip (binutils), lintian, and what Scripts/check_deb.sh reads
+# the installed package with: man-db (man), systemd (systemd-analyze verify).
+apt_deb=(dpkg-dev binutils lintian man-db systemd)
 # Test peers: the openssl CLI (TLS and RSA fixtures), util-linux's flock, the Secret Service (gnome-keyring on a
 # private D-Bus session, secret-tool, python3-dbus to lock a collection, python3-cryptography to decrypt a vault
 # record independently, and by the bearer-token test servers to verify JWTs), keyutils (the user keyring), git
 # (real clones through the credential helper), chromium (the browser sign-in, driven by playwright), tinyproxy (an
 # HTTP proxy in the way, as on a company network), faketime (the binary run with its clock minutes off), zsh and
-# fish (the completion scripts, run in the shells themselves), bsdextrautils (column: the fault matrix's table) and
+# fish (the completion scripts, run in the shells themselves), groff-base (the man pages rendered, against --help),
+# bsdextrautils (column: the fault matrix's table) and
 # strace (counting the threads a token through the agent starts: none).
 apt_test=(openssl ca-certificates curl python3 python3-venv dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils
-          git chromium tinyproxy faketime zsh fish bsdextrautils strace)
+          git chromium tinyproxy faketime zsh fish bsdextrautils strace groff-base)
 # The Python peers go into the project's own virtual environment (.venv, git-ignored), made from Debian's python3
 # with its site packages visible (python3-dbus, python3-cryptography): a fresh Debian 12 has no pip and refuses
 # system-wide installs, and the system Python is never touched. Tests and scripts run .venv/bin/python3.
@@ -38,6 +43,7 @@ debian_tools=.build/debian-tools
 debian_kubectl=$debian_tools/usr/bin/kubectl
 
 apt_wanted=("${apt_build[@]}")
+[ "$profile" = deb ] && apt_wanted+=("${apt_deb[@]}")
 [ "$profile" = test ] && apt_wanted+=("${apt_test[@]}")
 
 missing_apt=()

@@ -39,6 +39,9 @@ public enum AuthVault {
         ]
     )
 
+    /// Commands run by name only, listed nowhere: the manual pages' generator, for packaging.
+    static let hiddenCommands = [CommandNode.command(ManPagesCommand.self)]
+
     /// The names other tools run helpers by (installed as links to the binary): each stands for a command. Pairs,
     /// not a dictionary: every start-up reads this, and a dictionary's first use costs more than the search.
     static let helperNames = [
@@ -95,7 +98,7 @@ public enum AuthVault {
     ) async -> ExitStatus {
         let invocation: Invocation
         do {
-            invocation = try ArgumentParser(root: commands).parse(arguments)
+            invocation = try ArgumentParser(root: commands, hidden: hiddenCommands).parse(arguments)
         } catch {
             standardError.line("Error: \(error.description)")
             return .usage

@@ -26,6 +26,8 @@ enum Invocation {
 /// the command being run plus the global ones, so every option and its help text live in one place.
 struct ArgumentParser {
     let root: CommandNode
+    /// Commands of the root reached by name only: listed by no help and no completion (a packaging step).
+    var hidden: [CommandNode] = []
 
     func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var node = root
@@ -50,7 +52,8 @@ struct ArgumentParser {
 
             if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
                 if case .group(_, _, let children, _) = node, !onlyPositionals {
-                    guard let child = children.first(where: { $0.name == argument }) else {
+                    let reachable = path.count == 1 ? children + hidden : children
+                    guard let child = reachable.first(where: { $0.name == argument }) else {
                         throw usage("Unknown command '\(argument)'.", suggesting: argument, among: children.map(\.name))
                     }
                     node = child

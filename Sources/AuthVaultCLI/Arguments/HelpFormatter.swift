@@ -47,7 +47,8 @@ enum HelpFormatter {
         return lines.concatenated(separator: "\n") + "\n"
     }
 
-    private static func optionRow(_ option: OptionSpec) -> (String, String) {
+    /// An option as its help row shows it: names, placeholder, and the help with its default; the manual pages too.
+    static func optionRow(_ option: OptionSpec) -> (String, String) {
         let name = option.short.map { "-\($0), \(option.synopsis)" } ?? option.synopsis
         var help = option.help
         if let shown = option.defaultText { help += " (default: \(shown))" }

@@ -10,7 +10,7 @@ struct CompletionCommand: CLICommand {
           bash: source <(authvault completion bash)
           zsh:  source <(authvault completion zsh)
           fish: authvault completion fish | source
-        'make install' installs all three where the shells look for them.
+        The Debian package and 'make install' install all three where the shells look for them.
         """,
         positionals: [PositionalSpec("shell", help: "bash, zsh or fish.", completion: .words(Shell.words))])
 
