@@ -51,10 +51,11 @@ debug: deps-build
 ## Every test: unit tests and the end-to-end tests against real peers. One test at a time: many start servers and
 ## dozens of processes, and on two cores running them side by side turns their timing checks into noise.
 ## First the whole package as a packager builds it (release, static Swift runtime): the tests check that binary too.
+## Line-buffered, so a log cut short (a time-out) ends at the test that was running.
 test: deps-test
 	$(SWIFT) build $(BUILD_FLAGS)
 	$(SWIFT) build --build-tests $(LOCAL_RPATH)
-	$(SWIFT) test --skip-build --no-parallel
+	stdbuf -oL -eL $(SWIFT) test --skip-build --no-parallel
 	SWIFT=$(SWIFT) Scripts/fuzz.sh --smoke
 
 ## Fuzzing: a libFuzzer target per parser (Fuzz/), each run FUZZ_SECONDS; fails on a crash, a leak, a time-out or

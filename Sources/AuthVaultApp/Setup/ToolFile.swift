@@ -2,6 +2,7 @@
 internal import Glibc
 #endif
 import SecureFiles
+import SystemPlumbing
 
 /// Another tool's configuration file, read and replaced whole: atomically, keeping its mode, and through a
 /// symbolic link to the file it names (a dotfiles repository's link stays a link).
@@ -30,9 +31,12 @@ struct ToolFile: Sendable {
         var contents: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw .file(path: path, reason: String(cString: strerror(errno))) }
+            let count: Int
+            do {
+                count = try SystemCall.retryingInterrupts("read") { Glibc.read(fd, &chunk, chunk.count) }
+            } catch {
+                throw .file(path: path, reason: SystemCallError.text(error.code))
+            }
             if count == 0 { break }
             contents.append(contentsOf: chunk[0..<count])
         }

@@ -57,7 +57,7 @@ public struct SpawnedTool: ToolRunner {
         let printed = Self.readAll(output[0])
         let complaint = Self.readAll(errors[0])
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = try? SystemCall.retryingInterrupts("waitpid") { waitpid(pid, &status, 0) }
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return ToolOutput(status: exitStatus, standardOutput: printed, standardError: String(decoding: complaint, as: UTF8.self))
     }
