@@ -13,8 +13,10 @@ struct VersionCommand: CLICommand {
 struct HelpCommand: CLICommand {
     static let spec = CommandSpec(
         name: "help", abstract: "Show help for authvault or one of its commands (the same as '<command> --help').",
+        // No `.words` of the command table here: the table holds this spec, and a static that reads itself while it
+        // is being made never finishes (swift_once spins on the lock it holds).
         positionals: [PositionalSpec("command", help: "The command (and subcommand) to explain, e.g. 'help vault migrate'.",
-                                     isOptional: true, completion: .words(AuthVault.commands.children.map(\.name)))],
+                                     isOptional: true)],
         acceptsTrailingArguments: true)
 
     let node: CommandNode
