@@ -60,7 +60,8 @@ import TestSupport
         #expect(exec["args"] as? [String] == ["kubectl-credential", "--profile", "work"])
         #expect(written.entry("prod", in: "contexts")?["context"] as? NSDictionary == ["cluster": "prod", "user": "authvault-work", "namespace": "web"])
         var expected = before
-        expected["users"] = (before["users"] as? [Any] ?? []) + [written.entry("authvault-work", in: "users") as Any]
+        expected["users"] = ((before["users"] as? [[String: Any]] ?? []) + [written.entry("authvault-work", in: "users") ?? [:]])
+            .sorted { ($0["name"] as? String ?? "") < ($1["name"] as? String ?? "") }   // kubectl lists them by name
         expected["contexts"] = written["contexts"]
         #expect(written as NSDictionary == expected as NSDictionary, "every other entry is kept")
 
@@ -73,7 +74,9 @@ import TestSupport
         var undone = before
         undone["contexts"] = try fixture.view("kube/config")["contexts"]
         #expect(try fixture.view("kube/config") as NSDictionary == undone as NSDictionary, "only our user is gone")
-        #expect(try fixture.view("kube/config").entry("prod", in: "contexts")?["context"] as? NSDictionary == ["cluster": "prod", "namespace": "web"])
+        let context = try #require(try fixture.view("kube/config").entry("prod", in: "contexts")?["context"] as? [String: Any])
+        #expect(context["cluster"] as? String == "prod" && context["namespace"] as? String == "web")
+        #expect((context["user"] as? String ?? "").isEmpty, "the context's user is taken back")
         #expect(try fixture.mode("kube/config") == mode)
         #expect(try setup.plan(.kubectl(context: "prod", user: nil), undo: true).changesNothing)
     }
@@ -82,7 +85,7 @@ import TestSupport
         let fixture = try ToolSetupFixture()
         try fixture.write(Self.kubeconfig, to: "kube/config", mode: 0o600)
         let setup = fixture.setup(with: ["KUBECONFIG": "kube/config"])
-        #expect(throws: SetupError.noSuchContext(name: "staging", known: ["prod", "dev"])) { try setup.plan(.kubectl(context: "staging", user: nil)) }
+        #expect(throws: SetupError.noSuchContext(name: "staging", known: ["dev", "prod"])) { try setup.plan(.kubectl(context: "staging", user: nil)) }
         #expect(throws: SetupError.kubeconfigUserTaken(name: "admin")) { try setup.plan(.kubectl(context: nil, user: "admin")) }
         #expect(try setup.plan(.kubectl(context: nil, user: "admin"), undo: true).changesNothing, "the undo leaves a user not ours alone")
 
