@@ -27,6 +27,13 @@ public enum FileTrust: Sendable {
         }
     }
 
+    /// Checks the open file `descriptor` (of `path`): the file checked is the one being read.
+    public func check(descriptor: Int32, path: String) throws(FileSystemError) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .from(errno: errno, path: path, operation: "fstat") }
+        try check(info, path: path)
+    }
+
     /// Checks the file `path` names (following links, as the library that opens it will).
     public func check(_ path: String) throws(FileSystemError) {
         var info = stat()

@@ -3,9 +3,12 @@ import Foundation
 import TestSupport
 
 /// A home directory with a configured profile `work`, a stand-in `authvault` binary with the helper links
-/// `make install` makes, and `ToolSetup` over them running the real git and kubectl (/usr/bin's: Debian's 1.20
-/// panics in `config set-credentials`, so it only reads here).
+/// `make install` makes, and `ToolSetup` over them running the real git and Debian's kubectl 1.20 (first on the
+/// PATH, so no other kubectl is run: Debian 12's users have that one).
 struct ToolSetupFixture {
+    /// Debian's kubernetes-client, unpacked by Scripts/install-deps.sh.
+    static let debianTools = PackageFiles.path(".build/debian-tools/usr/bin")
+
     let home: TemporaryDirectory
     let environment: [String: String]
     let executable: String
@@ -18,7 +21,7 @@ struct ToolSetupFixture {
         _ = FileManager.default.createFile(atPath: executable, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
         try FileManager.default.createSymbolicLink(atPath: bin + "/vault-token-helper-authvault", withDestinationPath: "authvault")
         environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.appending("config"), "GIT_CONFIG_NOSYSTEM": "1",
-                       "PATH": "/usr/bin:/bin"]
+                       "PATH": Self.debianTools + ":/usr/bin:/bin"]
         var work = ProfileSettings()
         work.userPoolId = "us-east-1_Work1"
         work.clientId = "client"
@@ -28,9 +31,10 @@ struct ToolSetupFixture {
     var application: Application { Application(environment: EnvironmentVariables(environment)) }
     var setup: ToolSetup { setup(with: [:]) }
 
-    /// The setup with more variables, each naming a path under the home directory.
-    func setup(with variables: [String: String]) -> ToolSetup {
-        let environment = environment.merging(variables.mapValues { home.appending($0) }) { $1 }
+    /// The setup with more variables, each naming a path under the home directory (`searchPath`: the PATH).
+    func setup(with variables: [String: String], searchPath: String? = nil) -> ToolSetup {
+        var environment = environment.merging(variables.mapValues { home.appending($0) }) { $1 }
+        if let searchPath { environment["PATH"] = searchPath }
         return ToolSetup(application: Application(environment: EnvironmentVariables(environment)), profile: "work", executable: executable)
     }
 

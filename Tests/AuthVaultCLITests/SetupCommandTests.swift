@@ -35,28 +35,36 @@ import TestSupport
 
     @Test func kubectlRunsTheExecPluginItWasGiven() async throws {
         let home = try SetupHome()
-        try home.write("""
-            apiVersion: v1
-            kind: Config
-            clusters:
-            - name: prod
-              cluster:
-                server: https://127.0.0.1:9
-            contexts:
-            - name: prod
-              context:
-                cluster: prod
-            current-context: prod
-
-            """, to: ".kube/config")
+        try home.write(SetupHome.kubeconfig, to: ".kube/config")
+        let dryRun = try await home.authvault(["setup", "kubectl", "--context", "prod", "--dry-run"])
+        #expect(dryRun.status == 0, "\(dryRun.stderrText)")
+        #expect(dryRun.stdoutText.contains("context prod: user authvault-default"), "\(dryRun.stdoutText)")
+        #expect(try home.text(".kube/config") == SetupHome.kubeconfig, "a dry run writes nothing")
         let setup = try await home.authvault(["setup", "kubectl", "--context", "prod"])
         #expect(setup.status == 0, "\(setup.stderrText)")
         #expect(setup.stdoutText.contains("Undo with: authvault --profile default setup kubectl --context prod --undo"), "\(setup.stdoutText)")
+        let written = try home.text(".kube/config")
         #expect(try await home.authvault(["setup", "kubectl", "--context", "prod"]).stdoutText.contains("already set up"))
-        let kubectl = PackageFiles.path(".build/debian-tools/usr/bin/kubectl")   // 1.20, the one Debian 12 users have
-        let run = try await BoundedProcess.run(kubectl, ["get", "namespaces"], environment: home.environment, timeout: 30)
-        #expect(run.status != 0)
-        #expect(run.stderrText.contains("authvault login --profile default"), "kubectl ran the plugin: \(run.stderrText)")
+        #expect(try home.text(".kube/config") == written, "the second run leaves the same bytes")
+        try await home.expectKubectlRunsThePlugin()
+    }
+
+    /// A kubeconfig set up before kubectl is installed: Debian's kubectl, installed later, runs the plugin.
+    @Test func kubectlSetupNeedsNoKubectl() async throws {
+        let home = try SetupHome()
+        var noKubectl = home.environment
+        noKubectl["PATH"] = home.path("no-tools")
+        try FileManager.default.createDirectory(atPath: home.path("no-tools"), withIntermediateDirectories: true)
+        let setup = try await BoundedProcess.run(home.authvaultPath, ["setup", "kubectl"], environment: noKubectl)
+        #expect(setup.status == 0, "\(setup.stderrText)")
+        #expect(try await BoundedProcess.run(home.authvaultPath, ["setup", "kubectl"], environment: noKubectl).stdoutText.contains("already set up"))
+        let clusters = try await BoundedProcess.run(SetupHome.kubectl, ["config", "set-cluster", "prod", "--server=https://127.0.0.1:9"],
+                                                   environment: home.environment)
+        let context = try await BoundedProcess.run(SetupHome.kubectl, ["config", "set-context", "prod", "--cluster=prod", "--user=authvault-default"],
+                                                  environment: home.environment)
+        let use = try await BoundedProcess.run(SetupHome.kubectl, ["config", "use-context", "prod"], environment: home.environment)
+        for step in [clusters, context, use] { #expect(step.status == 0, "\(step.stderrText)") }
+        try await home.expectKubectlRunsThePlugin()
     }
 
     @Test func theAWSCLIRunsTheCredentialProcessItWasGiven() async throws {
@@ -116,9 +124,25 @@ import TestSupport
     }
 }
 
-/// An isolated home with the `default` profile (no session), the built binary, and the tools on PATH: /usr/bin's
-/// kubectl writes the kubeconfig (Debian's 1.20 panics in `config set-credentials`); Debian's reads it.
+/// An isolated home with the `default` profile (no session), the built binary, and the tools on PATH, Debian's
+/// kubectl 1.20 first (the one Debian 12's users have: no other kubectl is run).
 private struct SetupHome {
+    static let kubectl = PackageFiles.path(".build/debian-tools/usr/bin/kubectl")
+    static let kubeconfig = """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: prod
+          cluster:
+            server: https://127.0.0.1:9
+        contexts:
+        - name: prod
+          context:
+            cluster: prod
+        current-context: prod
+
+        """
+
     let home: TemporaryDirectory
     let environment: [String: String]
     let authvaultPath = BuiltProducts.executable("authvault")
@@ -128,7 +152,7 @@ private struct SetupHome {
         environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.appending("config"), "XDG_DATA_HOME": home.appending("data"),
                        "XDG_RUNTIME_DIR": home.appending("run"), "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0",
                        "AUTHVAULT_VAULT_PASSPHRASE": "setup test passphrase", "AUTHVAULT_KEY_CACHE_TIMEOUT": "0",
-                       "PATH": "/usr/bin:/bin:" + PackageFiles.path(".venv/bin")]
+                       "PATH": PackageFiles.path(".build/debian-tools/usr/bin") + ":/usr/bin:/bin:" + PackageFiles.path(".venv/bin")]
         try FileManager.default.createDirectory(atPath: home.appending("run"), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         try write(#"{"version":1,"profiles":{"default":{"userPoolId":"us-east-1_Setup1","clientId":"setup","vault":"file","identityPoolId":"us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6"}}}"#,
@@ -142,6 +166,17 @@ private struct SetupHome {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+    }
+
+    func text(_ relative: String) throws -> String {
+        try String(contentsOfFile: path(relative), encoding: .utf8)
+    }
+
+    /// kubectl runs the exec plugin: with no session, authvault names the login.
+    func expectKubectlRunsThePlugin() async throws {
+        let run = try await BoundedProcess.run(Self.kubectl, ["get", "namespaces"], environment: environment, timeout: 30)
+        #expect(run.status != 0)
+        #expect(run.stderrText.contains("authvault login --profile default"), "kubectl ran the plugin: \(run.stderrText)")
     }
 
     func authvault(_ arguments: [String]) async throws -> ProcessOutput {

@@ -19,9 +19,8 @@ struct DockerSetup {
             members = existing
         }
         var helpers: [JSONMember] = []
-        let position = members.firstIndex { $0.key == "credHelpers" }
-        if let position {
-            guard case .object(let existing) = members[position].value else { throw .malformed(path: path, problem: "credHelpers is not an object") }
+        if let existing = members.first(where: { $0.key == "credHelpers" })?.value {
+            guard case .object(let existing) = existing else { throw .malformed(path: path, problem: "credHelpers is not an object") }
             helpers = existing
         }
         let current = helpers.first { $0.key == registry }?.value.string
@@ -34,15 +33,10 @@ struct DockerSetup {
             helpers.removeAll { $0.key == registry }
             change = "remove credHelpers[\"\(registry)\"] = \"\(Self.helperName)\""
         } else {
-            if let index = helpers.firstIndex(where: { $0.key == registry }) {
-                helpers[index] = JSONMember(registry, .string(Self.helperName))
-            } else {
-                helpers.append(JSONMember(registry, .string(Self.helperName)))
-            }
+            helpers.set(registry, to: .string(Self.helperName))
             change = "credHelpers[\"\(registry)\"] = \"\(Self.helperName)\"" + (current.map { " (was \"\($0)\")" } ?? "")
         }
-        let value = JSONMember("credHelpers", .object(helpers))
-        if let position { members[position] = value } else { members.append(value) }
+        members.set("credHelpers", to: .object(helpers))
         return SetupPlan(tool: .docker, target: path, changes: [change], helperHost: helperHost,
                          edit: file.replacement(IndentedJSON.render(.object(members))))
     }

@@ -1,9 +1,8 @@
 import BoundedJSON
 
 /// A kubeconfig user whose token comes from the exec plugin `authvault kubectl-credential --profile P` (apiVersion
-/// v1beta1, which Debian's kubectl 1.20 speaks), and with a context named, that context pointed at the user.
-/// Written with `kubectl config`, so the YAML, the file's place (`$KUBECONFIG`, else ~/.kube/config) and its mode
-/// stay kubectl's business.
+/// v1beta1, which Debian's kubectl 1.20 speaks), and with a context named, that context pointed at the user. The
+/// file is edited here (see `Kubeconfig`): every other entry kept, in its order, and the file's mode.
 struct KubectlSetup {
     static let apiVersion = "client.authentication.k8s.io/v1beta1"
     let site: SetupSite
@@ -12,57 +11,78 @@ struct KubectlSetup {
 
     var arguments: [String] { ["kubectl-credential", "--profile", site.profile] }
 
+    /// What kubectl runs: absolute path, the profile, v1beta1.
+    var exec: JSONValue {
+        .object([JSONMember("apiVersion", .string(Self.apiVersion)), JSONMember("command", .string(site.executable)),
+                 JSONMember("args", .array(arguments.map(JSONValue.string)))])
+    }
+
     func plan(undo: Bool) throws(SetupError) -> SetupPlan {
-        let target = site.file("KUBECONFIG", orHome: ".kube/config")
-        let config = try site.run("kubectl", ["config", "view", "--raw", "-o", "json"])
-        guard let root = JSONValue.parse(config.standardOutput) else {
-            throw .malformed(path: target, problem: "'kubectl config view' printed no JSON")
-        }
-        let exec = Self.entry(user, in: root["users"])?["user"]
-        var contextUser: String?
+        var kubeconfig = try Kubeconfig.read(site)
+        let listedUsers = try kubeconfig.list("users"), listedContexts = try kubeconfig.list("contexts")
+        var users = listedUsers, contexts = listedContexts
+        let userIndex = Self.index(of: user, in: users)
+        let current = userIndex.map { users[$0]["user"] ?? .null }
+        var contextIndex: Int?
         if let context {
-            guard let entry = Self.entry(context, in: root["contexts"]) else {
-                throw .noSuchContext(name: context, known: root["contexts"]?.array?.compactMap { $0["name"]?.string } ?? [])
-            }
-            contextUser = entry["context"]?["user"]?.string
+            contextIndex = Self.index(of: context, in: contexts)
+            guard contextIndex != nil else { throw .noSuchContext(name: context, known: contexts.compactMap { $0["name"]?.string }) }
         }
-        var commands: [[String]] = [], changes: [String] = []
+        let contextUser = contextIndex.flatMap { contexts[$0]["context"]?["user"]?.string }
+        var changes: [String] = []
         if undo {
-            if Self.isOurs(exec) {
-                commands.append(["config", "unset", "users.\(user)"])
+            if let userIndex, Self.isOurs(current) {
+                users.remove(at: userIndex)
                 changes.append("remove user \(user)")
             }
-            if let context, contextUser == user {
-                commands.append(["config", "unset", "contexts.\(context).user"])
+            if let context, let contextIndex, contextUser == user {
+                contexts[contextIndex] = Self.entry(contexts[contextIndex], user: nil)
                 changes.append("context \(context): no user")
             }
         } else {
-            if exec != nil, !Self.isOurs(exec) { throw .kubeconfigUserTaken(name: user) }
-            let plugin = exec?["exec"]
-            let wanted = plugin?["command"]?.string == site.executable && plugin?["args"]?.array?.compactMap(\.string) == arguments
-                && plugin?["apiVersion"]?.string == Self.apiVersion
-            if !wanted {
-                commands.append(["config", "set-credentials", user, "--exec-command=\(site.executable)", "--exec-api-version=\(Self.apiVersion)"]
-                                + arguments.map { "--exec-arg=\($0)" })
+            if current != nil, !Self.isOurs(current) { throw .kubeconfigUserTaken(name: user) }
+            if !isWanted(current?["exec"]) {
+                let entry = JSONValue.object([JSONMember("name", .string(user)), JSONMember("user", .object([JSONMember("exec", exec)]))])
+                if let userIndex { users[userIndex] = entry } else { users.append(entry) }
                 changes.append("user \(user): exec \(ShellWords.line([site.executable] + arguments)) (\(Self.apiVersion))")
             }
-            if let context, contextUser != user {
-                commands.append(["config", "set-context", context, "--user=\(user)"])
+            if let context, let contextIndex, contextUser != user {
+                contexts[contextIndex] = Self.entry(contexts[contextIndex], user: user)
                 changes.append("context \(context): user \(user)" + (contextUser.map { " (was \($0))" } ?? ""))
             }
         }
-        return SetupPlan(tool: .kubectl, target: target, changes: changes, edit: commands.isEmpty ? .none : .commands(tool: "kubectl", commands))
+        let target = kubeconfig.file.path
+        // Already as wanted: the file is not rewritten, not even into JSON.
+        guard !changes.isEmpty else { return SetupPlan(tool: .kubectl, target: target, changes: [], edit: .none) }
+        if users != listedUsers { kubeconfig.members.set("users", to: .array(users)) }
+        if contexts != listedContexts { kubeconfig.members.set("contexts", to: .array(contexts)) }
+        if kubeconfig.fromYAML { changes.append("the file is rewritten as JSON, which kubectl reads as YAML (its comments are not kept)") }
+        return SetupPlan(tool: .kubectl, target: target, changes: changes, edit: kubeconfig.file.replacement(kubeconfig.rendered))
+    }
+
+    /// The exec plugin already runs this binary for this profile.
+    private func isWanted(_ plugin: JSONValue?) -> Bool {
+        plugin?["command"]?.string == site.executable && plugin?["args"]?.array?.compactMap(\.string) == arguments
+            && plugin?["apiVersion"]?.string == Self.apiVersion
     }
 
     /// A user is ours to change when it only runs an authvault exec plugin.
     private static func isOurs(_ user: JSONValue?) -> Bool {
-        guard case .object(let members)? = user, members.map(\.key) == ["exec"],
-              let command = user?["exec"]?["command"]?.string else { return false }
+        guard let user, user.members.map(\.key) == ["exec"], let command = user["exec"]?["command"]?.string else { return false }
         return command.split(separator: "/").last == "authvault"
     }
 
-    /// The `{name, user|context}` entry of a kubeconfig list by name.
-    private static func entry(_ name: String, in list: JSONValue?) -> JSONValue? {
-        list?.array?.first { $0["name"]?.string == name }
+    /// The position of the `{name, user|context}` entry of a kubeconfig list by name.
+    private static func index(of name: String, in list: [JSONValue]) -> Int? {
+        list.firstIndex { $0["name"]?.string == name }
+    }
+
+    /// A context entry with its `user` set (nil: removed), its other members kept.
+    private static func entry(_ entry: JSONValue, user: String?) -> JSONValue {
+        var context = entry["context"]?.members ?? []
+        if let user { context.set("user", to: .string(user)) } else { context.removeAll { $0.key == "user" } }
+        var members = entry.members
+        members.set("context", to: .object(context))
+        return .object(members)
     }
 }

@@ -1,8 +1,12 @@
+import SecureFiles
+
 /// Why a setup changed nothing. The command line adds what to do about it.
 public enum SetupError: Error, Sendable, Equatable, CustomStringConvertible {
     case configuration(ConfigError)
     /// The tool's file could not be read or written.
     case file(path: String, reason: String)
+    /// Other users can change the tool's file, so it is not built upon.
+    case untrusted(FileSystemError)
     /// The tool's file is not what the tool itself would read, so it is left as it is.
     case malformed(path: String, problem: String)
     /// The tool is not on the PATH.
@@ -11,6 +15,9 @@ public enum SetupError: Error, Sendable, Equatable, CustomStringConvertible {
     case toolFailed(name: String, arguments: [String], status: Int32, message: String)
     /// The kubeconfig has no context of that name.
     case noSuchContext(name: String, known: [String])
+    /// The kubectl that read the YAML kubeconfig left out these fields (it is older than the file): rewriting
+    /// the file from what it read would drop them.
+    case kubeconfigFieldsUnknown(path: String, fields: [String])
     /// The kubeconfig user of that name signs in some other way: it is not overwritten.
     case kubeconfigUserTaken(name: String)
     /// The Vault CLI runs a token helper by path, and the link by that name is not beside this binary.
@@ -20,12 +27,15 @@ public enum SetupError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .configuration(let error): "\(error)"
         case .file(let path, let reason): "Cannot change \(path): \(reason). Nothing was changed."
+        case .untrusted(let error): "\(error). Nothing was changed."
         case .malformed(let path, let problem): "\(path) is malformed (\(problem)); it was left unchanged."
         case .toolMissing(let name): "'\(name)' is not on the PATH."
         case .toolFailed(let name, let arguments, let status, let message):
             "'\(([name] + arguments).joined(separator: " "))' failed (exit status \(status))" + (message.isEmpty ? "." : ": \(message)")
         case .noSuchContext(let name, let known):
             "The kubeconfig has no context '\(name)'" + (known.isEmpty ? "." : " (it has: \(known.joined(separator: ", "))).")
+        case .kubeconfigFieldsUnknown(let path, let fields):
+            "kubectl reads \(path) without its fields \(fields.joined(separator: ", ")), so rewriting it would drop them; it was left unchanged."
         case .kubeconfigUserTaken(let name): "The kubeconfig user '\(name)' already signs in another way; it was left unchanged."
         case .helperLinkMissing(let path): "The Vault token helper \(path) does not exist."
         }

@@ -55,8 +55,7 @@ public struct SetupPlan: Sendable, Equatable {
     }
 }
 
-/// How a plan is written: a whole file replaced atomically, or the tool's own commands (git and kubectl own their
-/// files' syntax).
+/// How a plan is written: a whole file replaced atomically, or the tool's own commands (git owns its file's syntax).
 enum SetupEdit: Sendable, Equatable {
     case none
     /// `mode` nil: a new file, 0600.

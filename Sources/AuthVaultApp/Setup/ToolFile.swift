@@ -28,6 +28,8 @@ struct ToolFile: Sendable {
         guard fstat(fd, &info) == 0 else { throw .file(path: path, reason: String(cString: strerror(errno))) }
         // Replacing a file renames ours over it: another user's file would become ours.
         guard info.st_uid == geteuid() else { throw .file(path: path, reason: "it belongs to another user") }
+        // What others can write could already run their commands as this user: it is not built upon.
+        do { try FileTrust.ownerWritable.check(descriptor: fd, path: path) } catch { throw .untrusted(error) }
         var contents: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -42,6 +44,9 @@ struct ToolFile: Sendable {
         }
         return ToolFile(path: path, resolvedPath: resolved, contents: contents, mode: UInt32(info.st_mode & 0o7777))
     }
+
+    /// Whether `path` names a file (through its links), as kubectl asks when choosing among `$KUBECONFIG`'s files.
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// The text, empty for a file that does not exist yet.
     var text: String { contents.map { String(decoding: $0, as: UTF8.self) } ?? "" }

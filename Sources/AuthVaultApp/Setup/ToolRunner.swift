@@ -18,7 +18,8 @@ public struct ToolOutput: Sendable, Equatable {
     public var text: String { String(decoding: standardOutput, as: UTF8.self) }
 }
 
-/// Runs another tool's own command (git, kubectl), so that its file's syntax stays its own business.
+/// Runs another tool's own command: git, which writes its own configuration, and kubectl, which reads a YAML
+/// kubeconfig for us.
 public protocol ToolRunner: Sendable {
     /// Runs `tool` (a name looked up on `environment`'s PATH) with `arguments` and `environment`, nothing on its
     /// standard input.

@@ -10,7 +10,7 @@ public struct ToolSetup: Sendable {
     /// - Parameters:
     ///   - profile: the profile the tool is wired to; it must exist.
     ///   - executable: the absolute path of the `authvault` binary the tools will run.
-    ///   - tools: runs git and kubectl.
+    ///   - tools: runs git, and kubectl to read a YAML kubeconfig.
     public init(application: Application, profile: String, executable: String, tools: any ToolRunner = SpawnedTool()) {
         self.application = application
         // The tools run in the application's environment, without authvault's own variables (the passphrase).

@@ -60,7 +60,8 @@ enum SetupCommands {
         case .kubeconfigUserTaken: return CLIError(error.description + " Name another with --user.", status: .usage)
         case .helperLinkMissing(let path):
             return CLIError(error.description + " 'make install' links it; or: ln -s \(ShellWords.quoted(executable())) \(ShellWords.quoted(path))")
-        case .file, .malformed, .toolFailed: return CLIError(error.description)
+        case .kubeconfigFieldsUnknown: return CLIError(error.description + " Read it with a newer kubectl on the PATH.")
+        case .file, .untrusted, .malformed, .toolFailed: return CLIError(error.description)
         }
     }
 }
@@ -107,8 +108,13 @@ struct SetupKubectlCommand: CLICommand {
     static let contextName = OptionSpec.value("context", placeholder: "name", help: "A kubeconfig context to point at the user.")
     static let user = OptionSpec.value("user", placeholder: "name", help: "The kubeconfig user to write (default: authvault-PROFILE).")
     static let spec = CommandSpec(
-        name: "kubectl", abstract: "Add a kubeconfig user whose token comes from authvault (kubectl config), optionally for a context.",
-        discussion: SetupCommands.discussion, options: [contextName, user, SetupCommands.dryRun, SetupCommands.undo])
+        name: "kubectl", abstract: "Add a kubeconfig user whose token comes from authvault (an exec plugin), optionally for a context.",
+        discussion: SetupCommands.discussion + " " + kubeconfigFile, options: [contextName, user, SetupCommands.dryRun, SetupCommands.undo])
+    static let kubeconfigFile = """
+        The file is $KUBECONFIG's (of several, the first that exists, as kubectl chooses) or ~/.kube/config. It is \
+        written as JSON, which kubectl reads as YAML; a YAML file is read with the kubectl on the PATH, any version \
+        (Debian's 1.20 too), and without kubectl a setup can write a new file or one it wrote before.
+        """
     let contextName: String?, user: String?, arguments: ParsedArguments
 
     init(arguments: ParsedArguments) throws(UsageError) {
