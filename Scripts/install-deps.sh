@@ -33,9 +33,11 @@ apt_test=(openssl ca-certificates curl python3 python3-venv dbus-daemon dbus-bin
 # Exact versions: a peer's behaviour is part of what the tests prove (moto 5.2.5 answers MFA set-up and forgotten
 # passwords differently from 5.2.1), so a new release is taken on purpose, never by chance.
 # awscli (v1) and boto3 are the real credential_process consumers of `authvault aws-credentials`: the versions that
-# resolve together with moto's botocore.
+# resolve together with moto's botocore. jsonschema checks each command's --json output against its schema in docs/
+# (draft 2020-12), an implementation of the standard that is not ours.
 pip_test=("moto[cognitoidp]==5.2.1" flask==3.1.3 flask-cors==6.0.2 pycognito==2024.5.1 django==5.2.19
-          django-oauth-toolkit==3.4.1 playwright==1.65.2 awscli==1.46.3 boto3==1.44.8 oidc-provider-mock==0.3.4)
+          django-oauth-toolkit==3.4.1 playwright==1.65.2 awscli==1.46.3 boto3==1.44.8 oidc-provider-mock==0.3.4
+          jsonschema==4.26.0)
 # Debian's kubectl 1.20 (kubernetes-client) for the exec-plugin tests, unpacked inside the package (git-ignored): it
 # would conflict with a kubectl that another package (google-cloud-sdk's) installs as /usr/bin/kubectl.
 venv=.venv

@@ -168,6 +168,11 @@ final class AccountScenario: Sendable {
         }
     }
 
+    /// No remembered secret in `text` (a command's standard output that must hold none).
+    func expectNoSecrets(in text: String, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
+        TestSupport.expectNoSecrets(in: text, Array(secrets.withLock { $0 }), comment, sourceLocation: sourceLocation)
+    }
+
     /// The proxy saw calls that must carry a secret hash, all of them with the right one (or none, without a secret).
     func expectSecretHashesChecked(_ operations: Set<String>, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let records = try await proxy.records()

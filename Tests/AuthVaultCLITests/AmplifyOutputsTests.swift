@@ -9,7 +9,7 @@ import TestSupport
 
     private func profile(_ cli: HeadlessCLI, _ name: String) async throws -> [String: Any] {
         let listed = try await cli.run(["profiles", "--json"])
-        let profiles = try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]] ?? []
+        let profiles = (try JSONSerialization.jsonObject(with: listed.stdout) as? [String: Any])?["profiles"] as? [[String: Any]] ?? []
         return try #require(profiles.first { $0["name"] as? String == name })
     }
 

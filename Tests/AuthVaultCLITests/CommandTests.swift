@@ -156,7 +156,7 @@ import AuthVaultApp
         #expect(lines[1].hasPrefix("   b "))
         #expect(lines[2].hasPrefix("*  default"))
         let json = await cli.run("--profile", "b", "profiles", "--json")
-        let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        let decoded = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["profiles"] as? [[String: Any]]
         #expect(decoded?.count == 2)
         #expect(decoded?.first?["current"] as? Bool == true)
         #expect(decoded?.first?["issuer"] as? String == "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_B1")

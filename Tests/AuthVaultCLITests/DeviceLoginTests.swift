@@ -137,9 +137,14 @@ import TestSupport
         account.expectNoSecretsPrinted()
     }
 
-    private func rememberedStatus(_ account: AccountScenario) async throws -> [Bool] {
+    /// `devices list --json`, which is one object valid against docs/devices-list.schema.json and holds no secret.
+    private func rememberedStatus(_ account: AccountScenario, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [Bool] {
         let output = try await account.run(["devices", "list", "--json"])
-        let entries = try JSONSerialization.jsonObject(with: output.stdout) as? [[String: Any]] ?? []
+        let violations = try await JSONSchemaCheck.violations(of: output.stdout, against: "devices-list.schema.json")
+        #expect(output.status == 0 && violations.isEmpty, "\(violations) \(output.stderrText)", sourceLocation: sourceLocation)
+        account.expectNoSecrets(in: output.stdoutText, "devices list --json", sourceLocation: sourceLocation)
+        let listing = try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any]
+        let entries = listing?["devices"] as? [[String: Any]] ?? []
         return entries.map { $0["remembered"] as? Bool ?? false }
     }
 }

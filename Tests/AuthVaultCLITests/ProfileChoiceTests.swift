@@ -18,7 +18,8 @@ import AuthVaultApp
         #expect(use.stderr.contains("Profile 'work' is now the current profile."))
         #expect(try cli.configText().contains(#""currentProfile" : "work""#))
         #expect(await cli.run("profiles").stdout.contains("*  work"))
-        let json = try JSONSerialization.jsonObject(with: Data(await cli.run("profiles", "--json").stdout.utf8)) as? [[String: Any]]
+        let json = (try JSONSerialization.jsonObject(with: Data(await cli.run("profiles", "--json").stdout.utf8)) as? [String: Any])?["profiles"]
+            as? [[String: Any]]
         #expect(json?.first { $0["name"] as? String == "work" }?["current"] as? Bool == true)
         // The flag and the variable still win.
         #expect(await cli.run("--profile", "default", "profiles").stdout.contains("*  default"))

@@ -1,8 +1,13 @@
 import CognitoAuth
 import TokenVault
 
-/// The signed-in user as their identity provider describes them now, beside what the vault recorded at sign-in.
+/// The signed-in user as their identity provider describes them now, beside what the vault recorded at sign-in;
+/// `whoami --json` prints it as docs/whoami.schema.json describes it.
 public struct UserDescription: Sendable, Encodable {
+    /// `schemaVersion`: raised only when a field changes meaning or goes; new fields keep it.
+    public static let schemaVersion = 1
+
+    public let schemaVersion = UserDescription.schemaVersion
     public let profile: String
     public let username: String
     public let attributes: [String: String]

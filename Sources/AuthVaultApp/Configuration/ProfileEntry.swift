@@ -1,5 +1,18 @@
+/// `profiles list --json` as docs/profiles-list.schema.json describes it: one object, the profiles in name order.
+public struct ProfileListing: Sendable, Encodable {
+    /// `schemaVersion`: raised only when a field changes meaning or goes; new fields keep it.
+    public static let schemaVersion = 1
+
+    public let schemaVersion = ProfileListing.schemaVersion
+    public let profiles: [ProfileEntry]
+
+    public init(_ profiles: [ProfileEntry]) {
+        self.profiles = profiles
+    }
+}
+
 /// One configured profile as a listing shows it: encoded with every setting's default filled in, or with what the
-/// user set and why the profile cannot be used yet.
+/// user set and why the profile cannot be used yet (under the same keys either way).
 public struct ProfileEntry: Sendable, Encodable {
     public let name: String
     /// Whether it is the profile commands use when they name none.

@@ -113,6 +113,14 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     /// Seconds a refresh token lasts (the app client's setting); nil when not configured, and then not known.
     public let refreshTokenValidity: Int?
 
+    /// The configuration file's names, so that a listing shows a profile under the same keys whether it resolves
+    /// or not (docs/profiles-list.schema.json).
+    private enum CodingKeys: String, CodingKey {
+        case name, region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURIs, scopes, identityProvider
+        case oauthOverrides = "oauthEndpoints", signOutURI, vault, authFlow, rotatesRefreshTokens = "rotateRefreshTokens"
+        case caBundle, helperHosts, identityPoolId, identityEndpoint, awsRoleARN, grant, refreshTokenValidity
+    }
+
     /// Cognito's bounds for a refresh token's validity, in seconds: 60 minutes to 10 years. A configuration file
     /// edited by hand to anything else is refused, not computed with.
     public static let refreshTokenValidityRange = 3600...(3650 * 86_400)

@@ -2,7 +2,11 @@ import FoundationEssentials
 import TokenVault
 
 /// Which backend holds each profile, and the state of each backend: read without a secret or a passphrase.
+/// `vault status --json` prints it as docs/vault-status.schema.json describes it.
 public struct VaultOverview: Sendable, Encodable {
+    /// `schemaVersion`: raised only when a field changes meaning or goes; new fields keep it.
+    public static let schemaVersion = 1
+
     public struct Backend: Sendable, Encodable {
         public let backend: String
         public let state: String
@@ -21,6 +25,7 @@ public struct VaultOverview: Sendable, Encodable {
         public let stored: Bool?
     }
 
+    public let schemaVersion = VaultOverview.schemaVersion
     public let backends: [Backend]
     public let profiles: [Profile]
 

@@ -15,7 +15,7 @@ enum DevicesCommands {
 
 /// `authvault devices list`: ListDevices, this machine's device marked.
 struct DevicesListCommand: CLICommand {
-    static let json = OptionSpec.flag("json", help: #"Print [{"key", "name", "remembered", "lastAuthenticatedAt", "thisMachine"}]."#)
+    static let json = JSONOutput.option("the devices", schema: "devices-list")
     static let spec = CommandSpec(
         name: "list",
         abstract: "List the devices Cognito tracks for the signed-in user; * marks this machine.",
@@ -28,34 +28,22 @@ struct DevicesListCommand: CLICommand {
         asJSON = arguments.flag(Self.json)
     }
 
-    private struct Entry: Encodable {
-        let key: String
-        let name: String?
-        let remembered: Bool
-        let lastAuthenticatedAt: String?
-        let thisMachine: Bool
-    }
-
     func run(in context: CommandContext) async throws(CLIError) {
-        let tracked = try await application { () async throws(ApplicationError) in
+        let listing = DeviceListing(try await application { () async throws(ApplicationError) in
             try await context.application.trackedDevices(profile: context.profileName)
-        }
-        let entries = tracked.devices.map { device in
-            Entry(key: device.key, name: device.name, remembered: device.rememberedStatus == "remembered",
-                  lastAuthenticatedAt: device.lastAuthenticatedAt.map(TimeText.rfc3339), thisMachine: device.key == tracked.thisMachine)
-        }
+        })
         if asJSON {
-            try JSONOutput.write(entries, to: context.standardOutput)
+            try JSONOutput.write(listing, to: context.standardOutput)
             return
         }
-        for entry in entries {
+        for entry in listing.devices {
             let status = entry.remembered ? "remembered" : "not remembered"
             let seen = entry.lastAuthenticatedAt.map { ", last sign-in \($0)" } ?? ""
             // Any machine of the user's named its device: the names are shown escaped.
             let name = entry.name.map { ServerText.escaped($0) } ?? "(no name)"
             context.standardOutput.line("\(entry.thisMachine ? "*" : " ") \(ServerText.escaped(entry.key))  \(name)  (\(status)\(seen))")
         }
-        if entries.isEmpty { context.standardError.line("Cognito tracks no device for this user.") }
+        if listing.devices.isEmpty { context.standardError.line("Cognito tracks no device for this user.") }
     }
 }
 

@@ -42,7 +42,7 @@ extension MFAType {
 
 /// `authvault mfa status`: the preferred and enabled factors, from GetUser.
 struct MFAStatusCommand: CLICommand {
-    static let json = OptionSpec.flag("json", help: #"Print {"preferred": ..., "enabled": [...]} with Cognito's names."#)
+    static let json = JSONOutput.option("the factors, by Cognito's names", schema: "mfa-status")
     static let spec = CommandSpec(
         name: "status",
         abstract: "Show which MFA methods are enabled for the signed-in user, and which is preferred.",
@@ -58,16 +58,10 @@ struct MFAStatusCommand: CLICommand {
         asJSON = arguments.flag(Self.json)
     }
 
-    private struct Report: Encodable {
-        let preferred: String?
-        let enabled: [String]
-    }
-
     func run(in context: CommandContext) async throws(CLIError) {
         let user = try await application { () async throws(ApplicationError) in try await context.application.mfaStatus(profile: context.profileName) }
         if asJSON {
-            try JSONOutput.write(Report(preferred: user.preferredMFA?.rawValue, enabled: user.enabledMFA.map(\.rawValue)),
-                                 pretty: false, to: context.standardOutput)
+            try JSONOutput.write(MFAStatusReport(user), pretty: false, to: context.standardOutput)
             return
         }
         context.standardOutput.line("Preferred:  \(user.preferredMFA?.label ?? "none")")

@@ -12,7 +12,7 @@ enum ProfilesCommands {
 
 /// `authvault profiles [list]`: lists the configured profiles.
 struct ProfilesListCommand: CLICommand {
-    static let json = OptionSpec.flag("json", help: "Print the resolved profiles as JSON.")
+    static let json = JSONOutput.option("the profiles, defaults filled in", schema: "profiles-list")
     static let names = OptionSpec.flag("names", help: "Print only the profile names, one a line (what shell completion offers).")
 
     static let spec = CommandSpec(
@@ -37,7 +37,7 @@ struct ProfilesListCommand: CLICommand {
             for entry in entries { context.standardOutput.line(entry.name) }
             return
         }
-        if asJSON { return try JSONOutput.write(entries, to: context.standardOutput) }
+        if asJSON { return try JSONOutput.write(ProfileListing(entries), to: context.standardOutput) }
         guard !entries.isEmpty else {
             context.standardError.line("No profiles yet in \(context.configPath). Create one with 'authvault configure --user-pool-id ID --client-id ID'.")
             return

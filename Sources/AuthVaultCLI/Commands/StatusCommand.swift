@@ -6,14 +6,15 @@ import TokenVault
 
 /// `authvault status`: who is signed in, until when, where the tokens are; and when not usable, why.
 struct StatusCommand: CLICommand {
-    static let json = OptionSpec.flag("json", help: "Print the status as JSON (schema: docs/status.schema.json).")
+    static let json = JSONOutput.option("the status", schema: "status")
     static let all = OptionSpec.flag("all", help: "Show every configured profile.")
     static let spec = CommandSpec(
         name: "status",
         abstract: "Show the profile's session: who, token expiry, vault backend, last refresh.",
         discussion: """
         Reads the vault only: it neither refreshes nor contacts Cognito. Exit status 3 when there is no session, 4 when
-        the vault is locked. With --all, every profile is shown and the exit status is 0 once each could be reported.
+        the vault is locked. With --all, every profile is shown and the exit status is 0 once each could be reported;
+        with --all --json, one object whose "profiles" each follow the status schema (docs/status-all.schema.json).
         """,
         options: [json, all])
 

@@ -26,7 +26,7 @@ enum VaultCommands {
 
 /// `authvault vault status`: the backend of each profile, whether it is locked, where the data is, the KDF.
 struct VaultStatusCommand: CLICommand {
-    static let json = OptionSpec.flag("json", help: "Print the status as JSON.")
+    static let json = JSONOutput.option("the backends and the profiles in them", schema: "vault-status")
     static let spec = CommandSpec(
         name: "status",
         abstract: "Show which backend holds each profile, and whether it is locked.",

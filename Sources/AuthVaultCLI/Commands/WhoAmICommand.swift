@@ -3,7 +3,7 @@ import NetworkHosts
 
 /// `authvault whoami`: the signed-in user as Cognito describes them (GetUser), beside what the vault recorded.
 struct WhoAmICommand: CLICommand {
-    static let json = OptionSpec.flag("json", help: "Print the user as JSON.")
+    static let json = JSONOutput.option("the user", schema: "whoami")
     static let spec = CommandSpec(
         name: "whoami",
         abstract: "Show the signed-in user: Cognito's attributes and MFA settings, and the stored identity.",

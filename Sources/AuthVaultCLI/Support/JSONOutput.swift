@@ -4,6 +4,11 @@ import FoundationEssentials
 
 /// JSON on standard output, the same way for every `--json`: sorted keys, unescaped slashes, one value.
 enum JSONOutput {
+    /// `--json`, one flag on every command that prints JSON: one object with `schemaVersion`, as its schema in docs/ says.
+    static func option(_ what: String, schema: String) -> OptionSpec {
+        .flag("json", help: "Print \(what) as one JSON object (schema: docs/\(schema).schema.json).")
+    }
+
     /// A value built by hand, compact, members in the order given (sorted by the caller): for the token helpers,
     /// which run many times a minute and must not pay for JSONEncoder's first use.
     static func write(_ value: JSONValue, to output: any TextOutput) {
