@@ -37,7 +37,7 @@ struct DevicesListCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let tracked = try await application { () async throws(ApplicationError) in
+        let tracked = try await application(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.trackedDevices(profile: context.profileName)
         }
         let entries = tracked.devices.map { device in
@@ -78,7 +78,7 @@ struct DevicesForgetCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let forgotten = try await application { () async throws(ApplicationError) in
+        let forgotten = try await application(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.forgetDevice(key, profile: context.profileName)
         }
         switch forgotten {
