@@ -19,7 +19,7 @@ extension AuthStore {
     public func validToken(_ kind: TokenKind) async throws(AuthStoreError) -> ServedToken {
         let record: CredentialRecord
         if let machine {
-            guard kind == .access else { throw .rejected(.invalidConfiguration("a machine profile (client credentials) has no ID token")) }
+            guard kind == .access else { throw .noIDTokenForMachine }
             record = try await validMachineRecord(machine)
         } else {
             record = try await validRecord(for: kind)

@@ -15,6 +15,8 @@ public enum AuthStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     case challengeExpired
     /// Another operation (a sign-in, a sign-out) is running on this profile in this process.
     case busy(String)
+    /// An ID token was asked of a machine profile: the app client signs in as itself, and no user means no ID token.
+    case noIDTokenForMachine
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum AuthStoreError: Error, Sendable, Equatable, CustomStringConvertible 
             return "The sign-in took too long and Cognito's session expired: start the sign-in again."
         case .busy(let operation):
             return "Another \(operation) is in progress for this profile."
+        case .noIDTokenForMachine:
+            return "A machine profile (client credentials) has an access token only: the app client signs in as itself, and no user has an ID token."
         }
     }
 }

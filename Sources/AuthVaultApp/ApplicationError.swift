@@ -40,6 +40,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case signedInForGuest(profile: String)
     /// The agent answered for the session: that answer is final.
     case agent(profile: String, failure: AgentFailure)
+    /// A user's account was asked of a machine profile, whose app client signs in as itself: there is no user.
+    case machineHasNoUser(profile: String)
 
     public var description: String {
         switch self {
@@ -65,6 +67,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         case .noUsableSession(let profile, let reason): "No usable session for profile '\(profile)' (\(reason))."
         case .signedInForGuest(let profile): "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's."
         case .agent(_, let failure): failure.message
+        case .machineHasNoUser(let profile):
+            "Profile '\(profile)' is a machine profile: its app client signs in as itself (client credentials), so it has no user account."
         }
     }
 }

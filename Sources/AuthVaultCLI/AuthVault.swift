@@ -124,7 +124,7 @@ public enum AuthVault {
                 standardError.line("Error: \(error.description)")
                 return .usage
             } catch let error as CLIError {
-                standardError.line("Error: \(error.message)")
+                if !error.isAlreadySaid { standardError.line("Error: \(error.message)") }
                 return error.status
             } catch {
                 standardError.line("Error: \(error)")

@@ -25,7 +25,10 @@ import TestSupport
         let overview = try await pool.application.vaultOverview(profile: "work")
         #expect(overview.profiles.map(\.name) == ["work"] && overview.profiles.first?.stored == true)
 
-        let user = try await pool.application.describeUser(profile: "work")
+        guard case .user(let user) = try await pool.application.describeIdentity(profile: "work") else {
+            Issue.record("a user profile is described as its user")
+            return
+        }
         #expect(user.username == "status-user" && user.source == "user-pool-api" && user.enabledMFA == [])
     }
 
@@ -39,7 +42,7 @@ import TestSupport
 
         var nobody = Answers(input: GivenInput(""), prompter: NoPrompter())
         do {
-            try await pool.application.setUpAuthenticator(profile: "work", deviceName: "phone", answers: &nobody,
+            try await pool.application.setUpAuthenticator(profile: "work", authenticatorName: "phone", answers: &nobody,
                                                           show: { _, _ in shown.withLock { $0 += 1 } }, wrongCode: {})
             Issue.record("set up without a code")
         } catch {
@@ -51,14 +54,14 @@ import TestSupport
         let wrong = String(current.map { Character(String((Int(String($0))! + 1) % 10)) })
         var wrongAnswers = Answers(given: [.code: wrong], input: GivenInput(""), prompter: NoPrompter())
         await #expect(throws: ApplicationError.self) {
-            try await pool.application.setUpAuthenticator(profile: "work", deviceName: "phone", answers: &wrongAnswers,
+            try await pool.application.setUpAuthenticator(profile: "work", authenticatorName: "phone", answers: &wrongAnswers,
                                                           show: { _, _ in }, wrongCode: { Issue.record("a given code is not asked again") })
         }
         #expect(try await pool.application.mfaStatus(profile: "work").enabledMFA == [])
 
         let accounts = Locked<[String]>([])
         var right = Answers(piped: [.code], input: GivenInput(try await TOTPCode.current() + "\n"), prompter: NoPrompter())
-        try await pool.application.setUpAuthenticator(profile: "work", deviceName: "phone", answers: &right,
+        try await pool.application.setUpAuthenticator(profile: "work", authenticatorName: "phone", answers: &right,
                                                       show: { _, account in accounts.withLock { $0.append(account) } }, wrongCode: {})
         #expect(accounts.withLock { $0 } == ["totp-user@example.com"])
         let user = try await pool.application.mfaStatus(profile: "work")

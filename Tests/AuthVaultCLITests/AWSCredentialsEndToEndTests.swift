@@ -262,8 +262,8 @@ import TestSupport
         let faults = try await FaultProxy.start(upstream: String(fixture.identity.endpoint.dropLast()))
         let configured = try await cli.run(["configure", "--identity-endpoint", faults.endpoint])
         #expect(configured.status == 0)
-        for (type, remedy) in [("ResourceNotFoundException", "authvault configure --identity-pool-id REGION:GUID"),
-                               ("InvalidIdentityPoolConfigurationException", "authvault configure --aws-role-arn ARN"),
+        for (type, remedy) in [("ResourceNotFoundException", "authvault configure --profile default --identity-pool-id REGION:GUID"),
+                               ("InvalidIdentityPoolConfigurationException", "authvault configure --profile default --aws-role-arn ARN"),
                                ("NotAuthorizedException", "lists this profile's user pool and app client")] {
             try await faults.inject([.cognitoError(type)])
             let refused = try await cli.run(["aws-credentials"])

@@ -130,7 +130,7 @@ import TestSupport
         scenario.remember(code)
         let setUp = withSecret
             ? try await scenario.run(["mfa", "setup-totp", "--code-stdin"], stdin: code + "\n")
-            : try await scenario.run(["mfa", "setup-totp", "--code", code, "--device-name", "test phone"])
+            : try await scenario.run(["mfa", "setup-totp", "--code", code, "--authenticator-name", "test phone"])
         #expect(setUp.status == 0, "\(setUp.stderrText)")
         #expect(setUp.stderrText.contains("otpauth://totp/AuthVault%20default%3Atotp-user%40example.com?secret=asdfasdfasdf&issuer=AuthVault%20default"),
                 "\(setUp.stderrText)")

@@ -90,6 +90,6 @@ import TestSupport
         #expect(run.screen.contains("SSH session with no display"))
         #expect(run.screen.contains("ssh -L \(port):127.0.0.1:\(port) -p 2222 198.51.100.7"), "\(run.screen)")
         #expect(run.screen.contains("https://example.auth.eu-west-1.amazoncognito.com/oauth2/authorize?"))
-        #expect(run.screen.contains("authvault login --paste"))
+        #expect(run.screen.contains("authvault login --profile default --paste"), "\(run.screen)")
     }
 }

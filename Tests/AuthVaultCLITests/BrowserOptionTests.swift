@@ -85,4 +85,17 @@ import TestSupport
         #expect(unreachable.status == 5, "\(unreachable.stderrText)")
         #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == before, "the configuration file is untouched")
     }
+
+    /// Issue 26: plain http to another host is one usage error in one wording for every URL option of configure,
+    /// the discovery URL too (which once fetched nothing and ended "localhost).. Set the browser sign-in ...").
+    @Test(arguments: ["oidc-discovery", "endpoint", "issuer", "jwks-url", "hosted-ui", "authorize-url", "token-url", "userinfo-url",
+                      "revoke-url", "logout-url", "device-authorization-url", "sign-out-uri", "identity-endpoint"])
+    func plainHTTPToAnotherHostIsOneSentenceAndAUsageError(option: String) async throws {
+        let before = try String(contentsOfFile: cli.configPath, encoding: .utf8)
+        let insecure = await cli.runInProcess(["configure", "--\(option)", "http://idp.example.com/x"])
+        #expect(insecure.status == 2, "\(insecure.stderrText)")
+        #expect(insecure.stderrText == "Error: Invalid value 'http://idp.example.com/x' for --\(option): use https:// (plain http:// is "
+                + "accepted only for 127.0.0.0/8, [::1] and localhost).\n", "\(insecure.stderrText)")
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == before, "the configuration file is untouched")
+    }
 }

@@ -63,7 +63,7 @@ import TestSupport
         let (server, cli) = try await Self.deviceProfile()
         let (screen, status) = try await Self.loginApproved(accept: false, server: server, cli: cli)
         #expect(status == 3, "\(screen)")
-        #expect(screen.contains("The sign-in was refused at the verification page") && screen.contains("'authvault login --device'"), "\(screen)")
+        #expect(screen.contains("The sign-in was refused at the verification page") && screen.contains("'authvault login --profile default --device'"), "\(screen)")
         #expect(try await cli.storedRecord()?["accessToken"] == nil)
     }
 
@@ -75,7 +75,7 @@ import TestSupport
         let login = try await cli.run(["login", "--device"])
         #expect(login.status == 2, "\(login.stderrText)")
         #expect(login.stderrText.contains("Cognito, which has no device authorization grant"), "\(login.stderrText)")
-        #expect(login.stderrText.contains("'authvault login --paste'") && login.stderrText.contains("--no-browser"), "\(login.stderrText)")
+        #expect(login.stderrText.contains("'authvault login --profile default --paste'") && login.stderrText.contains("--no-browser"), "\(login.stderrText)")
     }
 
     /// The endpoint gets the client's requests: https, or http only to a loopback address, checked when configured.
@@ -86,7 +86,7 @@ import TestSupport
         let cleared = await cli.runInProcess(["configure", "--device-authorization-url", ""])
         #expect(cleared.status == 0, "\(cleared.stderrText)")
         let login = await cli.runInProcess(["login", "--device"])
-        #expect(login.status == 2 && login.stderrText.contains("'authvault configure --device-authorization-url URL'"), "\(login.stderrText)")
+        #expect(login.status == 2 && login.stderrText.contains("'authvault configure --profile default --device-authorization-url URL'"), "\(login.stderrText)")
     }
 
     /// On a terminal over SSH with no display, a plain login takes the device grant and says so; Ctrl-C ends the

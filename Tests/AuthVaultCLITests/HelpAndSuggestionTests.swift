@@ -24,6 +24,11 @@ import Testing
         (["token", "--profil", "x"], "Unknown option '--profil'.\nDid you mean '--profile'?"),
         (["help", "confgure"], "Unknown command 'confgure'.\nDid you mean 'configure'?"),
         (["help", "vault", "lok"], "Unknown command 'vault lok'.\nDid you mean 'lock'?"),
+        // Issue 26: --device-name is the remembered device's name, on login only; the authenticator has its own.
+        (["mfa", "setup-totp", "--device-name", "phone"],
+         "Unknown option '--device-name': --device-name is the remembered device's name, on 'login'.\nDid you mean '--authenticator-name'?"),
+        (["mfa", "setup-totp", "--device-name=phone"],
+         "Unknown option '--device-name': --device-name is the remembered device's name, on 'login'.\nDid you mean '--authenticator-name'?"),
     ])
     func aNearMissIsSuggestedOnALineOfItsOwn(arguments: [String], message: String) async throws {
         let result = try await CLIHarness().run(arguments)
@@ -36,6 +41,17 @@ import Testing
             let result = try await CLIHarness().run(arguments)
             #expect(result.status == .usage && !result.stderr.contains("Did you mean"), "\(arguments)")
         }
+    }
+
+    /// `--device-name` means one thing: login has it, the authenticator's name is --authenticator-name in help and
+    /// completion alike.
+    @Test func deviceNameMeansTheRememberedDeviceOnly() async throws {
+        let cli = try CLIHarness()
+        let totp = await cli.run(["mfa", "setup-totp", "--help"]), login = await cli.run(["login", "--help"])
+        #expect(totp.stdout.contains("--authenticator-name <name>") && !totp.stdout.contains("--device-name"), "\(totp.stdout)")
+        #expect(login.stdout.contains("--device-name <name>") && !login.stdout.contains("--authenticator-name"))
+        let bash = await cli.run(["completion", "bash"])
+        #expect(bash.stdout.contains("--authenticator-name"), "the completion offers the new name")
     }
 
     @Test func distanceCountsASwapAsOneEdit() {

@@ -100,7 +100,7 @@ import TestSupport
         #expect(output.status == 1, "\(output.stderrText)")
         #expect(output.stdout.isEmpty)
         #expect(output.stderrText.contains("invalid_client"), "\(output.stderrText)")
-        #expect(output.stderrText.contains("authvault configure --client-secret-stdin"), "\(output.stderrText)")
+        #expect(output.stderrText.contains("authvault configure --profile default --client-secret-stdin"), "\(output.stderrText)")
         #expect(try await wrong.cli.storedRecord()?["accessToken"] == nil)
         wrong.cli.expectNoSecretLeaks()
 
@@ -109,7 +109,7 @@ import TestSupport
         let unset = try await missing.cli.run(["token"])
         #expect(unset.status == 1, "\(unset.stderrText)")
         #expect(unset.stderrText.contains("no client secret"), "\(unset.stderrText)")
-        #expect(unset.stderrText.contains("authvault configure --client-secret-stdin"), "\(unset.stderrText)")
+        #expect(unset.stderrText.contains("authvault configure --profile default --client-secret-stdin"), "\(unset.stderrText)")
         #expect(try await missing.grants() == before, "nothing sent without a secret")
     }
 
@@ -119,7 +119,7 @@ import TestSupport
         #expect(output.status == 1, "\(output.stderrText)")
         #expect(output.stderrText.contains("invalid_scope"), "\(output.stderrText)")
         #expect(output.stderrText.contains("authvault-api/missing"), "\(output.stderrText)")
-        #expect(output.stderrText.contains("authvault configure --scopes"), "\(output.stderrText)")
+        #expect(output.stderrText.contains("authvault configure --profile default --scopes"), "\(output.stderrText)")
         profile.cli.expectNoSecretLeaks()
     }
 

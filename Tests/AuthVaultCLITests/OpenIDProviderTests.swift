@@ -64,13 +64,13 @@ import TestSupport
         let password = try await cli.run(["login", "--password", "--username", "kim", "--password-stdin"], stdin: OAuthServer.poolUser.password + "\n")
         #expect(password.status != 0)
         #expect(password.stderrText.contains("not a Cognito user pool"), "\(password.stderrText)")
-        #expect(password.stderrText.contains("'authvault login --browser'"), "\(password.stderrText)")
+        #expect(password.stderrText.contains("'authvault login --profile default --browser'"), "\(password.stderrText)")
         let mfa = try await cli.run(["mfa", "status"])
         #expect(mfa.status != 0)
-        #expect(mfa.stderrText.contains("not a Cognito user pool") && mfa.stderrText.contains("'authvault login --browser'"), "\(mfa.stderrText)")
+        #expect(mfa.stderrText.contains("not a Cognito user pool") && mfa.stderrText.contains("'authvault login --profile default --browser'"), "\(mfa.stderrText)")
         let global = try await cli.run(["logout", "--global"])
         #expect(global.status == 2)
-        #expect(global.stderrText.contains("'authvault logout --browser'"), "\(global.stderrText)")
+        #expect(global.stderrText.contains("'authvault logout --profile default --browser'"), "\(global.stderrText)")
         #expect(try await cli.run(["token"]).status == 0, "a refused --global changed nothing")
 
         // Sign-out: the browser gets the end_session_endpoint with the client's id, never the ID token.

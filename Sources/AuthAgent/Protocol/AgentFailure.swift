@@ -49,6 +49,8 @@ public struct AgentFailure: Error, Sendable, Equatable, CustomStringConvertible 
             self.init(.network, error.description)
         case .rejected, .noPendingChallenge, .challengeExpired, .busy:
             self.init(.internal, error.description)
+        case .noIDTokenForMachine:
+            self.init(.badRequest, error.description)
         }
     }
 }

@@ -46,7 +46,7 @@ extension Application {
     /// to the user (with the account name their app lists it under), and the app's first code proves it works. A
     /// code asked at the prompt may be wrong twice (`wrongCode` is told), as Cognito takes three in one session.
     public func setUpAuthenticator(
-        profile: String, deviceName: String, answers: inout Answers,
+        profile: String, authenticatorName: String, answers: inout Answers,
         show: (SoftwareTokenSecret, _ accountName: String) -> Void, wrongCode: () -> Void
     ) async throws(ApplicationError) {
         let codeGiven = answers.isGiven(.code)
@@ -63,7 +63,7 @@ extension Application {
             let code = try asked { () throws(AnswerError) in try answers.secret(.code, prompt: "First code from the authenticator app: ") }
             do {
                 try await session.withToken(accessToken) { client, token throws(CognitoError) in
-                    try await client.verifySoftwareToken(accessToken: token, code: code, friendlyDeviceName: deviceName)
+                    try await client.verifySoftwareToken(accessToken: token, code: code, friendlyDeviceName: authenticatorName)
                 }
                 break
             } catch {

@@ -2,8 +2,10 @@ import AuthCrypto
 import CognitoAuth
 
 extension ProfileSession {
-    /// The session's access token, refreshed first when it is due.
+    /// The signed-in user's access token, refreshed first when it is due, for a call on the user's account. A machine
+    /// profile has no user: its token would only have the user pool refuse it, so it is not even fetched.
     public func accessToken() async throws(ApplicationError) -> SecretBytes {
+        guard profile.grant == .user else { throw .machineHasNoUser(profile: profile.name) }
         do { return try await store.validAccessToken() } catch { throw .store(error) }
     }
 

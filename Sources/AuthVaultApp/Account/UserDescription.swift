@@ -23,8 +23,7 @@ public struct UserDescription: Sendable, Encodable {
 extension Application {
     /// GetUser with the session's access token, or for a browser sign-in the authorization server's userinfo
     /// endpoint; the token is refreshed first when it is due.
-    public func describeUser(profile: String) async throws(ApplicationError) -> UserDescription {
-        let session = try await openProfile(named: profile)
+    func describeUser(_ session: ProfileSession) async throws(ApplicationError) -> UserDescription {
         let accessToken = try await session.accessToken()
         let stored = await session.store.sessionFacts()
         let name = session.profile.name

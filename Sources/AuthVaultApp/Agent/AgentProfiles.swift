@@ -17,12 +17,12 @@ public final class AgentProfiles: AgentProfileProvider {
     private let fileVault: EncryptedFileVault
     public let revisions: RecordRevisions
     /// A profile that cannot be opened, as the agent answers it: the front end words the remedy.
-    private let failure: @Sendable (ApplicationError) -> AgentFailure
+    private let failure: @Sendable (ApplicationError, _ profile: String) -> AgentFailure
     /// The session each store was made in, for its identity pool client.
     private let sessions = Locked<[String: ProfileSession]>([:])
 
     /// - Parameter failure: the agent's answer for a profile that cannot be opened.
-    public init(application: Application, failure: @escaping @Sendable (ApplicationError) -> AgentFailure) throws(ApplicationError) {
+    public init(application: Application, failure: @escaping @Sendable (ApplicationError, _ profile: String) -> AgentFailure) throws(ApplicationError) {
         self.application = application.withoutPrompts()
         let factory = self.application.vaults(for: try self.application.configuration())
         fileVault = try factory.fileVault()
@@ -48,7 +48,7 @@ public final class AgentProfiles: AgentProfileProvider {
         do {
             session = try await application.openProfile(named: profile, refreshesInBackground: true, fileVault: fileVault)
         } catch {
-            throw failure(error)
+            throw failure(error, profile)
         }
         sessions.withLock { $0[profile] = session }
         return session.store

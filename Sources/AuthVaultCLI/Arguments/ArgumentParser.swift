@@ -86,6 +86,10 @@ struct ArgumentParser {
             }
             guard let option else {
                 let given = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+                if case .command(let type) = node, argument.hasPrefix("--"),
+                   let renamed = type.spec.renamedOptions.first(where: { $0.former == name }) {
+                    throw usage("Unknown option '\(given)': \(renamed.reason).\nDid you mean '--\(renamed.current.long)'?")
+                }
                 throw usage("Unknown option '\(given)'.", suggesting: given, among: options.map { "--" + $0.long })
             }
             if option.takesValue {

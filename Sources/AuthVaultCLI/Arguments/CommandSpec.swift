@@ -7,6 +7,8 @@ struct CommandSpec: Sendable {
     let positionals: [PositionalSpec]
     /// Accepts any number of trailing positionals (for example a command to run after `--`).
     let acceptsTrailingArguments: Bool
+    /// Options this command once spelled otherwise: the old spelling is refused with the new one named.
+    let renamedOptions: [RenamedOption]
 
     init(
         name: String,
@@ -14,7 +16,8 @@ struct CommandSpec: Sendable {
         discussion: String? = nil,
         options: [OptionSpec] = [],
         positionals: [PositionalSpec] = [],
-        acceptsTrailingArguments: Bool = false
+        acceptsTrailingArguments: Bool = false,
+        renamedOptions: [RenamedOption] = []
     ) {
         self.name = name
         self.abstract = abstract
@@ -22,7 +25,16 @@ struct CommandSpec: Sendable {
         self.options = options
         self.positionals = positionals
         self.acceptsTrailingArguments = acceptsTrailingArguments
+        self.renamedOptions = renamedOptions
     }
+}
+
+/// An option's former spelling on one command, kept so a script that still uses it learns the new one.
+struct RenamedOption: Sendable {
+    let former: String
+    let current: OptionSpec
+    /// Why it changed, in a few words.
+    let reason: String
 }
 
 /// A command the user can run: its spec, how it is built from parsed arguments, and what it does.

@@ -55,7 +55,7 @@ struct TerminalBrowserSignIn {
 
     /// A step of the sign-in, its failure said in the command's terms.
     private func step<T>(_ body: () async throws(BrowserSignInError) -> T) async throws(CLIError) -> T {
-        do { return try await body() } catch { throw Self.cliError(error) }
+        do { return try await body() } catch { throw Self.cliError(error, profile: signIn.session.profile.name) }
     }
 
     private func pastedRedirect(_ request: OAuthAuthorizationRequest) throws(CLIError) -> String {
@@ -70,7 +70,7 @@ struct TerminalBrowserSignIn {
         if context.isInteractive {
             // It carries the code: no echo, and it never lands in the terminal's scroll-back.
             guard let secret = context.prompter.readSecret(prompt: "Redirect URL: ") else {
-                throw CLIError("Nothing was pasted; run 'authvault login --paste' again.", status: .usage)
+                throw CLIError("Nothing was pasted; run \(Remedy.command("login", profile: signIn.session.profile.name, "--paste")) again.", status: .usage)
             }
             return secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         }
@@ -104,7 +104,7 @@ struct TerminalBrowserSignIn {
 
                   \(request.url)
 
-                Or press Ctrl-C and run 'authvault login --paste' to paste the address the browser ends on instead.
+                Or press Ctrl-C and run \(Remedy.command("login", profile: signIn.session.profile.name, "--paste")) to paste the address the browser ends on instead.
 
                 """)
                 return
@@ -120,24 +120,25 @@ struct TerminalBrowserSignIn {
         }
     }
 
-    private static func cliError(_ error: BrowserSignInError) -> CLIError {
+    private static func cliError(_ error: BrowserSignInError, profile: String) -> CLIError {
         switch error {
-        case .client(let error): CLIErrors.from(error)
+        case .client(let error): CLIErrors.from(error, profile: profile)
         case .listener(let error): cliError(error)
         case .callback: CLIError(error.description, status: .failure)
-        case .exchange(.tokenRejected(let reason)): rejectedTokens(reason, retry: "authvault login")
+        case .exchange(.tokenRejected(let reason)): rejectedTokens(reason, retry: Remedy.command("login", profile: profile))
         case .exchange(.refused(.invalidGrant, _, _, _)):
-            CLIError("The authorization server refused the code (it was used already, or it expired): run 'authvault login' again.",
-                     status: .signInRequired)
-        case .exchange(let error): CLIErrors.from(error)
-        case .store(let error): CLIErrors.from(error)
+            CLIError("The authorization server refused the code (it was used already, or it expired): "
+                     + "run \(Remedy.command("login", profile: profile)) again.", status: .signInRequired)
+        case .exchange(let error): CLIErrors.from(error, profile: profile)
+        case .store(let error): CLIErrors.from(error, profile: profile)
         }
     }
 
     /// Tokens of a sign-in that failed verification: most often the profile names another issuer or key set.
+    /// - Parameter command: the sign-in to run again, quoted (`Remedy.command`).
     static func rejectedTokens(_ reason: TokenError, retry command: String) -> CLIError {
         CLIError("The tokens from the authorization server failed verification (\(reason)); nothing was stored. "
-            + "Check the profile's --issuer and --jwks-url, then run '\(command)' again.", status: .failure)
+            + "Check the profile's --issuer and --jwks-url, then run \(command) again.", status: .failure)
     }
 
     private static func cliError(_ error: LoopbackError) -> CLIError {

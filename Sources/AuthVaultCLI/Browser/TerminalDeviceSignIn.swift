@@ -25,7 +25,7 @@ struct TerminalDeviceSignIn {
         if cancelled.withLock({ $0.task = waiting; return $0.fired }) { waiting.cancel() }
         switch await waiting.value {
         case .success(let summary): return summary
-        case .failure(let error): throw Self.cliError(error)
+        case .failure(let error): throw Self.cliError(error, profile: session.profile.name)
         }
     }
 
@@ -42,22 +42,23 @@ struct TerminalDeviceSignIn {
         """
     }
 
-    static func cliError(_ error: DeviceSignInError) -> CLIError {
-        switch error {
+    static func cliError(_ error: DeviceSignInError, profile: String) -> CLIError {
+        let login = { (options: String) in Remedy.command("login", profile: profile, options) }
+        return switch error {
         case .cognitoHasNoDeviceGrant:
-            CLIError("\(error) Sign in on another machine with 'authvault login --paste' (then paste the address its browser ends on), "
-                + "or with 'authvault login --no-browser' and SSH port forwarding.", status: .usage)
+            CLIError("\(error) Sign in on another machine with \(login("--paste")) (then paste the address its browser ends on), "
+                + "or with \(login("--no-browser")) and SSH port forwarding.", status: .usage)
         case .notOffered:
-            CLIError("\(error) Set one with 'authvault configure --device-authorization-url URL', or use 'authvault login --paste'.",
-                     status: .usage)
+            CLIError("\(error) Set one with \(Remedy.command("configure", profile: profile, "--device-authorization-url URL")), "
+                + "or use \(login("--paste")).", status: .usage)
         case .authorization(.network(.cancelled)): CLIError("\(DeviceGrantError.cancelled) Nothing was stored.", status: .cancelled)
-        case .authorization(let error): CLIErrors.from(error)
-        case .grant(.denied): CLIError("\(error) Run 'authvault login --device' again to retry.", status: .signInRequired)
-        case .grant(.expired): CLIError("\(error) Run 'authvault login --device' again for a new code.", status: .signInRequired)
+        case .authorization(let error): CLIErrors.from(error, profile: profile)
+        case .grant(.denied): CLIError("\(error) Run \(login("--device")) again to retry.", status: .signInRequired)
+        case .grant(.expired): CLIError("\(error) Run \(login("--device")) again for a new code.", status: .signInRequired)
         case .grant(.cancelled): CLIError("\(DeviceGrantError.cancelled) Nothing was stored.", status: .cancelled)
-        case .grant(.failed(.tokenRejected(let reason))): TerminalBrowserSignIn.rejectedTokens(reason, retry: "authvault login --device")
-        case .grant(.failed(let error)): CLIErrors.from(error)
-        case .store(let error): CLIErrors.from(error)
+        case .grant(.failed(.tokenRejected(let reason))): TerminalBrowserSignIn.rejectedTokens(reason, retry: login("--device"))
+        case .grant(.failed(let error)): CLIErrors.from(error, profile: profile)
+        case .store(let error): CLIErrors.from(error, profile: profile)
         }
     }
 }

@@ -64,12 +64,12 @@ struct SignUpCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let options = AccountOption.answers((.newPassword, AccountOption.passwordStdin))
         var answers = options.answers(arguments, context: context)
-        let (username, result) = try await options.use { () async throws(ApplicationError) in
+        let (username, result) = try await options.use(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.signUp(profile: context.profileName, attributes: attributes, answers: &answers)
         }
         context.standardError.line("Signed up \(username) (user \(ServerText.escaped(result.userSub))).")
         if result.userConfirmed {
-            context.standardError.line("The account is confirmed: sign in with 'authvault login --password --username \(username)'.")
+            context.standardError.line("The account is confirmed: sign in with \(Remedy.command("login", profile: context.profileName, "--password --username \(username)")).")
         } else {
             let destination = result.codeDelivery.map { "Cognito sent a code to \(ServerText.escaped($0.summary))" } ?? "Confirm the account with the code Cognito sends"
             context.standardError.line("\(destination): run 'authvault confirm-signup --username \(username)'.")
@@ -98,10 +98,10 @@ struct ConfirmSignUpCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let options = AccountOption.answers((.code, AccountOption.code.stdin))
         var answers = options.answers(arguments, context: context)
-        let username = try await options.use { () async throws(ApplicationError) in
+        let username = try await options.use(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.confirmSignUp(profile: context.profileName, answers: &answers)
         }
-        context.standardError.line("Confirmed \(username): sign in with 'authvault login --password --username \(username)'.")
+        context.standardError.line("Confirmed \(username): sign in with \(Remedy.command("login", profile: context.profileName, "--password --username \(username)")).")
     }
 }
 
@@ -164,10 +164,10 @@ struct ConfirmForgotPasswordCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let options = AccountOption.answers((.code, AccountOption.code.stdin), (.newPassword, AccountOption.newPasswordStdin))
         var answers = options.answers(arguments, context: context)
-        let username = try await options.use { () async throws(ApplicationError) in
+        let username = try await options.use(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.confirmForgotPassword(profile: context.profileName, answers: &answers)
         }
-        context.standardError.line("Set a new password for \(username): sign in with 'authvault login --password --username \(username)'.")
+        context.standardError.line("Set a new password for \(username): sign in with \(Remedy.command("login", profile: context.profileName, "--password --username \(username)")).")
     }
 }
 
@@ -192,7 +192,7 @@ struct ChangePasswordCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let options = AccountOption.answers((.password, AccountOption.passwordStdin), (.newPassword, AccountOption.newPasswordStdin))
         var answers = options.answers(arguments, context: context)
-        let user = try await options.use { () async throws(ApplicationError) in
+        let user = try await options.use(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.changePassword(profile: context.profileName, answers: &answers)
         }
         context.standardError.line("Changed the password of \(user.map { ServerText.escaped($0) } ?? "the signed-in user").")
@@ -214,7 +214,7 @@ extension CodeRequestCommand {
     func run(in context: CommandContext) async throws(CLIError) {
         let options = AccountOption.answers()
         let answers = options.answers(arguments, context: context)
-        let (username, delivery) = try await options.use { () async throws(ApplicationError) in
+        let (username, delivery) = try await options.use(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.requestCode(Self.request, profile: context.profileName, answers: answers)
         }
         // "Cognito sent a new code to a***@e*** (EMAIL): run 'authvault confirm-signup --username alice'."

@@ -76,7 +76,7 @@ struct AgentCommand: CLICommand {
         guard let path else {
             throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
         }
-        let profiles = try application { () throws(ApplicationError) in
+        let profiles = try application(for: context.profileName) { () throws(ApplicationError) in
             try AgentProfiles(application: context.application, failure: Self.failure)
         }
         let log: @Sendable (String) -> Void = { context.standardError.line("authvault agent: \($0)") }
@@ -103,8 +103,8 @@ struct AgentCommand: CLICommand {
     }
 
     /// A profile that cannot be opened, as the agent answers it: its reason and remedy in command terms.
-    private static func failure(_ error: ApplicationError) -> AgentFailure {
-        let said = CLIErrors.from(error)
+    private static func failure(_ error: ApplicationError, profile: String) -> AgentFailure {
+        let said = CLIErrors.from(error, profile: profile)
         let code: AgentErrorCode = if case .configuration(.noSuchProfile) = error {
             .unknownProfile
         } else {

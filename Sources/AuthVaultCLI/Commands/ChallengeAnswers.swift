@@ -29,12 +29,12 @@ struct ChallengeAnswers {
     }
 
     /// A sign-in that cannot go on, with login's options for what it lacks.
-    static func error(_ error: SignInError) -> CLIError {
+    static func error(_ error: SignInError, profile: String) -> CLIError {
         let escaped = { (text: String) in ServerText.escaped(text) }
         switch error {
         case .noAnswerableFirstFactor(let offered):
             return CLIError("Cognito offers \(escaped(offered.joined(separator: ", "))) to sign in, none of which authvault "
-                            + "can answer: sign in through the browser ('authvault login --browser').")
+                            + "can answer: sign in through the browser (\(Remedy.command("login", profile: profile, "--browser"))).")
         case .firstFactorNotOffered(let chosen, let offered, let username):
             let words = offered.map(\.rawValue)
             return CLIError("Cognito offers \(words.joined(separator: ", ")) to sign in as \(escaped(username)), not "
@@ -51,11 +51,11 @@ struct ChallengeAnswers {
         case .newPasswordRequired:
             return CLIError("Cognito requires a new password: pipe it in with --new-password-stdin.", status: .usage)
         case .newPasswordNotEntered: return CLIError("No new password was entered.", status: .usage)
-        case .newPasswordsDiffer: return CLIError("The two passwords differ; run 'authvault login' again.", status: .usage)
+        case .newPasswordsDiffer: return CLIError("The two passwords differ; run \(Remedy.command("login", profile: profile)) again.", status: .usage)
         case .unanswerable(let kind): return CLIError("Cognito asks for \(escaped(kind)), which authvault cannot answer yet.")
         case .customAnswerRefused(let round):
             return CLIError("Cognito did not accept the answer to custom challenge \(round), which ends the sign-in: "
-                            + "run 'authvault login --auth-flow custom' again.")
+                            + "run \(Remedy.command("login", profile: profile, "--auth-flow custom")) again.")
         case .endedWithoutSession: return CLIError("The sign-in ended without a session.")
         }
     }

@@ -113,6 +113,8 @@ struct ConfigureCommand: CLICommand {
     /// The provider's discovery document, fetched before anything is written: a wrong URL changes nothing.
     private func discover(context: CommandContext) async throws(CLIError) -> OAuthEndpoints? {
         guard let url = arguments.value(Self.oidcDiscovery), !url.isEmpty else { return nil }
+        // Checked as every URL option is, before anything is fetched: a usage error in the one wording.
+        do { try ProfileValidation.serviceURL(url, option: Self.oidcDiscovery.long) } catch { throw CLIErrors.from(error) }
         let caBundle = arguments.value(Self.caBundle).flatMap { $0.isEmpty ? nil : $0 }
             ?? (try? context.configStore.load().profiles[context.profileName]?.caBundle) ?? nil
         let application = context.application
@@ -123,7 +125,11 @@ struct ConfigureCommand: CLICommand {
             context.standardError.line("Read the endpoints of \(ServerText.escaped(endpoints.issuer ?? url)) from its discovery document.")
             return endpoints
         } catch {
-            throw CLIError(Remedy.message("Cannot use the discovery document at \(url): \(error).", Remedy.of(error)), status: error.isRetryable ? .networkUnavailable : .failure)
+            // The reason ends its own sentence; a document naming a wrong endpoint is the provider's to fix, not
+            // this profile's settings.
+            let remedy = if case .invalidConfiguration = error { nil as String? } else { Remedy.of(error, profile: context.profileName) }
+            throw CLIError(Remedy.message("Cannot use the discovery document at \(url): \(error)", remedy),
+                           status: error.isRetryable ? .networkUnavailable : .failure)
         }
     }
 
@@ -160,7 +166,7 @@ struct ConfigureCommand: CLICommand {
         let session = try await ProfileSession.open(context)
         let profile = session.profile.name
         let value = secret.isEmpty ? nil : SecretBytes(secret)
-        try await application { () async throws(ApplicationError) in try await session.storeClientSecret(value) }
+        try await application(for: profile) { () async throws(ApplicationError) in try await session.storeClientSecret(value) }
         context.standardError.line(value == nil ? "Removed the client secret of profile '\(profile)'."
                                    : "Stored the client secret of profile '\(profile)' in \(session.backend.rawValue).")
     }
@@ -171,10 +177,10 @@ struct ConfigureCommand: CLICommand {
         let configuration: ConfigFile
         do { configuration = try context.configStore.load() } catch { throw CLIErrors.from(error) }
         let factory = context.application.vaults(for: configuration)
-        guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try application({ () throws(ApplicationError) in try factory.knownBackend(for: name) }) == nil else {
+        guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try application(for: name, { () throws(ApplicationError) in try factory.knownBackend(for: name) }) == nil else {
             return
         }
-        let (_, chosen) = try await application { () async throws(ApplicationError) in try await factory.selectBackend(for: name) }
+        let (_, chosen) = try await application(for: name) { () async throws(ApplicationError) in try await factory.selectBackend(for: name) }
         if chosen == .secretService {
             context.standardError.line("Profile '\(name)' keeps its tokens in the Secret Service (the default collection).")
         }

@@ -29,7 +29,7 @@ struct DevicesListCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let listing = DeviceListing(try await application { () async throws(ApplicationError) in
+        let listing = DeviceListing(try await application(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.trackedDevices(profile: context.profileName)
         })
         if asJSON {
@@ -66,7 +66,7 @@ struct DevicesForgetCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let forgotten = try await application { () async throws(ApplicationError) in
+        let forgotten = try await application(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.forgetDevice(key, profile: context.profileName)
         }
         switch forgotten {

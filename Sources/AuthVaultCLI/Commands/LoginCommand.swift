@@ -135,7 +135,7 @@ struct LoginCommand: CLICommand {
     /// A machine profile has no one to sign in: its token is fetched now, as 'authvault token' would when due.
     private func fetchMachineToken(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
         let summary: SessionSummary
-        do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error) }
+        do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error, profile: session.profile.name) }
         context.standardError.line("Profile '\(session.profile.name)' signs in as app client \(ServerText.escaped(summary.user)) (client credentials): no login "
             + "is needed, 'authvault token' fetches a token when due. Fetched one now, valid until \(TimeText.rfc3339(summary.accessTokenExpiresAt)).")
     }
@@ -144,7 +144,7 @@ struct LoginCommand: CLICommand {
     /// be opened, whose provider offers the grant: then it is said. Without a terminal a plain login never waits.
     private func deviceGrantChosen(_ profile: ResolvedProfile, context: CommandContext) throws(CLIError) -> Bool {
         if arguments.flag(Self.device) {
-            do { try DeviceSignIn.check(profile) } catch { throw TerminalDeviceSignIn.cliError(error) }
+            do { try DeviceSignIn.check(profile) } catch { throw TerminalDeviceSignIn.cliError(error, profile: profile.name) }
             return true
         }
         let plain = !(Self.browserOptions + Self.passwordOptions).contains { arguments.flag($0) || !arguments.values($0).isEmpty }
@@ -165,8 +165,9 @@ struct LoginCommand: CLICommand {
         guard !passwordAsked else { return nil }
         guard profile.hasBrowserSignIn else {
             guard asked else { return nil }
-            throw CLIError("Profile '\(profile.name)' has no Hosted UI for a browser sign-in: set one with 'authvault configure "
-                + "--hosted-ui URL' (or --oidc-discovery URL), or sign in with --password.", status: .usage)
+            throw CLIError("Profile '\(profile.name)' has no Hosted UI for a browser sign-in: set one with "
+                + "\(Remedy.command("configure", profile: profile.name, "--hosted-ui URL")) (or --oidc-discovery URL), or sign in with --password.",
+                status: .usage)
         }
         if arguments.flag(Self.paste) { return .paste }
         if arguments.flag(Self.noBrowser) { return .printURL }

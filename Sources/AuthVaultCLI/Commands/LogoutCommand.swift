@@ -25,7 +25,7 @@ struct LogoutCommand: CLICommand {
         // Chosen before the tokens go; the logout page is opened once they are gone.
         let launcher = !inBrowser || context.promptsForbidden ? nil
             : ShellBrowserLauncher.choose(command: browserCommand, environment: context.environment, onWSL: BrowserHost.of(context) == .wsl)
-        let signOut = try await application { () async throws(ApplicationError) in
+        let signOut = try await application(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.signOut(profile: context.profileName, everywhere: everywhere, logoutPage: inBrowser)
         }
         let result = signOut.result
@@ -36,7 +36,7 @@ struct LogoutCommand: CLICommand {
         if result.revoked == true { context.standardError.line("Revoked the refresh token.") }
         if result.revocationUnavailable {
             context.standardError.line("The provider names no revocation endpoint, so its refresh token stays valid there until it expires "
-                                       + "('authvault configure --revoke-url URL' sets one).")
+                                       + "(\(Remedy.command("configure", profile: signOut.profile, "--revoke-url URL")) sets one).")
         }
         if result.signedOutGlobally == true { context.standardError.line("Signed out everywhere.") }
         guard result.isComplete else {

@@ -59,7 +59,7 @@ struct MFAStatusCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let user = try await application { () async throws(ApplicationError) in try await context.application.mfaStatus(profile: context.profileName) }
+        let user = try await application(for: context.profileName) { () async throws(ApplicationError) in try await context.application.mfaStatus(profile: context.profileName) }
         if asJSON {
             try JSONOutput.write(MFAStatusReport(user), pretty: false, to: context.standardOutput)
             return
@@ -67,7 +67,7 @@ struct MFAStatusCommand: CLICommand {
         context.standardOutput.line("Preferred:  \(user.preferredMFA?.label ?? "none")")
         context.standardOutput.line("Enabled:    \(user.enabledMFA.isEmpty ? "none" : user.enabledMFA.map(\.label).joined(separator: ", "))")
         if user.enabledMFA.isEmpty {
-            context.standardError.line("MFA is off: set up an authenticator app with 'authvault mfa setup-totp'.")
+            context.standardError.line("MFA is off: set up an authenticator app with \(Remedy.command("mfa setup-totp", profile: context.profileName)).")
         }
     }
 }
@@ -75,8 +75,8 @@ struct MFAStatusCommand: CLICommand {
 /// `authvault mfa setup-totp`: adds an authenticator app and makes it the preferred factor.
 struct MFASetupTOTPCommand: CLICommand {
     static let code = CodeOption("code", what: "the authenticator app's current code")
-    static let deviceName = TypedOption<String>("device-name", placeholder: "name", help: "What Cognito calls the authenticator.",
-                                                expected: "a name", default: "authvault") { $0 }
+    static let authenticatorName = TypedOption<String>("authenticator-name", placeholder: "name", help: "What Cognito calls the authenticator.",
+                                                       expected: "a name", default: "authvault") { $0 }
     static let spec = CommandSpec(
         name: "setup-totp",
         abstract: "Set up an authenticator app (TOTP) for the signed-in user and prefer it.",
@@ -87,14 +87,16 @@ struct MFASetupTOTPCommand: CLICommand {
         pipes it in with --code-stdin, whose line is read only after the secret is shown (so the script can compute
         the code from it), or passes --code, which other users of the machine can see.
         """,
-        options: code.options + [deviceName.spec])
+        options: code.options + [authenticatorName.spec],
+        renamedOptions: [RenamedOption(former: "device-name", current: authenticatorName.spec,
+                                       reason: "--device-name is the remembered device's name, on 'login'")])
 
     let arguments: ParsedArguments
-    let friendlyDeviceName: String
+    let authenticatorName: String
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        friendlyDeviceName = try arguments.value(Self.deviceName)
+        authenticatorName = try arguments.value(Self.authenticatorName)
         try Self.code.checkNotBoth(arguments)
     }
 
@@ -102,9 +104,9 @@ struct MFASetupTOTPCommand: CLICommand {
         var options = AnswerOptions(piped: [(.code, Self.code.stdin)], values: [.code: Self.code.value])
         options.codeNoun = "the authenticator's code"
         var answers = options.answers(arguments, context: context)
-        try await options.use { () async throws(ApplicationError) in
+        try await options.use(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.setUpAuthenticator(
-                profile: context.profileName, deviceName: friendlyDeviceName, answers: &answers,
+                profile: context.profileName, authenticatorName: authenticatorName, answers: &answers,
                 show: { secret, account in secret.show(accountName: account, profile: context.profileName, on: context.standardError) },
                 wrongCode: { context.standardError.line("That code is not right; try again.") })
         }
@@ -141,7 +143,7 @@ struct MFAEnableCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try await application { () async throws(ApplicationError) in try await context.application.enableMFA(type, profile: context.profileName) }
+        try await application(for: context.profileName) { () async throws(ApplicationError) in try await context.application.enableMFA(type, profile: context.profileName) }
         context.standardError.line("Enabled \(type.label) as the preferred MFA method.")
     }
 }
@@ -165,7 +167,7 @@ struct MFADisableCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let disabled = try await application { () async throws(ApplicationError) in
+        let disabled = try await application(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.disableMFA(type, profile: context.profileName) { context.standardError.line("Disabled \($0.label).") }
         }
         if disabled.isEmpty { context.standardError.line("No MFA method is enabled; nothing to turn off.") }

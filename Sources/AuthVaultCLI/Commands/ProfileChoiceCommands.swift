@@ -17,7 +17,7 @@ struct ProfilesUseCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try application { () throws(ApplicationError) in try context.application.useProfile(named: name) }
+        try application(for: name ?? "default") { () throws(ApplicationError) in try context.application.useProfile(named: name) }
         context.standardError.line(name.map { "Profile '\($0)' is now the current profile." }
                                    ?? "No profile is chosen now: commands use 'default' unless told otherwise.")
         if let named = context.variables.nonEmpty("AUTHVAULT_PROFILE"), named != name {
@@ -58,7 +58,7 @@ struct ProfilesRemoveCommand: CLICommand {
                 throw CLIError("Nothing was removed.", status: .failure)
             }
         }
-        let removed = try await application { () async throws(ApplicationError) in try await context.application.removeProfile(named: name) }
+        let removed = try await application(for: name) { () async throws(ApplicationError) in try await context.application.removeProfile(named: name) }
         context.standardError.line("Removed profile '\(name)' from \(context.configPath).")
         let places = removed.erasedFrom.map { $0 == .file ? "the encrypted file vault" : "the Secret Service" }
         context.standardError.line(places.isEmpty

@@ -32,7 +32,7 @@ struct ProfilesListCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let entries = try application { () throws(ApplicationError) in try context.application.profileEntries(current: context.profileName) }
+        let entries = try application(for: context.profileName) { () throws(ApplicationError) in try context.application.profileEntries(current: context.profileName) }
         if namesOnly {
             for entry in entries { context.standardOutput.line(entry.name) }
             return

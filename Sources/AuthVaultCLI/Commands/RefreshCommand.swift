@@ -20,7 +20,7 @@ struct RefreshCommand: CLICommand {
         let session = try await ProfileSession.open(context)
         try await RunningAgent.unlockBeforeWriting(context, session)
         let summary: SessionSummary
-        do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error) }
+        do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error, profile: session.profile.name) }
         let now = session.store.clock.now()   // the provider's, which times the tokens
         context.standardError.line("Refreshed the tokens of \(summary.user): the access token is valid until "
             + "\(TimeText.rfc3339(summary.accessTokenExpiresAt)) (\(TimeText.relative(summary.accessTokenExpiresAt, now: now))).")

@@ -21,7 +21,7 @@ struct SignInDialogue {
         do {
             return try await signIn.run(username: username, flow: flow)
         } catch {
-            throw answers.input.options.error(of: error)
+            throw answers.input.options.error(of: error, profile: profile)
         }
     }
 

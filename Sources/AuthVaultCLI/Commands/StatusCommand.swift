@@ -34,7 +34,8 @@ struct StatusCommand: CLICommand {
             } else {
                 context.standardOutput.write(render(shown, now: TimeText.now))
             }
-            if shown.exitStatus != .success { throw CLIError(shown.report.problem ?? "not usable", status: shown.exitStatus) }
+            // The report says the problem once; the exit status is all that is left to give.
+            if shown.exitStatus != .success { throw CLIError(alreadySaid: shown.report.problem ?? "not usable", status: shown.exitStatus) }
             return
         }
         let names: [String]
@@ -74,10 +75,10 @@ struct StatusCommand: CLICommand {
 
     /// One profile's report (the current one when nil).
     private func report(profile name: String?, context: CommandContext) async throws(CLIError) -> Shown {
-        let status = try await application { () async throws(ApplicationError) in try await context.application.profileStatus(named: name) }
-        let problem = status.problem.map { Self.words($0, now: status.now, providerNow: status.providerNow) }
+        let status = try await application(for: name ?? context.profileName) { () async throws(ApplicationError) in try await context.application.profileStatus(named: name) }
+        let problem = status.problem.map { Self.words($0, profile: status.profile.name, now: status.now, providerNow: status.providerNow) }
         let exitStatus: ExitStatus = switch status.problem {
-        case .vault(let error): CLIErrors.from(error).status
+        case .vault(let error): VaultCommands.status(of: error)
         case let problem? where problem.requiresSignIn: .signInRequired
         default: .success
         }
@@ -86,17 +87,18 @@ struct StatusCommand: CLICommand {
     }
 
     /// The problem as a person reads it, with the command that helps.
-    private static func words(_ problem: StatusProblem, now: Double, providerNow: Double) -> String {
-        switch problem {
+    private static func words(_ problem: StatusProblem, profile: String, now: Double, providerNow: Double) -> String {
+        let login = Remedy.command("login", profile: profile), token = Remedy.command("token", profile: profile)
+        return switch problem {
         case .refreshFailing(let at, let reason):
-            "the last refresh failed \(TimeText.relative(at, now: now)) (\(reason)); the stored session is kept and the next 'authvault token' tries again"
-        case .refreshTokenExpired(let at): "the refresh token expired \(TimeText.relative(at, now: now)); run 'authvault login'"
+            "the last refresh failed \(TimeText.relative(at, now: now)) (\(reason)); the stored session is kept and the next \(token) tries again"
+        case .refreshTokenExpired(let at): "the refresh token expired \(TimeText.relative(at, now: now)); run \(login)"
         case .accessTokenExpired(let at):
-            "the access token expired \(TimeText.relative(at, now: providerNow)); the next 'authvault token' refreshes it"
+            "the access token expired \(TimeText.relative(at, now: providerNow)); the next \(token) refreshes it"
         case .vault(let error): error.description
-        case .needsSignIn(let reason): "\(reason); run 'authvault login'"
-        case .notSignedIn: "not signed in; run 'authvault login'"
-        case .noMachineTokenYet: "no token yet; the next 'authvault token' fetches one"
+        case .needsSignIn(let reason): "\(reason); run \(login)"
+        case .notSignedIn: "not signed in; run \(login)"
+        case .noMachineTokenYet: "no token yet; the next \(token) fetches one"
         }
     }
 

@@ -57,7 +57,7 @@ struct TokenCommand: CLICommand {
     private func printClaims(of served: HelperToken, context: CommandContext) throws(CLIError) {
         guard let claims = Claims(unverifiedPayloadOf: SecretBytes(utf8: served.token)) else {
             throw CLIError("The \(kind == .access ? "access" : "ID") token of profile '\(served.profile)' is not a JWT, so it has no claims to show"
-                + (kind == .access ? " (providers other than Cognito may issue opaque access tokens): try 'authvault token --id --claims'." : "."))
+                + (kind == .access ? " (providers other than Cognito may issue opaque access tokens): try \(Remedy.command("token", profile: served.profile, "--id --claims"))." : "."))
         }
         let members = claims.all.keys.sorted().map { JSONMember($0, claims.all[$0]!) }
         JSONOutput.write(.object(members), to: context.standardOutput)

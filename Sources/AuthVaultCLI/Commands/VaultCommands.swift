@@ -19,8 +19,8 @@ enum VaultCommands {
         error.needsUnlocking ? .vaultLocked : .failure
     }
 
-    static func cliError(_ error: VaultError) -> CLIError {
-        CLIError(Remedy.message(error.description, Remedy.of(error)), status: status(of: error))
+    static func cliError(_ error: VaultError, profile: String) -> CLIError {
+        CLIError(Remedy.message(error.description, Remedy.of(error, profile: profile)), status: status(of: error))
     }
 }
 
@@ -40,7 +40,7 @@ struct VaultStatusCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let report = try await application { () async throws(ApplicationError) in
+        let report = try await application(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.vaultOverview(profile: context.profileIsExplicit ? context.profileName : nil)
         }
         if asJSON {
@@ -86,7 +86,7 @@ struct VaultMigrateCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try await application { () async throws(ApplicationError) in
+        try await application(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.migrateVault(to: target, profile: everyProfile ? nil : context.profileName) { move in
                 switch move {
                 case .moved(let name, let source, let target):
@@ -121,7 +121,7 @@ struct VaultChangePassphraseCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try await application { () async throws(ApplicationError) in try await context.application.changeVaultPassphrase(rekey: replacesKey) }
+        try await application(for: context.profileName) { () async throws(ApplicationError) in try await context.application.changeVaultPassphrase(rekey: replacesKey) }
         context.standardError.line(replacesKey ? "Changed the vault passphrase and the data key; every record is re-encrypted."
                                                : "Changed the vault passphrase.")
     }

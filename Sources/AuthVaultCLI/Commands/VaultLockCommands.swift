@@ -15,7 +15,7 @@ struct VaultLockCommand: CLICommand {
     init(arguments: ParsedArguments) throws(UsageError) {}
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let inAgent = try await application { () async throws(ApplicationError) in try await context.application.lockFileVault() }
+        let inAgent = try await application(for: context.profileName) { () async throws(ApplicationError) in try await context.application.lockFileVault() }
         context.standardError.line("Locked the encrypted file vault\(inAgent ? ", in the agent too" : "").")
     }
 }
@@ -34,7 +34,7 @@ struct VaultUnlockCommand: CLICommand {
     init(arguments: ParsedArguments) throws(UsageError) {}
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let inAgent = try await application { () async throws(ApplicationError) in try await context.application.unlockFileVault() }
+        let inAgent = try await application(for: context.profileName) { () async throws(ApplicationError) in try await context.application.unlockFileVault() }
         context.standardError.line("Unlocked the encrypted file vault\(inAgent ? ", in the agent too" : "").")
     }
 }
@@ -43,6 +43,6 @@ struct VaultUnlockCommand: CLICommand {
 enum RunningAgent {
     /// Before a command writes a session into the encrypted file vault (see `Application.unlockBeforeWriting`).
     static func unlockBeforeWriting(_ context: CommandContext, _ session: ProfileSession) async throws(CLIError) {
-        try await application { () async throws(ApplicationError) in try await context.application.unlockBeforeWriting(session) }
+        try await application(for: context.profileName) { () async throws(ApplicationError) in try await context.application.unlockBeforeWriting(session) }
     }
 }

@@ -1,7 +1,8 @@
 import AuthVaultApp
 import NetworkHosts
 
-/// `authvault whoami`: the signed-in user as Cognito describes them (GetUser), beside what the vault recorded.
+/// `authvault whoami`: the signed-in user as Cognito describes them (GetUser), beside what the vault recorded; for a
+/// machine profile, its app client.
 struct WhoAmICommand: CLICommand {
     static let json = JSONOutput.option("the user", schema: "whoami")
     static let spec = CommandSpec(
@@ -10,8 +11,9 @@ struct WhoAmICommand: CLICommand {
         discussion: """
         Asks Cognito (GetUser) with the session's access token, or for a browser sign-in the authorization
         server's userinfo endpoint, refreshing the token first when due: exit status 3 when there is no session or
-        the server no longer accepts it, 5 when it cannot be reached. 'authvault status' shows the stored session
-        without contacting anyone.
+        the server no longer accepts it, 5 when it cannot be reached. A machine profile (--grant client-credentials)
+        has no user: it shows the app client, its scopes and its token's expiry, fetching a token when due.
+        'authvault status' shows the stored session without contacting anyone.
         """,
         options: [json])
 
@@ -22,14 +24,23 @@ struct WhoAmICommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let report = try await application { () async throws(ApplicationError) in
-            try await context.application.describeUser(profile: context.profileName)
+        let identity = try await application(for: context.profileName) { () async throws(ApplicationError) in
+            try await context.application.describeIdentity(profile: context.profileName)
         }
-        if asJSON {
-            try JSONOutput.write(report, to: context.standardOutput)
-        } else {
-            context.standardOutput.write(render(report))
+        switch identity {
+        case .user(let report) where asJSON: try JSONOutput.write(report, to: context.standardOutput)
+        case .user(let report): context.standardOutput.write(render(report))
+        case .machine(let client) where asJSON: try JSONOutput.write(client, to: context.standardOutput)
+        case .machine(let client): context.standardOutput.write(render(client))
         }
+    }
+
+    /// A machine profile has no user: its app client, the scopes it asks for, and until when its token lasts.
+    private func render(_ client: MachineDescription) -> String {
+        let expiry = client.accessTokenExpiresAt.map { "valid until \(TimeText.rfc3339($0)) (\(TimeText.relative($0, now: TimeText.now)))" }
+        return ["Client:     \(client.clientId) (machine sign-in: client credentials, no user)", "Profile:    \(client.profile)",
+                "Scopes:     \(client.scopes.isEmpty ? "the app client's own" : client.scopes.joined(separator: " "))",
+                "Access:     \(expiry ?? "valid (the provider did not say until when)")"].joined(separator: "\n") + "\n"
     }
 
     /// Every value here is the provider's (GetUser, userinfo, the ID token's claims): each is shown escaped.

@@ -64,7 +64,7 @@ struct AWSCredentialsCommand: CLICommand {
 extension AWSCredentials {
     /// The current profile's credentials, agent first, without ever prompting to sign in.
     nonisolated(nonsending) static func fetch(guest: Bool, context: CommandContext) async throws(CLIError) -> AWSCredentials {
-        try await application { () async throws(ApplicationError) in
+        try await application(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.awsCredentials(profile: context.profileName, guest: guest)
         }
     }

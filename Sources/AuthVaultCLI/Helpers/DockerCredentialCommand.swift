@@ -33,7 +33,7 @@ struct DockerCredentialCommand: CLICommand {
                   let profile = try HelperToken.profile(for: target, context: context) else {
                 context.standardOutput.line("credentials not found in native keychain")
                 throw CLIError("No profile answers for \(serverURL): a token goes only over https, to a registry listed with "
-                               + "'authvault configure --helper-host HOST[:PORT]'.")
+                               + "\(Remedy.command("configure", profile: context.profileName, "--helper-host HOST[:PORT]")).")
             }
             let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
             JSONOutput.write(.object(("Secret", .string(token.token)), ("ServerURL", .string(serverURL)),

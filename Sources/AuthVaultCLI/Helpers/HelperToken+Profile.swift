@@ -11,7 +11,7 @@ extension HelperToken {
             return try await context.application.helperToken(kind, profile: profile ?? context.profileName)
         } catch {
             // The tool's log names the exact sign-in: a profile that signs in with a code says so.
-            throw CLIErrors.from(error) { name in try? context.configStore.profile(named: name).authFlow }
+            throw CLIErrors.from(error, profile: profile ?? context.profileName) { name in try? context.configStore.profile(named: name).authFlow }
         }
     }
 
@@ -21,7 +21,7 @@ extension HelperToken {
     /// (`profiles use`, else "default") answers when it lists the host, and the first listing profile by name when
     /// it does not (see `Application.helperProfile`).
     static func profile(for target: HelperTarget, context: CommandContext) throws(CLIError) -> String? {
-        try application { () throws(ApplicationError) in
+        try application(for: context.profileName) { () throws(ApplicationError) in
             try context.application.helperProfile(for: target, current: context.profileName, isExplicit: context.profileIsExplicit)
         }
     }

@@ -44,15 +44,17 @@ struct AnswerOptions: Sendable {
         piped.first { $0.question == question }?.flag.long ?? "\(question)"
     }
 
-    /// A use's failure: a missing answer names this command's option.
-    func error(of error: ApplicationError) -> CLIError {
+    /// A use's failure about `profile`: a missing answer names this command's option.
+    func error(of error: ApplicationError, profile: String) -> CLIError {
         if case .answer(let missing) = error { return self.error(missing) }
-        return CLIErrors.from(error)
+        return CLIErrors.from(error, profile: profile)
     }
 
-    /// Runs a use of the application that asks for answers.
-    nonisolated(nonsending) func use<T>(_ use: nonisolated(nonsending) () async throws(ApplicationError) -> T) async throws(CLIError) -> T {
-        do { return try await use() } catch { throw self.error(of: error) }
+    /// Runs a use of the application about `profile` that asks for answers.
+    nonisolated(nonsending) func use<T>(
+        for profile: String, _ use: nonisolated(nonsending) () async throws(ApplicationError) -> T
+    ) async throws(CLIError) -> T {
+        do { return try await use() } catch { throw self.error(of: error, profile: profile) }
     }
 }
 

@@ -4,30 +4,31 @@ import CognitoAuth
 import TokenVault
 
 /// The mapping from the application's and the libraries' reasons to messages, remedies and exit statuses, in one
-/// place so every command agrees.
+/// place so every command agrees. `profile` is the one the reason is about: the remedies name it (see `Remedy`).
 enum CLIErrors {
     /// - Parameter signInFlow: a profile's configured way of signing in, for the remedy of a missing session.
-    static func from(_ error: ApplicationError, signInFlow: (String) -> AuthFlowChoice? = { _ in nil }) -> CLIError {
+    static func from(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice? = { _ in nil }) -> CLIError {
         switch error {
         case .configuration(let configError): return from(configError)
         case .backendRecord: return CLIError(error.description, status: .failure)
-        case .store(let storeError): return from(storeError)
-        case .cognito(let cognitoError): return from(cognitoError)
-        case .vault(let vaultError): return from(vaultError)
-        case .oauth(let oauthError): return from(oauthError)
+        case .store(let storeError): return from(storeError, profile: profile)
+        case .cognito(let cognitoError): return from(cognitoError, profile: profile)
+        case .vault(let vaultError): return from(vaultError, profile: profile)
+        case .oauth(let oauthError): return from(oauthError, profile: profile)
         case .answer: return CLIError(error.description, status: .usage)
-        case .signIn(let reason): return ChallengeAnswers.error(reason)
+        case .signIn(let reason): return ChallengeAnswers.error(reason, profile: profile)
         case .sessionRevoked(let serviceMessage):
             let detail = serviceMessage.map { " (Cognito: \($0))" } ?? ""
-            return CLIError("Cognito no longer accepts this session (it was revoked, or signed out everywhere): run 'authvault login'.\(detail)",
-                            status: .signInRequired)
+            return CLIError("Cognito no longer accepts this session (it was revoked, or signed out everywhere): "
+                            + "run \(Remedy.command("login", profile: profile)).\(detail)", status: .signInRequired)
         case .notARememberedDevice(let profile):
             return CLIError("This machine is no remembered device of profile '\(profile)': name the device to forget "
-                            + "(see 'authvault devices list').", status: .usage)
+                            + "(see \(Remedy.command("devices list", profile: profile))).", status: .usage)
         case .copyDiffers: return CLIError(error.description, status: .failure)
         case .globalSignOutWithoutUserPool(let profile):
             return CLIError("--global signs out of a Cognito user pool (GlobalSignOut), and profile '\(profile)' signs in at another "
-                            + "OpenID provider: run 'authvault logout --browser' to end its session there. Nothing was changed.", status: .usage)
+                            + "OpenID provider: run \(Remedy.command("logout", profile: profile, "--browser")) to end its session there. "
+                            + "Nothing was changed.", status: .usage)
         case .noLogoutPage(let reason): return CLIError("Cannot sign out in the browser: \(reason). Nothing was changed.", status: .usage)
         case .agentRefused(let refusal): return CLIError(error.description, status: refusal.vaultStaysLocked ? .vaultLocked : .failure)
         case .agentStaysLocked(let refusal):
@@ -38,6 +39,9 @@ enum CLIErrors {
             // Said for the tool's log: which profile, and the exact command that fixes it.
             return CLIError(Remedy.message(error.description, Remedy.signIn(profile: profile, flow: signInFlow(profile))),
                             status: .signInRequired)
+        case .machineHasNoUser(let profile):
+            return CLIError(Remedy.message(error.description, "\(Remedy.command("whoami", profile: profile)) shows its app client and token."),
+                            status: .usage)
         case .signedInForGuest(let profile):
             return CLIError(Remedy.message(error.description, Remedy.guestWhileSignedIn(profile: profile)), status: .usage)
         case .agent(let profile, let failure):
@@ -61,23 +65,27 @@ enum CLIErrors {
         return CLIError(Remedy.message(error.description, Remedy.of(error)), status: status)
     }
 
-    static func from(_ error: AuthStoreError) -> CLIError {
+    static func from(_ error: AuthStoreError, profile: String) -> CLIError {
+        let message = Remedy.message(error.description, Remedy.of(error, profile: profile))
         switch error {
-        case .signInRequired: return CLIError(Remedy.message(error.description, Remedy.of(error)), status: .signInRequired)
-        case .vault(let vaultError): return from(vaultError)
+        case .signInRequired: return CLIError(message, status: .signInRequired)
+        case .vault(let vaultError): return from(vaultError, profile: profile)
         case .network(let cognitoError):
-            return CLIError(Remedy.message(error.description, Remedy.of(cognitoError)), status: .networkUnavailable)
-        case .rejected(let cognitoError): return from(cognitoError)
-        case .noPendingChallenge, .challengeExpired, .busy: return CLIError(Remedy.message(error.description, Remedy.of(error)), status: .failure)
+            return CLIError(Remedy.message(error.description, Remedy.of(cognitoError, profile: profile)), status: .networkUnavailable)
+        case .rejected(let cognitoError): return from(cognitoError, profile: profile)
+        case .noIDTokenForMachine: return CLIError(message, status: .usage)
+        case .noPendingChallenge, .challengeExpired, .busy: return CLIError(message, status: .failure)
         }
     }
 
-    static func from(_ error: CognitoError) -> CLIError {
-        classified(Remedy.message(error.description, Remedy.of(error)), requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
+    static func from(_ error: CognitoError, profile: String) -> CLIError {
+        classified(Remedy.message(error.description, Remedy.of(error, profile: profile)),
+                   requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
     }
 
-    static func from(_ error: OAuthError) -> CLIError {
-        classified(Remedy.message(error.description, Remedy.of(error)), requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
+    static func from(_ error: OAuthError, profile: String) -> CLIError {
+        classified(Remedy.message(error.description, Remedy.of(error, profile: profile)),
+                   requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
     }
 
     /// The exit status of a client's failure: sign in again, try again later, or neither.
@@ -87,20 +95,21 @@ enum CLIErrors {
         return CLIError(message, status: .failure)
     }
 
-    static func from(_ error: VaultError) -> CLIError {
-        VaultCommands.cliError(error)
+    static func from(_ error: VaultError, profile: String) -> CLIError {
+        VaultCommands.cliError(error, profile: profile)
     }
 }
 
-/// Runs a use of the application from a command: its reason becomes the command's message and exit status.
-func application<T>(_ use: () throws(ApplicationError) -> T) throws(CLIError) -> T {
-    do { return try use() } catch { throw CLIErrors.from(error) }
+/// Runs a use of the application from a command, about `profile`: its reason becomes the command's message (the
+/// remedy naming that profile) and exit status.
+func application<T>(for profile: String, _ use: () throws(ApplicationError) -> T) throws(CLIError) -> T {
+    do { return try use() } catch { throw CLIErrors.from(error, profile: profile) }
 }
 
 /// Runs an asynchronous use of the application from a command, on the caller's executor: the use too (a plain
 /// async closure would hop to the global executor and start its thread pool on every token a tool asks for).
 nonisolated(nonsending) func application<T>(
-    _ use: nonisolated(nonsending) () async throws(ApplicationError) -> T
+    for profile: String, _ use: nonisolated(nonsending) () async throws(ApplicationError) -> T
 ) async throws(CLIError) -> T {
-    do { return try await use() } catch { throw CLIErrors.from(error) }
+    do { return try await use() } catch { throw CLIErrors.from(error, profile: profile) }
 }

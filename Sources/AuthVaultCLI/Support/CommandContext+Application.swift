@@ -21,7 +21,7 @@ extension ProfileSession {
         _ context: CommandContext, profile name: String? = nil, refreshesInBackground: Bool = false,
         fileVault: EncryptedFileVault? = nil, devicePolicy: DevicePolicy? = nil
     ) async throws(CLIError) -> ProfileSession {
-        try await application { () async throws(ApplicationError) in
+        try await application(for: name ?? context.profileName) { () async throws(ApplicationError) in
             try await context.application.openProfile(named: name ?? context.profileName, refreshesInBackground: refreshesInBackground,
                                                       fileVault: fileVault, devicePolicy: devicePolicy)
         }

@@ -31,10 +31,20 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
 struct CLIError: Error, Sendable, CustomStringConvertible {
     let message: String
     let status: ExitStatus
+    /// The command's own output says why already (status's report): saying it again on standard error repeats it.
+    let isAlreadySaid: Bool
 
     init(_ message: String, status: ExitStatus = .failure) {
         self.message = message
         self.status = status
+        isAlreadySaid = false
+    }
+
+    /// Only the exit status, for a command whose output has said why.
+    init(alreadySaid message: String, status: ExitStatus) {
+        self.message = message
+        self.status = status
+        isAlreadySaid = true
     }
 
     var description: String { message }

@@ -5,22 +5,28 @@ import HTTPTransport
 import TokenVault
 
 /// What the user does next, for the reasons the libraries report: they say what went wrong, only the command line
-/// knows its own commands and flags.
+/// knows its own commands and flags. The one rule: a command that acts on a profile is named with `--profile` and
+/// the profile the reason is about (the one a helper served, too), so it fixes that profile whichever is current.
 enum Remedy {
     /// `description` followed by the remedy, if there is one.
     static func message(_ description: String, _ remedy: String?) -> String {
         remedy.map { "\(description) \($0)" } ?? description
     }
 
+    /// `command` of `profile` as the user types it, quoted: `'authvault login --profile work --browser'`.
+    static func command(_ command: String, profile: String, _ options: String = "") -> String {
+        "'authvault \(command) --profile \(profile)\(options.isEmpty ? "" : " " + options)'"
+    }
+
     /// For a tool's log, where no one is at a terminal to be asked: the exact command that signs in, naming the
     /// profile's way of signing in when it is not a password (a code Cognito sends, a choice, custom challenges).
     static func signIn(profile: String, flow: AuthFlowChoice? = nil) -> String {
-        let method = flow.map { $0 == .srp || $0 == .password ? "" : " --auth-flow \($0.rawValue)" } ?? ""
-        return "Run 'authvault login --profile \(profile)\(method)' in a terminal."
+        let method = flow.map { $0 == .srp || $0 == .password ? "" : "--auth-flow \($0.rawValue)" } ?? ""
+        return "Run \(command("login", profile: profile, method)) in a terminal."
     }
 
     static func guestWhileSignedIn(profile: String) -> String {
-        "Leave out --guest, or sign out first with 'authvault logout --profile \(profile)'."
+        "Leave out --guest, or sign out first with \(command("logout", profile: profile))."
     }
 
     /// What the agent's "vault locked" answer leaves to the user, whichever backend it was.
@@ -46,22 +52,23 @@ enum Remedy {
         }
     }
 
-    static func of(_ error: VaultError) -> String? {
+    static func of(_ error: VaultError, profile: String) -> String? {
         switch error {
         case .locked:
             "Unlock it (for example by logging in to the desktop, or with 'authvault vault status' in an interactive "
                 + "session), or use the encrypted file: --vault file."
-        case .unavailable: "On a headless machine use the encrypted file: 'authvault configure --vault file'."
+        case .unavailable: "On a headless machine use the encrypted file: \(command("configure", profile: profile, "--vault file"))."
         case .timedOut: "Or use the encrypted file: --vault file."
         case .lockedUntilUnlocked: "Run 'authvault vault unlock' to open it again."
         default: nil
         }
     }
 
-    static func of(_ error: AuthStoreError) -> String? {
+    static func of(_ error: AuthStoreError, profile: String) -> String? {
         switch error {
-        case .signInRequired: "Run 'authvault login'."
-        case .noPendingChallenge, .challengeExpired: "Run 'authvault login' again."
+        case .signInRequired: "Run \(command("login", profile: profile))."
+        case .noPendingChallenge, .challengeExpired: "Run \(command("login", profile: profile)) again."
+        case .noIDTokenForMachine: "Ask for its access token: \(command("token", profile: profile)) (for kubectl-credential, --token access)."
         default: nil
         }
     }
@@ -71,31 +78,32 @@ enum Remedy {
         return "If the server's certificate comes from a private certificate authority, pass that CA's bundle with --ca-bundle."
     }
 
-    static func of(_ error: CognitoError) -> String? {
+    static func of(_ error: CognitoError, profile: String) -> String? {
         switch error {
         case .identityNotAuthorized:
             "Check that the identity pool lists this profile's user pool and app client as a provider, or run "
-                + "'authvault login' if the session is old; a guest needs a pool that allows unauthenticated identities."
+                + "\(command("login", profile: profile)) if the session is old; a guest needs a pool that allows unauthenticated identities."
         case .identityPoolNotFound:
-            "Check the pool id and region with 'authvault configure --identity-pool-id REGION:GUID' (and --identity-endpoint, if set)."
+            "Check the pool id and region with \(command("configure", profile: profile, "--identity-pool-id REGION:GUID")) "
+                + "(and --identity-endpoint, if set)."
         case .invalidIdentityPoolConfiguration:
             "The pool's role mapping gives no role for this user: ask its administrator, or choose one of its roles with "
-                + "'authvault configure --aws-role-arn ARN'."
+                + "\(command("configure", profile: profile, "--aws-role-arn ARN"))."
         case .network(let transport): of(transport)
-        case .deadlineExceeded(_, _, let last?): of(last)
+        case .deadlineExceeded(_, _, let last?): of(last, profile: profile)
         case .clientCredentialsRefused(.invalidClient, _), .missingClientSecret:
-            "Store the app client's secret: 'authvault configure --client-secret-stdin' (the secret on standard input)."
+            "Store the app client's secret: \(command("configure", profile: profile, "--client-secret-stdin")) (the secret on standard input)."
         case .clientCredentialsRefused(.invalidScope, _):
-            "Set the scopes the app client may have: 'authvault configure --scopes \"SERVER/SCOPE ...\"'."
-        case .noUserPool: "Sign in with 'authvault login --browser'."
+            "Set the scopes the app client may have: \(command("configure", profile: profile, "--scopes \"SERVER/SCOPE ...\""))."
+        case .noUserPool: "Sign in with \(command("login", profile: profile, "--browser"))."
         default: nil
         }
     }
 
     /// As for the same reason from the user-pool API (the store's mapping keeps the transport error underneath).
-    static func of(_ error: OAuthError) -> String? {
-        guard case .invalidConfiguration = error else { return of(CognitoError(error)) }
-        return "Set the browser sign-in with 'authvault configure': --hosted-ui URL or --oidc-discovery URL, and "
+    static func of(_ error: OAuthError, profile: String) -> String? {
+        guard case .invalidConfiguration = error else { return of(CognitoError(error), profile: profile) }
+        return "Set the browser sign-in with \(command("configure", profile: profile)): --hosted-ui URL or --oidc-discovery URL, and "
             + "--redirect-uri http://127.0.0.1:PORT/callback."
     }
 }
