@@ -18,6 +18,7 @@ extension MachineSignInTests {
         let described = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any], "\(json.stderrText)")
         #expect(described["source"] as? String == "client-credentials" && described["clientId"] as? String == profile.clientId)
         #expect((described["accessTokenExpiresAt"] as? Double ?? 0) > Date().timeIntervalSince1970)
+        #expect(try await JSONSchemaCheck.violations(of: json.stdout, against: "whoami.schema.json") == [])
 
         let refusals: [(arguments: [String], remedy: String)] = [
             (["token", "--id"], "'authvault token --profile default' (for kubectl-credential, --token access)"),

@@ -4,6 +4,8 @@ import CognitoAuth
 /// A machine profile as `whoami` shows it: its app client signs in as itself (client credentials), so there is no
 /// user to describe, only the client, the scopes it asks for and the token the provider gave it.
 public struct MachineDescription: Sendable, Encodable {
+    /// The same schema as a user's (docs/whoami.schema.json), told apart by `source`.
+    public let schemaVersion = UserDescription.schemaVersion
     public let profile: String
     public let clientId: String
     /// The scopes the profile asks for; empty: the app client's own.
