@@ -7,6 +7,20 @@ import AuthVaultApp
 /// `profiles use` (a current profile kept in the configuration, below --profile and $AUTHVAULT_PROFILE) and
 /// `profiles remove` (the configuration and the vault record, after a confirmation or --yes).
 @Suite struct ProfileChoiceTests {
+    /// Every command that shows one profile shows the one `--profile` names, not the current one (status once showed
+    /// the current profile whatever the flag said).
+    @Test func theFlagChoosesTheProfileEachCommandShows() async throws {
+        let cli = try CLIHarness()
+        _ = await cli.run("configure", "--user-pool-id", "us-east-1_A1", "--client-id", "a")
+        _ = await cli.run("-p", "work", "configure", "--user-pool-id", "us-east-1_W1", "--client-id", "w")
+        for arguments in [["--profile", "work", "status"], ["status", "--profile", "work"], ["-p", "work", "status", "--json"]] {
+            let shown = await cli.run(arguments)
+            #expect(shown.stdout.contains("work") && !shown.stdout.contains("us-east-1_A1"), "\(arguments): \(shown.stdout)")
+        }
+        let unknown = await cli.run("--profile", "nosuch", "status")
+        #expect(unknown.status != .success && unknown.stderr.contains("No profile named 'nosuch'"), "\(unknown.stderr)")
+    }
+
     @Test func useChoosesTheProfileBelowTheFlagAndTheEnvironment() async throws {
         var cli = try CLIHarness()
         _ = await cli.run("configure", "--user-pool-id", "us-east-1_A1", "--client-id", "a")

@@ -28,7 +28,7 @@ struct StatusCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         guard everyProfile else {
-            let shown = try await report(profile: nil, context: context)
+            let shown = try await report(profile: context.profileName, context: context)
             if asJSON {
                 try JSONOutput.write(shown.report, to: context.standardOutput)
             } else {
@@ -73,9 +73,9 @@ struct StatusCommand: CLICommand {
         let exitStatus: ExitStatus
     }
 
-    /// One profile's report (the current one when nil).
-    private func report(profile name: String?, context: CommandContext) async throws(CLIError) -> Shown {
-        let status = try await application(for: name ?? context.profileName) { () async throws(ApplicationError) in try await context.application.profileStatus(named: name) }
+    /// One profile's report.
+    private func report(profile name: String, context: CommandContext) async throws(CLIError) -> Shown {
+        let status = try await application(for: name) { () async throws(ApplicationError) in try await context.application.profileStatus(named: name) }
         let problem = status.problem.map { Self.words($0, profile: status.profile.name, now: status.now, providerNow: status.providerNow) }
         let exitStatus: ExitStatus = switch status.problem {
         case .vault(let error): VaultCommands.status(of: error)
