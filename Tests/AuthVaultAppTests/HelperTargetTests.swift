@@ -1,5 +1,6 @@
 import Testing
 import AuthVaultApp
+import TestSupport
 
 /// Where a helper's token may go, decided in one place: the target each protocol describes, matched against the
 /// `--helper-host` entries.
@@ -43,9 +44,38 @@ import AuthVaultApp
         ("127.0.0.1:8443", "127.0.0.1", true),
         ("127.0.0.1:8443", "localhost", false),
         ("2130706433", "127.0.0.1", false),
+        // A path prefix names requests under that path; no target carries a path yet.
+        ("git.example.com", "git.example.com/team", false),
+        ("git.example.com:8443", "git.example.com:8443/team", false),
     ])
     func entries(target: String, entry: String, listed: Bool) throws {
         let helperTarget = try #require(HelperTarget(gitProtocol: "https", host: target))
         #expect(helperTarget.isListed(by: entry) == listed)
+    }
+
+    /// Issue 31: every URL tool decides on a server. kubectl without cluster info gets nothing; Vault without
+    /// VAULT_ADDR is checked at its default address like any other.
+    @Test func aToolThatNamesNoServerIsDecidedAllTheSame() throws {
+        let home = try TemporaryDirectory()
+        let application = Application(environment: EnvironmentVariables(["HOME": home.path, "XDG_CONFIG_HOME": home.appending("config")]))
+        var work = ProfileSettings()
+        work.userPoolId = "us-east-1_Work1"
+        work.clientId = "client"
+        work.helperHosts = ["kube.example.com:6443"]
+        try application.configStore.save(ConfigFile(profiles: ["work": work]))
+        func decide(_ tool: URLTool, _ url: String?) throws -> URLToolDecision {
+            try application.helperDecision(for: tool, url: url, current: "work", isExplicit: false)
+        }
+        #expect(try decide(.kubectl, nil) == .noServerNamed)
+        #expect(try decide(.kubectl, "") == .noServerNamed)
+        #expect(try decide(.kubectl, "https://kube.example.com:6443") == .answer(profile: "work"))
+        #expect(try decide(.kubectl, "kube.example.com:6443") == .notAURL("kube.example.com:6443"))
+        let vaultDefault = try #require(HelperTarget(url: "https://127.0.0.1:8200"))
+        #expect(try decide(.vault, nil) == .notListed(vaultDefault), "the default address is not listed")
+        #expect(try decide(.vault, "") == .notListed(vaultDefault), "empty is unset, as for the vault CLI")
+        work.helperHosts = ["127.0.0.1:8200"]
+        try application.configStore.save(ConfigFile(profiles: ["work": work]))
+        #expect(try decide(.vault, nil) == .answer(profile: "work"))
+        #expect(try decide(.vault, "https://vault.example.com:8200") == .notListed(try #require(HelperTarget(url: "https://vault.example.com:8200"))))
     }
 }

@@ -47,7 +47,7 @@ import TestSupport
 
         let plan = try setup.plan(.kubectl(context: "prod", user: nil))
         #expect(fixture.text("kube/config") == Self.kubeconfig, "planning (a dry run) writes nothing")
-        #expect(plan.changes == ["user authvault-work: exec \(fixture.executable) kubectl-credential --profile work (client.authentication.k8s.io/v1beta1)",
+        #expect(plan.changes == ["user authvault-work: exec \(fixture.executable) kubectl-credential --profile work (client.authentication.k8s.io/v1beta1, provideClusterInfo: true)",
                                  "context prod: user authvault-work (was admin)",
                                  "the file is rewritten as JSON, which kubectl reads as YAML (its comments are not kept)"])
         try setup.apply(plan)
@@ -58,6 +58,9 @@ import TestSupport
         #expect(exec["apiVersion"] as? String == "client.authentication.k8s.io/v1beta1")
         #expect(exec["command"] as? String == fixture.executable)
         #expect(exec["args"] as? [String] == ["kubectl-credential", "--profile", "work"])
+        #expect(exec["provideClusterInfo"] as? Bool == true, "kubectl names the cluster's server to the plugin")
+        #expect(plan.helperHost == .add("kube.example.com:6443"), "the context's server, and no other")
+        #expect(try fixture.helperHosts() == ["kube.example.com:6443"])
         #expect(written.entry("prod", in: "contexts")?["context"] as? NSDictionary == ["cluster": "prod", "user": "authvault-work", "namespace": "web"])
         var expected = before
         expected["users"] = ((before["users"] as? [[String: Any]] ?? []) + [written.entry("authvault-work", in: "users") ?? [:]])
@@ -77,6 +80,7 @@ import TestSupport
         let context = try #require(try fixture.view("kube/config").entry("prod", in: "contexts")?["context"] as? [String: Any])
         #expect(context["cluster"] as? String == "prod" && context["namespace"] as? String == "web")
         #expect((context["user"] as? String ?? "").isEmpty, "the context's user is taken back")
+        #expect(try fixture.helperHosts() == [], "and its server")
         #expect(try fixture.mode("kube/config") == mode)
         #expect(try setup.plan(.kubectl(context: "prod", user: nil), undo: true).changesNothing)
     }

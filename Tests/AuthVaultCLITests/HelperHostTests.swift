@@ -122,4 +122,26 @@ extension HelperProtocolTests {
             expectNoSecrets(in: output.stderrText, [session.accessToken], "stderr for \(refused)")
         }
     }
+
+    /// Issue 31: a helper told nothing about the target decides all the same. kubectl without cluster info (no
+    /// provideClusterInfo) gets no token, and is told what to change; the vault CLI without VAULT_ADDR calls its
+    /// default https://127.0.0.1:8200, which is checked like any other address.
+    @Test func aHelperToldNothingAboutTheTargetHandsOutNoTokenUnchecked() async throws {
+        let session = try await signedIn()
+        for info in [nil, #"{"apiVersion":"client.authentication.k8s.io/v1beta1","spec":{"interactive":false}}"#] {
+            let output = try run(session.cli, ["kubectl-credential"], environment: info.map { ["KUBERNETES_EXEC_INFO": $0] } ?? [:])
+            #expect(output.status == 1 && output.stdout.isEmpty, "\(output.status) \(output.stderrText)")
+            #expect(output.stderrText.contains("provideClusterInfo: true") && output.stderrText.contains("authvault setup kubectl --profile default"),
+                    "\(output.stderrText)")
+            expectNoSecrets(in: output.stderrText, [session.idToken], "stderr")
+        }
+        for unset in [[:], ["VAULT_ADDR": ""]] {
+            let output = try run(session.cli, ["vault-token-helper", "get"], environment: unset)
+            #expect(output.status == 1 && output.stdout.isEmpty, "\(output.status) \(output.stderrText)")
+            #expect(output.stderrText.contains("https://127.0.0.1:8200") && output.stderrText.contains("--helper-host 127.0.0.1:8200"), "\(output.stderrText)")
+            expectNoSecrets(in: output.stderrText, [session.accessToken], "stderr")
+        }
+        #expect(try await session.cli.run(["configure", "--helper-host", "127.0.0.1:8200"]).status == 0)
+        expectSecret(session.accessToken, equals: try run(session.cli, ["vault-token-helper", "get"]).stdoutText, "the default address is listed now")
+    }
 }

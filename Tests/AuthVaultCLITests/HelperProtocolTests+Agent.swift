@@ -13,7 +13,8 @@ extension HelperProtocolTests {
         var description: String { arguments.joined(separator: " ") }
     }
 
-    static let kubectlInfo = #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false}}"#
+    static let kubectlInfo = #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false,"#
+        + #""cluster":{"server":"https://git.example.com:6443"}}}"#
     static let toolCalls = [
         ToolCall(arguments: ["token"]),
         ToolCall(arguments: ["token", "--format", "header"]),
@@ -25,7 +26,7 @@ extension HelperProtocolTests {
         ToolCall(arguments: ["kubectl-credential"], environment: ["KUBERNETES_EXEC_INFO": kubectlInfo]),
         ToolCall(arguments: ["kubectl-credential", "--token", "access"],
                  environment: ["KUBERNETES_EXEC_INFO": kubectlInfo.replacingOccurrences(of: "v1beta1", with: "v1")]),
-        ToolCall(arguments: ["vault-token-helper", "get"]),
+        ToolCall(arguments: ["vault-token-helper", "get"], environment: ["VAULT_ADDR": "https://git.example.com:8200"]),
     ]
 
     /// Every call's standard output, each checked to succeed quietly.

@@ -104,7 +104,7 @@ import TestSupport
     @Test(arguments: ["client.authentication.k8s.io/v1beta1", "client.authentication.k8s.io/v1"])
     func kubectlExecCredentialEchoesTheApiVersion(apiVersion: String) async throws {
         let session = try await signedIn()
-        let info = #"{"apiVersion":"\#(apiVersion)","kind":"ExecCredential","spec":{"interactive":false}}"#
+        let info = #"{"apiVersion":"\#(apiVersion)","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"https://git.example.com:6443"}}}"#
         let output = try run(session.cli, ["kubectl-credential"], environment: ["KUBERNETES_EXEC_INFO": info])
         #expect(output.status == 0, "\(output.stderrText)")
         let object = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])
@@ -124,7 +124,8 @@ import TestSupport
         _ = try await session.cli.run(["logout"])
         let started = Date()
         let output = try run(session.cli, ["kubectl-credential"],
-                             environment: ["KUBERNETES_EXEC_INFO": #"{"apiVersion":"client.authentication.k8s.io/v1beta1","spec":{"interactive":false}}"#])
+                             environment: ["KUBERNETES_EXEC_INFO": #"{"apiVersion":"client.authentication.k8s.io/v1beta1","spec":{"interactive":false,"#
+                                            + #""cluster":{"server":"https://git.example.com:6443"}}}"#])
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(output.status == 3)
         #expect(output.stdout.isEmpty)
@@ -133,7 +134,8 @@ import TestSupport
 
     @Test func vaultTokenHelperAndExec() async throws {
         let session = try await signedIn()
-        expectSecret(session.accessToken, equals: try run(session.cli, ["vault-token-helper", "get"]).stdoutText)
+        let vaultAddress = ["VAULT_ADDR": "https://git.example.com:8200"]
+        expectSecret(session.accessToken, equals: try run(session.cli, ["vault-token-helper", "get"], environment: vaultAddress).stdoutText)
         #expect(try run(session.cli, ["vault-token-helper", "store"], stdin: "hvs.something").status == 0)
         #expect(try run(session.cli, ["vault-token-helper", "erase"]).status == 0)
         #expect(try run(session.cli, ["token"]).status == 0)

@@ -58,6 +58,69 @@ import TestSupport
     }
 }
 
+extension KubectlTests {
+    /// Issue 31 item 1: `setup kubectl --context a` lists a's server only. Pointed at that user, a context whose
+    /// cluster is another https server (b, on another port, also TLS) gets nothing: kubectl names b to the plugin
+    /// (provideClusterInfo), and b sees no token at all.
+    @Test func aContextSwitchedToAnotherServerGetsNoToken() async throws {
+        let profile = try await SignedInProfile.make()
+        let cli = profile.cli
+        let tls = try TLSFixture()
+        let pool = profile.pool
+        let expectation = BearerTokenServer.Expectation(jwksURL: pool.jwksURL, issuer: pool.issuer, clientId: pool.clientId, tokenUse: .id)
+        let a = try await BearerTokenServer.kubernetes(tls: tls, expecting: expectation)
+        let b = try await BearerTokenServer.kubernetes(tls: tls, expecting: expectation)
+        let caData = try Data(contentsOf: URL(fileURLWithPath: tls.caCertificatePath)).base64EncodedString()
+        let kubeconfig = cli.environment["HOME"]! + "/kubeconfig.yaml"
+        try """
+            apiVersion: v1
+            kind: Config
+            clusters:
+            - name: a
+              cluster: {server: "https://127.0.0.1:\(a.port)", certificate-authority-data: \(caData)}
+            - name: b
+              cluster: {server: "https://127.0.0.1:\(b.port)", certificate-authority-data: \(caData)}
+            - name: plain
+              cluster: {server: "http://127.0.0.1:\(b.port)"}
+            contexts:
+            - name: a
+              context: {cluster: a}
+            - name: b
+              context: {cluster: b}
+            - name: plain
+              context: {cluster: plain}
+            current-context: a
+
+            """.write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+        let environment = cli.environment.merging(["KUBECONFIG": kubeconfig, "PATH": (KubectlSetup.kubectlPath as NSString).deletingLastPathComponent + ":/usr/bin:/bin"]) { $1 }
+        func authvault(_ arguments: [String]) async throws -> ProcessOutput {
+            try await BoundedProcess.run(cli.authvault, arguments, environment: environment)
+        }
+        func kubectl(_ arguments: [String]) async throws -> ProcessOutput {
+            try await BoundedProcess.run(KubectlSetup.kubectlPath, arguments + ["--request-timeout=30s"], environment: environment, timeout: 60)
+        }
+
+        let plain = try await authvault(["setup", "kubectl", "--context", "plain"])
+        #expect(plain.status == 2 && plain.stderrText.contains("a token goes only to an https server"), "\(plain.stderrText)")
+        let setup = try await authvault(["setup", "kubectl", "--context", "a"])
+        #expect(setup.status == 0, "\(setup.stderrText)")
+        #expect(setup.stdoutText.contains("helper hosts of profile 'default': add 127.0.0.1:\(a.port)"), "\(setup.stdoutText)")
+        let throughA = try await kubectl(["--context", "a", "get", "namespaces", "-o", "name"])
+        #expect(throughA.status == 0, "\(throughA.stderrText)")
+        #expect(try a.attempts().contains { $0.accepted }, "a got the token")
+
+        let pointed = try await kubectl(["config", "set-context", "b", "--user=authvault-default"])
+        #expect(pointed.status == 0, "\(pointed.stderrText)")
+        let throughB = try await kubectl(["--context", "b", "get", "namespaces", "-o", "name"])
+        #expect(throughB.status != 0)
+        #expect(throughB.stderrText.contains("--helper-host 127.0.0.1:\(b.port)"), "\(throughB.stderrText)")
+        let atB = try b.attempts()
+        #expect(atB.allSatisfy { $0.jti == nil && !$0.accepted }, "b saw no token: \(atB.map(\.reason))")
+        #expect(SecretScan.names(of: cli.knownSecrets, in: [throughA, throughB, setup]).isEmpty, "kubectl printed no secret")
+        cli.expectNoSecretLeaks()
+    }
+}
+
 /// A signed-in profile listing the server's address and port, the bearer-token Kubernetes server on a fresh TLS
 /// fixture, and the example kubeconfig filled in (server URL, CA data, profile name) in the profile's HOME, with
 /// `authvault` first on PATH.

@@ -22,7 +22,6 @@ extension MachineSignInTests {
 
         let refusals: [(arguments: [String], remedy: String)] = [
             (["token", "--id"], "'authvault token --profile default' (for kubectl-credential, --token access)"),
-            (["kubectl-credential"], "'authvault token --profile default' (for kubectl-credential, --token access)"),
             (["mfa", "status"], "'authvault whoami --profile default' shows its app client and token"),
             (["devices", "list"], "'authvault whoami --profile default' shows its app client and token"),
         ]
@@ -32,6 +31,12 @@ extension MachineSignInTests {
             #expect(output.stderrText.contains("machine profile") && output.stderrText.contains(remedy), "\(arguments): \(output.stderrText)")
             #expect(!output.stderrText.contains("settings are invalid") && !output.stderrText.contains("Cognito"), "\(arguments): \(output.stderrText)")
         }
+        // kubectl-credential decides on its server first (issue 31), then finds no ID token.
+        #expect(try await cli.run(["configure", "--helper-host", "kube.example.com"]).status == 0)
+        let execInfo = #"{"apiVersion":"client.authentication.k8s.io/v1","spec":{"interactive":false,"cluster":{"server":"https://kube.example.com"}}}"#
+        let kubectl = try await cli.run(["kubectl-credential"], extraEnvironment: ["KUBERNETES_EXEC_INFO": execInfo])
+        #expect(kubectl.status == 2 && kubectl.stdout.isEmpty, "\(kubectl.status) \(kubectl.stderrText)")
+        #expect(kubectl.stderrText.contains("'authvault token --profile default' (for kubectl-credential, --token access)"), "\(kubectl.stderrText)")
         cli.expectNoSecretLeaks()
     }
 }

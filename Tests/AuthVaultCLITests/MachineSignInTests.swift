@@ -155,11 +155,13 @@ import TestSupport
                                         environment: viaAgent)
         let gitAnswered = git.stdoutText.hasPrefix("protocol=https\nhost=git.example.com\nusername=\(profile.clientId)\npassword=\(served)\n")
         #expect(git.status == 0 && gitAnswered, "\(git.stderrText)")
-        let vault = try ProcessRunner.run(cli.authvault, ["vault-token-helper", "get"], environment: viaAgent)
+        let vault = try ProcessRunner.run(cli.authvault, ["vault-token-helper", "get"],
+                                          environment: viaAgent.merging(["VAULT_ADDR": "https://git.example.com:8200"]) { $1 })
         let vaultAnswered = vault.stdoutText == served
         #expect(vault.status == 0 && vaultAnswered, "\(vault.stderrText)")
         // A machine profile has no ID token: kubectl gets the access token.
-        let execInfo = #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false}}"#
+        let execInfo = #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false,"#
+            + #""cluster":{"server":"https://git.example.com:6443"}}}"#
         let kubectl = try ProcessRunner.run(cli.authvault, ["kubectl-credential", "--token", "access"],
                                             environment: viaAgent.merging(["KUBERNETES_EXEC_INFO": execInfo]) { $1 })
         let kubectlAnswered = kubectl.stdoutText.contains(served)

@@ -12,7 +12,7 @@ import TestSupport
         let home = try SetupHome()
         let dryRun = try await home.authvault(["setup", "git", "--host", "git.example.com", "--dry-run"])
         #expect(dryRun.status == 0, "\(dryRun.stderrText)")
-        #expect(dryRun.stdoutText.contains("Would change git config --global:"), "\(dryRun.stdoutText)")
+        #expect(dryRun.stdoutText.contains("Would change \(home.path(".gitconfig")):"), "\(dryRun.stdoutText)")
         #expect(dryRun.stdoutText.contains("Undo with: authvault --profile default setup git --host git.example.com --undo"))
         #expect(dryRun.stdoutText.contains("Dry run: nothing was written."))
         #expect(!FileManager.default.fileExists(atPath: home.path(".gitconfig")), "a dry run writes nothing")
@@ -42,6 +42,7 @@ import TestSupport
         #expect(try home.text(".kube/config") == SetupHome.kubeconfig, "a dry run writes nothing")
         let setup = try await home.authvault(["setup", "kubectl", "--context", "prod"])
         #expect(setup.status == 0, "\(setup.stderrText)")
+        #expect(setup.stdoutText.contains("helper hosts of profile 'default': add 127.0.0.1:9"), "the context's server: \(setup.stdoutText)")
         #expect(setup.stdoutText.contains("Undo with: authvault --profile default setup kubectl --context prod --undo"), "\(setup.stdoutText)")
         let written = try home.text(".kube/config")
         #expect(try await home.authvault(["setup", "kubectl", "--context", "prod"]).stdoutText.contains("already set up"))
@@ -64,6 +65,10 @@ import TestSupport
                                                   environment: home.environment)
         let use = try await BoundedProcess.run(SetupHome.kubectl, ["config", "use-context", "prod"], environment: home.environment)
         for step in [clusters, context, use] { #expect(step.status == 0, "\(step.stderrText)") }
+        // Without --context no server was listed: the plugin, told the server, hands out nothing until it is.
+        let unlisted = try await BoundedProcess.run(SetupHome.kubectl, ["get", "namespaces"], environment: home.environment, timeout: 30)
+        #expect(unlisted.status != 0 && unlisted.stderrText.contains("--helper-host 127.0.0.1:9"), "\(unlisted.stderrText)")
+        #expect(try await home.authvault(["configure", "--helper-host", "127.0.0.1:9"]).status == 0)
         try await home.expectKubectlRunsThePlugin()
     }
 
@@ -126,7 +131,7 @@ import TestSupport
 
 /// An isolated home with the `default` profile (no session), the built binary, and the tools on PATH, Debian's
 /// kubectl 1.20 first (the one Debian 12's users have: no other kubectl is run).
-private struct SetupHome {
+struct SetupHome {
     static let kubectl = PackageFiles.path(".build/debian-tools/usr/bin/kubectl")
     static let kubeconfig = """
         apiVersion: v1

@@ -115,11 +115,48 @@ public enum ProfileValidation {
         }
     }
 
-    /// A host name or address, optionally with a port: what git and docker pass to a credential helper.
+    /// A host name or address, optionally with a port (what git and docker pass to a credential helper), and
+    /// optionally a path prefix (`git.example.com/team`): the entry then names only requests under that path.
     public static func helperHost(_ value: String) throws(ConfigError) {
-        guard value.count <= 255, HostPort(value) != nil else {
-            throw .invalidValue(option: "helper-host", value: value, reason: "expected a host such as git.example.com or registry.example.com:5000")
+        guard isHelperHost(value) else {
+            throw .invalidValue(option: "helper-host", value: value,
+                                reason: "expected a host such as git.example.com or registry.example.com:5000, optionally with a path prefix such as git.example.com/team")
         }
+    }
+
+    /// `host[:port]`, and with `allowingPath` an optional `/path-prefix`: segments of RFC 3986's unreserved,
+    /// percent-encoded and sub-delimiter characters (no quote), none empty, `.` or `..`. Nothing that can end a
+    /// line, a key or a section in the files these go into.
+    public static func isHelperHost(_ value: String, allowingPath: Bool = true) -> Bool {
+        let authority = value.prefix { $0 != "/" }
+        guard value.utf8.count <= 255, HostPort(authority) != nil else { return false }
+        let path = value.dropFirst(authority.count)
+        guard !path.isEmpty else { return true }
+        guard allowingPath else { return false }
+        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).allSatisfy(isPathSegment)
+    }
+
+    /// A helper host as stored: its host lower-case (names are case-blind), its path prefix as given.
+    public static func normalizedHelperHost(_ value: String) -> String {
+        let authority = value.prefix { $0 != "/" }
+        return authority.lowercased() + value.dropFirst(authority.count)
+    }
+
+    private static func isPathSegment(_ segment: Substring) -> Bool {
+        guard !segment.isEmpty, segment != ".", segment != ".." else { return false }
+        let bytes = Array(segment.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, bytes[(index + 1)...(index + 2)].allSatisfy(isHexDigit) else { return false }
+                index += 3
+                continue
+            }
+            guard isAlphanumeric(byte) || "-._~!$&()*+,;=".utf8.contains(byte) else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// `us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6`, as the identity pool client parses it.
@@ -168,4 +205,5 @@ public enum ProfileValidation {
 
     private static func isLowercaseLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    private static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || "abcdefABCDEF".utf8.contains(byte) }
 }

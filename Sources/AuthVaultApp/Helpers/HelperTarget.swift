@@ -37,9 +37,10 @@ public struct HelperTarget: Sendable, Equatable {
 
     /// Whether a `configure --helper-host` entry names this target: the same host (names regardless of case and a
     /// trailing dot, addresses by value), and the same port when the entry names one (443 when the target names
-    /// none). An entry without a port stands for the host on any port.
+    /// none). An entry without a port stands for the host on any port. An entry with a path prefix
+    /// (`host/team`) names only requests under that path: no helper's target carries a path yet, so it names none.
     public func isListed(by entry: String) -> Bool {
-        guard let listed = HostPort(entry), listed.host == endpoint.host else { return false }
+        guard !entry.contains("/"), let listed = HostPort(entry), listed.host == endpoint.host else { return false }
         guard let port = listed.port else { return true }
         return port == (endpoint.port ?? 443)
     }
@@ -56,5 +57,45 @@ extension Application {
         let listing = profiles.filter { $0.hosts.contains { target.isListed(by: $0) } }.map(\.profile)
         if listing.contains(current) { return current }
         return isExplicit ? nil : listing.first
+    }
+}
+
+/// The tools that name their server as a URL, and where each sends the token when it names none.
+public enum URLTool: String, Sendable {
+    /// kubectl names its cluster's server only with `provideClusterInfo: true`; without it, the plugin cannot
+    /// know where the token goes, so it hands out none.
+    case kubectl
+    /// Vault's CLI calls its default address when VAULT_ADDR is unset or empty.
+    case vault
+
+    public static let vaultDefaultAddress = "https://127.0.0.1:8200"
+
+    var unnamedAddress: String? {
+        switch self {
+        case .kubectl: nil
+        case .vault: Self.vaultDefaultAddress
+        }
+    }
+}
+
+/// Whether a URL tool's call gets a token, and from which profile.
+public enum URLToolDecision: Sendable, Equatable {
+    case answer(profile: String)
+    /// The tool named no server and has no default: no token.
+    case noServerNamed
+    /// The tool named something that is no URL.
+    case notAURL(String)
+    /// Not https, or a host no profile lists.
+    case notListed(HelperTarget)
+}
+
+extension Application {
+    /// The decision for `tool`'s call naming `url` (nil or empty: it named none): every call decides on a server,
+    /// the tool's default when it has one, and that server passes `helperProfile(for:current:isExplicit:)`.
+    public func helperDecision(for tool: URLTool, url: String?, current: String, isExplicit: Bool) throws(ApplicationError) -> URLToolDecision {
+        guard let url = url.flatMap({ $0.isEmpty ? nil : $0 }) ?? tool.unnamedAddress else { return .noServerNamed }
+        guard let target = HelperTarget(url: url) else { return .notAURL(url) }
+        guard let profile = try helperProfile(for: target, current: current, isExplicit: isExplicit) else { return .notListed(target) }
+        return .answer(profile: profile)
     }
 }

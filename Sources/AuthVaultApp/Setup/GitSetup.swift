@@ -1,6 +1,10 @@
+import SecureFiles
+
 /// git's credential helper for one https host, as `gh auth setup-git` writes it: an empty `helper` first, which
 /// drops the helpers set for every host (a global `store` would keep the short-lived token), then authvault by its
-/// absolute path, for the profile. Written with `git config --global`.
+/// absolute path, for the profile. git's own `git config` writes both, on a private copy of the global file; the
+/// copy then replaces the file in one rename, so an interruption never leaves the empty entry alone (which would
+/// hide the user's other helpers for the host).
 struct GitSetup {
     let site: SetupSite
     let host: String
@@ -9,23 +13,38 @@ struct GitSetup {
     var helper: String { "!" + ShellWords.line([site.executable, "--profile", site.profile, "git-credential"]) }
 
     func plan(undo: Bool, helperHost: HelperHostChange?) throws(SetupError) -> SetupPlan {
+        let file = try ToolFile.read(globalFile)
         // Status 1: the key is not set.
-        let current = try site.run("git", ["config", "--global", "--get-all", key], accepting: [0, 1]).text
-            .split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let current = try file.editedCopy { (copy: String) throws(SetupError) in
+            try site.run("git", ["config", "--file", copy, "--get-all", key], accepting: [0, 1]).text
+        }.result.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         let section = "[credential \"https://\(host)\"]"
         if undo {
-            let edit: SetupEdit = current.contains(helper) ? .commands(tool: "git", [["config", "--global", "--unset-all", key]]) : .none
-            return SetupPlan(tool: .git, target: "git config --global", changes: current.map { "\(section) remove helper = \($0)" },
-                             helperHost: helperHost, edit: edit)
+            guard current.contains(helper) else { return SetupPlan(tool: .git, target: file.path, changes: [], helperHost: helperHost, edit: .none) }
+            let edited = try file.editedCopy { (copy: String) throws(SetupError) in
+                _ = try site.run("git", ["config", "--file", copy, "--unset-all", key])
+            }
+            return SetupPlan(tool: .git, target: file.path, changes: current.map { "\(section) remove helper = \($0)" },
+                             helperHost: helperHost, edit: file.replacement(edited.contents))
         }
         let wanted = ["", helper]
-        let edit: SetupEdit = current == wanted ? .none : .commands(tool: "git", [
-            ["config", "--global", "--replace-all", key, ""],
-            ["config", "--global", "--add", key, helper],
-        ])
+        guard current != wanted else { return SetupPlan(tool: .git, target: file.path, changes: [], helperHost: helperHost, edit: .none) }
+        let edited = try file.editedCopy { (copy: String) throws(SetupError) in
+            _ = try site.run("git", ["config", "--file", copy, "--replace-all", key, ""])
+            _ = try site.run("git", ["config", "--file", copy, "--add", key, helper])
+        }
         let replaced = current.filter { !wanted.contains($0) }.map { "\(section) replace helper = \($0)" }
-        return SetupPlan(tool: .git, target: "git config --global",
+        return SetupPlan(tool: .git, target: file.path,
                          changes: replaced + ["\(section) helper = (empty: no helper set for all hosts)", "\(section) helper = \(helper)"],
-                         helperHost: helperHost, edit: edit)
+                         helperHost: helperHost, edit: file.replacement(edited.contents))
+    }
+
+    /// The file `git config --global` writes: $GIT_CONFIG_GLOBAL; else ~/.gitconfig, unless only git's XDG file
+    /// ($XDG_CONFIG_HOME/git/config, else ~/.config/git/config) exists.
+    var globalFile: String {
+        if let named = site.environment["GIT_CONFIG_GLOBAL"], !named.isEmpty { return named }
+        let home = FilePath.join(site.home, ".gitconfig")
+        let xdg = FilePath.join(site.file("XDG_CONFIG_HOME", orHome: ".config"), "git/config")
+        return !ToolFile.exists(home) && ToolFile.exists(xdg) ? xdg : home
     }
 }

@@ -1,8 +1,11 @@
 import BoundedJSON
+import NetworkHosts
 
 /// A kubeconfig user whose token comes from the exec plugin `authvault kubectl-credential --profile P` (apiVersion
-/// v1beta1, which Debian's kubectl 1.20 speaks), and with a context named, that context pointed at the user. The
-/// file is edited here (see `Kubeconfig`): every other entry kept, in its order, and the file's mode.
+/// v1beta1, which Debian's kubectl 1.20 speaks), with `provideClusterInfo: true` so that kubectl names the server
+/// the token goes to and the plugin checks it; with a context named, that context pointed at the user and its
+/// cluster's https server listed among the profile's helper hosts (a context whose server is not https is
+/// refused). The file is edited here (see `Kubeconfig`): every other entry kept, in its order, and the file's mode.
 struct KubectlSetup {
     static let apiVersion = "client.authentication.k8s.io/v1beta1"
     let site: SetupSite
@@ -11,13 +14,14 @@ struct KubectlSetup {
 
     var arguments: [String] { ["kubectl-credential", "--profile", site.profile] }
 
-    /// What kubectl runs: absolute path, the profile, v1beta1.
+    /// What kubectl runs: absolute path, the profile, v1beta1, and the cluster named in every call.
     var exec: JSONValue {
         .object([JSONMember("apiVersion", .string(Self.apiVersion)), JSONMember("command", .string(site.executable)),
-                 JSONMember("args", .array(arguments.map(JSONValue.string)))])
+                 JSONMember("args", .array(arguments.map(JSONValue.string))), JSONMember("provideClusterInfo", .bool(true))])
     }
 
-    func plan(undo: Bool) throws(SetupError) -> SetupPlan {
+    /// `helperHost`: the change to the profile's helper hosts that listing (or, undoing, unlisting) a host takes.
+    func plan(undo: Bool, helperHost: (String) -> HelperHostChange?) throws(SetupError) -> SetupPlan {
         var kubeconfig = try Kubeconfig.read(site)
         let listedUsers = try kubeconfig.list("users"), listedContexts = try kubeconfig.list("contexts")
         var users = listedUsers, contexts = listedContexts
@@ -29,6 +33,15 @@ struct KubectlSetup {
             guard contextIndex != nil else { throw .noSuchContext(name: context, known: contexts.compactMap { $0["name"]?.string }) }
         }
         let contextUser = contextIndex.flatMap { contexts[$0]["context"]?["user"]?.string }
+        var hostChange: HelperHostChange?
+        if let context, let contextIndex {
+            let server = try Self.server(of: contexts[contextIndex], in: kubeconfig)
+            if let host = Self.helperHost(server) {
+                hostChange = helperHost(host)
+            } else if !undo {
+                throw .clusterServerRefused(context: context, server: server)
+            }
+        }
         var changes: [String] = []
         if undo {
             if let userIndex, Self.isOurs(current) {
@@ -44,7 +57,7 @@ struct KubectlSetup {
             if !isWanted(current?["exec"]) {
                 let entry = JSONValue.object([JSONMember("name", .string(user)), JSONMember("user", .object([JSONMember("exec", exec)]))])
                 if let userIndex { users[userIndex] = entry } else { users.append(entry) }
-                changes.append("user \(user): exec \(ShellWords.line([site.executable] + arguments)) (\(Self.apiVersion))")
+                changes.append("user \(user): exec \(ShellWords.line([site.executable] + arguments)) (\(Self.apiVersion), provideClusterInfo: true)")
             }
             if let context, let contextIndex, contextUser != user {
                 contexts[contextIndex] = Self.entry(contexts[contextIndex], user: user)
@@ -53,17 +66,31 @@ struct KubectlSetup {
         }
         let target = kubeconfig.file.path
         // Already as wanted: the file is not rewritten, not even into JSON.
-        guard !changes.isEmpty else { return SetupPlan(tool: .kubectl, target: target, changes: [], edit: .none) }
+        guard !changes.isEmpty else { return SetupPlan(tool: .kubectl, target: target, changes: [], helperHost: hostChange, edit: .none) }
         if users != listedUsers { kubeconfig.members.set("users", to: .array(users)) }
         if contexts != listedContexts { kubeconfig.members.set("contexts", to: .array(contexts)) }
         if kubeconfig.fromYAML { changes.append("the file is rewritten as JSON, which kubectl reads as YAML (its comments are not kept)") }
-        return SetupPlan(tool: .kubectl, target: target, changes: changes, edit: kubeconfig.file.replacement(kubeconfig.rendered))
+        return SetupPlan(tool: .kubectl, target: target, changes: changes, helperHost: hostChange,
+                         edit: kubeconfig.file.replacement(kubeconfig.rendered))
     }
 
-    /// The exec plugin already runs this binary for this profile.
+    /// The exec plugin already runs this binary for this profile, and kubectl names the cluster to it.
     private func isWanted(_ plugin: JSONValue?) -> Bool {
         plugin?["command"]?.string == site.executable && plugin?["args"]?.array?.compactMap(\.string) == arguments
-            && plugin?["apiVersion"]?.string == Self.apiVersion
+            && plugin?["apiVersion"]?.string == Self.apiVersion && plugin?["provideClusterInfo"]?.bool == true
+    }
+
+    /// The server of the context's cluster, nil when the kubeconfig names none.
+    private static func server(of context: JSONValue, in kubeconfig: Kubeconfig) throws(SetupError) -> String? {
+        guard let cluster = context["context"]?["cluster"]?.string else { return nil }
+        return try kubeconfig.list("clusters").first { $0["name"]?.string == cluster }?["cluster"]?["server"]?.string
+    }
+
+    /// The helper host for an https server: its host and port (443 when it names none), so that only this server
+    /// gets the token; nil for anything else.
+    private static func helperHost(_ server: String?) -> String? {
+        guard let server, let url = ServiceURL(server), url.scheme == "https" else { return nil }
+        return ProfileValidation.normalizedHelperHost(HostPort(host: url.authority.host, port: url.authority.port ?? 443).description)
     }
 
     /// A user is ours to change when it only runs an authvault exec plugin.

@@ -1,3 +1,4 @@
+import NetworkHosts
 import SecureFiles
 
 /// Why a setup changed nothing. The command line adds what to do about it.
@@ -22,6 +23,14 @@ public enum SetupError: Error, Sendable, Equatable, CustomStringConvertible {
     case kubeconfigUserTaken(name: String)
     /// The Vault CLI runs a token helper by path, and the link by that name is not beside this binary.
     case helperLinkMissing(path: String)
+    /// Another user could replace the program the tools would run (`path`, or a directory above it).
+    case untrustedProgram(path: String, FileSystemError)
+    /// HOME is unset or not an absolute path: the tools' files cannot be found.
+    case homeUnusable(value: String?)
+    /// A name that goes into a tool's file has a character the tool would read as the end of it.
+    case invalidName(SetupName, value: String, rule: String)
+    /// The context's cluster server is not an https URL: the plugin would hand its token to no server it can check.
+    case clusterServerRefused(context: String, server: String?)
 
     public var description: String {
         switch self {
@@ -38,6 +47,24 @@ public enum SetupError: Error, Sendable, Equatable, CustomStringConvertible {
             "kubectl reads \(path) without its fields \(fields.joined(separator: ", ")), so rewriting it would drop them; it was left unchanged."
         case .kubeconfigUserTaken(let name): "The kubeconfig user '\(name)' already signs in another way; it was left unchanged."
         case .helperLinkMissing(let path): "The Vault token helper \(path) does not exist."
+        case .untrustedProgram(let path, let error):
+            "The tools would run \(path), which another user could replace: \(error). Nothing was changed."
+        case .homeUnusable(let value):
+            "HOME is " + (value.map { "'\($0)', not an absolute path" } ?? "not set") + ", so the tools' files cannot be found. Nothing was changed."
+        case .invalidName(let name, let value, let rule):
+            "'\(ServerText.escaped(value))' is no \(name.rawValue): \(rule). Nothing was changed."
+        case .clusterServerRefused(let context, let server):
+            "The kubeconfig context '\(context)' names " + (server.map { "the cluster server '\(ServerText.escaped($0))'" } ?? "no cluster server")
+                + ": a token goes only to an https server. Nothing was changed."
         }
     }
+}
+
+/// The names a setup writes into a tool's file, each by what the tool calls it.
+public enum SetupName: String, Sendable, Equatable {
+    case awsProfile = "AWS config profile name"
+    case kubeContext = "kubeconfig context name"
+    case kubeUser = "kubeconfig user name"
+    case registry = "registry host"
+    case gitHost = "git host"
 }

@@ -17,6 +17,8 @@ struct ToolFile: Sendable {
     let mode: UInt32?
 
     static func read(_ path: String) throws(SetupError) -> ToolFile {
+        // What another user can replace (the file, or a directory above it, or where a link leads) is not built upon.
+        do { try FileTrust.checkWithAncestors(path) } catch { throw .untrusted(error) }
         let resolved = Self.resolve(path)
         let fd = open(resolved, O_RDONLY | O_CLOEXEC)
         if fd < 0 {

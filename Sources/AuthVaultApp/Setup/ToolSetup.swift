@@ -16,27 +16,41 @@ public struct ToolSetup: Sendable {
         // The tools run in the application's environment, without authvault's own variables (the passphrase).
         let environment = application.environment.all.filter { !$0.key.hasPrefix("AUTHVAULT_") }
         site = SetupSite(profile: profile, executable: executable, environment: environment,
-                         home: application.environment.nonEmpty("HOME") ?? "/", tools: tools)
+                         home: application.environment["HOME"] ?? "", tools: tools)
     }
 
     /// What `request` would change (`undo`: what removing it would), worked out from the files as they are now.
+    /// Refused before anything is read: a name the tool would read as more than a name, a HOME that is no
+    /// absolute path, and (but for an undo, which records nothing) a program another user could replace.
     public func plan(_ request: SetupRequest, undo: Bool = false) throws(SetupError) -> SetupPlan {
+        try SetupNames.check(request)
+        guard site.home.hasPrefix("/") else { throw .homeUnusable(value: site.home.isEmpty ? nil : site.home) }
+        if !undo { try Self.checkProgram(site.executable) }
         let profile: ResolvedProfile
         do { profile = try application.configStore.profile(named: site.profile) } catch { throw .configuration(error) }
+        let change = { (host: String) in Self.change(host, in: profile, undo: undo) }
         switch request {
         case .git(let host):
-            let host = try Self.helperHost(host)
-            return try GitSetup(site: site, host: host).plan(undo: undo, helperHost: Self.change(host, in: profile, undo: undo))
+            let host = host.lowercased()
+            return try GitSetup(site: site, host: host).plan(undo: undo, helperHost: change(host))
         case .docker(let registry):
-            let host = try Self.helperHost(registry)
-            return try DockerSetup(site: site, registry: host).plan(undo: undo, helperHost: Self.change(host, in: profile, undo: undo))
+            let host = registry.lowercased()
+            return try DockerSetup(site: site, registry: host).plan(undo: undo, helperHost: change(host))
         case .kubectl(let context, let user):
-            return try KubectlSetup(site: site, context: context, user: user ?? "authvault-\(site.profile)").plan(undo: undo)
+            return try KubectlSetup(site: site, context: context, user: user ?? "authvault-\(site.profile)").plan(undo: undo, helperHost: change)
         case .aws(let awsProfile):
             return try AWSSetup(site: site, awsProfile: awsProfile).plan(undo: undo)
         case .vault:
-            return try VaultSetup(site: site).plan(undo: undo)
+            let vault = VaultSetup(site: site)
+            if !undo { try Self.checkProgram(vault.helper) }
+            return try vault.plan(undo: undo)
         }
+    }
+
+    /// The program the tools will run, and every directory above it, can be replaced by nobody but this user and
+    /// root: otherwise the next `git fetch` would run what another user put there.
+    private static func checkProgram(_ path: String) throws(SetupError) {
+        do { try FileTrust.checkWithAncestors(path) } catch { throw .untrustedProgram(path: path, error) }
     }
 
     /// Writes `plan`: the profile's helper hosts first (the configuration's own atomic replace), then the tool's file.
@@ -64,12 +78,6 @@ public struct ToolSetup: Sendable {
         case .commands(let tool, let commands):
             for arguments in commands { _ = try site.run(tool, arguments) }
         }
-    }
-
-    private static func helperHost(_ host: String) throws(SetupError) -> String {
-        let host = host.lowercased()
-        do { try ProfileValidation.helperHost(host) } catch { throw .configuration(error) }
-        return host
     }
 
     /// The helper-host change a setup (or its undo) makes, none when the list already says so.

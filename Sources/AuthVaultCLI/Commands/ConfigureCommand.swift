@@ -34,7 +34,7 @@ struct ConfigureCommand: CLICommand {
         "rotate-refresh-tokens", placeholder: "true|false", help: "The app client rotates refresh tokens.", expected: "true or false",
         default: "false", parse: { ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false][$0] })
     static let caBundle = OptionSpec.value("ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).", completion: .file)
-    static let helperHost = OptionSpec.repeatable("helper-host", placeholder: "host", help: "Add a host the helpers (git, docker; kubectl and Vault when they name their server) hand this profile's token to, over https only: host (any port) or host:port; '' clears the list.")
+    static let helperHost = OptionSpec.repeatable("helper-host", placeholder: "host", help: "Add a host the helpers (git, docker, kubectl, Vault) hand this profile's token to, over https only: host (any port) or host:port; host[:port]/path-prefix is kept for path-aware helpers and grants nothing yet; '' clears the list.")
     static let removeHelperHost = OptionSpec.repeatable("remove-helper-host", placeholder: "host", help: "Remove a host from the helper hosts.")
     static let identityPoolId = OptionSpec.value("identity-pool-id", placeholder: "id", help: "A Cognito identity pool (REGION:GUID) that gives AWS credentials for the session ('authvault aws-credentials').")
     static let identityEndpoint = OptionSpec.value("identity-endpoint", placeholder: "url", help: "The identity pool's service URL override (emulators, VPC endpoints).")

@@ -14,7 +14,10 @@ enum SetupCommands {
     static let undo = OptionSpec.flag("undo", help: "Remove what this setup added (other values it replaced are not restored).")
     static let discussion = """
         Idempotent: run again, it changes nothing. Every other setting in the tool's file, and the file's mode, are \
-        kept; the file is replaced atomically. The output ends with the command that undoes the change.
+        kept; the file is replaced atomically. The output ends with the command that undoes the change. Refused, \
+        with nothing written: a name with characters the tool would not read as a name; HOME unset or relative; \
+        this binary, the tool's file or a directory above either when another user could replace it (run setup \
+        from an authvault only you or root can change).
         """
 
     /// Plans `request`, writes it unless `--dry-run`, and says what changed and how to undo it. `words` are the
@@ -52,6 +55,17 @@ enum SetupCommands {
         return String(cString: path)
     }
 
+    /// The option that carried a name.
+    private static func option(for name: SetupName) -> String {
+        switch name {
+        case .awsProfile: SetupAWSCommand.option.long
+        case .kubeContext: SetupKubectlCommand.contextName.long
+        case .kubeUser: SetupKubectlCommand.user.long
+        case .registry: SetupDockerCommand.option.long
+        case .gitHost: SetupGitCommand.option.long
+        }
+    }
+
     private static func remedy(_ error: SetupError) -> CLIError {
         switch error {
         case .configuration(let configError): return CLIErrors.from(configError)
@@ -61,6 +75,14 @@ enum SetupCommands {
         case .helperLinkMissing(let path):
             return CLIError(error.description + " 'make install' links it; or: ln -s \(ShellWords.quoted(executable())) \(ShellWords.quoted(path))")
         case .kubeconfigFieldsUnknown: return CLIError(error.description + " Read it with a newer kubectl on the PATH.")
+        case .untrustedProgram:
+            return CLIError(error.description + " Run setup from an authvault installed where only you or root can change it "
+                            + "('make install' puts it in /usr/local/bin).")
+        case .homeUnusable: return CLIError(error.description + " Set HOME to your home directory's absolute path.")
+        case .invalidName(let name, _, _): return CLIError("--\(option(for: name)): " + error.description, status: .usage)
+        case .clusterServerRefused:
+            return CLIError(error.description + " Point the context's cluster at its https server, or write the user alone with "
+                            + "'setup kubectl' without --context.", status: .usage)
         case .file, .untrusted, .malformed, .toolFailed: return CLIError(error.description)
         }
     }
@@ -105,15 +127,18 @@ struct SetupDockerCommand: SingleValueSetup {
 }
 
 struct SetupKubectlCommand: CLICommand {
-    static let contextName = OptionSpec.value("context", placeholder: "name", help: "A kubeconfig context to point at the user.")
+    static let contextName = OptionSpec.value("context", placeholder: "name", help: "A kubeconfig context to point at the user; its cluster's https server is listed for the profile.")
     static let user = OptionSpec.value("user", placeholder: "name", help: "The kubeconfig user to write (default: authvault-PROFILE).")
     static let spec = CommandSpec(
-        name: "kubectl", abstract: "Add a kubeconfig user whose token comes from authvault (an exec plugin), optionally for a context.",
+        name: "kubectl", abstract: "Add a kubeconfig user whose token comes from authvault (an exec plugin with provideClusterInfo), optionally for a context.",
         discussion: SetupCommands.discussion + " " + kubeconfigFile, options: [contextName, user, SetupCommands.dryRun, SetupCommands.undo])
     static let kubeconfigFile = """
         The file is $KUBECONFIG's (of several, the first that exists, as kubectl chooses) or ~/.kube/config. It is \
         written as JSON, which kubectl reads as YAML; a YAML file is read with the kubectl on the PATH, any version \
-        (Debian's 1.20 too), and without kubectl a setup can write a new file or one it wrote before.
+        (Debian's 1.20 too), and without kubectl a setup can write a new file or one it wrote before. kubectl names \
+        the cluster's server to the plugin (provideClusterInfo), which hands a token only to a server the profile \
+        lists: with --context that server is listed (it must be https); without, list a server with \
+        'configure --helper-host'.
         """
     let contextName: String?, user: String?, arguments: ParsedArguments
 

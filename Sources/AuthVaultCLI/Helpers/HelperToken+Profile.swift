@@ -26,19 +26,26 @@ extension HelperToken {
         }
     }
 
-    /// For tools that may say where the token goes (kubectl's cluster server, Vault's address): nil when the tool
-    /// said nothing, so the current profile answers as before; the listing profile when the URL passes
-    /// `profile(for:context:)`; otherwise an error naming the fix.
-    static func profile(forURL url: String?, tool: String, context: CommandContext) throws(CLIError) -> String? {
-        guard let url else { return nil }
-        guard let target = HelperTarget(url: url) else {
-            throw CLIError("\(tool) named a server that is no URL, so no token is handed over.")
+    /// For tools that name their server as a URL (kubectl's cluster server, Vault's address; nil or empty when
+    /// the tool named none): the listing profile when `Application.helperDecision` lets the token go there;
+    /// otherwise an error naming the fix.
+    static func profile(for tool: URLTool, url: String?, context: CommandContext) throws(CLIError) -> String {
+        let decision = try application(for: context.profileName) { () throws(ApplicationError) in
+            try context.application.helperDecision(for: tool, url: url, current: context.profileName, isExplicit: context.profileIsExplicit)
         }
-        guard let profile = try profile(for: target, context: context) else {
-            throw CLIError("No token for \(tool)'s server \(target.scheme)://\(target.endpoint): a token goes only over https, "
-                           + "to a host its profile lists. Add it with 'authvault configure --profile \(context.profileName) "
+        let profile = context.profileName
+        switch decision {
+        case .answer(let profile): return profile
+        case .noServerNamed:
+            throw CLIError("kubectl named no cluster server, so no token is handed over: it names one only to a user with "
+                           + "'provideClusterInfo: true' in its exec section. Add it to the kubeconfig user, or write the user again with "
+                           + "'authvault setup kubectl --profile \(profile)' (with --context NAME, its server is listed too).")
+        case .notAURL:
+            throw CLIError("\(tool.rawValue) named a server that is no URL, so no token is handed over.")
+        case .notListed(let target):
+            throw CLIError("No token for \(tool.rawValue)'s server \(target.scheme)://\(target.endpoint): a token goes only over https, "
+                           + "to a host its profile lists. Add it with 'authvault configure --profile \(profile) "
                            + "--helper-host \(target.endpoint)'.")
         }
-        return profile
     }
 }

@@ -14,8 +14,9 @@ struct KubectlCredentialCommand: CLICommand {
         abstract: "kubectl exec credential plugin: an ExecCredential with the profile's token.",
         discussion: """
         In a kubeconfig user: exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: authvault,
-        args: [kubectl-credential, --profile, work], interactiveMode: Never}. With provideClusterInfo: true kubectl
-        names the cluster's server: then it must be https and its host listed with 'configure --helper-host'.
+        args: [kubectl-credential, --profile, work], provideClusterInfo: true, interactiveMode: Never} ('setup kubectl'
+        writes it). provideClusterInfo makes kubectl name the cluster's server, which must be https and its host listed
+        with 'configure --helper-host'; without it no token is handed over.
         """,
         options: [tokenKind.spec])
 
@@ -31,7 +32,7 @@ struct KubectlCredentialCommand: CLICommand {
     nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         let info = ExecInfo(environment: context.variables["KUBERNETES_EXEC_INFO"])
         let effective = info.interactive ? context : context.withoutPrompts()
-        let profile = try HelperToken.profile(forURL: info.server, tool: "kubectl", context: context)
+        let profile = try HelperToken.profile(for: .kubectl, url: info.server, context: context)
         let token = try await HelperToken.fetch(kind, profile: profile, context: effective)
         let status = JSONValue.object(("expirationTimestamp", .string(TimeText.rfc3339(token.expiresAt))),
                                       ("token", .string(token.token)))

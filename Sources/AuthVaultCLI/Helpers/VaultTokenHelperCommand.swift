@@ -2,8 +2,8 @@ import AuthVaultApp
 
 /// `authvault vault-token-helper get|store|erase` (also run as `vault-token-helper-authvault`): HashiCorp Vault's
 /// token helper protocol. `get` prints the bare token; `store` and `erase` change nothing. Vault's CLI runs the
-/// helper with `VAULT_ADDR` set to the server it is about to call: when it is, that server must be https and its
-/// host listed with `configure --helper-host`, as for every helper.
+/// helper with `VAULT_ADDR` set to the server it is about to call (unset: its default, https://127.0.0.1:8200): that
+/// server must be https and its host listed with `configure --helper-host`, as for every helper.
 struct VaultTokenHelperCommand: CLICommand {
     static let spec = CommandSpec(
         name: "vault-token-helper",
@@ -11,7 +11,7 @@ struct VaultTokenHelperCommand: CLICommand {
         discussion: """
         Configure with token_helper = "/usr/local/bin/vault-token-helper-authvault" in ~/.vault (installed by 'make install')
         and 'authvault configure --helper-host vault.example.com:8200': the token goes only to the https VAULT_ADDR
-        the vault CLI names, when it names one.
+        the vault CLI names (without one, to Vault's default https://127.0.0.1:8200 when that is listed).
         """,
         positionals: [PositionalSpec("operation", help: "get, store or erase (vault passes it).")])
 
@@ -29,8 +29,7 @@ struct VaultTokenHelperCommand: CLICommand {
             while Swift.readLine() != nil {}
             return
         }
-        let address = context.variables["VAULT_ADDR"].flatMap { $0.isEmpty ? nil : $0 }
-        let profile = try HelperToken.profile(forURL: address, tool: "vault", context: context)
+        let profile = try HelperToken.profile(for: .vault, url: context.variables["VAULT_ADDR"], context: context)
         let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
         context.standardOutput.write(token.token)
     }
