@@ -31,7 +31,8 @@ import TestSupport
         try home.write(SetupHome.kubeconfig, to: ".kube/config")
         let before = Self.snapshot(home)
         for (name, mode) in [("world", 0o777), ("group", 0o775)] {
-            let directory = home.path("shared-\(name)/bin")
+            // As the kernel names it (the binary's own path comes from /proc/self/exe).
+            let directory = (home.path("shared-\(name)/bin") as NSString).standardizingPath
             let copy = try Self.copy(into: directory, mode: mode, from: home)
             for setup in Self.setups {
                 let run = try await BoundedProcess.run(copy, ["setup"] + setup, environment: home.environment)
@@ -43,7 +44,7 @@ import TestSupport
             }
             #expect(Self.snapshot(home) == before, "\(name): every file as it was, none created")
         }
-        let safe = try Self.copy(into: home.path("mine/bin"), mode: 0o755, from: home)
+        let safe = try Self.copy(into: (home.path("mine/bin") as NSString).standardizingPath, mode: 0o755, from: home)
         let taken = try await BoundedProcess.run(safe, ["setup", "aws", "--aws-profile", "work"], environment: home.environment)
         #expect(taken.status == 0, "\(taken.stderrText)")
         #expect(try home.text(".aws/config").contains("credential_process = \(safe) --profile default aws-credentials"))
@@ -64,7 +65,7 @@ import TestSupport
 
     @Test func aDockerDirectoryLinkedWhereOthersCanWriteIsRefused() async throws {
         let home = try SetupHome()
-        let shared = home.path("shared")
+        let shared = (home.path("shared") as NSString).standardizingPath
         try FileManager.default.createDirectory(atPath: shared + "/docker", withIntermediateDirectories: true)
         chmod(shared, 0o777)
         try FileManager.default.createSymbolicLink(atPath: home.path(".docker"), withDestinationPath: shared + "/docker")
