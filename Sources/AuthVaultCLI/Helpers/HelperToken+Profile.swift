@@ -37,6 +37,7 @@ extension HelperToken {
         switch decision {
         case .answer(let profile): return profile
         case .noServerNamed:
+            // Only kubectl has no address of its own to fall back on (`URLTool`).
             throw CLIError("kubectl named no cluster server, so no token is handed over: it names one only to a user with "
                            + "'provideClusterInfo: true' in its exec section. Add it to the kubeconfig user, or write the user again with "
                            + "'authvault setup kubectl --profile \(profile)' (with --context NAME, its server is listed too).")
