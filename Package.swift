@@ -114,6 +114,7 @@ if Context.environment["AUTHVAULT_FUZZ"] != nil {
         ("fuzz-cognito-response", ["AuthCrypto", "CognitoAuth"]),
         ("fuzz-oauth-response", ["AuthCrypto", "CognitoAuth"]),
         ("fuzz-discovery", ["CognitoAuth"]),
+        ("fuzz-device-authorization", ["CognitoAuth"]),
         ("fuzz-loopback-request", ["Loopback"]),
         ("fuzz-agent-request", ["AuthAgent"]),
         ("fuzz-config", ["AuthVaultApp"]),
