@@ -1,4 +1,5 @@
 import FoundationEssentials
+import NetworkHosts
 
 /// The one redactor of text a server sent back (an error's message or description): every secret a request
 /// carried is blanked out in each form a server may echo it in. Built from the request (`HTTPRequest.redactor`),
@@ -65,7 +66,8 @@ public struct SecretRedactor: Sendable {
                 let character = text[position]
                 if character == byte || (byte == UInt8(ascii: " ") && character == UInt8(ascii: "+")) { next.append(position + 1) }
                 if character == UInt8(ascii: "%"), position + 2 < text.count,
-                   let high = hexValue(text[position + 1]), let low = hexValue(text[position + 2]), high << 4 | low == byte {
+                   let high = FormURLEncoding.hexValue(text[position + 1]), let low = FormURLEncoding.hexValue(text[position + 2]),
+                   high << 4 | low == byte {
                     next.append(position + 3)
                 }
             }
@@ -73,15 +75,6 @@ public struct SecretRedactor: Sendable {
             ends = Array(Set(next))
         }
         return ends.max()
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Base64 and base64url of the whole secret, and of its middle for each alignment inside longer data: the
