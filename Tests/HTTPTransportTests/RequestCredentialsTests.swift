@@ -75,6 +75,10 @@ extension HTTPTransportTests {
                 #expect(redacted.contains(shown), "\(echo) became \(shown)")
             }
             #expect(redactor.redact("device_code=DEV%2FCODE%2BSECRET%3D%3D&x=1") == "device_code=<redacted>&x=1")
+            // The request's secrets are never shown by the request itself.
+            for shown in ["\(Self.request)", String(reflecting: Self.request), "\(Mirror(reflecting: Self.request).children.map(\.value))"] {
+                #expect(!shown.contains("DEV") && !shown.contains("secret"), "\(shown)")
+            }
         }
 
         /// A secret inside longer data that is then base64-encoded, at each of the three alignments: only the
