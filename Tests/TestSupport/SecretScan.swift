@@ -26,8 +26,8 @@ public enum SecretScan {
         var output: [UInt8] = []
         var index = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let value = UInt8(String(decoding: bytes[index + 1...index + 2], as: UTF8.self), radix: 16) {
+            let escape = index + 2 < bytes.count ? String(decoding: bytes[index + 1...index + 2], as: UTF8.self) : ""
+            if bytes[index] == UInt8(ascii: "%"), escape.allSatisfy(\.isHexDigit), let value = UInt8(escape, radix: 16) {
                 output.append(value)
                 index += 3
             } else {
