@@ -41,8 +41,9 @@ let package = Package(
         .target(name: "DebugTrace"),
         // Primitives: hashes, MACs, KDFs, AEAD, random, big integers, RSA verification, encodings, secret bytes.
         .target(name: "AuthCrypto", dependencies: ["COpenSSL", "COpenSSLLoader"]),
-        // The one JSON value: a bounded parser and writer of our own, a secret case for tokens on their way out.
-        .target(name: "BoundedJSON", dependencies: ["AuthCrypto"]),
+        // The one JSON value: a bounded parser and writer of our own, a secret case for tokens on their way out; it
+        // escapes what ServerText escapes.
+        .target(name: "BoundedJSON", dependencies: ["AuthCrypto", "NetworkHosts"]),
         // Hosts and ports parsed as addresses (inet_pton) or names: what is loopback, where plain http may go; text
         // another party sent, escaped for a terminal.
         .target(name: "NetworkHosts"),
@@ -113,6 +114,7 @@ if Context.environment["AUTHVAULT_FUZZ"] != nil {
         ("fuzz-cognito-response", ["AuthCrypto", "CognitoAuth"]),
         ("fuzz-oauth-response", ["AuthCrypto", "CognitoAuth"]),
         ("fuzz-discovery", ["CognitoAuth"]),
+        ("fuzz-device-authorization", ["CognitoAuth"]),
         ("fuzz-loopback-request", ["Loopback"]),
         ("fuzz-agent-request", ["AuthAgent"]),
         ("fuzz-config", ["AuthVaultApp"]),

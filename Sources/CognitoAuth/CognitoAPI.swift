@@ -42,10 +42,10 @@ struct CognitoAPI: Sendable {
         let request = HTTPRequest(method: "POST", url: endpoint, headers: [
             HTTPHeader(name: "Content-Type", value: "application/x-amz-json-1.1"),
             HTTPHeader(name: "X-Amz-Target", value: operation.target),
-        ], body: payload.bytes)
-        let secrets = payload.secrets.map(\.utf8String) + request.credentials
+        ], body: payload.bytes, secrets: payload.secrets.map(\.utf8String))
+        let redactor = request.redactor
         let response = try await sender.send(request, operation: operation.rawValue) {
-            CognitoErrorResponse.error(for: $0, redacting: secrets)
+            CognitoErrorResponse.error(for: $0, redactor: redactor)
         }
         return try decode(response.body, operation)
     }

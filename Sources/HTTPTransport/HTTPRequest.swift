@@ -7,14 +7,19 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomReflectable 
     public var url: String
     public var headers: [HTTPHeader]
     public var body: [UInt8]
+    /// What the body carries that must never come back in an error (a password, a code, a refresh token, a device
+    /// code): the request's `redactor` finds each in any form. Never shown.
+    public var secrets: [String]
     /// The overall deadline for this request, connection included; nil uses the transport's default.
     public var timeout: Duration?
 
-    public init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8] = [], timeout: Duration? = nil) {
+    public init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8] = [], secrets: [String] = [],
+                timeout: Duration? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.secrets = secrets
         self.timeout = timeout
     }
 

@@ -69,7 +69,8 @@ public enum FormURLEncoding {
         }
     }
 
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
+    /// The value of a hex digit of a `%XX` escape, either case.
+    public static func hexValue(_ digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10

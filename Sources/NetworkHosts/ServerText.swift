@@ -8,7 +8,7 @@ public enum ServerText {
     public static func escaped(_ text: String, limit: Int = 300) -> String {
         var kept = ""
         for scalar in text.unicodeScalars {
-            if isUnsafe(scalar) {
+            if mustBeEscaped(scalar) {
                 kept += written(scalar)
             } else {
                 kept.unicodeScalars.append(scalar)
@@ -19,12 +19,13 @@ public enum ServerText {
 
     /// Whether `text` holds nothing `escaped` would change: a URL, for one, carries such characters percent-encoded.
     public static func isPlain(_ text: String) -> Bool {
-        !text.unicodeScalars.contains(where: isUnsafe)
+        !text.unicodeScalars.contains(where: mustBeEscaped)
     }
 
     /// C0 and C1 controls and DEL (category Cc: ESC, BEL, CR, LF, the 8-bit CSI U+009B), line and paragraph
-    /// separators, and the bidirectional controls that make text read otherwise than it is stored.
-    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    /// separators, and the bidirectional controls that make text read otherwise than it is stored (U+061C,
+    /// U+200E-U+200F, U+202A-U+202E, U+2066-U+2069). The one definition: the JSON writer escapes the same set.
+    public static func mustBeEscaped(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: true
         default: scalar.properties.isBidiControl

@@ -7,8 +7,14 @@ public enum PrivateDirectory {
     /// Creates `path` and any missing parents. Directories this call creates get mode 0700; the last component,
     /// if it already existed, must not be group- or world-writable or readable (see `checkPrivate`).
     public static func create(_ path: String) throws(FileSystemError) {
+        try create(path, beforeCreating: { _ in })
+    }
+
+    /// `create`, with `beforeCreating` run just before each `mkdir`: where a test plays the other party that makes
+    /// the directory first.
+    static func create(_ path: String, beforeCreating: (String) -> Void) throws(FileSystemError) {
         var isNew = false
-        try makeParents(of: path, created: &isNew)
+        try makeParents(of: path, created: &isNew, beforeCreating: beforeCreating)
         if !isNew { try checkPrivate(path) }
     }
 
@@ -24,7 +30,7 @@ public enum PrivateDirectory {
         try FileTrust.private.check(info, path: path)
     }
 
-    private static func makeParents(of path: String, created: inout Bool) throws(FileSystemError) {
+    private static func makeParents(of path: String, created: inout Bool, beforeCreating: (String) -> Void) throws(FileSystemError) {
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path) }
@@ -33,10 +39,14 @@ public enum PrivateDirectory {
         let parent = FilePath.parent(of: path)
         if parent != path {
             var ignored = false
-            try makeParents(of: parent, created: &ignored)
+            try makeParents(of: parent, created: &ignored, beforeCreating: beforeCreating)
         }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw .from(errno: errno, path: path, operation: "create directory")
+        beforeCreating(path)
+        guard mkdir(path, 0o700) == 0 else {
+            // EEXIST: someone made it between the stat and here, with a mode and owner of their choosing. It is
+            // not ours, so it is checked like one that was there.
+            guard errno == EEXIST else { throw .from(errno: errno, path: path, operation: "create directory") }
+            return
         }
         created = true
     }

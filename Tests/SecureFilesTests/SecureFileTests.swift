@@ -84,6 +84,32 @@ import TestSupport
         #expect(throws: FileSystemError.self) { try PrivateDirectory.create(nested) }
     }
 
+    /// Another user makes the directory (0777) between the check and `mkdir`: the EEXIST is checked like a directory
+    /// that was there, never trusted as new; the parents made before it are ours and 0700.
+    @Test func aDirectoryMadeByAnotherPartyJustBeforeMkdirIsChecked() throws {
+        let directory = try TemporaryDirectory()
+        let nested = directory.appending("a/b")
+        var raced: [String] = []
+        #expect {
+            try PrivateDirectory.create(nested) { path in
+                guard path == nested else { return }
+                raced.append(path)
+                mkdir(path, 0o777)
+                chmod(path, 0o777)
+            }
+        } throws: { error in
+            guard case FileSystemError.unsafePermissions(let path, let mode, _)? = error as? FileSystemError else { return false }
+            return path == nested && mode & 0o777 == 0o777
+        }
+        #expect(raced == [nested], "the other party made the directory just before mkdir")
+        let parent = try FileManager.default.attributesOfItem(atPath: directory.appending("a"))
+        #expect((parent[.posixPermissions] as? Int) == 0o700)
+
+        // The same race with a private directory: accepted, as one that was there is.
+        let other = directory.appending("a/c")
+        try PrivateDirectory.create(other) { path in mkdir(path, 0o700) }
+    }
+
     /// A socket's directory must be the directory itself: a link to a private directory passes only when links
     /// are followed.
     @Test func aLinkToAPrivateDirectoryIsRefusedWhenLinksAreNotFollowed() throws {

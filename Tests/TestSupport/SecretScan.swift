@@ -8,7 +8,47 @@ public enum SecretScan {
     /// - Returns: the names of the secrets that the standard output or standard error of any of `outputs` holds.
     public static func names(of secrets: [String: String], in outputs: [ProcessOutput]) -> [String] {
         let texts = outputs.flatMap { [$0.stdoutText, $0.stderrText] }
-        return secrets.filter { secret, _ in texts.contains { $0.contains(secret) } }.map(\.value).sorted()
+        return secrets.filter { secret, _ in texts.contains { holds($0, secret) } }.map(\.value).sorted()
+    }
+
+    /// Whether `text` shows `secret` in any form a leak takes: raw; percent-encoded however much and in whichever
+    /// case of hex (the text's escapes are decoded, with and without `+` as a space, before looking); or in base64 or
+    /// base64url, whole or inside longer encoded data at any of the three alignments.
+    public static func holds(_ text: String, _ secret: String) -> Bool {
+        guard !secret.isEmpty else { return false }
+        let decoded = [text, percentDecoded(text, plusIsSpace: false), percentDecoded(text, plusIsSpace: true)]
+        return decoded.contains { $0.contains(secret) } || base64Forms(of: secret).contains { text.contains($0) }
+    }
+
+    /// `text` with every valid `%XX` decoded (and `+` read as a space when asked); anything else kept.
+    static func percentDecoded(_ text: String, plusIsSpace: Bool) -> String {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            let escape = index + 2 < bytes.count ? String(decoding: bytes[index + 1...index + 2], as: UTF8.self) : ""
+            if bytes[index] == UInt8(ascii: "%"), escape.allSatisfy(\.isHexDigit), let value = UInt8(escape, radix: 16) {
+                output.append(value)
+                index += 3
+            } else {
+                output.append(plusIsSpace && bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The base64 and base64url of `secret`, and of the groups of three bytes that lie wholly within it at each
+    /// alignment (what base64 of longer data holding it shows); none shorter than 8 characters.
+    public static func base64Forms(of secret: String) -> [String] {
+        let bytes = Array(secret.utf8)
+        var forms = [Data(bytes).base64EncodedString()]
+        for offset in 0..<3 where bytes.count - offset >= 6 {
+            forms.append(Data(bytes[offset..<(offset + (bytes.count - offset) / 3 * 3)]).base64EncodedString())
+        }
+        forms = forms.map { String($0.prefix { $0 != "=" }) }
+        forms += forms.map { $0.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") }
+        return Array(Set(forms)).filter { $0.count >= 8 }
     }
 
     /// Each secret found in a regular file under `root`, as "NAME in PATH" (PATH relative to `root`). A JWT kept in

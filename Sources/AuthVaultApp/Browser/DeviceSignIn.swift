@@ -18,7 +18,9 @@ public struct DeviceSignIn: Sendable {
     /// What the person is shown: where to go, and the code to enter there.
     public struct Prompt: Sendable, Equatable {
         public let verificationURI: String
-        /// The verification URI with the code in it, where the provider gives one.
+        /// The verification URI's host (and port), as parsed: named beside the address, for the person to check.
+        public let verificationHost: String
+        /// The verification URI with the code in it, at the same host, where the provider gives one.
         public let verificationURIComplete: String?
         public let userCode: String
         /// Seconds until the code expires.
@@ -43,7 +45,8 @@ public struct DeviceSignIn: Sendable {
         } catch {
             throw .authorization(error)
         }
-        show(Prompt(verificationURI: authorization.verificationURI, verificationURIComplete: authorization.verificationURIComplete,
+        show(Prompt(verificationURI: authorization.verificationURI, verificationHost: authorization.verificationHost,
+                    verificationURIComplete: authorization.verificationURIComplete,
                     userCode: authorization.userCode, expiresIn: authorization.expiresIn))
         let tokens: OAuthTokens
         do { tokens = try await client.deviceTokens(for: authorization, clock: clock) } catch { throw .grant(error) }

@@ -29,10 +29,11 @@ struct TerminalDeviceSignIn {
         }
     }
 
+    /// Each address on a line of its own, its host named before it: the person checks where they are sent.
     static func instructions(_ prompt: DeviceSignIn.Prompt) -> String {
         let direct = prompt.verificationURIComplete.map { "\n\nor open this address, which carries the code:\n\n  \($0)" } ?? ""
         return """
-        To sign in, open this address in a browser on any device:
+        To sign in, open this address at \(prompt.verificationHost) in a browser on any device:
 
           \(prompt.verificationURI)
 

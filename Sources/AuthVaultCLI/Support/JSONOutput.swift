@@ -21,6 +21,7 @@ enum JSONOutput {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { throw CLIError("Could not encode the output as JSON.") }
-        output.line(String(decoding: data, as: UTF8.self))
+        // JSONEncoder leaves C1 controls, line separators and bidi controls raw: escaped as the one writer escapes them.
+        output.line(JSONValue.escapingControls(inJSON: String(decoding: data, as: UTF8.self)))
     }
 }

@@ -70,11 +70,11 @@ public struct ClientCredentialsClient: Sendable {
         var form: [(name: String, value: String)] = [("grant_type", "client_credentials")]
         if !configuration.scopes.isEmpty { form.append(("scope", configuration.scopes.joined(separator: " "))) }
         let authentication = OAuthClientAuthentication(clientId: configuration.clientId, clientSecret: configuration.clientSecret)
-        let (request, secrets) = authentication.formRequest(to: configuration.tokenEndpoint, form, secrets: [])
+        let request = authentication.formRequest(to: configuration.tokenEndpoint, form, secrets: [])
         let sent = now()
         let response: HTTPResponse
         do {
-            response = try await sender.send(request, .clientCredentials, secrets: secrets)
+            response = try await sender.send(request, .clientCredentials)
         } catch {
             throw namingScopes(error)
         }

@@ -57,7 +57,7 @@ extension OAuthClient {
         }
         let response = try await postForm(.deviceAuthorization, to: endpoint, [("scope", configuration.scopes.joined(separator: " "))],
                                           secrets: [])
-        return try OAuthDeviceAuthorization(body: response.body)
+        return try OAuthDeviceAuthorization(body: response.body, endpoint: endpoint)
     }
 
     /// Polls the token endpoint until the user approves or refuses at the verification URI, the codes expire, or

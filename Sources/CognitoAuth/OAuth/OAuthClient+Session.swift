@@ -29,7 +29,7 @@ extension OAuthClient {
             HTTPHeader(name: "Authorization", value: "Bearer " + accessToken.utf8String),
             HTTPHeader(name: "Accept", value: "application/json"),
         ])
-        let response = try await sender.send(request, .userInfo, secrets: [accessToken.utf8String])
+        let response = try await sender.send(request, .userInfo)
         guard let claims = JSONValue.parse(response.body)?.dictionary else {
             throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the body is not a JSON object")
         }

@@ -51,7 +51,6 @@ public struct OAuthClient: Sendable {
         _ operation: OAuthOperation, to url: String, _ form: [(name: String, value: String)], secrets: [String]
     ) async throws(OAuthError) -> HTTPResponse {
         let authentication = OAuthClientAuthentication(clientId: configuration.clientId, clientSecret: configuration.clientSecret)
-        let (request, secrets) = authentication.formRequest(to: url, form, secrets: secrets)
-        return try await sender.send(request, operation, secrets: secrets)
+        return try await sender.send(authentication.formRequest(to: url, form, secrets: secrets), operation)
     }
 }

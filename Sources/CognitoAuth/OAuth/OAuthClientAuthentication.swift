@@ -16,23 +16,17 @@ struct OAuthClientAuthentication: Sendable {
         return "Basic " + Data(credentials.utf8).base64EncodedString()
     }
 
-    /// A form POST to `url` carrying the client's authentication, and every secret its body now holds (for redaction;
-    /// the Basic header's forms are the request's `credentials`).
-    func formRequest(
-        to url: String, _ form: [(name: String, value: String)], secrets: [String]
-    ) -> (request: HTTPRequest, secrets: [String]) {
+    /// A form POST to `url` carrying the client's authentication; `secrets`, the form's secret values, are the
+    /// request's (the Basic header's forms are its `credentials`).
+    func formRequest(to url: String, _ form: [(name: String, value: String)], secrets: [String]) -> HTTPRequest {
         var form = form
         var headers = [HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
                        HTTPHeader(name: "Accept", value: "application/json")]
-        var secrets = secrets
         if let clientSecret {
-            let secret = clientSecret.utf8String
-            headers.append(HTTPHeader(name: "Authorization", value: Self.basicCredentials(clientId: clientId, secret: secret)))
-            // The raw secret too: a server may echo it decoded (and percent-decoded).
-            secrets.append(secret)
+            headers.append(HTTPHeader(name: "Authorization", value: Self.basicCredentials(clientId: clientId, secret: clientSecret.utf8String)))
         } else {
             form.append(("client_id", clientId))
         }
-        return (HTTPRequest(method: "POST", url: url, headers: headers, body: Array(FormURLEncoding.encode(form).utf8)), secrets)
+        return HTTPRequest(method: "POST", url: url, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), secrets: secrets)
     }
 }

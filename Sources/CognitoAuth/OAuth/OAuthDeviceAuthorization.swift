@@ -11,6 +11,8 @@ public struct OAuthDeviceAuthorization: Sendable, CustomStringConvertible {
     /// What the user types at `verificationURI`; shown, and worthless without the approval of a signed-in user.
     public let userCode: String
     public let verificationURI: String
+    /// The verification URI's host (and port, when it names one), as parsed: what the person is told to check.
+    public let verificationHost: String
     /// The verification URI with the user code in it, where the provider gives one.
     public let verificationURIComplete: String?
     /// Seconds the codes live.
@@ -24,7 +26,13 @@ public struct OAuthDeviceAuthorization: Sendable, CustomStringConvertible {
     public static let intervalRange = 1...300
     public static let defaultInterval = 5
 
-    init(body: [UInt8]) throws(OAuthError) {
+    /// The user code: 1 to 32 letters, digits and dashes (RFC 8628 section 6.1 suggests 8 characters of a
+    /// case-insensitive set). Anything else could be an instruction dressed as a code ("run: curl ... | sh").
+    public static let userCodeLimit = 32
+
+    /// - Parameter endpoint: the device authorization endpoint the answer came from: plain http verification URIs
+    ///   are accepted only when it too is plain http at a loopback address (a local test provider).
+    init(body: [UInt8], endpoint: String) throws(OAuthError) {
         func invalid(_ reason: String) -> OAuthError {
             .invalidResponse(operation: OAuthOperation.deviceAuthorization.rawValue, reason: reason)
         }
@@ -35,11 +43,18 @@ public struct OAuthDeviceAuthorization: Sendable, CustomStringConvertible {
               let expiresIn = answer["expires_in"]?.number else {
             throw invalid("it lacks device_code, user_code, verification_uri or expires_in")
         }
-        guard userCode.count <= 64, ServerText.isPlain(userCode) else { throw invalid("the user code is not a short line of plain text") }
+        // Reasons name the rule broken, never the text: a hostile answer gets none of its words shown.
+        guard userCode.unicodeScalars.count <= Self.userCodeLimit, userCode.unicodeScalars.allSatisfy(Self.isUserCodeCharacter) else {
+            throw invalid("the user code is not 1 to \(Self.userCodeLimit) letters, digits and dashes")
+        }
         let complete = answer["verification_uri_complete"]?.string
-        for uri in [verificationURI] + (complete.map { [$0] } ?? []) {
-            guard ServiceURL.isPermitted(uri), ServerText.isPlain(uri), !uri.contains(" "), uri.count <= 2048 else {
-                throw invalid("a verification URI is not a plain https URL (or http on a loopback address)")
+        let loopbackHTTPEndpoint = ServiceURL(endpoint).map { $0.scheme == "http" && $0.authority.host.isLoopback } ?? false
+        guard let verification = Self.verificationAddress(verificationURI, loopbackHTTPEndpoint: loopbackHTTPEndpoint) else {
+            throw invalid("the verification URI is not an https URL (or http at a loopback address, from a loopback http endpoint)")
+        }
+        if let complete {
+            guard Self.verificationAddress(complete, loopbackHTTPEndpoint: loopbackHTTPEndpoint) == verification else {
+                throw invalid("verification_uri_complete is not an https URL at the verification URI's host")
             }
         }
         guard let lifetime = Self.wholeSeconds(expiresIn, in: Self.lifetimeRange) else {
@@ -57,9 +72,29 @@ public struct OAuthDeviceAuthorization: Sendable, CustomStringConvertible {
         self.deviceCode = SecretBytes(utf8: deviceCode)
         self.userCode = userCode
         self.verificationURI = verificationURI
+        verificationHost = verification.authority.description
         verificationURIComplete = complete
         self.expiresIn = lifetime
         self.interval = interval
+    }
+
+    private static func isUserCodeCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "A"..."Z", "a"..."z", "0"..."9", "-": true
+        default: false
+        }
+    }
+
+    /// The scheme and host of a verification URI that may be shown: https, or http at a loopback address when
+    /// the endpoint is loopback http too (parsed by `ServiceURL`, never compared as a prefix); plain text, no
+    /// spaces, a bounded length. Nil for any other.
+    private static func verificationAddress(_ uri: String, loopbackHTTPEndpoint: Bool) -> ServiceURL? {
+        guard uri.utf8.count <= 2048, ServerText.isPlain(uri), !uri.contains(" "), let url = ServiceURL(uri) else { return nil }
+        switch url.scheme {
+        case "https": return url
+        case "http" where url.authority.host.isLoopback && loopbackHTTPEndpoint: return url
+        default: return nil
+        }
     }
 
     private static func wholeSeconds(_ value: Double, in range: ClosedRange<Int>) -> Int? {

@@ -5,13 +5,13 @@ import HTTPTransport
 /// RFC 6749 section 5.2 (and RFC 7009), or a bearer-token challenge in `WWW-Authenticate` (RFC 6750 section 3, as
 /// userinfo answers), or anything else a proxy sends.
 enum OAuthErrorResponse {
-    static func error(for response: HTTPResponse, operation: OAuthOperation, redacting secrets: [String]) -> OAuthError {
+    static func error(for response: HTTPResponse, operation: OAuthOperation, redactor: SecretRedactor) -> OAuthError {
         let body = try? JSONDecoder().decode(Body.self, from: Data(response.body))
         guard let code = body?.error ?? response.header("WWW-Authenticate").flatMap(bearerChallengeError) else {
             if response.status == 429 { return .throttled }
             return response.status >= 500 ? .serverError(status: response.status) : .unexpectedStatus(response.status)
         }
-        let description = CognitoErrorResponse.redact(body?.errorDescription ?? "", secrets: secrets)
+        let description = CognitoErrorResponse.shown(body?.errorDescription ?? "", redactor: redactor)
         return .refused(OAuthErrorCode(code), description: description, status: response.status, operation: operation)
     }
 

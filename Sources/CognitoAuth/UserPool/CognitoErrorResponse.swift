@@ -5,9 +5,9 @@ import NetworkHosts
 /// Reads a non-2xx answer: Cognito's `{"__type": "...", "message": "..."}` (the type may carry a `prefix#`, and
 /// may instead come in the X-Amzn-ErrorType header as `Type:uri`), or anything else a proxy or server sends.
 enum CognitoErrorResponse {
-    /// - Parameter secrets: the secret values the request carried; they are blanked out of Cognito's message
+    /// - Parameter redactor: the request's; its secrets are blanked out of Cognito's message in every form
     ///   (emulators echo tokens and hashes in their messages).
-    static func error(for response: HTTPResponse, redacting secrets: [String]) -> CognitoError {
+    static func error(for response: HTTPResponse, redactor: SecretRedactor) -> CognitoError {
         let body = try? JSONDecoder().decode(Body.self, from: Data(response.body))
         let headerType = response.header("X-Amzn-ErrorType").map { String($0.prefix { $0 != ":" }) }
         guard let rawType = body?.type ?? headerType, !rawType.isEmpty else {
@@ -15,7 +15,7 @@ enum CognitoErrorResponse {
             return response.status >= 500 ? .serverError(status: response.status) : .unexpectedStatus(response.status)
         }
         let type = ServerText.escaped(rawType.split(separator: "#").last.map(String.init) ?? rawType, limit: 100)
-        let message = redact(body?.message ?? "", secrets: secrets)
+        let message = shown(body?.message ?? "", redactor: redactor)
         return error(type: type, status: response.status, message: message)
     }
 
@@ -55,14 +55,10 @@ enum CognitoErrorResponse {
         }
     }
 
-    /// The server's message as it may be shown: secrets blanked out (longest first, so a secret that contains
-    /// another is blanked out whole), then control characters escaped and the length bounded.
-    static func redact(_ message: String, secrets: [String]) -> String {
-        var text = message
-        for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
-            text = text.replacing(secret, with: "<redacted>")
-        }
-        return ServerText.escaped(text)
+    /// The server's message as it may be shown: secrets blanked out in every form, then control characters
+    /// escaped and the length bounded (after, so a cut never leaves part of a secret unrecognized).
+    static func shown(_ message: String, redactor: SecretRedactor) -> String {
+        ServerText.escaped(redactor.redact(message))
     }
 
     private struct Body: Decodable {

@@ -9,6 +9,10 @@ outlive the test process). Routes (the query string is ignored):
 
     ANY  /echo          200, JSON {"method", "path", "headers": [[name, value], ...], "body": base64}
     ANY  /echo-error/…  401, OAuth invalid_client whose error_description repeats the Authorization header
+    ANY  /echo-every-form/…  400, OAuth invalid_grant whose error_description repeats the form body and the Basic
+                        credential in every encoding: raw, decoded, percent-encoded in lower- and upper-case hex and with
+                        +, base64 and base64url, the pair decoded and encoded again with the secret raw
+    ANY  /device-answer/B64  200, the JSON body B64 (base64url) decodes to: a device authorization answer
     GET  /status/N      status N, body "status N"
     GET  /bytes/N       N bytes with a Content-Length
     GET  /chunked/N     N bytes, chunked (no Content-Length)
@@ -22,11 +26,13 @@ import base64
 import http.server
 import json
 import os
+import re
 import signal
 import ssl
 import sys
 import threading
 import time
+import urllib.parse
 
 
 class CountingServer(http.server.ThreadingHTTPServer):
@@ -74,6 +80,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 # A careless authorization server: its error repeats the request's Authorization header.
                 self.reply_json(401, {"error": "invalid_client",
                                       "error_description": f"client {self.headers.get('Authorization')} refused"})
+            case ["echo-every-form", *_]:
+                # A careless server that shows the request back in every encoding a leak may take.
+                self.reply_json(400, {"error": "invalid_grant", "error_description": " | ".join(self.every_form(body))})
+            case ["device-answer", encoded]:
+                self.reply(200, base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)), [("Content-Type", "application/json")])
             case ["status", code]:
                 self.reply(int(code), f"status {code}".encode(), [("Content-Type", "text/plain")])
             case ["bytes", count]:
@@ -93,6 +104,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.reply_json(200, {"connections": count})
             case _:
                 self.reply(404, b"no such route")
+
+    def every_form(self, body):
+        texts = [body.decode(errors="replace")]
+        values = [value for _, value in urllib.parse.parse_qsl(body.decode(errors="replace"))]
+        authorization = self.headers.get("Authorization") or ""
+        if authorization.startswith("Basic "):
+            texts.append(authorization)
+            pair = base64.b64decode(authorization[6:]).decode()
+            client_id, secret = (urllib.parse.unquote(part) for part in pair.split(":", 1))
+            texts += [pair, base64.b64encode(f"{client_id}:{secret}".encode()).decode()]
+            values.append(secret)
+        for value in values:
+            upper = urllib.parse.quote(value, safe="")
+            lower = re.sub(r"%[0-9A-F]{2}", lambda escape: escape.group(0).lower(), upper)
+            encoded = base64.b64encode(value.encode()).decode()
+            texts += [value, upper, lower, urllib.parse.quote_plus(value), urllib.parse.quote(value, safe="/+="),
+                      encoded, base64.urlsafe_b64encode(value.encode()).decode().rstrip("=")]
+        texts.append(base64.b64encode(body).decode())
+        return texts
 
     def reply(self, status, body, headers=()):
         self.send_response(status)
