@@ -15,14 +15,25 @@ struct AgentCommand: CLICommand {
                                          help: "The socket (default: $XDG_RUNTIME_DIR/authvault/agent.sock; ignored when systemd passes one).")
     static let alsoServe = OptionSpec.repeatable("also-serve-uid", placeholder: "uid:profile[,profile...]",
                                                  help: "Also serve this user id the tokens of these profiles, and no other: a container's user reaching the socket through a bind mount.")
+    static let alsoServeSocket = OptionSpec.repeatable("also-serve-socket", placeholder: "path:profile[,profile...]",
+                                                       help: "Also listen on the socket at this path, which serves the tokens of these profiles and nothing else: what a container of your own user id gets instead of the whole agent.")
     static let spec = CommandSpec(
         name: "agent",
         abstract: "Serve tokens to local processes over a Unix socket until stopped.",
         discussion: """
-        The socket is 0600 in a 0700 directory and every connection's user id is checked. With --also-serve-uid
-        UID:PROFILE[,PROFILE...] the socket is 0666 so that a bind mount can reach it (its directory stays 0700), and
-        that user may ask for the tokens of the profiles listed for it, and nothing else: any other profile is "not
-        served", whether it exists or not. In the container, set AUTHVAULT_AGENT_SOCKET to the mounted socket and
+        The socket is 0600 in a 0700 directory and every connection's user id is checked: whoever reaches it as
+        you has full access (every profile's tokens, status, lock, unlock). With --also-serve-socket
+        PATH:PROFILE[,PROFILE...] the agent also listens at PATH (0600, its directory must be yours and closed to
+        others; it is made 0700 if missing) and serves there the tokens and AWS credentials of those profiles and
+        nothing else: status, lock, unlock, the version and every other profile get one fixed "not served". Mount
+        that socket, not the main one, into a container that runs as your user id, and set AUTHVAULT_AGENT_SOCKET
+        to it there. A client the agent refuses reads the vault itself where it can, so a container that mounts
+        your home directory gets past any socket.
+
+        With --also-serve-uid UID:PROFILE[,PROFILE...] the sockets are 0666 so that a bind mount can reach them
+        (their directories stay 0700), and that user may ask for the tokens of the profiles listed for it (on a
+        restricted socket, those listed for both), and nothing else: anything else is "not served", whether the
+        profile exists or not. In the container, set AUTHVAULT_AGENT_SOCKET to the mounted socket and
         AUTHVAULT_AGENT_UID to this agent's user id. Refresh is single-flight across all clients.
 
         The agent never asks anyone anything: it opens the encrypted file vault at start with the key in the session
@@ -34,11 +45,13 @@ struct AgentCommand: CLICommand {
         re-key) is seen on the next request. Stop it with Ctrl-C or SIGTERM.
         Examples/systemd/ has user units that start it on the first connection (socket activation).
         """,
-        options: [socket, alsoServe])
+        options: [socket, alsoServe, alsoServeSocket])
 
     let socketPath: String?
     /// Each other user served, with the profiles it may have.
     let alsoServed: [UInt32: Set<String>]
+    /// The restricted sockets, each with the profiles it serves.
+    let restrictedSockets: [AgentServer.RestrictedSocket]
 
     init(arguments: ParsedArguments) throws(UsageError) {
         socketPath = arguments.value(Self.socket)
@@ -48,6 +61,26 @@ struct AgentCommand: CLICommand {
             alsoServed[uid, default: []].formUnion(profiles)
         }
         self.alsoServed = alsoServed
+        var restrictedSockets: [AgentServer.RestrictedSocket] = []
+        for text in arguments.values(Self.alsoServeSocket) {
+            let restricted = try Self.restrictedSocket(text)
+            guard !restrictedSockets.contains(where: { $0.path == restricted.path }) else {
+                throw UsageError("--also-serve-socket names \(restricted.path) twice: list all its profiles once, as PATH:PROFILE,PROFILE.")
+            }
+            restrictedSockets.append(restricted)
+        }
+        self.restrictedSockets = restrictedSockets
+    }
+
+    /// `PATH:PROFILE[,PROFILE...]`, the path absolute; split at the last colon, since a profile name has none.
+    private static func restrictedSocket(_ text: String) throws(UsageError) -> AgentServer.RestrictedSocket {
+        let syntax = "Invalid value '\(text)' for --also-serve-socket: expected PATH:PROFILE[,PROFILE...], an absolute socket "
+            + "path and the profiles served there, such as /run/user/1000/authvault-container/agent.sock:work,ci."
+        let printable = text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+        guard printable, let colon = text.lastIndex(of: ":"), text.hasPrefix("/"), !text[..<colon].hasSuffix("/") else { throw UsageError(syntax) }
+        let profiles = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard profiles.allSatisfy(ProfileValidation.isProfileName) else { throw UsageError(syntax) }
+        return AgentServer.RestrictedSocket(path: String(text[..<colon]), profiles: Set(profiles))
     }
 
     /// `UID:PROFILE[,PROFILE...]`. A bare uid is refused: it would say nothing of which profiles that user may have.
@@ -76,6 +109,9 @@ struct AgentCommand: CLICommand {
         guard let path else {
             throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
         }
+        guard !restrictedSockets.contains(where: { $0.path == path }) else {
+            throw CLIError("--also-serve-socket \(path) is the agent's main socket: give the restricted socket a path of its own.", status: .usage)
+        }
         let profiles = try application(for: context.profileName) { () throws(ApplicationError) in
             try AgentProfiles(application: context.application, failure: Self.failure)
         }
@@ -88,7 +124,8 @@ struct AgentCommand: CLICommand {
         let stop = StopSignal.watching()
         let server: AgentServer
         do {
-            let options = AgentServer.Options(version: AuthVault.version, alsoServed: alsoServed)
+            let options = AgentServer.Options(version: AuthVault.version, alsoServed: alsoServed,
+                                              restrictedSockets: restrictedSockets)
             if let activated {
                 server = try AgentServer.start(activatedSocket: activated, profiles: profiles, options: options, log: log)
             } else {
