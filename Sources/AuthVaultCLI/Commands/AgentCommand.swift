@@ -1,9 +1,5 @@
-import AuthAgent
-import AuthStore
 import AuthVaultApp
-import Dispatch
 import SystemPlumbing
-import TokenVault
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,7 +47,7 @@ struct AgentCommand: CLICommand {
     /// Each other user served, with the profiles it may have.
     let alsoServed: [UInt32: Set<String>]
     /// The restricted sockets, each with the profiles it serves.
-    let restrictedSockets: [AgentServer.RestrictedSocket]
+    let restrictedSockets: [AgentHostOptions.RestrictedSocket]
 
     init(arguments: ParsedArguments) throws(UsageError) {
         socketPath = arguments.value(Self.socket)
@@ -61,7 +57,7 @@ struct AgentCommand: CLICommand {
             alsoServed[uid, default: []].formUnion(profiles)
         }
         self.alsoServed = alsoServed
-        var restrictedSockets: [AgentServer.RestrictedSocket] = []
+        var restrictedSockets: [AgentHostOptions.RestrictedSocket] = []
         for text in arguments.values(Self.alsoServeSocket) {
             let restricted = try Self.restrictedSocket(text)
             guard !restrictedSockets.contains(where: { $0.path == restricted.path }) else {
@@ -73,14 +69,14 @@ struct AgentCommand: CLICommand {
     }
 
     /// `PATH:PROFILE[,PROFILE...]`, the path absolute; split at the last colon, since a profile name has none.
-    private static func restrictedSocket(_ text: String) throws(UsageError) -> AgentServer.RestrictedSocket {
+    private static func restrictedSocket(_ text: String) throws(UsageError) -> AgentHostOptions.RestrictedSocket {
         let syntax = "Invalid value '\(text)' for --also-serve-socket: expected PATH:PROFILE[,PROFILE...], an absolute socket "
             + "path and the profiles served there, such as /run/user/1000/authvault-container/agent.sock:work,ci."
         let printable = text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
         guard printable, let colon = text.lastIndex(of: ":"), text.hasPrefix("/"), !text[..<colon].hasSuffix("/") else { throw UsageError(syntax) }
         let profiles = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard profiles.allSatisfy(ProfileValidation.isProfileName) else { throw UsageError(syntax) }
-        return AgentServer.RestrictedSocket(path: String(text[..<colon]), profiles: Set(profiles))
+        return AgentHostOptions.RestrictedSocket(path: String(text[..<colon]), profiles: Set(profiles))
     }
 
     /// `UID:PROFILE[,PROFILE...]`. A bare uid is refused: it would say nothing of which profiles that user may have.
@@ -97,57 +93,38 @@ struct AgentCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let activated: ActivatedSocket?
-        do {
-            activated = try ActivatedSocket.take(listenPID: context.variables["LISTEN_PID"], listenFDs: context.variables["LISTEN_FDS"])
-        } catch {
-            throw CLIError("Cannot start the agent: \(error)")
-        }
-        // As sd_listen_fds(3) does: the variables were for this process, not for the ones it starts.
-        for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
-        let path = activated?.path ?? socketPath ?? context.application.agentSocketPath
-        guard let path else {
-            throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
-        }
-        guard !restrictedSockets.contains(where: { $0.path == path }) else {
-            throw CLIError("--also-serve-socket \(path) is the agent's main socket: give the restricted socket a path of its own.", status: .usage)
-        }
-        let profiles = try application(for: context.profileName) { () throws(ApplicationError) in
-            try AgentProfiles(application: context.application, failure: Self.failure)
-        }
         let log: @Sendable (String) -> Void = { context.standardError.line("authvault agent: \($0)") }
-        if let error = await profiles.openFileVault() {
-            log(error.needsUnlocking ? "the encrypted file vault is locked (\(error)); its profiles are answered \"vault locked\" until "
-                + "'authvault vault unlock' in your terminal" : "the encrypted file vault cannot be opened: \(error)")
-        }
-        // Watched before the socket exists: a client that sees the socket may stop the agent at once.
-        let stop = StopSignal.watching()
-        let server: AgentServer
-        do {
-            let options = AgentServer.Options(version: AuthVault.version, alsoServed: alsoServed,
-                                              restrictedSockets: restrictedSockets)
-            if let activated {
-                server = try AgentServer.start(activatedSocket: activated, profiles: profiles, options: options, log: log)
-            } else {
-                server = try AgentServer.start(socketPath: path, profiles: profiles, options: options, log: log)
+        let io = AgentHostIO(report: { event in
+            switch event {
+            case .fileVaultLocked(let reason):
+                log("the encrypted file vault is locked (\(reason)); its profiles are answered \"vault locked\" until "
+                    + "'authvault vault unlock' in your terminal")
+            case .fileVaultUnavailable(let reason): log("the encrypted file vault cannot be opened: \(reason)")
+            case .log(let line): log(line)
             }
+        }, refusal: { error, profile in
+            let said = CLIErrors.from(error, profile: profile)
+            return AgentProfileRefusal(message: said.message, vaultLocked: said.status == .vaultLocked)
+        })
+        let options = AgentHostOptions(socketPath: socketPath, alsoServed: alsoServed, restrictedSockets: restrictedSockets,
+                                       version: AuthVault.version)
+        // Watched before the sockets exist: a client that sees one may stop the agent at once.
+        let stop = StopSignal.watching()
+        do {
+            try await context.application.hostAgent(options, io: io) { await stop.wait() }
         } catch {
-            throw CLIError("Cannot start the agent: \(error)")
+            switch error {
+            case .noSocketPath:
+                throw CLIError("XDG_RUNTIME_DIR is not set, so there is no default socket: pass --socket PATH.", status: .usage)
+            case .restrictedSocketIsMain(let path):
+                throw CLIError("--also-serve-socket \(path) is the agent's main socket: give the restricted socket a path of its own.",
+                               status: .usage)
+            case .profiles(let error):
+                throw CLIErrors.from(error, profile: context.profileName)
+            case .cannotStart(let reason):
+                throw CLIError("Cannot start the agent: \(reason)")
+            }
         }
-        await stop.wait()
-        await server.stop()
-        await server.waitUntilStopped()
-    }
-
-    /// A profile that cannot be opened, as the agent answers it: its reason and remedy in command terms.
-    private static func failure(_ error: ApplicationError, profile: String) -> AgentFailure {
-        let said = CLIErrors.from(error, profile: profile)
-        let code: AgentErrorCode = if case .configuration(.noSuchProfile) = error {
-            .unknownProfile
-        } else {
-            said.status == .vaultLocked ? .vaultLocked : .internal
-        }
-        return AgentFailure(code, said.message)
     }
 }
 
