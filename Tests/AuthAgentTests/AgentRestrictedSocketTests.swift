@@ -34,7 +34,7 @@ extension AgentSuites {
                     connection.send(request + "\n")
                     replies.append(try connection.readLine())
                 }
-                #expect(replies == Array(repeating: AgentAlsoServedUserTests.notServed, count: Self.everythingElse.count),
+                #expect(replies == Array(repeating: RawAgentRequests.notServed, count: Self.everythingElse.count),
                         "one refusal, byte for byte, for every request it may not make")
                 #expect(!replies.joined().contains(token))
                 #expect(agent.profiles.locks == 0 && agent.profiles.unlocks == 0, "lock and unlock never reached the host")
@@ -79,7 +79,7 @@ extension AgentSuites {
             try await withAgent(restrictedSockets: sockets) { agent in
                 chmod(directory.appending("container"), 0o711)
                 chmod(path, 0o666)
-                let replies = try await AgentAlsoServedUserTests().ask(as: 65534, path, [#"{"v":1,"op":"ping"}"#])
+                let replies = try await RawAgentRequests.send([#"{"v":1,"op":"ping"}"#], to: path, asUid: 65534)
                 #expect(replies.isEmpty)
                 #expect(agent.log.contains("refused a connection from uid 65534"))
             }
@@ -88,13 +88,13 @@ extension AgentSuites {
                 chmod(directory.appending("container"), 0o711)
                 var status = stat()
                 #expect(lstat(path, &status) == 0 && status.st_mode & 0o777 == 0o666, "reachable through a bind mount")
-                let replies = try await AgentAlsoServedUserTests().ask(as: 65534, path, [
+                let replies = try await RawAgentRequests.send([
                     #"{"v":1,"op":"token","profile":"work"}"#, #"{"v":1,"op":"token","profile":"empty"}"#,
                     #"{"v":1,"op":"token","profile":"locked"}"#, #"{"v":1,"op":"status"}"#,
-                ])
+                ], to: path, asUid: 65534)
                 #expect(replies.count == 4)
                 #expect(replies.first?.contains(#""token":"#) == true, "\(replies)")
-                #expect(Array(replies[1...]) == Array(repeating: AgentAlsoServedUserTests.notServed, count: 3))
+                #expect(Array(replies[1...]) == Array(repeating: RawAgentRequests.notServed, count: 3))
             }
         }
     }

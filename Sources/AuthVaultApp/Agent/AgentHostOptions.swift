@@ -1,15 +1,9 @@
+import AuthAgent
+
 /// What `hostAgent` is asked to serve: the sockets, and who may have what on them.
 public struct AgentHostOptions: Sendable {
     /// A socket that serves the tokens and AWS credentials of `profiles` and nothing else.
-    public struct RestrictedSocket: Sendable, Equatable {
-        public let path: String
-        public let profiles: Set<String>
-
-        public init(path: String, profiles: Set<String>) {
-            self.path = path
-            self.profiles = profiles
-        }
-    }
+    public typealias RestrictedSocket = AgentServer.RestrictedSocket
 
     /// The main socket; nil for `agentSocketPath`. Ignored when the service manager passes one.
     public var socketPath: String?

@@ -45,9 +45,8 @@ extension Application {
         }
         let report = io.report
         let log: @Sendable (String) -> Void = { report(.log($0)) }
-        let serverOptions = AgentServer.Options(
-            version: options.version, alsoServed: options.alsoServed,
-            restrictedSockets: options.restrictedSockets.map { AgentServer.RestrictedSocket(path: $0.path, profiles: $0.profiles) })
+        let serverOptions = AgentServer.Options(version: options.version, alsoServed: options.alsoServed,
+                                                restrictedSockets: options.restrictedSockets)
         let server: AgentServer
         do {
             if let activated {
