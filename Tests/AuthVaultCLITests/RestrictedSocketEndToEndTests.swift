@@ -100,6 +100,8 @@ import TestSupport
             #expect(output.stderrText.contains("--also-serve-socket") && output.stderrText.contains("PATH:PROFILE[,PROFILE...]"),
                     "\(refused): \(output.stderrText)")
         }
+        let long = try await cli.run(["agent", "--also-serve-socket", "/" + String(repeating: "x", count: 120) + ":default"])
+        #expect(long.status == 2 && long.stderrText.contains("--also-serve-socket") && long.stderrText.contains("107 bytes"), "\(long.stderrText)")
         let twice = try await cli.run(["agent", "--also-serve-socket", directory.appending("a.sock:x"),
                                        "--also-serve-socket", directory.appending("a.sock:y")])
         #expect(twice.status == 2 && twice.stderrText.contains("--also-serve-socket"), "\(twice.stderrText)")

@@ -67,6 +67,9 @@ public final class AgentServer: Sendable {
         let serves: ServedProfiles
     }
 
+    /// The longest socket path the kernel takes (sockaddr_un), in bytes.
+    public static let maximumSocketPathLength = UnixSocket.maximumPathLength
+
     /// The main socket's path.
     public let socketPath: String
     /// The main socket first, then the restricted ones.

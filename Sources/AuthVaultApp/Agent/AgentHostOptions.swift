@@ -4,6 +4,8 @@ import AuthAgent
 public struct AgentHostOptions: Sendable {
     /// A socket that serves the tokens and AWS credentials of `profiles` and nothing else.
     public typealias RestrictedSocket = AgentServer.RestrictedSocket
+    /// The longest socket path the kernel takes, in bytes.
+    public static let maximumSocketPathLength = AgentServer.maximumSocketPathLength
 
     /// The main socket; nil for `agentSocketPath`. Ignored when the service manager passes one.
     public var socketPath: String?

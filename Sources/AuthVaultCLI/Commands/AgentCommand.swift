@@ -39,7 +39,9 @@ struct AgentCommand: CLICommand {
         again; 'authvault login' and 'refresh' unlock it in the agent too, or are refused before writing anything
         if the agent cannot open it. A change to a profile's record by any command (sign-in, sign-out, migration,
         re-key) is seen on the next request. Stop it with Ctrl-C or SIGTERM.
-        Examples/systemd/ has user units that start it on the first connection (socket activation).
+        Examples/systemd/ has user units that start it on the first connection (socket activation). The agent
+        binds its --also-serve-socket sockets itself once it runs: enable the service too, so that they exist from
+        login on.
         """,
         options: [socket, alsoServe, alsoServeSocket])
 
@@ -76,7 +78,11 @@ struct AgentCommand: CLICommand {
         guard printable, let colon = text.lastIndex(of: ":"), text.hasPrefix("/"), !text[..<colon].hasSuffix("/") else { throw UsageError(syntax) }
         let profiles = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard profiles.allSatisfy(ProfileValidation.isProfileName) else { throw UsageError(syntax) }
-        return AgentHostOptions.RestrictedSocket(path: String(text[..<colon]), profiles: Set(profiles))
+        let path = String(text[..<colon])
+        guard path.utf8.count <= AgentHostOptions.maximumSocketPathLength else {
+            throw UsageError("--also-serve-socket \(path) is longer than the \(AgentHostOptions.maximumSocketPathLength) bytes a socket path may have.")
+        }
+        return AgentHostOptions.RestrictedSocket(path: path, profiles: Set(profiles))
     }
 
     /// `UID:PROFILE[,PROFILE...]`. A bare uid is refused: it would say nothing of which profiles that user may have.
