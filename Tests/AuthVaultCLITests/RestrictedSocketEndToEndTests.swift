@@ -152,4 +152,19 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: restricted), "the agent's own socket goes with it")
         cli.expectNoSecretLeaks()
     }
+
+    /// Examples/devcontainer mounts the directory of the restricted socket its README starts the agent with, never
+    /// the main socket, and needs no AUTHVAULT_AGENT_UID for a container of the user's own uid.
+    @Test func theDevcontainerExampleMountsTheRestrictedSocket() throws {
+        let json = try PackageFiles.text("Examples/devcontainer/devcontainer.json")
+        let readme = try PackageFiles.text("Examples/devcontainer/README.md")
+        let config = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let mounts = try #require(config["mounts"] as? [String])
+        #expect(mounts == ["source=${localEnv:XDG_RUNTIME_DIR}/authvault-devcontainer,target=/run/authvault,type=bind"])
+        #expect(!json.contains("XDG_RUNTIME_DIR}/authvault/"), "the main socket means full access")
+        let environment = try #require(config["containerEnv"] as? [String: String])
+        #expect(environment["AUTHVAULT_AGENT_SOCKET"] == "/run/authvault/agent.sock")
+        #expect(environment["AUTHVAULT_AGENT_UID"] == nil)
+        #expect(readme.contains(#"authvault agent --also-serve-socket "$XDG_RUNTIME_DIR/authvault-devcontainer/agent.sock:work""#))
+    }
 }
