@@ -73,7 +73,7 @@ struct AgentCommand: CLICommand {
     /// `PATH:PROFILE[,PROFILE...]`, the path absolute; split at the last colon, since a profile name has none.
     private static func restrictedSocket(_ text: String) throws(UsageError) -> AgentHostOptions.RestrictedSocket {
         let syntax = "Invalid value '\(text)' for --also-serve-socket: expected PATH:PROFILE[,PROFILE...], an absolute socket "
-            + "path and the profiles served there, such as /run/user/1000/authvault-container/agent.sock:work,ci."
+            + "path and the profiles served there, such as /run/user/1000/authvault-devcontainer/agent.sock:work,ci."
         let printable = text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
         guard printable, let colon = text.lastIndex(of: ":"), text.hasPrefix("/"), !text[..<colon].hasSuffix("/") else { throw UsageError(syntax) }
         let profiles = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
