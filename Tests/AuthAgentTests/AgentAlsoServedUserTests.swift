@@ -8,24 +8,8 @@ extension AgentSuites {
     /// of the profiles listed for it and nothing else, every other profile "not served" whether it exists or not;
     /// every other user is still refused; and a client trusts only the agent user it is told.
     @Suite struct AgentAlsoServedUserTests {
-        /// Sends each request as uid 65534 on one connection and prints each reply line.
-        static let askAsNobody = """
-            import socket, sys
-            s = socket.socket(socket.AF_UNIX)
-            s.settimeout(5)
-            s.connect(sys.argv[1])
-            f = s.makefile("rwb")
-            for request in sys.argv[2:]:
-                f.write(request.encode() + b"\\n"); f.flush()
-                print(f.readline().decode().strip())
-            """
-
         private func ask(as uid: Int, _ path: String, _ requests: [String]) async throws -> [String] {
-            let output = try await OffPool.run {
-                try ProcessRunner.run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups",
-                                                           "/usr/bin/python3", "-c", Self.askAsNobody, path] + requests, timeout: 20)
-            }
-            return output.stdoutText.split(separator: "\n").map(String.init)
+            try await RawAgentRequests.send(requests, to: path, asUid: uid)
         }
 
         @Test(.enabled(if: AgentPeerTests.canSwitchUser, "needs root, setpriv and python3 to connect as another user"))
@@ -40,16 +24,15 @@ extension AgentSuites {
                 chmod(agent.directory.appending("authvault"), 0o711)
                 let replies = try await ask(as: 65534, agent.socketPath, [
                     #"{"v":1,"op":"token","profile":"work"}"#, #"{"v":1,"op":"status"}"#, #"{"v":1,"op":"lock"}"#,
+                    #"{"v":1,"op":"unlock"}"#, #"{"v":1,"op":"version"}"#,
                     #"{"v":1,"op":"token","profile":"empty"}"#, #"{"v":1,"op":"token","profile":"ghost"}"#,
                     #"{"v":1,"op":"awsCredentials","profile":"empty"}"#,
                 ])
-                #expect(replies.count == 6)
+                #expect(replies.count == 8)
                 #expect(replies.first?.contains(#""token":"#) == true, "\(replies)")
-                for reply in replies[1...2] {
-                    #expect(reply.contains("Only the agent's own user may ask for status, lock or unlock"), "\(reply)")
-                }
-                let notServed = #"{"v":1,"ok":false,"error":{"code":"unknownProfile","message":"The agent does not serve this profile to this user."}}"#
-                #expect(Array(replies[3...]) == [notServed, notServed, notServed], "unlisted and unknown alike, nothing more")
+                #expect(Array(replies[1...]) == Array(repeating: RawAgentRequests.notServed, count: 7),
+                        "status, lock, unlock, version, unlisted and unknown profiles alike: one refusal, nothing more")
+                #expect(agent.profiles.locks == 0 && agent.profiles.unlocks == 0)
                 let owner = AgentClient(socketPath: agent.socketPath, timeout: .seconds(10))
                 #expect(try await OffPool.run { try owner.status() }.count == 1, "the owner is still served all")
                 await #expect(throws: AgentClientError.server(AgentFailure(.signInRequired, "No usable session for profile 'empty' (not signed in)."))) {

@@ -98,7 +98,8 @@ struct AgentFixture {
     let socketPath: String
     let server: AgentServer
 
-    init(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServed: [UInt32: Set<String>] = [:]) async throws {
+    init(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServed: [UInt32: Set<String>] = [:],
+         restrictedSockets: [AgentServer.RestrictedSocket] = []) async throws {
         directory = try TemporaryDirectory(prefix: "agent")
         authority = FakeAuthority(clock: clock)
         profiles = TestProfiles(clock: clock, authority: authority, lockDirectory: directory.appending("locks"))
@@ -106,7 +107,8 @@ struct AgentFixture {
         socketPath = AgentClient.socketPath(runtimeDirectory: directory.path)
         server = try AgentServer.start(socketPath: socketPath, profiles: profiles,
                                        options: .init(version: "9.9.9-test", limits: limits,
-                                                      alsoServed: alsoServed), log: log.sink)
+                                                      alsoServed: alsoServed, restrictedSockets: restrictedSockets),
+                                       log: log.sink)
     }
 
     var client: AgentClient { AgentClient(socketPath: socketPath) }
@@ -114,8 +116,8 @@ struct AgentFixture {
 
 /// Runs `body` with a fresh agent, and stops the agent afterwards, whether `body` succeeded or not.
 func withAgent(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServed: [UInt32: Set<String>] = [:],
-               _ body: (AgentFixture) async throws -> Void) async throws {
-    let agent = try await AgentFixture(limits: limits, signedIn: signedIn, alsoServed: alsoServed)
+               restrictedSockets: [AgentServer.RestrictedSocket] = [], _ body: (AgentFixture) async throws -> Void) async throws {
+    let agent = try await AgentFixture(limits: limits, signedIn: signedIn, alsoServed: alsoServed, restrictedSockets: restrictedSockets)
     do {
         try await body(agent)
     } catch {

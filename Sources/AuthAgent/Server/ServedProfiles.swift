@@ -1,27 +1,46 @@
-/// What one connection's user may ask: the agent's own user anything, another user the agent serves
-/// (`AgentServer.Options.alsoServed`) the tokens of its own profiles and nothing that shows or changes the agent.
+/// What one connection may ask: everything, or the tokens of some profiles and nothing that shows or changes the
+/// agent. Decided once per connection, from the socket it came in on and its peer's user id (`forPeer`).
 enum ServedProfiles: Sendable, Equatable {
     case all
     case only(Set<String>)
 
     var isOwner: Bool { self == .all }
 
-    /// Why `request` is refused to this user, if it is: a profile not listed is "not served", like one that does
-    /// not exist, so the answer tells nothing of what the agent holds.
+    /// What a peer of `uid` may ask on a socket that serves `self` (the main socket `.all`, a restricted one its
+    /// profiles): the agent's own user what the socket serves, a user listed in `alsoServed` what both the socket
+    /// and its list allow, anyone else nothing (nil).
+    func forPeer(uid: UInt32, ownUid: UInt32, alsoServed: [UInt32: Set<String>]) -> ServedProfiles? {
+        let byUser: ServedProfiles
+        if uid == ownUid {
+            byUser = .all
+        } else if let listed = alsoServed[uid] {
+            byUser = .only(listed)
+        } else {
+            return nil
+        }
+        switch (self, byUser) {
+        case (.all, let served), (let served, .all): return served
+        case (.only(let socket), .only(let user)): return .only(socket.intersection(user))
+        }
+    }
+
+    /// Why `request` is refused here, if it is: anything but a served profile's token or credentials (and a ping) is
+    /// "not served", one answer for a profile not listed, one that does not exist, status, lock, unlock and the
+    /// version alike, so nothing tells what the agent holds.
     func refusal(of request: AgentRequest) -> AgentFailure? {
         guard case .only(let profiles) = self else { return nil }
         switch request {
         case .token(let profile, _), .awsCredentials(let profile, _):
             return profiles.contains(profile) ? nil : .notServed
-        case .version, .ping:
+        case .ping:
             return nil
-        case .status, .lock, .unlock:
-            return .badRequest("Only the agent's own user may ask for status, lock or unlock")
+        case .status, .lock, .unlock, .version:
+            return .notServed
         }
     }
 
-    /// `failure` as this user may see it: to another user, the code and a fixed sentence, never the detail (which
-    /// can name the configuration file, other profiles or the vault's files).
+    /// `failure` as this connection may see it: a restricted one gets the code and a fixed sentence, never the
+    /// detail (which can name the configuration file, other profiles or the vault's files).
     func told(_ failure: AgentFailure, profile: String) -> AgentFailure {
         guard !isOwner else { return failure }
         switch failure.code {
@@ -35,7 +54,8 @@ enum ServedProfiles: Sendable, Equatable {
 }
 
 extension AgentFailure {
-    /// The one answer another user gets for a profile it may not have, whether or not the profile exists: the
-    /// same bytes for every such profile.
+    /// The one answer a restricted connection gets for anything it may not ask, whether or not the profile exists:
+    /// the same bytes for every such request. `unknownProfile`, so that a client of the agent's own user takes its
+    /// direct path (reading the vault itself where it can), as for a profile no agent holds.
     static let notServed = AgentFailure(.unknownProfile, "The agent does not serve this profile to this user.")
 }

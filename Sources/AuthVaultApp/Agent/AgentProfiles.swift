@@ -12,27 +12,27 @@ import TokenVault
 /// After a lock the file vault stays locked in the agent, even when the agent could derive the key from its own
 /// `AUTHVAULT_VAULT_PASSPHRASE(_FILE)`: it answers "vault locked" until an unlock, which opens it as at start (the
 /// user keyring, where the unlocking command has just put the key, else the agent's own passphrase source).
-public final class AgentProfiles: AgentProfileProvider {
+final class AgentProfiles: AgentProfileProvider {
     private let application: Application
     private let fileVault: EncryptedFileVault
     public let revisions: RecordRevisions
-    /// A profile that cannot be opened, as the agent answers it: the front end words the remedy.
-    private let failure: @Sendable (ApplicationError, _ profile: String) -> AgentFailure
+    /// A profile that cannot be opened, as the front end words it.
+    private let refusal: @Sendable (ApplicationError, _ profile: String) -> AgentProfileRefusal
     /// The session each store was made in, for its identity pool client.
     private let sessions = Locked<[String: ProfileSession]>([:])
 
-    /// - Parameter failure: the agent's answer for a profile that cannot be opened.
-    public init(application: Application, failure: @escaping @Sendable (ApplicationError, _ profile: String) -> AgentFailure) throws(ApplicationError) {
+    /// - Parameter refusal: the words for a profile that cannot be opened.
+    init(application: Application, refusal: @escaping @Sendable (ApplicationError, _ profile: String) -> AgentProfileRefusal) throws(ApplicationError) {
         self.application = application.withoutPrompts()
         let factory = self.application.vaults(for: try self.application.configuration())
         fileVault = try factory.fileVault()
         revisions = factory.revisions
-        self.failure = failure
+        self.refusal = refusal
     }
 
     /// At start: the file vault opened with what the agent has (the key in the user keyring, its own passphrase
     /// variable or file). Returns why it stays locked or cannot be opened, nil once open.
-    public func openFileVault() async -> VaultError? {
+    func openFileVault() async -> VaultError? {
         do {
             try await fileVault.unlock()
             return nil
@@ -48,7 +48,7 @@ public final class AgentProfiles: AgentProfileProvider {
         do {
             session = try await application.openProfile(named: profile, refreshesInBackground: true, fileVault: fileVault)
         } catch {
-            throw failure(error, profile)
+            throw Self.failure(error, worded: refusal(error, profile))
         }
         sessions.withLock { $0[profile] = session }
         return session.store
@@ -77,5 +77,15 @@ public final class AgentProfiles: AgentProfileProvider {
         } catch {
             throw AgentFailure(error.needsUnlocking ? .vaultLocked : .internal, "The agent's encrypted file vault stays locked: \(error)")
         }
+    }
+
+    /// A profile that cannot be opened, as the agent answers it: the front end's words, the code from the error.
+    private static func failure(_ error: ApplicationError, worded: AgentProfileRefusal) -> AgentFailure {
+        let code: AgentErrorCode = if case .configuration(.noSuchProfile) = error {
+            .unknownProfile
+        } else {
+            worded.vaultLocked ? .vaultLocked : .internal
+        }
+        return AgentFailure(code, worded.message)
     }
 }

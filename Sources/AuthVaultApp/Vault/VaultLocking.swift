@@ -73,7 +73,7 @@ extension Application {
         }
     }
 
-    /// False when no agent of this user runs; an agent that runs but does not carry out `request` is an error.
+    /// False when no agent of this user runs (or only a restricted socket of one answers); an agent that runs but does not carry out `request` is an error.
     func tellAgent(_ request: AgentVaultRequest) throws(ApplicationError) -> Bool {
         guard let path = agentSocketPath else { return false }
         // Another user's agent (reached from a container) holds that user's vault, not this one.
@@ -87,6 +87,9 @@ extension Application {
             }
             return true
         } catch .notRunning {
+            return false
+        } catch .server(let failure) where failure.code == .unknownProfile {
+            // A restricted socket ("not served"): the agent behind it holds nothing this user may lock or unlock.
             return false
         } catch {
             throw .agentRefused(AgentRefusal(socketPath: path, request: request, error: error))
