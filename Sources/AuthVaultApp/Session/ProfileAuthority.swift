@@ -26,6 +26,7 @@ public final class ProfileAuthority: SessionAuthority {
         var oauth: OAuthClient?
         var identityPool: IdentityPoolClient?
         var clientCredentials: ClientCredentialsClient?
+        var api: CurlTransport?
     }
 
     /// - Parameters:
@@ -94,6 +95,12 @@ public final class ProfileAuthority: SessionAuthority {
         let made = try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier,
                                                now: clock.now)
         return keep(made, in: \.clientCredentials)
+    }
+
+    /// The transport an authorized request goes to an API on: the profile's user agent and proxy, the system's
+    /// certificate authorities (the profile's CA bundle is its identity provider's), and no clock to learn from.
+    func apiTransport() -> CurlTransport {
+        keep(CurlTransport(configuration: CurlTransportConfiguration(userAgent: userAgent, proxy: proxy, trace: trace)), in: \.api)
     }
 
     /// The client already kept in `slot`, else `made`, kept there: two uses racing to make one share the first.

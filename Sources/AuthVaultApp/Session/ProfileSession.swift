@@ -5,15 +5,16 @@ import DebugTrace
 import HTTPTransport
 import TokenVault
 
-/// Everything a use needs to act on a profile: its settings, its vault, its lock and its store. Built per use; the
-/// Cognito client inside is made only when a use first talks to Cognito.
+/// A configured or embedded profile, ready to use: its settings and the vault backend it is on are public, what it
+/// does is in its intents (`ProfileSession+Intents`); its vault, lock, authority and store are the application's own.
+/// Built per use; the Cognito client inside is made only when a use first talks to Cognito.
 public struct ProfileSession: Sendable {
     public let profile: ResolvedProfile
-    public let vault: any VaultBackend
+    let vault: any VaultBackend
     public let backend: VaultBackendKind
-    public let lock: ProfileLock
-    public let authority: ProfileAuthority
-    public let store: AuthStore
+    let lock: ProfileLock
+    let authority: ProfileAuthority
+    let store: AuthStore
 
     /// The Cognito client, for the account operations that go around the store (sign-up, forgotten password, ...).
     func accountClient() async throws(ApplicationError) -> CognitoClient {

@@ -1,9 +1,5 @@
-import AuthStore
 import AuthVaultApp
-import CognitoAuth
-import Loopback
 import SystemPlumbing
-import TokenVerification
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,9 +1,6 @@
-import AuthAgent
-import AuthStore
 import AuthVaultApp
 import Dispatch
 import SystemPlumbing
-import TokenVault
 #if canImport(Glibc)
 import Glibc
 #endif
