@@ -1,0 +1,70 @@
+import AuthVaultApp
+import Foundation
+import TestSupport
+import Testing
+
+/// `ProfileSession.authorizedRequest` against moto and an API that checks the bearer token on its own
+/// (bearer_api_server.py): the token attached, and on a 401 the session refreshed and the request sent once more.
+@Suite struct AuthorizedRequestTests {
+    struct Attempt: Decodable {
+        let status: Int
+        let reason: String
+        let jti: String?
+    }
+
+    func startAPI(_ profile: MotoProfile, refusingFirst refusals: Int, log: String) async throws -> ScriptServer {
+        try await ScriptServer.start(script: "bearer_api_server.py", arguments: [
+            "--jwks-url", profile.moto.jwksURL(poolId: profile.poolId), "--issuer", MotoServer.issuer(poolId: profile.poolId),
+            "--client-id", profile.clientId, "--token-use", "access", "--log", log, "--refuse-first", String(refusals),
+        ])
+    }
+
+    func attempts(_ log: String) throws -> [Attempt] {
+        try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(Attempt.self, from: Data($0.utf8)) }
+    }
+
+    /// An API that refuses a token it no longer takes: the session is refreshed, and the second request, with the new
+    /// token, is the answer.
+    @Test func aRefusedTokenIsRefreshedAndTheRequestSentOnceMore() async throws {
+        let profile = try await MotoProfile.make()
+        try await profile.createUser("ada", password: "Ada-password-1!")
+        try await profile.signIn("ada", password: "Ada-password-1!")
+        let logs = try TemporaryDirectory()
+        let log = logs.appending("attempts.jsonl")
+        let api = try await startAPI(profile, refusingFirst: 1, log: log)
+
+        let session = try await profile.application.openProfile(named: "work")
+        let response = try await session.authorizedRequest(HTTPRequest(url: api.baseURL + "/whoami"))
+        #expect(response.status == 200)
+        let seen = try attempts(log)
+        #expect(seen.map(\.reason) == ["revoked", "accepted"])
+        #expect(seen.count == 2 && seen[0].jti != nil && seen[0].jti != seen[1].jti, "the second request carried the refreshed token")
+    }
+
+    /// An API that refuses every token: one retry, then its 401 is the answer, not a loop.
+    @Test func aSecondRefusalIsTheAnswer() async throws {
+        let profile = try await MotoProfile.make()
+        try await profile.createUser("ada", password: "Ada-password-1!")
+        try await profile.signIn("ada", password: "Ada-password-1!")
+        let logs = try TemporaryDirectory()
+        let log = logs.appending("attempts.jsonl")
+        let api = try await startAPI(profile, refusingFirst: 5, log: log)
+
+        let session = try await profile.application.openProfile(named: "work")
+        let response = try await session.authorizedRequest(HTTPRequest(url: api.baseURL + "/whoami"))
+        #expect(response.status == 401)
+        #expect(try attempts(log).count == 2)
+    }
+
+    /// Plain http to a host that is not loopback: refused before anything is sent, so the token never leaves.
+    @Test func plainHTTPOffLoopbackIsRefusedBeforeSending() async throws {
+        let profile = try await MotoProfile.make()
+        try await profile.createUser("ada", password: "Ada-password-1!")
+        try await profile.signIn("ada", password: "Ada-password-1!")
+        let session = try await profile.application.openProfile(named: "work")
+        await #expect { try await session.authorizedRequest(HTTPRequest(url: "http://api.example.com/whoami")) } throws: { error in
+            guard case .apiRequest(.insecureURL)? = error as? ApplicationError else { return false }
+            return true
+        }
+    }
+}
