@@ -43,7 +43,6 @@
 @_exported import enum CognitoAuth.OAuthError
 @_exported import enum HTTPTransport.HTTPError
 @_exported import enum Loopback.LoopbackError
-@_exported import class Loopback.LoopbackListener
 @_exported import enum TokenVault.VaultError
 @_exported import enum TokenVerification.TokenError
 
