@@ -76,7 +76,7 @@ public struct Application: Sendable {
     }
 
     /// The vault backends as this configuration and environment build them.
-    public func vaults(for configuration: ConfigFile) -> VaultFactory {
+    func vaults(for configuration: ConfigFile) -> VaultFactory {
         VaultFactory(application: self, configuration: configuration)
     }
 }

@@ -120,6 +120,10 @@ import TestSupport
             }
         }
         #expect(!handle.isEmpty && exposed == [], "\(exposed)")
+        let internals = try Self.swiftFiles(under: "Sources/AuthVaultApp").flatMap { file in
+            file.text.split(separator: "\n").filter { $0.contains("public") && ($0.contains("class ProfileAuthority") || $0.contains("struct VaultFactory")) }
+        }
+        #expect(internals == [], "the authority and the vault factory are the application's own")
     }
 
     @Test func theManifestHasNoMacOSPlatformLine() throws {
