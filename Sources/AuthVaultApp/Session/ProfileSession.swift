@@ -52,14 +52,14 @@ extension Application {
     }
 
     /// How this application's stores reach their provider and keep time: from its environment and clock.
-    var connection: SessionConnection {
-        SessionConnection(userAgent: userAgent, proxy: proxySettings, now: now, clock: serverClock(), trace: trace)
+    var connection: ProviderConnection {
+        ProviderConnection(userAgent: userAgent, proxy: proxySettings, now: now, clock: serverClock(), trace: trace)
     }
 }
 
 /// How a profile's store reaches its identity provider and keeps time: from the environment for a configured
 /// profile, from the embedding program for one built in code.
-struct SessionConnection: Sendable {
+struct ProviderConnection: Sendable {
     let userAgent: String
     let proxy: HTTPProxySettings
     let now: @Sendable () -> Double
@@ -72,7 +72,7 @@ extension ProfileSession {
     /// client secret from the profile's vault, and the store runs on that vault under the profile's lock.
     /// - Parameter refreshesInBackground: true only for a long-lived process; see `AuthStore.init`.
     init(profile: ResolvedProfile, vault: any VaultBackend, backend: VaultBackendKind, lock: ProfileLock,
-         connection: SessionConnection, refreshesInBackground: Bool, devicePolicy: DevicePolicy?) {
+         connection: ProviderConnection, refreshesInBackground: Bool, devicePolicy: DevicePolicy?) {
         let name = profile.name
         let authority = ProfileAuthority(profile: profile, userAgent: connection.userAgent, proxy: connection.proxy,
                                          trace: connection.trace, clock: connection.clock) {
