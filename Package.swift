@@ -6,13 +6,7 @@ import PackageDescription
 let package = Package(
     name: "AuthVault",
     products: [
-        .library(name: "AuthCrypto", targets: ["AuthCrypto"]),
-        .library(name: "HTTPTransport", targets: ["HTTPTransport"]),
-        .library(name: "BoundedJSON", targets: ["BoundedJSON"]),
-        .library(name: "TokenVerification", targets: ["TokenVerification"]),
-        .library(name: "CognitoAuth", targets: ["CognitoAuth"]),
-        .library(name: "TokenVault", targets: ["TokenVault"]),
-        .library(name: "AuthStore", targets: ["AuthStore"]),
+        // The one library product: an embedding program imports AuthVaultApp, which re-exports the types it names.
         .library(name: "AuthVaultApp", targets: ["AuthVaultApp"]),
         .executable(name: "authvault", targets: ["authvault"]),
         .executable(name: "authvault-library-example", targets: ["authvault-library-example"]),
@@ -66,20 +60,21 @@ let package = Package(
         // token, the browser sign-in's flow; the environment, standard input, a prompter and a browser passed in.
         .target(name: "AuthVaultApp", dependencies: ["SystemPlumbing", "DebugTrace", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         // The command line, a thin adapter over the application: argument parsing, commands, help, output, exit statuses.
-        .target(name: "AuthVaultCLI", dependencies: ["SystemPlumbing", "DebugTrace", "AuthVaultApp", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "CProcessControl", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
+        // It reaches the domain through AuthVaultApp alone (the one door); besides, only plumbing and its C shim.
+        .target(name: "AuthVaultCLI", dependencies: ["AuthVaultApp", "SystemPlumbing", "DebugTrace", "BoundedJSON", "CProcessControl"]),
         .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
         .executableTarget(name: "authvault-bench", dependencies: ["SystemPlumbing", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "TokenVault", "TokenVerification"], path: "Benchmarks/AuthVaultBench"),
         // The benchmark's start-up yardstick: a Swift program that imports Foundation and prints a line, same flags.
         .executableTarget(name: "authvault-yardstick", path: "Benchmarks/Yardstick"),
-        // The libraries as an application uses them: a configured profile, opened by name, its token on an HTTP API call.
+        // The libraries as an application uses them: a configured profile, opened by name, an authorized HTTP API call.
         .executableTarget(name: "authvault-library-example",
-                          dependencies: ["AuthStore", "AuthVaultApp", "HTTPTransport"],
+                          dependencies: ["AuthVaultApp"],
                           path: "Examples/LibraryClient", exclude: ["README.md"]),
         // A program with a session of its own: the pool and the vault in code, no configuration file, no environment.
         .executableTarget(name: "authvault-embedding-example",
-                          dependencies: ["AuthCrypto", "AuthStore", "AuthVaultApp", "TokenVerification"], path: "Examples/Embedding"),
+                          dependencies: ["AuthVaultApp"], path: "Examples/Embedding"),
 
         // Shared test support: temporary directories, running processes, TLS fixtures made with the openssl CLI.
         .target(name: "TestSupport", dependencies: ["SystemPlumbing"], path: "Tests/TestSupport", exclude: ["Scripts"]),

@@ -1,7 +1,4 @@
-import AuthCrypto
-import AuthStore
 import AuthVaultApp
-import TokenVerification
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,16 +11,14 @@ enum EmbeddingError: Error, CustomStringConvertible {
     case usage(String)
     case input(String)
     case application(ApplicationError)
-    case store(AuthStoreError)
     case challenge
 
     var description: String {
         switch self {
         case .usage(let message): "\(message)\n\(EmbeddingOptions.usage)"
         case .input(let what): "standard input ended before \(what)"
-        case .store(.signInRequired): "no stored session: sign in with --username, the password first on standard input"
+        case .application(.store(.signInRequired)): "no stored session: sign in with --username, the password first on standard input"
         case .application(let error): "\(error)"
-        case .store(let error): "\(error)"
         case .challenge: "the pool asks for more than a password (MFA, a new password), which this example does not answer"
         }
     }
@@ -32,10 +27,10 @@ enum EmbeddingError: Error, CustomStringConvertible {
     var exitStatus: Int32 {
         switch self {
         case .usage, .input, .application(.configuration): 2
-        case .store(.signInRequired), .challenge: 3
-        case .store(.vault): 4
-        case .store(.network): 5
-        case .application, .store: 1
+        case .application(.store(.signInRequired)), .challenge: 3
+        case .application(.store(.vault)): 4
+        case .application(.store(.network)): 5
+        case .application: 1
         }
     }
 }
@@ -47,31 +42,31 @@ func secretLine(_ what: String) throws(EmbeddingError) -> SecretBytes {
 }
 
 func accessTokenSubject() async throws(EmbeddingError) -> String {
+    guard let subject = try await signedInSubject() else { throw .challenge }
+    return subject
+}
+
+/// The access token's `sub`; nil when the pool asks for more than the password.
+func signedInSubject() async throws(EmbeddingError) -> String? {
     let options = try EmbeddingOptions(Array(CommandLine.arguments.dropFirst()))
     let password = options["--username"] == nil ? nil : try secretLine("the password")
     let passphrase = try secretLine("the vault passphrase")
     let settings = ProfileSettings.cognito(region: options["--region"], userPoolId: options.userPoolId, clientId: options.clientId,
                                            endpoint: options["--endpoint"], jwksURL: options["--jwks-url"])
-    let store: AuthStore
-    do {
-        store = try ProfileSession.open(settings: settings, vault: .encryptedFile(directory: options.vaultDirectory, passphrase: .fixed(passphrase)),
-                                        userAgent: "authvault-embedding-example").store
-    } catch {
-        throw .application(error)
-    }
-    if let username = options["--username"], let password {
-        let progress: SignInProgress
-        do { progress = try await store.signIn(username: username, password: password) } catch { throw .store(error) }
-        guard case .signedIn = progress else { throw .challenge }
-    }
-    do {
-        let token = try await store.validAccessToken()
+    do throws(ApplicationError) {
+        let session = try ProfileSession.open(settings: settings, vault: .encryptedFile(directory: options.vaultDirectory, passphrase: .fixed(passphrase)),
+                                              userAgent: "authvault-embedding-example")
+        if let username = options["--username"], let password,
+           case .challenge = try await session.signIn(username: username, password: password) {
+            return nil
+        }
+        let token = try await session.validAccessToken()
         // The local session is cleared whatever the pool answers; what failed there is said, not hidden.
-        let signedOut = options.signsOut ? await store.signOut(global: false) : nil
+        let signedOut = options.signsOut ? await session.signOut() : nil
         for failure in signedOut?.remoteFailures ?? [] { warn("signed out here, but \(failure)") }
         return Claims(unverifiedPayloadOf: token)?.subject ?? "unknown"
     } catch {
-        throw .store(error)
+        throw .application(error)
     }
 }
 

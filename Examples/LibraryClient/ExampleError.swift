@@ -1,12 +1,9 @@
-import AuthStore
 import AuthVaultApp
-import HTTPTransport
 
-/// Why the example stopped: the application's reason or the API call's, whose messages never hold a secret.
+/// Why the example stopped: the application's reason (the API call's among them), whose messages never hold a secret.
 enum ExampleError: Error, CustomStringConvertible {
     case usage(String)
     case application(ApplicationError)
-    case api(HTTPError)
 
     var description: String {
         switch self {
@@ -14,7 +11,6 @@ enum ExampleError: Error, CustomStringConvertible {
         case .application(.store(.signInRequired(let reason))):
             "No usable session\(reason.map { " (\($0))" } ?? ""): sign in with 'authvault login'."
         case .application(let error): "\(error)"
-        case .api(let error): "The API call: \(error)"
         }
     }
 
@@ -24,7 +20,7 @@ enum ExampleError: Error, CustomStringConvertible {
         case .usage, .application(.invalidVariable): 2
         case .application(.store(.signInRequired)): 3
         case .application(.vault), .application(.store(.vault)): 4
-        case .application(.store(.network)), .api: 5
+        case .application(.store(.network)), .application(.apiRequest): 5
         case .application: 1
         }
     }

@@ -2,9 +2,10 @@ import AuthCrypto
 import CognitoAuth
 import TokenVault
 
-/// What the store asks of the identity provider. `CognitoClient` is the user-pool API's; the CLI's routes a browser
-/// session to the OAuth token endpoint (its `OAuthError`s mapped with `CognitoError.init(_:)`); tests inject faults
-/// with their own. Errors are Cognito's, whose `requiresSignIn` and `isRetryable` decide whether a session survives.
+/// What the store asks of the identity provider. `CognitoClient` is the user-pool API's; the application's routes a
+/// browser session to the OAuth token endpoint (its `OAuthError`s mapped with `CognitoError.init(_:)`); tests inject
+/// faults with their own. Errors are Cognito's, whose `requiresSignIn` and `isRetryable` decide whether a session
+/// survives.
 public protocol SessionAuthority: Sendable {
     /// Starts a sign-in, with the machine's remembered device if it has one (a device Cognito no longer knows is
     /// refused with ResourceNotFoundException).

@@ -30,7 +30,7 @@ public struct Application: Sendable {
         now: (@Sendable () -> Double)? = nil, trace: DebugTrace = .off
     ) {
         self.environment = environment
-        self.configPath = configPath ?? environment.nonEmpty("AUTHVAULT_CONFIG") ?? ConfigLocation.defaultPath(environment: environment)
+        self.configPath = Self.configPath(given: configPath, environment: environment)
         self.prompter = prompter
         self.userAgent = userAgent
         self.notice = notice
@@ -52,7 +52,20 @@ public struct Application: Sendable {
 
     /// The profile named by `$AUTHVAULT_PROFILE`, else the one chosen with `profiles use`, else "default".
     public var defaultProfileName: String {
-        environment.nonEmpty("AUTHVAULT_PROFILE") ?? configStore.currentProfile() ?? "default"
+        Self.profileName(given: nil, environment: environment, configPath: configPath).name
+    }
+
+    /// The configuration file: the path given, else `$AUTHVAULT_CONFIG`, else the XDG default. The one rule, for the
+    /// application and for a caller that lets its user name the file.
+    public static func configPath(given: String?, environment: EnvironmentVariables) -> String {
+        given ?? environment.nonEmpty("AUTHVAULT_CONFIG") ?? ConfigLocation.defaultPath(environment: environment)
+    }
+
+    /// The profile a use is about: the name given, else `$AUTHVAULT_PROFILE`, else the one chosen with `profiles use`
+    /// in the file at `configPath`, else "default". `isExplicit`: named (given or by the environment), not defaulted.
+    public static func profileName(given: String?, environment: EnvironmentVariables, configPath: String) -> (name: String, isExplicit: Bool) {
+        if let named = given ?? environment.nonEmpty("AUTHVAULT_PROFILE") { return (named, true) }
+        return (ConfigStore(path: configPath).currentProfile() ?? "default", false)
     }
 
     /// The same application where nobody may be asked anything.
@@ -63,7 +76,7 @@ public struct Application: Sendable {
     }
 
     /// The vault backends as this configuration and environment build them.
-    public func vaults(for configuration: ConfigFile) -> VaultFactory {
+    func vaults(for configuration: ConfigFile) -> VaultFactory {
         VaultFactory(application: self, configuration: configuration)
     }
 }

@@ -1,6 +1,7 @@
 import AuthAgent
 import AuthStore
 import CognitoAuth
+import HTTPTransport
 import TokenVault
 
 /// Why a use of the application failed, as a reason: the libraries' own errors, and what the application adds. The
@@ -40,6 +41,10 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case signedInForGuest(profile: String)
     /// The agent answered for the session: that answer is final.
     case agent(profile: String, failure: AgentFailure)
+    /// The OpenID discovery document at `url` could not be fetched or used: nothing was written.
+    case discovery(url: String, OAuthError)
+    /// An authorized request got no answer from its API (or was refused before it was sent: plain http off loopback).
+    case apiRequest(HTTPError)
     /// A user's account was asked of a machine profile, whose app client signs in as itself: there is no user.
     case machineHasNoUser(profile: String)
 
@@ -67,6 +72,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         case .noUsableSession(let profile, let reason): "No usable session for profile '\(profile)' (\(reason))."
         case .signedInForGuest(let profile): "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's."
         case .agent(_, let failure): failure.message
+        case .discovery(let url, let error): "Cannot use the discovery document at \(url): \(error)"
+        case .apiRequest(let error): "The API request: \(error)"
         case .machineHasNoUser(let profile):
             "Profile '\(profile)' is a machine profile: its app client signs in as itself (client credentials), so it has no user account."
         }

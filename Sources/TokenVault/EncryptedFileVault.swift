@@ -7,7 +7,7 @@ internal import SystemPlumbing
 
 /// Credential records in encrypted files, for machines without a Secret Service.
 ///
-/// In `directory` (mode 0700; the CLI passes `$XDG_DATA_HOME/authvault/`): `vault.key` holds a random data key
+/// In `directory` (mode 0700; the application passes `$XDG_DATA_HOME/authvault/`): `vault.key` holds a random data key
 /// wrapped under a scrypt-derived key (see `VaultKeyFile`), and each profile has `<profile>.record`, AES-256-GCM
 /// under the data key (see `VaultRecordFile`). Every write is an atomic replace. Damaged, foreign, newer or
 /// exposed files are refused with distinct errors, and no error path modifies or deletes anything.
@@ -29,7 +29,7 @@ public actor EncryptedFileVault: VaultBackend {
     public nonisolated let kind = VaultBackendKind.file
     public nonisolated let directory: String
     public nonisolated let keyFilePath: String
-    /// In `directory/revisions/`, where the CLI also keeps the Secret Service's (see `RecordRevisions`).
+    /// In `directory/revisions/`, where the application also keeps the Secret Service's (see `RecordRevisions`).
     public nonisolated let revisions: RecordRevisions
     /// Profile name to its pool and client: kept in the profile's record on save, and a record saved for another
     /// is not handed out (`load` answers nil, as for no record). A profile missing here matches any record.

@@ -1,6 +1,6 @@
 import AuthAgent
 import AuthCrypto
-import AuthVaultApp
+@testable import AuthVaultApp
 import CognitoAuth
 import Foundation
 import SystemPlumbing

@@ -1,5 +1,5 @@
 import AuthCrypto
-import AuthVaultApp
+@testable import AuthVaultApp
 import TestSupport
 import Testing
 import TokenVault

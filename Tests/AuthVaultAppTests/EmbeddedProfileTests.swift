@@ -1,6 +1,6 @@
 import AuthCrypto
 import AuthStore
-import AuthVaultApp
+@testable import AuthVaultApp
 import Foundation
 import TestSupport
 import Testing
@@ -135,8 +135,8 @@ import TokenVerification
         let directory = root.appending("vault")
         let settings = ProfileSettings.cognito(userPoolId: pool.poolId, clientId: pool.clientId, endpoint: pool.moto.endpoint,
                                                jwksURL: pool.jwksURL)
-        let store = try ProfileSession.open(settings: settings, vault: fileVault(directory)).store
-        let states = await store.states()
+        let session = try ProfileSession.open(settings: settings, vault: fileVault(directory))
+        let states = await session.states()
         let observed = Task {
             var kinds: [String] = []
             for await state in states {
@@ -146,31 +146,31 @@ import TokenVerification
             return kinds
         }
 
-        guard case .signedIn(let summary) = try await store.signIn(username: "embedded", password: SecretBytes(utf8: password)) else {
+        guard case .signedIn(let summary) = try await session.signIn(username: "embedded", password: SecretBytes(utf8: password)) else {
             Issue.record("the sign-in asked a challenge")
             return
         }
         #expect(summary.user == "embedded")
-        let subject = Claims(unverifiedPayloadOf: try await store.validAccessToken())?.subject
+        let subject = Claims(unverifiedPayloadOf: try await session.validAccessToken())?.subject
         let poolSubject = try await pool.subject(of: "embedded")
         #expect(subject != nil && subject == poolSubject)
 
         // A second store on the same directory, as the next run of the program builds it, reads the session.
-        let reopened = try ProfileSession.open(settings: settings, vault: fileVault(directory)).store
+        let reopened = try ProfileSession.open(settings: settings, vault: fileVault(directory))
         #expect(Claims(unverifiedPayloadOf: try await reopened.validAccessToken())?.subject == subject)
-        let wrongPassphrase = try ProfileSession.open(settings: settings, vault: fileVault(directory, passphrase: "wrong")).store
+        let wrongPassphrase = try ProfileSession.open(settings: settings, vault: fileVault(directory, passphrase: "wrong"))
         await #expect { try await wrongPassphrase.validAccessToken() } throws: { error in
-            guard case .vault(.wrongPassphrase)? = error as? AuthStoreError else { return false }
+            guard case .store(.vault(.wrongPassphrase))? = error as? ApplicationError else { return false }
             return true
         }
 
         // moto has no RevokeToken (HTTP 500): the sign-out says so, and clears the local session all the same.
-        let result = await store.signOut(global: false)
+        let result = await session.signOut()
         #expect(result.revoked == false && result.remoteFailures.count == 1)
         #expect(await observed.value == ["bootstrapping", "signedOut", "signingIn", "signedIn", "signingOut", "signedOut"])
-        let afterSignOut = try ProfileSession.open(settings: settings, vault: fileVault(directory)).store
+        let afterSignOut = try ProfileSession.open(settings: settings, vault: fileVault(directory))
         await #expect { try await afterSignOut.validAccessToken() } throws: { error in
-            guard case .signInRequired? = error as? AuthStoreError else { return false }
+            guard case .store(.signInRequired)? = error as? ApplicationError else { return false }
             return true
         }
         let written = files(under: root.path)

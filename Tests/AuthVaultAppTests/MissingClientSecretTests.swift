@@ -1,4 +1,4 @@
-import AuthVaultApp
+@testable import AuthVaultApp
 import CognitoAuth
 import Testing
 

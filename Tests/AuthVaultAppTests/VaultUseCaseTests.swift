@@ -1,5 +1,5 @@
 import AuthCrypto
-import AuthVaultApp
+@testable import AuthVaultApp
 import Foundation
 import SystemPlumbing
 import Testing

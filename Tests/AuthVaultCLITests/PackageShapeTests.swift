@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// The shape the architecture promises, checked on the sources themselves so it cannot drift back: one place bumps a
-/// record's revision, the CLI stays an adapter (no Cognito client, at most 1.5 times the application layer), EINTR
+/// record's revision, the CLI stays an adapter (through AuthVaultApp alone, no Cognito client, at most 1.5 times the
+/// application layer), both examples import AuthVaultApp alone, the profile handle hands out no parts, EINTR
 /// is retried in one file, one JSON value type, no second token cache in the agent, no macOS platform line.
 @Suite struct PackageShapeTests {
     /// Every `.swift` file under `directory` (relative to the package), with its text.
@@ -71,6 +72,58 @@ import TestSupport
                         "localizedDescription"]
         let matches = try Self.swiftFiles(under: "Sources").filter { file in patterns.contains { file.text.contains($0) } }
         #expect(matches.map(\.path) == [])
+    }
+
+    /// The modules the files under `directory` import, beyond the toolchain's and the C library's.
+    static func imports(under directory: String) throws -> Set<String> {
+        let toolchain: Set = ["Foundation", "FoundationEssentials", "Glibc", "Dispatch", "Synchronization", "Testing"]
+        let names = try swiftFiles(under: directory).flatMap { file in
+            file.text.split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ").map(String.init)
+                guard let at = words.firstIndex(of: "import"), words[..<at].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains($0) }),
+                      at + 1 < words.count else { return nil }
+                return words.last?.split(separator: ".").first.map(String.init)
+            }
+        }
+        return Set(names).subtracting(toolchain)
+    }
+
+    /// AuthVaultApp is the one door: the command line imports it and plumbing only, and the manifest says so, so a
+    /// domain import in the CLI does not even build.
+    @Test func theCommandLineReachesTheDomainThroughTheApplicationAlone() throws {
+        let allowed: Set = ["AuthVaultApp", "SystemPlumbing", "DebugTrace", "BoundedJSON", "CProcessControl"]
+        let imported = try Self.imports(under: "Sources/AuthVaultCLI")
+        #expect(imported.contains("AuthVaultApp") && imported.isSubset(of: allowed), "\(imported.subtracting(allowed))")
+        let manifest = try PackageFiles.text("Package.swift")
+        let line = try #require(manifest.split(separator: "\n").first { $0.contains(".target(name: \"AuthVaultCLI\"") })
+        let dependencies = line.split(separator: "[").last?.split(separator: "]").first?
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        #expect(Set(dependencies ?? []) == allowed, "\(line)")
+        #expect(manifest.components(separatedBy: ".library(").count == 2, "one library product: AuthVaultApp")
+    }
+
+    /// An embedding program needs one product: both examples import AuthVaultApp and nothing of the libraries below.
+    @Test func theExamplesImportTheApplicationAlone() throws {
+        #expect(try Self.imports(under: "Examples/Embedding") == ["AuthVaultApp"])
+        #expect(try Self.imports(under: "Examples/LibraryClient") == ["AuthVaultApp"])
+        let manifest = try PackageFiles.text("Package.swift")
+        #expect(manifest.contains("dependencies: [\"AuthVaultApp\"], path: \"Examples/Embedding\""))
+        #expect(manifest.contains("dependencies: [\"AuthVaultApp\"],\n                          path: \"Examples/LibraryClient\""))
+    }
+
+    /// The profile handle offers intents; its store, vault, lock and authority are the application's internals.
+    @Test func theProfileHandleHandsOutNoParts() throws {
+        let handle = try Self.swiftFiles(under: "Sources/AuthVaultApp/Session").filter { $0.path.contains("ProfileSession") }
+        let exposed = handle.flatMap { file in
+            file.text.split(separator: "\n").filter { line in
+                line.contains("public") && ["store", "vault", "lock", "authority"].contains { line.contains("let \($0):") || line.contains("var \($0):") }
+            }
+        }
+        #expect(!handle.isEmpty && exposed == [], "\(exposed)")
+        let internals = try Self.swiftFiles(under: "Sources/AuthVaultApp").flatMap { file in
+            file.text.split(separator: "\n").filter { $0.contains("public") && ($0.contains("class ProfileAuthority") || $0.contains("struct VaultFactory")) }
+        }
+        #expect(internals == [], "the authority and the vault factory are the application's own")
     }
 
     @Test func theManifestHasNoMacOSPlatformLine() throws {

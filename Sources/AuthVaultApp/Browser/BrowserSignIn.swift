@@ -1,11 +1,13 @@
 import AuthStore
 import CognitoAuth
 import Loopback
+import SystemPlumbing
 
 /// A browser sign-in of a profile (the Hosted UI, or any OpenID provider): the authorization-code flow with PKCE,
 /// the code received by a loopback listener on a registered redirect URI or pasted by the user, the ID token
-/// verified with this sign-in's nonce, and the session handed to the store. Showing the URL, opening a browser and
-/// waiting at a terminal are the caller's.
+/// verified with this sign-in's nonce, and the session handed to the store. The application owns the listener; the
+/// caller's `BrowserSignInPresenter` shows the URL (and opens a browser) and the countdown, and its
+/// `BrowserSignInCancel` carries a cancel (a Ctrl-C) to the wait.
 public struct BrowserSignIn: Sendable {
     public let session: ProfileSession
     /// Cognito's `identity_provider`; nil shows the Hosted UI's own page. Always nil for another OpenID provider,
@@ -35,20 +37,34 @@ public struct BrowserSignIn: Sendable {
         }
     }
 
-    /// A listener on the first free registered port, and the attempt redirected to it (state, nonce and verifier
-    /// stay).
-    public func listen(_ attempt: Attempt) throws(BrowserSignInError) -> (LoopbackListener, Attempt) {
+    /// The sign-in through the loopback listener: a listener on the first free registered port, the request
+    /// redirected to it (state, nonce and verifier stay) and shown by `presenter`, the wait for the browser's redirect
+    /// (ended by `cancel`, or at `timeout`), and the code redeemed.
+    public func signInThroughListener(
+        presenter: some BrowserSignInPresenter, cancel: BrowserSignInCancel
+    ) async throws(BrowserSignInError) -> SessionSummary {
+        let begun = try await begin()
         let listener: LoopbackListener
         do {
-            listener = try LoopbackListener(redirectURIs: session.profile.redirectURIs, state: attempt.request.state, timeout: timeout)
+            listener = try LoopbackListener(redirectURIs: session.profile.redirectURIs, state: begun.request.state, timeout: timeout)
         } catch {
             throw .listener(error)
         }
-        return (listener, Attempt(client: attempt.client, request: attempt.request.redirected(to: listener.redirectURI)))
+        cancel.attach(listener)
+        let attempt = Attempt(client: begun.client, request: begun.request.redirected(to: listener.redirectURI))
+        presenter.listening(attempt.request, timeout: timeout)
+        let received: AuthorizationCallback
+        do {
+            defer { presenter.waitEnded() }
+            received = try await listener.waitForCallback()
+        } catch {
+            throw .listener(error)
+        }
+        return try await redeem(received, of: attempt)
     }
 
     /// Redeems the redirect the listener received, and tells the browser tab how it went.
-    public func redeem(_ received: AuthorizationCallback, of attempt: Attempt) async throws(BrowserSignInError) -> SessionSummary {
+    func redeem(_ received: AuthorizationCallback, of attempt: Attempt) async throws(BrowserSignInError) -> SessionSummary {
         do {
             let summary = try await redeem(try attempt.request.authorizationCode(fromCallback: received.url), of: attempt)
             received.respond(with: .success("Signed in as \(summary.user) — you can close this tab."))
@@ -94,6 +110,38 @@ public enum BrowserSignInError: Error, Sendable, CustomStringConvertible {
         case .callback(let error): "\(error)"
         case .store(let error): "\(error)"
         }
+    }
+}
+
+/// The caller's side of a browser sign-in through the listener: what a person sees while it waits.
+public protocol BrowserSignInPresenter: Sendable {
+    /// The listener is up: show `request.url` (open a browser with it), and count down from `timeout`.
+    func listening(_ request: OAuthAuthorizationRequest, timeout: Duration)
+    /// The wait is over, whichever way it ended: stop the countdown, and stop taking a cancel.
+    func waitEnded()
+}
+
+/// A cancel's way to the listener (a Ctrl-C, say), which may come before the listener exists: then the listener is
+/// cancelled as soon as it does.
+public final class BrowserSignInCancel: Sendable {
+    private let state = Locked<(fired: Bool, listener: LoopbackListener?)>((false, nil))
+
+    public init() {}
+
+    public func fire() {
+        let listener = state.withLock { state in
+            state.fired = true
+            return state.listener
+        }
+        listener?.cancel()
+    }
+
+    func attach(_ listener: LoopbackListener) {
+        let fired = state.withLock { state in
+            state.listener = listener
+            return state.fired
+        }
+        if fired { listener.cancel() }
     }
 }
 

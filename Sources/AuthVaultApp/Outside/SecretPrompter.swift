@@ -1,6 +1,6 @@
 import AuthCrypto
 
-/// Asks a person for a secret or an answer; the CLI passes its terminal, tests and libraries pass their own.
+/// Asks a person for a secret or an answer; the command line passes its terminal, tests and libraries pass their own.
 public protocol SecretPrompter: Sendable {
     /// Whether a person can answer a prompt (standard input and the controlling terminal are both a TTY).
     var isInteractive: Bool { get }

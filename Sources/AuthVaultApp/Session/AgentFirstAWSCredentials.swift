@@ -6,7 +6,7 @@ extension ProfileSession {
     /// What the store needs to hand out the profile's AWS credentials: its identity pool and, for the user (not a
     /// guest), the `Logins` name its ID tokens go under: the issuer without `https://`, which for a user pool is
     /// `cognito-idp.{region}.amazonaws.com/{userPoolId}`.
-    public func awsCredentialRequest(guest: Bool) throws(ApplicationError) -> AWSCredentialRequest {
+    func awsCredentialRequest(guest: Bool) throws(ApplicationError) -> AWSCredentialRequest {
         let pool: IdentityPoolClient?
         do { pool = try authority.identityPoolClient() } catch { throw .cognito(error) }
         guard let pool else { throw .configuration(.incomplete(profile: profile.name, missing: "--identity-pool-id")) }

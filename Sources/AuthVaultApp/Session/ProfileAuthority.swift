@@ -10,7 +10,7 @@ import TokenVerification
 /// A profile's identity provider, each part built on first use: serving a cached token (the hot path) never sets
 /// up the HTTP transport, the JWKS cache or the client secret. A session from the browser is refreshed and revoked
 /// at the OAuth endpoints it came from; everything else goes to the user-pool API.
-public final class ProfileAuthority: SessionAuthority {
+final class ProfileAuthority: SessionAuthority {
     private let profile: ResolvedProfile
     private let userAgent: String
     private let proxy: HTTPProxySettings
@@ -26,6 +26,7 @@ public final class ProfileAuthority: SessionAuthority {
         var oauth: OAuthClient?
         var identityPool: IdentityPoolClient?
         var clientCredentials: ClientCredentialsClient?
+        var api: CurlTransport?
     }
 
     /// - Parameters:
@@ -34,7 +35,7 @@ public final class ProfileAuthority: SessionAuthority {
     ///   - trace: each request, for `--debug`.
     ///   - clock: the provider's clock, taught by every answer, by which its tokens are checked.
     ///   - clientSecret: read from the vault when a client is first needed.
-    public init(profile: ResolvedProfile, userAgent: String, proxy: HTTPProxySettings = .init(), trace: DebugTrace = .off,
+    init(profile: ResolvedProfile, userAgent: String, proxy: HTTPProxySettings = .init(), trace: DebugTrace = .off,
                 clock: ServerClock = ServerClock(), clientSecret: @escaping @Sendable () async -> SecretBytes?) {
         self.profile = profile
         self.userAgent = userAgent
@@ -44,7 +45,7 @@ public final class ProfileAuthority: SessionAuthority {
         self.clientSecret = clientSecret
     }
 
-    public func cognitoClient() async throws(CognitoError) -> CognitoClient {
+    func cognitoClient() async throws(CognitoError) -> CognitoClient {
         if let existing = parts.withLock({ $0.cognito }) { return existing }
         guard let userPoolId = profile.userPoolId, let region = profile.region, let endpoint = profile.endpoint else { throw .noUserPool }
         let (transport, verifier) = shared()
@@ -58,7 +59,7 @@ public final class ProfileAuthority: SessionAuthority {
 
     /// The browser and device sign-ins' client: the profile's Hosted UI or OAuth endpoints, its first registered
     /// redirect URI (a device sign-in needs none).
-    public func oauthClient() async throws(OAuthError) -> OAuthClient {
+    func oauthClient() async throws(OAuthError) -> OAuthClient {
         if let existing = parts.withLock({ $0.oauth }) { return existing }
         guard let endpoints = try profile.oauthEndpoints() else {
             throw .invalidConfiguration("profile '\(profile.name)' has no Hosted UI or OAuth endpoints to sign in through a browser")
@@ -71,7 +72,7 @@ public final class ProfileAuthority: SessionAuthority {
     }
 
     /// The identity pool's client (on the same transport), or nil when the profile names no identity pool.
-    public func identityPoolClient() throws(CognitoError) -> IdentityPoolClient? {
+    func identityPoolClient() throws(CognitoError) -> IdentityPoolClient? {
         if let existing = parts.withLock({ $0.identityPool }) { return existing }
         guard let poolId = profile.identityPoolId else { return nil }
         let configuration = IdentityPoolConfiguration(poolID: try IdentityPoolID(poolId), endpoint: profile.identityEndpoint,
@@ -81,7 +82,7 @@ public final class ProfileAuthority: SessionAuthority {
     }
 
     /// The machine sign-in's client: the profile's token endpoint, its app client and the secret from the vault.
-    public func clientCredentialsClient() async throws(OAuthError) -> ClientCredentialsClient {
+    func clientCredentialsClient() async throws(OAuthError) -> ClientCredentialsClient {
         if let existing = parts.withLock({ $0.clientCredentials }) { return existing }
         guard let tokenEndpoint = try profile.tokenEndpoint() else {
             throw .invalidConfiguration("profile '\(profile.name)' has no token endpoint (a Hosted UI domain or a token URL)")
@@ -94,6 +95,12 @@ public final class ProfileAuthority: SessionAuthority {
         let made = try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier,
                                                now: clock.now)
         return keep(made, in: \.clientCredentials)
+    }
+
+    /// The transport an authorized request goes to an API on: the profile's user agent and proxy, the system's
+    /// certificate authorities (the profile's CA bundle is its identity provider's), and no clock to learn from.
+    func apiTransport() -> CurlTransport {
+        keep(CurlTransport(configuration: CurlTransportConfiguration(userAgent: userAgent, proxy: proxy, trace: trace)), in: \.api)
     }
 
     /// The client already kept in `slot`, else `made`, kept there: two uses racing to make one share the first.
@@ -120,19 +127,19 @@ public final class ProfileAuthority: SessionAuthority {
         }
     }
 
-    public func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
         try await cognitoClient().signIn(username: username, method: method, device: device)
     }
 
-    public func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
+    func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
         try await cognitoClient().respond(to: challenge, with: answer)
     }
 
-    public func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup {
+    func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup {
         try await cognitoClient().beginSoftwareTokenSetup(for: challenge)
     }
 
-    public func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
+    func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
         guard session.origin == .browser else { return try await cognitoClient().refresh(session) }
         do {
             return try await oauthClient().refresh(refreshToken: session.refreshToken, previousIDToken: session.idToken,
@@ -142,7 +149,7 @@ public final class ProfileAuthority: SessionAuthority {
         }
     }
 
-    public func revoke(_ session: StoredSession) async throws(CognitoError) {
+    func revoke(_ session: StoredSession) async throws(CognitoError) {
         guard session.origin == .browser else { return try await cognitoClient().revoke(session) }
         do {
             try await oauthClient().revoke(refreshToken: session.refreshToken)
@@ -151,29 +158,29 @@ public final class ProfileAuthority: SessionAuthority {
         }
     }
 
-    public func canRevoke(_ session: StoredSession) -> Bool {
+    func canRevoke(_ session: StoredSession) -> Bool {
         guard session.origin == .browser else { return true }
         return (try? profile.oauthEndpoints())??.revocation != nil
     }
 
-    public func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {
+    func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {
         try await cognitoClient().globalSignOut(accessToken: accessToken)
     }
 
-    public func confirmDevice(
+    func confirmDevice(
         _ newDevice: NewDeviceMetadata, name: String, accessToken: SecretBytes
     ) async throws(CognitoError) -> (device: RememberedDevice, userConfirmationNecessary: Bool) {
         try await cognitoClient().confirmDevice(newDevice, name: name, accessToken: accessToken)
     }
 
-    public func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
+    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
         try await cognitoClient().setDeviceRemembered(remembered, deviceKey: deviceKey, accessToken: accessToken)
     }
 }
 
 /// A machine profile's tokens come from the client-credentials grant.
 extension ProfileAuthority: MachineAuthority {
-    public func machineToken() async throws(CognitoError) -> MachineToken {
+    func machineToken() async throws(CognitoError) -> MachineToken {
         do {
             return try await clientCredentialsClient().token()
         } catch {

@@ -30,7 +30,7 @@ extension ProfileSession {
             throw .configuration(error)
         }
         let backend = vault.backend(profile: profile, binding: settings.binding)
-        let connection = SessionConnection(userAgent: userAgent, proxy: proxy, now: { Date().timeIntervalSince1970 },
+        let connection = ProviderConnection(userAgent: userAgent, proxy: proxy, now: { Date().timeIntervalSince1970 },
                                            clock: ServerClock(), trace: .off)
         return ProfileSession(profile: resolved, vault: backend, backend: backend.kind,
                               lock: VaultFactory.lock(for: profile, in: vault.directory, trace: .off),

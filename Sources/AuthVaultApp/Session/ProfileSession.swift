@@ -5,15 +5,16 @@ import DebugTrace
 import HTTPTransport
 import TokenVault
 
-/// Everything a use needs to act on a profile: its settings, its vault, its lock and its store. Built per use; the
-/// Cognito client inside is made only when a use first talks to Cognito.
+/// A configured or embedded profile, ready to use: its settings and the vault backend it is on are public, what it
+/// does is in its intents (`ProfileSession+Intents`); its vault, lock, authority and store are the application's own.
+/// Built per use; the Cognito client inside is made only when a use first talks to Cognito.
 public struct ProfileSession: Sendable {
     public let profile: ResolvedProfile
-    public let vault: any VaultBackend
+    let vault: any VaultBackend
     public let backend: VaultBackendKind
-    public let lock: ProfileLock
-    public let authority: ProfileAuthority
-    public let store: AuthStore
+    let lock: ProfileLock
+    let authority: ProfileAuthority
+    let store: AuthStore
 
     /// The Cognito client, for the account operations that go around the store (sign-up, forgotten password, ...).
     func accountClient() async throws(ApplicationError) -> CognitoClient {
@@ -51,14 +52,14 @@ extension Application {
     }
 
     /// How this application's stores reach their provider and keep time: from its environment and clock.
-    var connection: SessionConnection {
-        SessionConnection(userAgent: userAgent, proxy: proxySettings, now: now, clock: serverClock(), trace: trace)
+    var connection: ProviderConnection {
+        ProviderConnection(userAgent: userAgent, proxy: proxySettings, now: now, clock: serverClock(), trace: trace)
     }
 }
 
 /// How a profile's store reaches its identity provider and keeps time: from the environment for a configured
 /// profile, from the embedding program for one built in code.
-struct SessionConnection: Sendable {
+struct ProviderConnection: Sendable {
     let userAgent: String
     let proxy: HTTPProxySettings
     let now: @Sendable () -> Double
@@ -71,7 +72,7 @@ extension ProfileSession {
     /// client secret from the profile's vault, and the store runs on that vault under the profile's lock.
     /// - Parameter refreshesInBackground: true only for a long-lived process; see `AuthStore.init`.
     init(profile: ResolvedProfile, vault: any VaultBackend, backend: VaultBackendKind, lock: ProfileLock,
-         connection: SessionConnection, refreshesInBackground: Bool, devicePolicy: DevicePolicy?) {
+         connection: ProviderConnection, refreshesInBackground: Bool, devicePolicy: DevicePolicy?) {
         let name = profile.name
         let authority = ProfileAuthority(profile: profile, userAgent: connection.userAgent, proxy: connection.proxy,
                                          trace: connection.trace, clock: connection.clock) {

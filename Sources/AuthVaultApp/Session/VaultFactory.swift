@@ -4,7 +4,7 @@ import SecureFiles
 import TokenVault
 
 /// Builds the vault backends from the environment and the configuration, and decides which one holds a profile.
-public struct VaultFactory: Sendable {
+struct VaultFactory: Sendable {
     let application: Application
     let profiles: [String: ProfileSettings]
 
@@ -15,12 +15,12 @@ public struct VaultFactory: Sendable {
 
     private var dataDirectory: String { application.dataDirectory }
 
-    public var registry: BackendRegistry { BackendRegistry(dataDirectory: dataDirectory) }
+    var registry: BackendRegistry { BackendRegistry(dataDirectory: dataDirectory) }
 
     /// Beside the file vault's records, for both backends: the agent watches them (see `RecordRevisions`).
-    public var revisions: RecordRevisions { RecordRevisions(dataDirectory: dataDirectory) }
+    var revisions: RecordRevisions { RecordRevisions(dataDirectory: dataDirectory) }
 
-    public func lock(for profile: String) -> ProfileLock {
+    func lock(for profile: String) -> ProfileLock {
         Self.lock(for: profile, in: dataDirectory, trace: application.trace)
     }
 
@@ -31,18 +31,18 @@ public struct VaultFactory: Sendable {
 
     // MARK: Backends
 
-    public func fileVault() throws(ApplicationError) -> EncryptedFileVault {
+    func fileVault() throws(ApplicationError) -> EncryptedFileVault {
         EncryptedFileVault(directory: dataDirectory, passphrase: passphraseSource(), keyCache: try keyCache(), bindings: bindings)
     }
 
     /// Each profile's pool and client, which both backends match a record against.
     private var bindings: [String: ProfileBinding] { profiles.compactMapValues(\.binding) }
 
-    public func secretServiceVault() throws(ApplicationError) -> SecretServiceVault {
+    func secretServiceVault() throws(ApplicationError) -> SecretServiceVault {
         SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive, trace: application.trace)
     }
 
-    public func backend(_ kind: VaultBackendKind) throws(ApplicationError) -> any VaultBackend {
+    func backend(_ kind: VaultBackendKind) throws(ApplicationError) -> any VaultBackend {
         switch kind {
         case .file: return try fileVault()
         case .secretService: return try secretServiceVault()
@@ -53,7 +53,7 @@ public struct VaultFactory: Sendable {
     /// The backend that holds `profile`: the configured one, or for `auto` the one recorded for it, or — the first
     /// time — the Secret Service when it answers unlocked within the bound, else the encrypted file. A first
     /// choice of the file is said as a notice, once, and recorded: never a silent change of backend.
-    public func selectBackend(for profile: String) async throws(ApplicationError) -> (any VaultBackend, VaultBackendKind) {
+    func selectBackend(for profile: String) async throws(ApplicationError) -> (any VaultBackend, VaultBackendKind) {
         switch profiles[profile]?.vault ?? .auto {
         case .file: return (try fileVault(), .file)
         case .secretService: return (try secretServiceVault(), .secretService)
@@ -77,7 +77,7 @@ public struct VaultFactory: Sendable {
     }
 
     /// The backend recorded or configured for a profile, without probing or recording anything (for `status`).
-    public func knownBackend(for profile: String) throws(ApplicationError) -> VaultBackendKind? {
+    func knownBackend(for profile: String) throws(ApplicationError) -> VaultBackendKind? {
         switch profiles[profile]?.vault ?? .auto {
         case .file: return .file
         case .secretService: return .secretService
@@ -85,7 +85,7 @@ public struct VaultFactory: Sendable {
         }
     }
 
-    public static func describe(_ state: VaultStatus.State) -> String {
+    static func describe(_ state: VaultStatus.State) -> String {
         switch state {
         case .available: return "available"
         case .locked: return "the collection is locked"
@@ -98,7 +98,7 @@ public struct VaultFactory: Sendable {
 
     /// `AUTHVAULT_VAULT_PASSPHRASE`, else the file named by `AUTHVAULT_VAULT_PASSPHRASE_FILE`, else a no-echo
     /// prompt on the terminal (asked twice when the vault is created). Never a command-line argument.
-    public func passphraseSource(
+    func passphraseSource(
         variable: String = "AUTHVAULT_VAULT_PASSPHRASE", prompt: String = "Vault passphrase"
     ) -> PassphraseSource {
         if let value = application.environment[variable], !value.isEmpty {

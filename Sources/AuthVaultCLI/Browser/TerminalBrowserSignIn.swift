@@ -1,15 +1,11 @@
-import AuthStore
 import AuthVaultApp
-import CognitoAuth
-import Loopback
 import SystemPlumbing
-import TokenVerification
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `authvault login` through the browser, the terminal's side of `BrowserSignIn`: where the URL is shown, the
-/// browser opened, the countdown and Ctrl-C while the listener waits, the pasted redirect read.
+/// `authvault login` through the browser, the terminal's side of `BrowserSignIn` (which owns the listener): where the
+/// URL is shown, the browser opened, the countdown and Ctrl-C while the listener waits, the pasted redirect read.
 struct TerminalBrowserSignIn {
     /// How the authorize URL reaches a browser and the code comes back.
     enum Delivery {
@@ -30,27 +26,16 @@ struct TerminalBrowserSignIn {
     }
 
     func run(_ delivery: Delivery) async throws(CLIError) -> SessionSummary {
-        let attempt = try await step { () async throws(BrowserSignInError) in try await signIn.begin() }
         if case .paste = delivery {
+            let attempt = try await step { () async throws(BrowserSignInError) in try await signIn.begin() }
             let pasted = try pastedRedirect(attempt.request)
             return try await step { () async throws(BrowserSignInError) in try await signIn.redeem(pasted: pasted, of: attempt) }
         }
         // Watching before the port opens: a Ctrl-C as soon as it listens (or while it binds) cancels the wait.
-        let cancel = ListenerCancel()
+        let cancel = BrowserSignInCancel()
         let interrupt = InterruptWatch { _ in cancel.fire() }
-        let (listener, listening) = try await step { () async throws(BrowserSignInError) in try signIn.listen(attempt) }
-        cancel.attach(listener)
-        announce(listening.request, delivery: delivery)
-        let countdown = Countdown(timeout: signIn.timeout, output: context.standardError)
-        let received = try await step { () async throws(BrowserSignInError) in
-            defer {
-                countdown.stop()
-                // From here a Ctrl-C ends the process as usual: nothing is stored until every check has passed.
-                interrupt.stop()
-            }
-            do throws(LoopbackError) { return try await listener.waitForCallback() } catch { throw .listener(error) }
-        }
-        return try await step { () async throws(BrowserSignInError) in try await signIn.redeem(received, of: listening) }
+        let wait = TerminalWait(output: context.standardError, interrupt: interrupt) { request in announce(request, delivery: delivery) }
+        return try await step { () async throws(BrowserSignInError) in try await signIn.signInThroughListener(presenter: wait, cancel: cancel) }
     }
 
     /// A step of the sign-in, its failure said in the command's terms.
@@ -195,23 +180,27 @@ final class Countdown: Sendable {
     }
 }
 
-/// A Ctrl-C's way to the listener, which may not exist yet when it comes: then it is cancelled as soon as it does.
-private final class ListenerCancel: Sendable {
-    private let state = Locked<(fired: Bool, listener: LoopbackListener?)>((false, nil))
+/// The terminal while the listener waits: the URL shown (the browser opened), the countdown, and Ctrl-C taken until
+/// the wait ends; from then on a Ctrl-C ends the process as usual, since nothing is stored until every check passed.
+private final class TerminalWait: BrowserSignInPresenter {
+    private let output: any TextOutput
+    private let interrupt: InterruptWatch
+    private let announce: @Sendable (OAuthAuthorizationRequest) -> Void
+    private let countdown = Locked<Countdown?>(nil)
 
-    func fire() {
-        let listener = state.withLock { state in
-            state.fired = true
-            return state.listener
-        }
-        listener?.cancel()
+    init(output: any TextOutput, interrupt: InterruptWatch, announce: @escaping @Sendable (OAuthAuthorizationRequest) -> Void) {
+        self.output = output
+        self.interrupt = interrupt
+        self.announce = announce
     }
 
-    func attach(_ listener: LoopbackListener) {
-        let fired = state.withLock { state in
-            state.listener = listener
-            return state.fired
-        }
-        if fired { listener.cancel() }
+    func listening(_ request: OAuthAuthorizationRequest, timeout: Duration) {
+        announce(request)
+        countdown.withLock { $0 = Countdown(timeout: timeout, output: output) }
+    }
+
+    func waitEnded() {
+        countdown.withLock { $0?.stop() }
+        interrupt.stop()
     }
 }

@@ -1,6 +1,4 @@
-import AuthStore
 import AuthVaultApp
-import CognitoAuth
 import SystemPlumbing
 
 /// `authvault login --device`, the terminal's side of `DeviceSignIn`: the code shown at once on standard error,

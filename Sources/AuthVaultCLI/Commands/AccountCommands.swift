@@ -1,6 +1,4 @@
 import AuthVaultApp
-import CognitoAuth
-import NetworkHosts
 
 // The account commands: signing up, confirming, resetting and changing passwords. Passwords and codes are
 // asked without echo on a terminal; scripts give them with the flags below (standard input, never the command line,

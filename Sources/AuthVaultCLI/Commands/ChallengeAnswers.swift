@@ -1,6 +1,4 @@
 import AuthVaultApp
-import CognitoAuth
-import NetworkHosts
 
 /// The answers a sign-in needs, from login's options and standard input (scripts) or the terminal (people).
 struct ChallengeAnswers {

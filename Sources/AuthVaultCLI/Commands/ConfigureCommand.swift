@@ -1,9 +1,4 @@
-import AuthCrypto
 import AuthVaultApp
-import CognitoAuth
-import HTTPTransport
-import NetworkHosts
-import TokenVault
 
 /// `authvault configure`: writes or updates one profile from flags.
 struct ConfigureCommand: CLICommand {
@@ -85,67 +80,23 @@ struct ConfigureCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         let name = context.profileName
-        let store = context.configStore
-        var created = false
-        let discovered = try await discover(context: context)
-        var adoption: AmplifyOutputs.Adoption?
-        do throws(ConfigError) {
-            try ProfileValidation.profileName(name)
-            let amplify = try arguments.value(Self.fromAmplifyOutputs).map(AmplifyOutputs.read)
-            try store.update { (file: inout ConfigFile) throws(ConfigError) in
-                created = file.profiles[name] == nil
-                var settings = file.profiles[name] ?? ProfileSettings()
-                if let discovered { adopt(discovered, into: &settings) }
-                adoption = amplify?.adopt(into: &settings)
+        let change = ProfileConfigurationChange(
+            profile: name, discoveryURL: arguments.value(Self.oidcDiscovery),
+            caBundle: arguments.value(Self.caBundle).flatMap { $0.isEmpty ? nil : $0 },
+            amplifyOutputs: arguments.value(Self.fromAmplifyOutputs)) { (settings: inout ProfileSettings) throws(ConfigError) in
                 try apply(to: &settings)
-                _ = try ResolvedProfile(name: name, settings: settings)
-                file.profiles[name] = settings
             }
-        } catch {
-            throw CLIErrors.from(error)
+        let done: ProfileConfigured
+        do { done = try await context.application.configure(change) } catch { throw CLIErrors.from(error, profile: name) }
+        if let issuer = done.discoveredFrom {
+            context.standardError.line("Read the endpoints of \(ServerText.escaped(issuer)) from its discovery document.")
         }
-        context.standardError.line("\(created ? "Created" : "Updated") profile '\(name)' in \(store.path).")
-        if let adoption { explain(adoption, context: context) }
-        try await chooseBackendIfUndecided(name, context: context)
+        context.standardError.line("\(done.created ? "Created" : "Updated") profile '\(name)' in \(done.path).")
+        if let adoption = done.amplifyAdoption { explain(adoption, context: context) }
+        if done.chosenBackend == .secretService {
+            context.standardError.line("Profile '\(name)' keeps its tokens in the Secret Service (the default collection).")
+        }
         if arguments.flag(Self.clientSecretStdin) { try await storeClientSecret(context: context) }
-    }
-
-    /// The provider's discovery document, fetched before anything is written: a wrong URL changes nothing.
-    private func discover(context: CommandContext) async throws(CLIError) -> OAuthEndpoints? {
-        guard let url = arguments.value(Self.oidcDiscovery), !url.isEmpty else { return nil }
-        // Checked as every URL option is, before anything is fetched: a usage error in the one wording.
-        do { try ProfileValidation.serviceURL(url, option: Self.oidcDiscovery.long) } catch { throw CLIErrors.from(error) }
-        let caBundle = arguments.value(Self.caBundle).flatMap { $0.isEmpty ? nil : $0 }
-            ?? (try? context.configStore.load().profiles[context.profileName]?.caBundle) ?? nil
-        let application = context.application
-        let transport = CurlTransport(configuration: CurlTransportConfiguration(
-            caBundlePath: caBundle, userAgent: application.userAgent, proxy: application.proxySettings))
-        do {
-            let endpoints = try await OAuthEndpoints.discover(url, transport: transport)
-            context.standardError.line("Read the endpoints of \(ServerText.escaped(endpoints.issuer ?? url)) from its discovery document.")
-            return endpoints
-        } catch {
-            // The reason ends its own sentence; a document naming a wrong endpoint is the provider's to fix, not
-            // this profile's settings.
-            let remedy = if case .invalidConfiguration = error { nil as String? } else { Remedy.of(error, profile: context.profileName) }
-            throw CLIError(Remedy.message("Cannot use the discovery document at \(url): \(error)", remedy),
-                           status: error.isRetryable ? .networkUnavailable : .failure)
-        }
-    }
-
-    /// A discovery document's endpoints, issuer and key URL, each unless this command sets it explicitly.
-    private func adopt(_ endpoints: OAuthEndpoints, into settings: inout ProfileSettings) {
-        var set = OAuthEndpointSettings()
-        set.authorization = endpoints.authorization
-        set.token = endpoints.token
-        set.userInfo = endpoints.userInfo
-        set.revocation = endpoints.revocation
-        set.logout = endpoints.logout
-        set.deviceAuthorization = endpoints.deviceAuthorization
-        set.logoutStyle = endpoints.logoutStyle == .cognito ? .cognito : .oidc
-        settings.oauthEndpoints = set
-        settings.issuer = endpoints.issuer ?? settings.issuer
-        settings.jwksURL = endpoints.jwksURL ?? settings.jwksURL
     }
 
     /// What `--from-amplify-outputs` did not take, said once.
@@ -169,21 +120,6 @@ struct ConfigureCommand: CLICommand {
         try await application(for: profile) { () async throws(ApplicationError) in try await session.storeClientSecret(value) }
         context.standardError.line(value == nil ? "Removed the client secret of profile '\(profile)'."
                                    : "Stored the client secret of profile '\(profile)' in \(session.backend.rawValue).")
-    }
-
-    /// A profile on `auto` gets its backend now, once: the user learns where the tokens will live before the
-    /// first sign-in, and later runs never probe the Secret Service again.
-    private func chooseBackendIfUndecided(_ name: String, context: CommandContext) async throws(CLIError) {
-        let configuration: ConfigFile
-        do { configuration = try context.configStore.load() } catch { throw CLIErrors.from(error) }
-        let factory = context.application.vaults(for: configuration)
-        guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try application(for: name, { () throws(ApplicationError) in try factory.knownBackend(for: name) }) == nil else {
-            return
-        }
-        let (_, chosen) = try await application(for: name) { () async throws(ApplicationError) in try await factory.selectBackend(for: name) }
-        if chosen == .secretService {
-            context.standardError.line("Profile '\(name)' keeps its tokens in the Secret Service (the default collection).")
-        }
     }
 
     private func apply(to settings: inout ProfileSettings) throws(ConfigError) {

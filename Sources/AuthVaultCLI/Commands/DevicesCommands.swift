@@ -1,5 +1,4 @@
 import AuthVaultApp
-import NetworkHosts
 
 /// `authvault devices ...`: the devices Cognito tracks for the signed-in user, this machine among them.
 enum DevicesCommands {

@@ -1,8 +1,4 @@
-import AuthCrypto
-import AuthStore
 import AuthVaultApp
-import CognitoAuth
-import NetworkHosts
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -135,7 +131,7 @@ struct LoginCommand: CLICommand {
     /// A machine profile has no one to sign in: its token is fetched now, as 'authvault token' would when due.
     private func fetchMachineToken(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
         let summary: SessionSummary
-        do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error, profile: session.profile.name) }
+        summary = try await application(for: session.profile.name) { () async throws(ApplicationError) in try await session.refreshNow() }
         context.standardError.line("Profile '\(session.profile.name)' signs in as app client \(ServerText.escaped(summary.user)) (client credentials): no login "
             + "is needed, 'authvault token' fetches a token when due. Fetched one now, valid until \(TimeText.rfc3339(summary.accessTokenExpiresAt)).")
     }

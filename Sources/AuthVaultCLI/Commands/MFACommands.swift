@@ -1,5 +1,4 @@
 import AuthVaultApp
-import CognitoAuth
 
 /// `authvault mfa ...`: the signed-in user's second factors, as GetUser reports them and SetUserMFAPreference sets them.
 enum MFACommands {

@@ -1,4 +1,4 @@
-import SecureFiles
+import AuthVaultApp
 
 /// `authvault __man-pages DIRECTORY`: writes the manual pages (ManPageFormatter) into an existing directory. A
 /// packaging step, not a user's command: the parser reaches it by name only, and neither help nor completion lists it.

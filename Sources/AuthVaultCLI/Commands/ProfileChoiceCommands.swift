@@ -1,5 +1,4 @@
 import AuthVaultApp
-import TokenVault
 
 /// `authvault profiles use NAME`: the profile later commands use when none is named.
 struct ProfilesUseCommand: CLICommand {

@@ -1,4 +1,3 @@
-import AuthStore
 import AuthVaultApp
 
 /// `authvault refresh`: new tokens now, whatever their expiry (after a change of groups or attributes, say).
@@ -20,8 +19,8 @@ struct RefreshCommand: CLICommand {
         let session = try await ProfileSession.open(context)
         try await RunningAgent.unlockBeforeWriting(context, session)
         let summary: SessionSummary
-        do { summary = try await session.store.refreshNow() } catch { throw CLIErrors.from(error, profile: session.profile.name) }
-        let now = session.store.clock.now()   // the provider's, which times the tokens
+        summary = try await application(for: session.profile.name) { () async throws(ApplicationError) in try await session.refreshNow() }
+        let now = session.providerNow   // the provider's, which times the tokens
         context.standardError.line("Refreshed the tokens of \(summary.user): the access token is valid until "
             + "\(TimeText.rfc3339(summary.accessTokenExpiresAt)) (\(TimeText.relative(summary.accessTokenExpiresAt, now: now))).")
     }

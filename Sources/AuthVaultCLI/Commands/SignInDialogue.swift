@@ -1,6 +1,4 @@
-import AuthStore
 import AuthVaultApp
-import NetworkHosts
 
 /// A sign-in with the user-pool API (see `UserPoolSignIn`), its notices on standard error and its failures worded
 /// with login's options.

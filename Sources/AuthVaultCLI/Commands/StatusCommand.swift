@@ -1,8 +1,4 @@
 import AuthVaultApp
-import AuthStore
-import CognitoAuth
-import NetworkHosts
-import TokenVault
 
 /// `authvault status`: who is signed in, until when, where the tokens are; and when not usable, why.
 struct StatusCommand: CLICommand {

@@ -1,9 +1,5 @@
-import AuthAgent
-import AuthCrypto
-import AuthStore
 import AuthVaultApp
 import BoundedJSON
-import TokenVerification
 
 /// `authvault token`: a valid token on standard output and nothing else, refreshed ahead of expiry.
 struct TokenCommand: CLICommand {

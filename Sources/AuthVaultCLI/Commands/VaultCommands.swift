@@ -1,5 +1,4 @@
 import AuthVaultApp
-import TokenVault
 
 /// `authvault vault ...`: where credentials live, and moving, locking and re-keying them.
 enum VaultCommands {

@@ -1,5 +1,4 @@
 import AuthVaultApp
-import NetworkHosts
 
 /// `authvault whoami`: the signed-in user as Cognito describes them (GetUser), beside what the vault recorded; for a
 /// machine profile, its app client.

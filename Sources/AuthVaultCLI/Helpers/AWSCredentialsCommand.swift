@@ -1,7 +1,5 @@
-import AuthCrypto
 import AuthVaultApp
 import BoundedJSON
-import CognitoAuth
 
 /// `authvault aws-credentials`: the profile's AWS credentials from its identity pool, in the form a tool reads —
 /// by default the AWS CLI's and SDKs' `credential_process` JSON.

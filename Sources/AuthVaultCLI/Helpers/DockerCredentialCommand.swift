@@ -1,4 +1,3 @@
-import AuthAgent
 import AuthVaultApp
 
 /// `authvault docker-credential get|store|erase|list|version` (also run as `docker-credential-authvault`): Docker's

@@ -1,5 +1,3 @@
-import AuthStore
-import CognitoAuth
 #if canImport(Glibc)
 import AuthVaultApp
 import Glibc

@@ -1,4 +1,3 @@
-import AuthStore
 import AuthVaultApp
 
 /// The helpers' side of a token for another tool: which profile may answer a tool, and the fetch in command terms.

@@ -1,6 +1,4 @@
-import AuthAgent
 import BoundedJSON
-import AuthStore
 import AuthVaultApp
 
 /// `authvault kubectl-credential`: a kubectl exec credential plugin printing an ExecCredential. It echoes the

@@ -1,4 +1,3 @@
-import AuthCrypto
 import AuthVaultApp
 
 /// Which options give the answers a command asks for (see `Answers`): they build the application's answers, and a

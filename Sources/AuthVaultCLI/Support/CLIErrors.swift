@@ -1,7 +1,4 @@
-import AuthStore
 import AuthVaultApp
-import CognitoAuth
-import TokenVault
 
 /// The mapping from the application's and the libraries' reasons to messages, remedies and exit statuses, in one
 /// place so every command agrees. `profile` is the one the reason is about: the remedies name it (see `Remedy`).
@@ -34,6 +31,11 @@ enum CLIErrors {
         case .agentStaysLocked(let refusal):
             return CLIError(Remedy.message(error.description, Remedy.agentStaysLocked), status: refusal.vaultStaysLocked ? .vaultLocked : .failure)
         case .invalidVariable: return CLIError(error.description, status: .usage)
+        case .discovery(_, let reason):
+            // A document naming a wrong endpoint is the provider's to fix, not this profile's settings.
+            let remedy = if case .invalidConfiguration = reason { nil as String? } else { Remedy.of(reason, profile: profile) }
+            return CLIError(Remedy.message(error.description, remedy), status: reason.isRetryable ? .networkUnavailable : .failure)
+        case .apiRequest(let reason): return CLIError(error.description, status: reason.isRetryable ? .networkUnavailable : .failure)
         case .memoryVaultOutsideProcess: return CLIError(error.description + " Use --vault file or secret-service.", status: .usage)
         case .noUsableSession(let profile, _):
             // Said for the tool's log: which profile, and the exact command that fixes it.

@@ -1,7 +1,5 @@
-import AuthStore
 import AuthVaultApp
 import DebugTrace
-import TokenVault
 
 extension CommandContext {
     /// The application as this invocation sees it: its environment, configuration file and prompter, with notices

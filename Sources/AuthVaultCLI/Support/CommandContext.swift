@@ -34,13 +34,9 @@ struct CommandContext: Sendable {
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.standardInput = standardInput
-        let named = globalArguments.value(GlobalOption.profile) ?? variables["AUTHVAULT_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
-        let configPath = globalArguments.value(GlobalOption.config)
-            ?? variables["AUTHVAULT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ConfigLocation.defaultPath(environment: variables)
-        self.configPath = configPath
-        profileName = named ?? ConfigStore(path: configPath).currentProfile() ?? "default"
-        profileIsExplicit = named != nil
+        configPath = Application.configPath(given: globalArguments.value(GlobalOption.config), environment: variables)
+        (profileName, profileIsExplicit) = Application.profileName(given: globalArguments.value(GlobalOption.profile),
+                                                                    environment: variables, configPath: configPath)
         let yes = ["1", "true", "yes"]
         promptsForbidden = globalArguments.flag(GlobalOption.nonInteractive)
             || yes.contains(variables["AUTHVAULT_NON_INTERACTIVE"]?.lowercased() ?? "")

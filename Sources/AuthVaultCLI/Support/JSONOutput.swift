@@ -1,4 +1,3 @@
-import AuthAgent
 import BoundedJSON
 import FoundationEssentials
 

@@ -1,8 +1,4 @@
-import AuthStore
 import AuthVaultApp
-import CognitoAuth
-import HTTPTransport
-import TokenVault
 
 /// What the user does next, for the reasons the libraries report: they say what went wrong, only the command line
 /// knows its own commands and flags. The one rule: a command that acts on a profile is named with `--profile` and

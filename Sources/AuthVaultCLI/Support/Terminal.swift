@@ -1,4 +1,3 @@
-import AuthCrypto
 import AuthVaultApp
 import SystemPlumbing
 #if canImport(Glibc)

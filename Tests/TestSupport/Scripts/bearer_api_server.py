@@ -5,8 +5,9 @@ library example.
 
 `GET /whoami` with `Authorization: Bearer TOKEN`, TOKEN passing bearer_server.TokenCheck, answers 200
 {"username": ..., "tokenUse": ...} from the token's claims; any other request answers 401 {"error": why} (404 for
-another path). Every request is one attempt in the log (bearer_server.AttemptLog). Prints its port on the first
-stdout line and serves until stdin closes.
+another path). With --refuse-first N, the first N requests to /whoami answer 401 {"error": "revoked"} whatever their
+token, as an API that no longer takes a token that has not expired. Every request is one attempt in the log
+(bearer_server.AttemptLog). Prints its port on the first stdout line and serves until stdin closes.
 """
 import argparse
 
@@ -17,6 +18,7 @@ import http_support
 def make_handler(arguments):
     check = bearer_server.TokenCheck(arguments)
     log = bearer_server.AttemptLog(arguments.log)
+    refusals = [arguments.refuse_first]
 
     class Handler(http_support.QuietHandler):
         def do_GET(self):
@@ -25,6 +27,9 @@ def make_handler(arguments):
                 return self.answer_json(404, {"error": "no such path"})
             scheme, _, token = self.headers.get("Authorization", "").partition(" ")
             reason, claims = check.check(token.strip()) if scheme == "Bearer" else ("no bearer token", None)
+            if reason == "accepted" and refusals[0] > 0:
+                refusals[0] -= 1
+                reason = "revoked"
             if reason != "accepted":
                 log.record(self.path, 401, reason, claims)
                 return self.answer_json(401, {"error": reason})
@@ -37,6 +42,7 @@ def make_handler(arguments):
 def main():
     parser = argparse.ArgumentParser()
     bearer_server.add_arguments(parser)
+    parser.add_argument("--refuse-first", type=int, default=0, help="answer the first N requests 401 whatever their token")
     bearer_server.serve(make_handler(parser.parse_args()))
 
 
