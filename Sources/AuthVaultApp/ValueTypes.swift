@@ -46,9 +46,3 @@
 @_exported import enum TokenVault.VaultError
 @_exported import enum TokenVerification.TokenError
 
-// The agent's hosting, until it is the application's own use case.
-@_exported import struct AuthAgent.ActivatedSocket
-@_exported import enum AuthAgent.AgentErrorCode
-@_exported import struct AuthAgent.AgentFailure
-@_exported import class AuthAgent.AgentServer
-@_exported import class TokenVault.EncryptedFileVault

@@ -1,5 +1,5 @@
 import AuthAgent
-import AuthVaultApp
+@testable import AuthVaultApp
 import TokenVault
 import Foundation
 import SystemPlumbing

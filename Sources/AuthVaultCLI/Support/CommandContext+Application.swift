@@ -17,11 +17,11 @@ extension ProfileSession {
     /// The current profile, or `name`, in command terms (see `Application.openProfile`).
     static func open(
         _ context: CommandContext, profile name: String? = nil, refreshesInBackground: Bool = false,
-        fileVault: EncryptedFileVault? = nil, devicePolicy: DevicePolicy? = nil
+        devicePolicy: DevicePolicy? = nil
     ) async throws(CLIError) -> ProfileSession {
         try await application(for: name ?? context.profileName) { () async throws(ApplicationError) in
             try await context.application.openProfile(named: name ?? context.profileName, refreshesInBackground: refreshesInBackground,
-                                                      fileVault: fileVault, devicePolicy: devicePolicy)
+                                                      devicePolicy: devicePolicy)
         }
     }
 }
