@@ -85,7 +85,8 @@ struct AgentCommand: CLICommand {
                 + "'authvault vault unlock' in your terminal" : "the encrypted file vault cannot be opened: \(error)")
         }
         // Watched before the socket exists: a client that sees the socket may stop the agent at once.
-        let stop = StopSignal.watching()
+        let stop = Completion()
+        let stopWatch = InterruptWatch { _ in stop.finish() }
         let server: AgentServer
         do {
             let options = AgentServer.Options(version: AuthVault.version, alsoServed: alsoServed)
@@ -100,6 +101,7 @@ struct AgentCommand: CLICommand {
         await stop.wait()
         await server.stop()
         await server.waitUntilStopped()
+        withExtendedLifetime(stopWatch) {}
     }
 
     /// A profile that cannot be opened, as the agent answers it: its reason and remedy in command terms.
@@ -111,37 +113,5 @@ struct AgentCommand: CLICommand {
             said.status == .vaultLocked ? .vaultLocked : .internal
         }
         return AgentFailure(code, said.message)
-    }
-}
-
-/// SIGINT or SIGTERM, from the moment `watching()` returns: one that comes before `wait()` is kept, not lost.
-private final class StopSignal: Sendable {
-    private let stopped = Locked<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-    private let watch = Locked<InterruptWatch?>(nil)
-
-    /// The watch holds the signal and the signal the watch: both live as long as the agent does.
-    static func watching() -> StopSignal {
-        let signal = StopSignal()
-        signal.watch.withLock { $0 = InterruptWatch { _ in signal.fire() } }
-        return signal
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let fired = stopped.withLock { state in
-                if !state.fired { state.waiter = continuation }
-                return state.fired
-            }
-            if fired { continuation.resume() }
-        }
-    }
-
-    private func fire() {
-        let waiter = stopped.withLock { state in
-            state.fired = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
     }
 }
