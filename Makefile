@@ -2,7 +2,8 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 # No $ORIGIN in the binaries' RUNPATH (SwiftPM adds it otherwise): a library planted beside the binary must never
-# load. Every build here passes it, so the tests check the binaries as they ship.
+# load. Every build here passes it, so the tests check the binaries as they ship; `make build`, and the scripts of
+# `make deb` and `make demo`, check the binary with Scripts/check-runpath.sh.
 LOCAL_RPATH = --disable-local-rpath
 BUILD_FLAGS = -c release --static-swift-stdlib $(LOCAL_RPATH)
 FUZZ_SECONDS ?= 60
@@ -23,6 +24,7 @@ deps-test:
 ## Release build of the authvault binary (static Swift runtime: fast start-up).
 build: deps-build
 	$(SWIFT) build $(BUILD_FLAGS) --product authvault
+	Scripts/check-runpath.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
 	@echo "Built $$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
 
 ## Installs the tree the Debian package holds, under $(DESTDIR)$(PREFIX) (Scripts/install-tree.sh): the binary and

@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 binary=${1:?Usage: $0 BINARY}
+Scripts/check-runpath.sh "$binary"
 # The libraries the binary opens with dlopen on first use (Sources/COpenSSLLoader, CCurl, CSecret): libcrypto.so.3,
 # libcurl.so.4, libsecret-1.so.0 (which brings GLib). Scripts/check_deb.sh checks each soname is in one of them.
 dlopened_packages="libssl3, libcurl4, libsecret-1-0"

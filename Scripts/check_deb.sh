@@ -89,6 +89,9 @@ mkdir -m 0700 "$work/runtime"
 XDG_RUNTIME_DIR=$work/runtime HOME=$work systemd-analyze verify --user /usr/lib/systemd/user/authvault-agent.socket \
     /usr/lib/systemd/user/authvault-agent.service 2> "$work/verify.err" || { cat "$work/verify.err"; fail "systemd-analyze verify"; }
 [ ! -s "$work/verify.err" ] || { cat "$work/verify.err"; fail "systemd-analyze verify has warnings"; }
+# The service's sandboxing as installed: exposure 6.3 at most (--threshold is in tenths).
+systemd-analyze security --offline=true --threshold=63 /usr/lib/systemd/user/authvault-agent.service > "$work/security.out" ||
+    { tail -n 1 "$work/security.out"; fail "the agent's unit is less sandboxed than 6.3 (systemd-analyze security)"; }
 [ -z "$(find /etc/systemd/user -name 'authvault-agent*' 2>/dev/null)" ] || fail "the units are enabled by default"
 
 step "copyright (machine-readable) and changelogs"

@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 authvault=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+Scripts/check-runpath.sh "$authvault"
 scripts=$PWD/Tests/TestSupport/Scripts
 python=$PWD/.venv/bin/python3 # the project's virtual environment (Scripts/install-deps.sh)
 

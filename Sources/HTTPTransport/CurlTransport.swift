@@ -33,9 +33,7 @@ public final class CurlTransport: HTTPTransport {
         let start = ContinuousClock.now
         let job = TransferJob(request: request)
         let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if job.await(with: continuation) { pool.submit(job) }
-            }
+            await job.run(submit: pool.submit)
         } onCancel: {
             job.cancel()
         }

@@ -7,41 +7,29 @@ final class TransferJob: Sendable {
     typealias Outcome = Result<HTTPResponse, HTTPError>
 
     let request: HTTPRequest
-    private let state = Locked(State())
-
-    private struct State {
-        var continuation: CheckedContinuation<Outcome, Never>?
-        var isCancelled = false
-    }
+    private let outcome = OneShot<Outcome>()
+    private let cancelled = Locked(false)
 
     init(request: HTTPRequest) {
         self.request = request
     }
 
     /// Read by the transfer's progress callback, which aborts the transfer once this turns true.
-    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+    var isCancelled: Bool { cancelled.withLock { $0 } }
 
-    /// Parks the caller until the job settles. Returns false, without parking, when the job was cancelled
-    /// before the caller got here: then nothing may be queued.
-    func await(with continuation: CheckedContinuation<Outcome, Never>) -> Bool {
-        let parked = state.withLock { state in
-            guard !state.isCancelled else { return false }
-            state.continuation = continuation
-            return true
-        }
-        if !parked { continuation.resume(returning: .failure(.cancelled)) }
-        return parked
+    /// Hands the job to `submit` and waits until it settles; a job cancelled before the caller got here is not
+    /// handed over (a worker that takes one cancelled in between finds it cancelled before it starts).
+    func run(submit: (TransferJob) -> Void) async -> Outcome {
+        if !isCancelled { submit(self) }
+        return await outcome.value()
     }
 
     func cancel() {
-        let continuation = state.withLock { state in
-            state.isCancelled = true
-            return state.continuation.take()
-        }
-        continuation?.resume(returning: .failure(.cancelled))
+        cancelled.withLock { $0 = true }
+        outcome.settle(.failure(.cancelled))
     }
 
-    func finish(_ outcome: Outcome) {
-        state.withLock { $0.continuation.take() }?.resume(returning: outcome)
+    func finish(_ result: Outcome) {
+        outcome.settle(result)
     }
 }

@@ -1,5 +1,6 @@
 import AuthCrypto
 import SecureFiles
+internal import SystemPlumbing
 
 extension EncryptedFileVault {
     /// Wraps the data key under `new` (fresh salt and nonce, this vault's KDF parameters). The current passphrase

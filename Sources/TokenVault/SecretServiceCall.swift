@@ -15,26 +15,26 @@ enum SecretServiceCall {
         // libsecret (and GLib under it) is loaded by the first call, not at start-up.
         if let loadError = authvault_secret_load_error() { throw .unavailable(String(cString: loadError)) }
         let cancellable = CallCancellable(timeout: timeout)
-        let completion = CallCompletion<T>()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                completion.install(continuation)
-                completion.setTimer(Task {
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                    cancellable.cancel(reason: .deadline)
-                    completion.finish(.failure(.timedOut(seconds: cancellable.timeoutSeconds)))
-                })
-                DedicatedThread.start {
-                    let outcome = serialized.withLock { _ in
-                        // A job that waited past its deadline for the one before it does not start at all.
-                        guard !cancellable.isCancelled else {
-                            return Result<T, VaultError>.failure(cancellable.cancellationError)
-                        }
-                        return Result { () throws(VaultError) -> T in try job(cancellable) }
-                    }
-                    completion.finish(outcome)
+        // The job's result or `.timedOut` at the deadline, whichever comes first.
+        let outcome = OneShot<Result<T, VaultError>>()
+        let deadline = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            cancellable.cancel(reason: .deadline)
+            outcome.settle(.failure(.timedOut(seconds: cancellable.timeoutSeconds)))
+        }
+        defer { deadline.cancel() }
+        DedicatedThread.start {
+            let result = serialized.withLock { _ in
+                // A job that waited past its deadline for the one before it does not start at all.
+                guard !cancellable.isCancelled else {
+                    return Result<T, VaultError>.failure(cancellable.cancellationError)
                 }
+                return Result { () throws(VaultError) -> T in try job(cancellable) }
             }
+            outcome.settle(result)
+        }
+        let result = await withTaskCancellationHandler {
+            await outcome.value()
         } onCancel: {
             cancellable.cancel(reason: .caller)
         }
@@ -71,39 +71,5 @@ final class CallCancellable: Sendable {
         reason.load(ordering: .relaxed) == Reason.caller.rawValue
             ? .io("the Secret Service call was cancelled")
             : .timedOut(seconds: timeoutSeconds)
-    }
-}
-
-/// Resumes the caller exactly once: with the job's result, or with `.timedOut` at the deadline.
-private final class CallCompletion<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<Result<T, VaultError>, Never>?
-        var timer: Task<Void, Never>?
-        var finished: Result<T, VaultError>?
-    }
-
-    private let state = Locked(State())
-
-    func install(_ continuation: CheckedContinuation<Result<T, VaultError>, Never>) {
-        state.withLock { $0.continuation = continuation }
-    }
-
-    func setTimer(_ timer: Task<Void, Never>) {
-        let alreadyFinished = state.withLock { state in
-            state.timer = timer
-            return state.finished != nil
-        }
-        if alreadyFinished { timer.cancel() }
-    }
-
-    func finish(_ result: Result<T, VaultError>) {
-        let (continuation, timer) = state.withLock { state in
-            guard state.finished == nil else { return (nil as CheckedContinuation<Result<T, VaultError>, Never>?, nil as Task<Void, Never>?) }
-            state.finished = result
-            defer { state.continuation = nil }
-            return (state.continuation, state.timer)
-        }
-        timer?.cancel()
-        continuation?.resume(returning: result)
     }
 }

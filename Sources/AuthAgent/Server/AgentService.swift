@@ -1,6 +1,7 @@
 import AuthCrypto
 import AuthStore
 import CognitoAuth
+internal import SystemPlumbing
 #if canImport(Glibc)
 internal import Glibc
 #endif

@@ -115,7 +115,9 @@ struct AgentCommand: CLICommand {
         let options = AgentHostOptions(socketPath: socketPath, alsoServed: alsoServed, restrictedSockets: restrictedSockets,
                                        version: AuthVault.version)
         // Watched before the sockets exist: a client that sees one may stop the agent at once.
-        let stop = StopSignal.watching()
+        let stop = Completion()
+        let stopWatch = InterruptWatch { _ in stop.finish() }
+        defer { withExtendedLifetime(stopWatch) {} }
         do {
             try await context.application.hostAgent(options, io: io) { await stop.wait() }
         } catch {
@@ -131,37 +133,5 @@ struct AgentCommand: CLICommand {
                 throw CLIError("Cannot start the agent: \(reason)")
             }
         }
-    }
-}
-
-/// SIGINT or SIGTERM, from the moment `watching()` returns: one that comes before `wait()` is kept, not lost.
-private final class StopSignal: Sendable {
-    private let stopped = Locked<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-    private let watch = Locked<InterruptWatch?>(nil)
-
-    /// The watch holds the signal and the signal the watch: both live as long as the agent does.
-    static func watching() -> StopSignal {
-        let signal = StopSignal()
-        signal.watch.withLock { $0 = InterruptWatch { _ in signal.fire() } }
-        return signal
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let fired = stopped.withLock { state in
-                if !state.fired { state.waiter = continuation }
-                return state.fired
-            }
-            if fired { continuation.resume() }
-        }
-    }
-
-    private func fire() {
-        let waiter = stopped.withLock { state in
-            state.fired = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
     }
 }

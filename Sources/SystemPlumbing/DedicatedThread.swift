@@ -1,10 +1,9 @@
-internal import SystemPlumbing
-
 /// Blocking work (a libsecret `_sync` call, scrypt, a blocking `flock`) runs on a thread of its own: Swift's
 /// cooperative pool has as many threads as cores (two here), and one blocked thread would stall every task.
-enum DedicatedThread {
+/// The other way round is `BlockingWait`.
+package enum DedicatedThread {
     /// Runs `work` on a new thread and waits for it without blocking the caller's thread.
-    static func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+    package static func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             start { continuation.resume(returning: Result { () throws(E) -> T in try work() }) }
         }
@@ -13,7 +12,7 @@ enum DedicatedThread {
 
     /// Starts `body` on a new detached thread. If the system refuses a thread, `body` runs on the caller's thread:
     /// slower for everyone, but still correct.
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    package static func start(_ body: @escaping @Sendable () -> Void) {
         if DetachedThread.start(body) != 0 { body() }
     }
 }

@@ -1,9 +1,10 @@
 import Dispatch
 
-/// Runs async work (a call into a store) from one of the agent's own threads and blocks that thread until it
-/// is done. Only ever called on a dedicated thread: blocking a thread of the cooperative pool would stall it.
-enum BlockingWait {
-    static func run<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+/// Runs async work (a call into a store) from a thread of one's own and blocks that thread until it is done: the
+/// other way round from `DedicatedThread`. Only ever called on a dedicated thread: blocking a thread of the
+/// cooperative pool would stall it.
+package enum BlockingWait {
+    package static func run<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
         let outcome = Outcome<T>()
         Task {
             outcome.value = await work()
