@@ -43,8 +43,9 @@ enum SpawnError: Error, CustomStringConvertible {
 }
 
 /// Runs a program to completion with its output discarded; fails unless it exits 0. `input`: a file to read as
-/// standard input.
-func spawnAndWait(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws {
+/// standard input. Returns the process's peak resident set size in bytes (the kernel's `ru_maxrss`).
+@discardableResult
+func spawnAndWait(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws -> Int {
     var fileActions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&fileActions)
     defer { posix_spawn_file_actions_destroy(&fileActions) }
@@ -61,8 +62,23 @@ func spawnAndWait(_ arguments: [String], environment: [String]? = nil, input: St
     } ?? posix_spawn(&pid, arguments[0], &fileActions, nil, argv, environ)
     guard result == 0 else { throw SpawnError.failed(arguments[0], result) }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
     guard status == 0 else { throw SpawnError.failed(arguments.joined(separator: " "), status) }
+    return usage.ru_maxrss * 1024
+}
+
+/// A process's resident set size now, in bytes (`VmRSS` in /proc/PID/status); nil when it cannot be read.
+func residentSetSize(of pid: pid_t) -> Int? {
+    guard let file = fopen("/proc/\(pid)/status", "r") else { return nil }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(cString: line)
+        guard text.hasPrefix("VmRSS:") else { continue }
+        return Int(text.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 }
+    }
+    return nil
 }
 
 /// Runs a program and returns what it printed on standard output.
