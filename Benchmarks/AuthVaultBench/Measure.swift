@@ -43,9 +43,13 @@ enum SpawnError: Error, CustomStringConvertible {
 }
 
 /// Runs a program to completion with its output discarded; fails unless it exits 0. `input`: a file to read as
-/// standard input. Returns the process's peak resident set size in bytes (the kernel's `ru_maxrss`).
-@discardableResult
-func spawnAndWait(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws -> Int {
+/// standard input.
+func spawnAndWait(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws {
+    _ = try spawnMeasuringPeak(arguments, environment: environment, input: input)
+}
+
+/// `spawnAndWait`, returning the process's peak resident set size in bytes (the kernel's `ru_maxrss`).
+func spawnMeasuringPeak(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws -> Int {
     var fileActions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&fileActions)
     defer { posix_spawn_file_actions_destroy(&fileActions) }
@@ -74,7 +78,7 @@ func residentSetSize(of pid: pid_t) -> Int? {
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(cString: line)
+        let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         guard text.hasPrefix("VmRSS:") else { continue }
         return Int(text.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 }
     }

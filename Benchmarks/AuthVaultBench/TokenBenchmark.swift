@@ -93,7 +93,7 @@ enum TokenBenchmark {
         for round in -3..<rounds {
             for (index, command) in commands.enumerated() {
                 let start = monotonicNow()
-                let peak = try spawnAndWait(command.arguments, environment: command.environment, input: command.input)
+                let peak = try spawnMeasuringPeak(command.arguments, environment: command.environment, input: command.input)
                 if round >= 0 {
                     samples[index].add(monotonicNow() - start)
                     peaks[index].add(Double(peak))
