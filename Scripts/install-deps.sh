@@ -20,9 +20,10 @@ apt_deb=(dpkg-dev binutils lintian man-db systemd)
 # HTTP proxy in the way, as on a company network), faketime (the binary run with its clock minutes off), zsh and
 # fish (the completion scripts, run in the shells themselves), groff-base (the man pages rendered, against --help),
 # bsdextrautils (column: the fault matrix's table) and
-# strace (counting the threads a token through the agent starts: none).
+# strace (counting the threads a token through the agent starts: none, and the files a warm token opens), time
+# (`make bench`'s peak memory of a process: GNU time's %M).
 apt_test=(openssl ca-certificates curl python3 python3-venv dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils
-          git chromium tinyproxy faketime zsh fish bsdextrautils strace groff-base)
+          git chromium tinyproxy faketime zsh fish bsdextrautils strace groff-base time)
 # The Python peers go into the project's own virtual environment (.venv, git-ignored), made from Debian's python3
 # with its site packages visible (python3-dbus, python3-cryptography): a fresh Debian 12 has no pip and refuses
 # system-wide installs, and the system Python is never touched. Tests and scripts run .venv/bin/python3.

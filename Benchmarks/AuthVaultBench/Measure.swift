@@ -45,11 +45,6 @@ enum SpawnError: Error, CustomStringConvertible {
 /// Runs a program to completion with its output discarded; fails unless it exits 0. `input`: a file to read as
 /// standard input.
 func spawnAndWait(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws {
-    _ = try spawnMeasuringPeak(arguments, environment: environment, input: input)
-}
-
-/// `spawnAndWait`, returning the process's peak resident set size in bytes (the kernel's `ru_maxrss`).
-func spawnMeasuringPeak(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws -> Int {
     var fileActions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&fileActions)
     defer { posix_spawn_file_actions_destroy(&fileActions) }
@@ -66,23 +61,38 @@ func spawnMeasuringPeak(_ arguments: [String], environment: [String]? = nil, inp
     } ?? posix_spawn(&pid, arguments[0], &fileActions, nil, argv, environ)
     guard result == 0 else { throw SpawnError.failed(arguments[0], result) }
     var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     guard status == 0 else { throw SpawnError.failed(arguments.joined(separator: " "), status) }
-    return usage.ru_maxrss * 1024
+}
+
+/// The peak resident set size, in bytes, of a program run as `spawnAndWait` runs it. Through GNU time: a process
+/// posix_spawn starts shares this one's memory until it execs, and the kernel's peak for it (`ru_maxrss`) would
+/// count this benchmark's own; time forks from a small process.
+func peakResidentSetSize(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws -> Int {
+    let directory = try makeTemporaryDirectory(prefix: "authvault-bench-rss"), output = directory + "/peak"
+    defer { try? spawnAndWait(["/bin/rm", "-rf", directory]) }
+    try spawnAndWait(["/usr/bin/time", "-f", "%M", "-o", output] + arguments, environment: environment, input: input)
+    guard let kilobytes = lines(of: output).first.flatMap({ Int($0.filter(\.isNumber)) }) else {
+        throw SpawnError.failed("/usr/bin/time", -1)
+    }
+    return kilobytes * 1024
+}
+
+/// The lines of a small text file; none when it cannot be read.
+func lines(of path: String) -> [String] {
+    guard let file = fopen(path, "r") else { return [] }
+    defer { fclose(file) }
+    var lines: [String] = []
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        lines.append(line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
+    return lines
 }
 
 /// A process's resident set size now, in bytes (`VmRSS` in /proc/PID/status); nil when it cannot be read.
 func residentSetSize(of pid: pid_t) -> Int? {
-    guard let file = fopen("/proc/\(pid)/status", "r") else { return nil }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, Int32(line.count), file) != nil {
-        let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        guard text.hasPrefix("VmRSS:") else { continue }
-        return Int(text.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 }
-    }
-    return nil
+    lines(of: "/proc/\(pid)/status").first { $0.hasPrefix("VmRSS:") }.flatMap { Int($0.dropFirst(6).filter(\.isNumber)) }.map { $0 * 1024 }
 }
 
 /// Runs a program and returns what it printed on standard output.
