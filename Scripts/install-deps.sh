@@ -20,10 +20,11 @@ apt_deb=(dpkg-dev binutils lintian man-db systemd)
 # HTTP proxy in the way, as on a company network), faketime (the binary run with its clock minutes off), zsh and
 # fish (the completion scripts, run in the shells themselves), groff-base (the man pages rendered, against --help),
 # bsdextrautils (column: the fault matrix's table),
-# strace (counting the threads a token through the agent starts: none), systemd (systemd-analyze verify, security
-# and syscall-filter on the agent's units) and python3-seccomp (the agent run under its unit's seccomp filters).
+# strace (counting the threads a token through the agent starts: none, and the files a warm token opens), time
+# (`make bench`'s peak memory of a process: GNU time's %M), systemd (systemd-analyze verify, security and
+# syscall-filter on the agent's units) and python3-seccomp (the agent run under its unit's seccomp filters).
 apt_test=(openssl ca-certificates curl python3 python3-venv dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils
-          git chromium tinyproxy faketime zsh fish bsdextrautils strace groff-base systemd python3-seccomp)
+          git chromium tinyproxy faketime zsh fish bsdextrautils strace groff-base time systemd python3-seccomp)
 # The Python peers go into the project's own virtual environment (.venv, git-ignored), made from Debian's python3
 # with its site packages visible (python3-dbus, python3-cryptography): a fresh Debian 12 has no pip and refuses
 # system-wide installs, and the system Python is never touched. Tests and scripts run .venv/bin/python3.

@@ -65,6 +65,36 @@ func spawnAndWait(_ arguments: [String], environment: [String]? = nil, input: St
     guard status == 0 else { throw SpawnError.failed(arguments.joined(separator: " "), status) }
 }
 
+/// The peak resident set size, in bytes, of a program run as `spawnAndWait` runs it. Through GNU time: a process
+/// posix_spawn starts shares this one's memory until it execs, and the kernel's peak for it (`ru_maxrss`) would
+/// count this benchmark's own; time forks from a small process.
+func peakResidentSetSize(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws -> Int {
+    let directory = try makeTemporaryDirectory(prefix: "authvault-bench-rss"), output = directory + "/peak"
+    defer { try? spawnAndWait(["/bin/rm", "-rf", directory]) }
+    try spawnAndWait(["/usr/bin/time", "-f", "%M", "-o", output] + arguments, environment: environment, input: input)
+    guard let kilobytes = lines(of: output).first.flatMap({ Int($0.filter(\.isNumber)) }) else {
+        throw SpawnError.failed("/usr/bin/time", -1)
+    }
+    return kilobytes * 1024
+}
+
+/// The lines of a small text file; none when it cannot be read.
+func lines(of path: String) -> [String] {
+    guard let file = fopen(path, "r") else { return [] }
+    defer { fclose(file) }
+    var lines: [String] = []
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        lines.append(line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
+    return lines
+}
+
+/// A process's resident set size now, in bytes (`VmRSS` in /proc/PID/status); nil when it cannot be read.
+func residentSetSize(of pid: pid_t) -> Int? {
+    lines(of: "/proc/\(pid)/status").first { $0.hasPrefix("VmRSS:") }.flatMap { Int($0.dropFirst(6).filter(\.isNumber)) }.map { $0 * 1024 }
+}
+
 /// Runs a program and returns what it printed on standard output.
 func spawnAndCapture(_ arguments: [String]) throws -> String {
     var pipeEnds: [Int32] = [0, 0]

@@ -57,6 +57,10 @@ func formatSpread(_ samples: Samples) -> String {
     "\(formatDuration(samples.median)) [p10 \(formatDuration(samples.p10)), p90 \(formatDuration(samples.p90))]"
 }
 
+func formatMegabytes(_ bytes: Double) -> String {
+    fixed(bytes / 1e6, 1) + " MB"
+}
+
 func formatRate(_ perSecond: Double) -> String {
     if perSecond >= 1e6 { return fixed(perSecond / 1e6, 2) + " M/s" }
     if perSecond >= 1e3 { return fixed(perSecond / 1e3, 1) + " k/s" }

@@ -7,11 +7,22 @@ struct SessionSnapshot: Sendable {
     let access: (issuedAt: Double, expiresAt: Double)?
     let id: (issuedAt: Double, expiresAt: Double)?
 
-    init(state: AuthState, record: CredentialRecord?) {
+    /// - Parameter previous: the snapshot this one follows; a token it decoded is not decoded again.
+    init(state: AuthState, record: CredentialRecord?, following previous: SessionSnapshot? = nil) {
         self.state = state
         self.record = record
-        access = record?.lifetime(of: .access)
-        id = record?.lifetime(of: .id)
+        // The same record (a change of state alone) keeps its lifetimes: a token's payload is decoded once.
+        if let previous, let record, previous.record == record {
+            access = previous.access
+            id = previous.id
+        } else {
+            access = record?.lifetime(of: .access)
+            id = record?.lifetime(of: .id)
+        }
+    }
+
+    func lifetime(of kind: TokenKind) -> (issuedAt: Double, expiresAt: Double)? {
+        kind == .access ? access : id
     }
 }
 
@@ -21,11 +32,33 @@ extension AuthStore {
     /// which refreshes when due. A server answering many requests (the agent) answers most of them with it.
     public nonisolated func freshToken(_ kind: TokenKind) -> ServedToken? {
         let snapshot = published.withLock { $0 }
-        switch snapshot.state {
+        guard let record = snapshot.record else { return nil }
+        return fresh(kind, state: snapshot.state, record: record, lifetime: snapshot.lifetime(of: kind))
+    }
+
+    /// The token of `kind` straight from a vault that has the record at hand (`VaultRecordAtHand`: the file vault
+    /// with its key in the kernel keyring), while it is fresh; no actor, no thread, the record read and its token
+    /// decoded once. For a process that serves one token and exits (`authvault token`): it leaves the store as it
+    /// was (bootstrapping). Nil otherwise: then ask `validToken`.
+    public nonisolated func freshTokenAtHand(_ kind: TokenKind) -> ServedToken? {
+        guard let vault = vault as? any VaultRecordAtHand, let record = vault.recordAtHand(profile: profile),
+              record.hasSession else { return nil }
+        // As `reloadFromVault` does before the machine sees the record.
+        if let offset = record.clockOffset { clock.adopt(offset, anchor: record.clockAnchor) }
+        if let refused = record.refusedClockOffset { clock.recall(refusedOffset: refused) }
+        guard let loaded = AuthMachine.transition(from: .bootstrapping, on: .vaultLoaded(SessionSummary(record))) else { return nil }
+        return fresh(kind, state: loaded.state, record: record, lifetime: record.lifetime(of: kind))
+    }
+
+    /// `record`'s token of `kind` when `state` serves it and it is fresh, timed as `validToken` times it.
+    private nonisolated func fresh(
+        _ kind: TokenKind, state: AuthState, record: CredentialRecord, lifetime: (issuedAt: Double, expiresAt: Double)?
+    ) -> ServedToken? {
+        switch state {
         case .signedIn, .refreshing: break
         default: return nil
         }
-        guard let record = snapshot.record, let lifetime = kind == .access ? snapshot.access : snapshot.id else { return nil }
+        guard let lifetime else { return nil }
         // A machine profile's token is timed as `validMachineRecord` times it, a session's as `validRecord` does.
         if machine != nil {
             guard kind == .access, record.origin == .clientCredentials else { return nil }

@@ -17,6 +17,9 @@ extension AuthStore {
     /// A valid token of `kind`, under the same rules, with what a helper protocol sends beside it, all read from the
     /// one record that holds it.
     public func validToken(_ kind: TokenKind) async throws(AuthStoreError) -> ServedToken {
+        await bootstrap()
+        // Served as `freshToken` serves it: from the snapshot, whose tokens were decoded once.
+        if let fresh = freshToken(kind) { return fresh }
         let record: CredentialRecord
         if let machine {
             guard kind == .access else { throw .noIDTokenForMachine }

@@ -32,11 +32,11 @@ public actor AuthStore {
     public nonisolated let clock: ServerClock
 
     public private(set) var state: AuthState = .bootstrapping {
-        didSet { published.withLock { $0 = SessionSnapshot(state: state, record: record) } }
+        didSet { published.withLock { $0 = SessionSnapshot(state: state, record: record, following: $0) } }
     }
     /// The stored record (with its tokens) as the last accepted event brought it.
     private(set) var record: CredentialRecord? {
-        didSet { published.withLock { $0 = SessionSnapshot(state: state, record: record) } }
+        didSet { published.withLock { $0 = SessionSnapshot(state: state, record: record, following: $0) } }
     }
     /// `state` and `record` as their last change left them, for `freshToken`, which reads them without waiting
     /// for the actor: written with them, so it never holds what the store no longer does.

@@ -27,9 +27,11 @@ static void load(void) {
                                         sizeof symbols / sizeof symbols[0], load_message, sizeof load_message);
     if (load_error != NULL) return;
     // curl_global_init initializes OpenSSL for libcurl's TLS: OpenSSL's exit-time clean-up must be off by then.
-    authvault_openssl_keep_at_exit();
+    authvault_openssl_initialize();
     // Must run once before any other libcurl call: pthread_once makes it so.
     CURLcode code = library.global_init(CURL_GLOBAL_ALL);
+    // The system's TLS settings (openssl.cnf), which the initialization above left unread.
+    if (code == CURLE_OK) authvault_openssl_load_config();
     if (code != CURLE_OK) {
         snprintf(load_message, sizeof load_message, "libcurl failed to initialize: %s", library.easy_strerror(code));
         load_error = load_message;

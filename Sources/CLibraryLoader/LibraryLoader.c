@@ -1,6 +1,7 @@
 #include "CLibraryLoader.h"
 
 #include <dlfcn.h>
+#include <openssl/conf.h>
 #include <openssl/crypto.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -32,21 +33,46 @@ const char *authvault_library_load(const char *soname, const char *library_name,
     return NULL;
 }
 
-static void keep_openssl_at_exit(void) {
-    // Never closed, as above. A libcrypto that fails to load is reported by the loader that needs it.
-    void *library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return;
-    __typeof__(OPENSSL_init_crypto) *init_crypto;
-    void *address = dlsym(library, "OPENSSL_init_crypto");
-    if (address == NULL) return;
-    memcpy(&init_crypto, &address, sizeof address);
-    // Only the first initialization's choice counts; this must be it.
-    init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+/// libcrypto, opened once and never closed (as above); NULL when it fails to load, which the loader that needs it
+/// reports.
+static void *openssl_handle;
+
+static void open_openssl(void) { openssl_handle = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL); }
+
+static void *openssl_library(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, open_openssl);
+    return openssl_handle;
 }
 
-void authvault_openssl_keep_at_exit(void) {
+static void initialize_openssl(void) {
+    __typeof__(OPENSSL_init_crypto) *init_crypto;
+    void *address = openssl_library() ? dlsym(openssl_library(), "OPENSSL_init_crypto") : NULL;
+    if (address == NULL) return;
+    memcpy(&init_crypto, &address, sizeof address);
+    // Only the first initialization's choice counts; this must be it. openssl.cnf configures TLS (and providers
+    // the vault's AES-GCM, HMAC and scrypt never need): it is read only when libcurl is loaded, below.
+    init_crypto(OPENSSL_INIT_NO_ATEXIT | OPENSSL_INIT_NO_LOAD_CONFIG, NULL);
+}
+
+void authvault_openssl_initialize(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, keep_openssl_at_exit);
+    pthread_once(&once, initialize_openssl);
+}
+
+static void load_openssl_config(void) {
+    __typeof__(CONF_modules_load_file) *load_file;
+    void *address = openssl_library() ? dlsym(openssl_library(), "CONF_modules_load_file") : NULL;
+    if (address == NULL) return;
+    memcpy(&load_file, &address, sizeof address);
+    // OpenSSL's own default: the file at OPENSSL_CONF or the system's, its "openssl_conf" section, a missing file
+    // or a failing module ignored, as OPENSSL_INIT_LOAD_CONFIG would have loaded it.
+    load_file(NULL, NULL, CONF_MFLAGS_DEFAULT_SECTION | CONF_MFLAGS_IGNORE_MISSING_FILE | CONF_MFLAGS_IGNORE_RETURN_CODES);
+}
+
+void authvault_openssl_load_config(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, load_openssl_config);
 }
 
 void authvault_library_misuse(const char *library_name, const char *load_error) {

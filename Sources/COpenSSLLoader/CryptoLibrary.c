@@ -50,7 +50,7 @@ static const char *load_error;
 static char load_message[512];
 
 static void load(void) {
-    authvault_openssl_keep_at_exit();
+    authvault_openssl_initialize();
 #define CRYPTO_SYMBOL(name) {#name, &library.name},
     static const authvault_library_symbol symbols[] = {CRYPTO_FUNCTIONS(CRYPTO_SYMBOL)};
     load_error = authvault_library_load("libcrypto.so.3", "libcrypto (OpenSSL 3)", "apt-get install libssl3", symbols,

@@ -3,6 +3,7 @@ import SecureFiles
 #if canImport(Glibc)
 internal import Glibc
 #endif
+import Synchronization
 internal import SystemPlumbing
 
 /// Credential records in encrypted files, for machines without a Secret Service.
@@ -17,7 +18,7 @@ internal import SystemPlumbing
 /// file's key check. Records are read and written under the key-file lock held shared, and re-keyed under it held
 /// exclusively, so no record is ever read or sealed with a key that `vault.key` no longer wraps. Every save and
 /// delete bumps the profile's revision (`revisions`), which tells long-lived processes to read the record again.
-public actor EncryptedFileVault: VaultBackend {
+public actor EncryptedFileVault: VaultRecordAtHand {
     /// scrypt N = 2^15, r = 8, p = 1 for new and rewrapped key files.
     public static let defaultKDFParameters = ScryptParameters.interactive
     public static let keyFileName = "vault.key"
@@ -39,8 +40,10 @@ public actor EncryptedFileVault: VaultBackend {
     private let keyCache: DataKeyCache
     let keyring: KernelKeyringCache?
     private var dataKey: SecretBytes?
-    /// Set by `lock()`: no key is taken from the keyring or derived from the passphrase until `unlock()`.
-    private var isLocked = false
+    /// Set by `lock()`: no key is taken from the keyring or derived from the passphrase until `unlock()`. Atomic, for
+    /// `recordAtHand`, which reads it without waiting for the actor.
+    private nonisolated let lockedHere = Atomic<Bool>(false)
+    private var isLocked: Bool { lockedHere.load(ordering: .acquiring) }
     /// Why the keyring could not be used last time, for `status()`.
     private var keyringProblem: String?
 
@@ -77,21 +80,63 @@ public actor EncryptedFileVault: VaultBackend {
     public func load(profile: String) async throws(VaultError) -> CredentialRecord? {
         let path = try checkedRecordPath(profile)
         guard try directoryExists() else { return nil }
-        guard let bytes = try Self.read(path) else { return nil }
-        _ = try VaultRecordFile.envelope(of: bytes, location: path)
-        guard try readKeyFile() != nil else {
-            throw .corrupted(location: keyFilePath, reason: "the key file is missing, so no record can be read")
-        }
+        if case .read(let record)? = try readWithKey(profile: profile, { keyFile in cachedKey(for: keyFile) }) { return record }
         return try await withDataKey(creatingVault: false) { key throws(VaultError) in
             // Read again under the lock: a re-key may have rewritten it since.
             guard let bytes = try Self.read(path) else { return nil }
-            let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
-            var record = try VaultRecordFile.open(envelope, profile: profile, using: key, location: path)
-            if let expected = bindings[profile], let bound = record.binding, bound != expected { return nil }
-            // The vault's own bookkeeping, as the Secret Service's item attributes are: a record reads back as saved.
-            record.binding = nil
-            return record
+            return try Self.open(VaultRecordFile.envelope(of: bytes, location: path), profile: profile, using: key,
+                                 location: path, bindings: bindings)
         }
+    }
+
+    /// The record with the data key from the kernel keyring, when this process has not locked the vault: one read
+    /// of `vault.key` and one of the record, on the calling thread. Nil when the key is not there.
+    public nonisolated func recordAtHand(profile: String) -> CredentialRecord? {
+        guard let keyring, !lockedHere.load(ordering: .acquiring), ProfileFileName.isValid(profile),
+              (try? directoryExists()) == true else { return nil }
+        let read = try? readWithKey(profile: profile) { keyFile in
+            guard case .found(let key) = keyring.load(keyFile.cacheDescription), key.count == AES256GCM.keyByteCount,
+                  keyFile.matches(key) else { return nil }
+            return key
+        }
+        guard case .read(let record)? = read else { return nil }
+        return record
+    }
+
+    /// How a read with a key at hand ended.
+    private enum KeyedRead {
+        case read(CredentialRecord?)
+        /// The key is not at hand: it must be derived, or waited for.
+        case keyNeeded
+    }
+
+    /// The record read once, and `vault.key` once, under the key-file lock held shared, with the key `key` finds for
+    /// the key file; nil when a re-key holds the lock (the caller waits for it on its own way).
+    private nonisolated func readWithKey(
+        profile: String, _ key: (VaultKeyFile) -> SecretBytes?
+    ) throws(VaultError) -> KeyedRead? {
+        let path = recordPath(profile: profile)
+        return try VaultKeyFileLock.withSharedLockIfFree(directory: directory) { () throws(VaultError) -> KeyedRead in
+            guard let bytes = try Self.read(path) else { return .read(nil) }
+            let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
+            guard let keyFile = try readKeyFile() else {
+                throw .corrupted(location: keyFilePath, reason: "the key file is missing, so no record can be read")
+            }
+            guard let key = key(keyFile) else { return .keyNeeded }
+            return .read(try Self.open(envelope, profile: profile, using: key, location: path, bindings: bindings))
+        }
+    }
+
+    /// The record sealed in `envelope`; nil when it was saved for another pool or client than `bindings` say.
+    private static func open(
+        _ envelope: VaultRecordFile.Envelope, profile: String, using key: SecretBytes, location: String,
+        bindings: [String: ProfileBinding]
+    ) throws(VaultError) -> CredentialRecord? {
+        var record = try VaultRecordFile.open(envelope, profile: profile, using: key, location: location)
+        if let expected = bindings[profile], let bound = record.binding, bound != expected { return nil }
+        // The vault's own bookkeeping, as the Secret Service's item attributes are: a record reads back as saved.
+        record.binding = nil
+        return record
     }
 
     public func save(_ record: CredentialRecord) async throws(VaultError) {
@@ -175,7 +220,7 @@ public actor EncryptedFileVault: VaultBackend {
     /// asking for the passphrase again (a long-lived process must not quietly undo `authvault vault lock`).
     public func lock() throws(VaultError) {
         dataKey = nil
-        isLocked = true
+        lockedHere.store(true, ordering: .releasing)
         guard let keyring, try directoryExists(), let keyFile = try readKeyFile() else { return }
         keyring.remove(keyFile.cacheDescription)
     }
@@ -185,11 +230,11 @@ public actor EncryptedFileVault: VaultBackend {
     /// to unlock.
     public func unlock() async throws(VaultError) {
         guard try directoryExists(), let keyFile = try readKeyFile() else {
-            isLocked = false
+            lockedHere.store(false, ordering: .releasing)
             return
         }
         _ = try await key(for: keyFile, evenIfLocked: true)
-        isLocked = false
+        lockedHere.store(false, ordering: .releasing)
     }
 
     /// Runs `body` with the data key, holding the key-file lock shared so that no re-key runs meanwhile, and only
@@ -305,13 +350,13 @@ public actor EncryptedFileVault: VaultBackend {
 
     // MARK: Files
 
-    func readKeyFile() throws(VaultError) -> VaultKeyFile? {
+    nonisolated func readKeyFile() throws(VaultError) -> VaultKeyFile? {
         guard let bytes = try Self.read(keyFilePath) else { return nil }
         return try VaultKeyFile(parsing: bytes, location: keyFilePath)
     }
 
     /// False when the directory does not exist yet; refuses one that others can enter.
-    func directoryExists() throws(VaultError) -> Bool {
+    nonisolated func directoryExists() throws(VaultError) -> Bool {
         do {
             try PrivateDirectory.checkPrivate(directory)
             return true

@@ -50,6 +50,19 @@ enum VaultKeyFileLock {
         return try await body()
     }
 
+    /// Shared, on the calling thread, when no re-key holds the lock; nil, without running `body`, when one does.
+    static func withSharedLockIfFree<T>(directory: String, _ body: () throws(VaultError) -> T) throws(VaultError) -> T? {
+        let descriptor = try open(directory)
+        defer { close(descriptor) }
+        do {
+            guard try SystemCall.lock(descriptor, LOCK_SH, waiting: false) else { return nil }
+        } catch {
+            throw failure(directory, code: error.code)
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
     private static func open(_ directory: String) throws(VaultError) -> Int32 {
         let path = FilePath.join(directory, fileName)
         let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)

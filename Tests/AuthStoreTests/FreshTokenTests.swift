@@ -1,5 +1,6 @@
 import AuthCrypto
 import CognitoAuth
+import SystemPlumbing
 import Testing
 import TestSupport
 import TokenVault
@@ -58,4 +59,57 @@ import TokenVault
         bench.clock.advance(by: 3400)
         #expect(store.freshToken(.access) == nil)
     }
+
+    /// `freshTokenAtHand`, the one-shot process's path: the token `validToken` would serve, from one read of the
+    /// vault and without the store's actor (its state stays unread), and nothing once a refresh is due.
+    @Test func aFreshTokenAtHandIsServedWithoutTheActor() async throws {
+        _ = try await bench.signedInStore()
+        let record = try #require(try await bench.vault.load(profile: "work"))
+        let atHand = AtHandVault(record)
+        let store = bench.makeStore(vault: atHand)
+        for kind in [TokenKind.access, .id] {
+            let served = try #require(store.freshTokenAtHand(kind))
+            expectSecret(text(served.token), equals: text(kind == .access ? record.accessToken : record.idToken), "\(kind)")
+            #expect(served.username == "alice-internal")
+        }
+        #expect(await store.state == .bootstrapping, "the actor never ran")
+        #expect(atHand.reads == 2 && atHand.loads == 0)
+        let served = try await store.validToken(.access)
+        #expect(served.expiresAt == store.freshTokenAtHand(.access)?.expiresAt)
+
+        bench.clock.advance(by: 3400)   // the advisory window: the store would refresh
+        #expect(bench.makeStore(vault: atHand).freshTokenAtHand(.access) == nil)
+        #expect(bench.makeStore(vault: AtHandVault(CredentialRecord(profile: "work"))).freshTokenAtHand(.access) == nil, "no session")
+        #expect(bench.makeStore().freshTokenAtHand(.access) == nil, "a vault that has nothing at hand")
+    }
+}
+
+/// A vault whose record is always at hand; counts those reads apart from `load`'s.
+private final class AtHandVault: VaultRecordAtHand {
+    private let inner = MemoryVault()
+    private let record: CredentialRecord
+    private let counts = Locked((reads: 0, loads: 0))
+
+    init(_ record: CredentialRecord) {
+        self.record = record
+    }
+
+    var reads: Int { counts.withLock { $0.reads } }
+    var loads: Int { counts.withLock { $0.loads } }
+    var kind: VaultBackendKind { .memory }
+
+    func recordAtHand(profile: String) -> CredentialRecord? {
+        counts.withLock { $0.reads += 1 }
+        return record
+    }
+
+    func load(profile: String) async throws(VaultError) -> CredentialRecord? {
+        counts.withLock { $0.loads += 1 }
+        return record
+    }
+
+    func save(_ record: CredentialRecord) async throws(VaultError) { try await inner.save(record) }
+    func delete(profile: String) async throws(VaultError) { try await inner.delete(profile: profile) }
+    func profiles() async throws(VaultError) -> [String] { ["work"] }
+    func status() async -> VaultStatus { await inner.status() }
 }

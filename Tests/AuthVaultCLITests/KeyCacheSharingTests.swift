@@ -8,42 +8,19 @@ import TestSupport
 /// keyring that links this user's keyring, as a `su` without a new session has.
 @Suite(.serialized, .enabled(if: KeyringTools.present, "needs keyctl and setpriv"))
 struct KeyCacheSharingTests {
-    let root: TemporaryDirectory
-    let authvault = BuiltProducts.executable("authvault")
-    let passphrase = "correct horse"
-    let token: String
-
-    var dataDirectory: String { root.appending("data") + "/authvault" }
-    var environment: [String: String] {
-        ["HOME": root.path, "XDG_CONFIG_HOME": root.appending("config"), "XDG_DATA_HOME": root.appending("data"),
-         "XDG_RUNTIME_DIR": root.appending("runtime"), "PATH": "/usr/bin:/bin", "AUTHVAULT_KEY_CACHE_TIMEOUT": "300"]
-    }
+    let profile: CachedKeyProfile
+    var passphrase: String { profile.passphrase }
+    var token: String { profile.token }
+    var dataDirectory: String { profile.dataDirectory }
 
     init() async throws {
-        root = try TemporaryDirectory(prefix: "authvault-key-cache")
-        let now = Int(Date().timeIntervalSince1970)
-        token = try TestJWT.unsigned(["iat": now, "exp": now + 3600, "jti": "shared-cache"])
-        let configured = try await BoundedProcess.run(authvault, ["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1",
-                                                                  "--vault", "file"], environment: environment, timeout: 30)
-        guard configured.status == 0 else { throw TestFixtureError("configure: \(configured.stderrText)") }
-        let record: [String: Any] = ["profile": "default", "revision": 1, "accessToken": token, "refreshToken": "refresh-shared",
-                                     "username": "alice", "accessTokenExpiresAt": Double(now + 3600)]
-        let saved = try await BoundedProcess.run(
-            BuiltProducts.executable("vault-probe"),
-            ["save", "--backend", "file", "--directory", dataDirectory, "--logn", "10", "--cache", "none", "--profile", "default"],
-            stdin: try JSONSerialization.data(withJSONObject: record),
-            environment: environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": passphrase]) { $1 }, timeout: 30)
-        guard saved.stdoutText.contains(#""outcome":"ok""#) else { throw TestFixtureError("vault-probe save: \(saved.stdoutText)") }
+        profile = try await CachedKeyProfile(prefix: "authvault-key-cache", passphrase: "correct horse", tokenID: "shared-cache")
     }
 
     /// `script` under `sh -ec` in a new anonymous session keyring, with `$AUTHVAULT`, `$DESCRIPTION` (the vault's
     /// key in the keyring) and the given passphrase, if any.
     func inNewSession(_ script: String, passphrase: String? = nil) async throws -> ProcessOutput {
-        var environment = environment
-        environment["AUTHVAULT"] = authvault
-        environment["DESCRIPTION"] = try keyDescription()
-        environment["AUTHVAULT_VAULT_PASSPHRASE"] = passphrase
-        return try await BoundedProcess.run("/usr/bin/keyctl", ["session", "-", "sh", "-ec", script], environment: environment, timeout: 60)
+        try await profile.inNewSession(script, passphrase: passphrase, extra: ["DESCRIPTION": try keyDescription()])
     }
 
     /// "authvault:vault-key:" + hex(SHA-256(salt))[0..<32], the salt at bytes 27..<59 of vault.key (VaultKeyFile).
@@ -52,11 +29,6 @@ struct KeyCacheSharingTests {
         let digest = try ProcessRunner.run("/usr/bin/python3", ["-c", "import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()[27:59]).hexdigest()[:32])"],
                                            stdin: keyFile)
         return "authvault:vault-key:" + digest.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Drops the test vault's key from the user keyring (it would go after AUTHVAULT_KEY_CACHE_TIMEOUT anyway).
-    func lock() async throws {
-        _ = try await inNewSession(#""$AUTHVAULT" vault lock"#)
     }
 
     @Test func processesInSessionKeyringsOfTheirOwnShareTheCache() async throws {
@@ -77,7 +49,7 @@ struct KeyCacheSharingTests {
         #expect(details["keyCacheShared"]?.hasPrefix("yes") == true, "\(details)")
         #expect(details["keyCache"]?.hasPrefix("user keyring") == true, "\(details)")
 
-        try await lock()
+        try await profile.lock()
         let locked = try await inNewSession(#""$AUTHVAULT" token"#)
         #expect(locked.status != 0, "a token after the lock, with no passphrase")
         let afterLock = try await inNewSession(#""$AUTHVAULT" vault status --json"#)
@@ -99,7 +71,7 @@ struct KeyCacheSharingTests {
             as_nobody keyctl search @s user "$DESCRIPTION" >/dev/null 2>&1 && echo "vault key: found" || echo "vault key: not found"
             keyctl invalidate "$planted"
             """#, passphrase: passphrase)
-        try await lock()
+        try await profile.lock()
         #expect(output.status == 0, "\(output.stderrText)")
         #expect(output.stdoutText == "planted: readable\nvault key: refused\nvault key: not found\n", "\(output.stdoutText)")
     }

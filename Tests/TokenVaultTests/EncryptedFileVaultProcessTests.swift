@@ -153,6 +153,25 @@ struct EncryptedFileVaultProcessTests {
         #expect(VaultProbe.same(outcomes[1].record, VaultProbe.record()))
     }
 
+    /// `recordAtHand` (the CLI's warm `token`, on its own thread): the record only while the key is in the user
+    /// keyring and the vault has not been locked; never a passphrase, never a derivation.
+    @Test func aRecordIsAtHandOnlyWhileTheKeyIsCached() async throws {
+        let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
+        let outcomes = try await inNewSessionKeyring("""
+            echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache none
+            "$PROBE" at-hand --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" load --backend file --directory "$VAULT" --cache keyring
+            env -u AUTHVAULT_PROBE_PASSPHRASE "$PROBE" at-hand --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" at-hand --backend file --directory "$VAULT" --cache none
+            "$PROBE" lock --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" at-hand --backend file --directory "$VAULT" --cache keyring
+            """)
+        try #require(outcomes.count == 7)
+        #expect(outcomes.map(\.outcome) == ["ok", "notAtHand", "ok", "ok", "notAtHand", "ok", "notAtHand"], "\(outcomes)")
+        #expect(outcomes.map(\.keyDerivations) == [1, 0, 1, 0, 0, 0, 0])
+        #expect(VaultProbe.same(outcomes[3].record, VaultProbe.record()))
+    }
+
     @Test func aCachedKeyThatDoesNotMatchTheKeyFileIsNeverUsed() async throws {
         #expect(try await probe("save", stdin: VaultProbe.json(VaultProbe.record())).outcome == "ok")
         // The description the vault uses, computed here: "authvault:vault-key:" + hex(SHA-256(salt))[0..<32],

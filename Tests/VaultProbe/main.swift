@@ -3,7 +3,7 @@
 // and the cross-process tests need many processes at once. Test code only; never installed.
 //
 //   vault-probe OPERATION [options]
-//   operations: save (record JSON on stdin) | load | delete | list | status | lock | change-passphrase [--rekey]
+//   operations: save (record JSON on stdin) | load | at-hand (the record without waiting, when its key is at hand) | delete | list | status | lock | change-passphrase [--rekey]
 //               | hammer (alternate save and load --count times, checking every record read is whole)
 //               | write-loop (save revisions 1, 2, 3, ... until killed; prints "ready" after the first)
 //               | status-watch (prints the status now, then again for every line read on stdin, until its end:
@@ -208,6 +208,11 @@ func run(_ options: ProbeOptions, vault: any VaultBackend) async throws(VaultErr
         return [:]
     case "load":
         guard let record = try await vault.load(profile: profile) else { return ["outcome": "notFound"] }
+        return ["record": ProbeRecord.encode(record)]
+    case "at-hand":
+        // The file vault's read without waiting, then whether this process (already) holds the key.
+        guard let atHand = vault as? any VaultRecordAtHand else { return ["outcome": "unsupported"] }
+        guard let record = atHand.recordAtHand(profile: profile) else { return ["outcome": "notAtHand"] }
         return ["record": ProbeRecord.encode(record)]
     case "delete":
         try await vault.delete(profile: profile)

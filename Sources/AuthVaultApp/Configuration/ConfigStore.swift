@@ -64,11 +64,11 @@ public struct ConfigStore: Sendable {
         return root["currentProfile"]?.string.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The file's bytes; nil when it does not exist yet.
+    /// The file's bytes; nil when it does not exist yet. Read once per process while the file stays as it was.
     private func read() throws(ConfigError) -> [UInt8]? {
         do {
             // Not a secret store, so others may read it; but it says where tokens go, so only its owner may change it.
-            return try SecureFile.read(path, trust: .ownerWritable)
+            return try ConfigFileCache.read(path, trust: .ownerWritable)
         } catch {
             throw .unreadable(path: path, reason: error.description)
         }

@@ -36,7 +36,8 @@ extension Application {
         let session = try await openProfile(named: profile)
         let served: ServedToken
         do {
-            served = try await session.store.validToken(kind)
+            // A fresh token at hand ends here, on this thread; anything else goes through the store's actor.
+            if let atHand = session.store.freshTokenAtHand(kind) { served = atHand } else { served = try await session.store.validToken(kind) }
         } catch {
             throw Self.withoutSession(error, profile: session.profile.name)
         }

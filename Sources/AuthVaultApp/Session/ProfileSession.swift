@@ -31,7 +31,7 @@ extension Application {
     ///   - refreshesInBackground: true only for a long-lived process (the agent); see `AuthStore.init`.
     ///   - fileVault: the file vault to use when the profile is on it, so one process unlocks it once.
     ///   - devicePolicy: for a sign-in, how a device Cognito reports as new is remembered; nil: it is not.
-    public func openProfile(
+    nonisolated(nonsending) public func openProfile(
         named name: String? = nil, refreshesInBackground: Bool = false, fileVault: EncryptedFileVault? = nil,
         devicePolicy: DevicePolicy? = nil
     ) async throws(ApplicationError) -> ProfileSession {

@@ -53,7 +53,7 @@ struct VaultFactory: Sendable {
     /// The backend that holds `profile`: the configured one, or for `auto` the one recorded for it, or — the first
     /// time — the Secret Service when it answers unlocked within the bound, else the encrypted file. A first
     /// choice of the file is said as a notice, once, and recorded: never a silent change of backend.
-    func selectBackend(for profile: String) async throws(ApplicationError) -> (any VaultBackend, VaultBackendKind) {
+    nonisolated(nonsending) func selectBackend(for profile: String) async throws(ApplicationError) -> (any VaultBackend, VaultBackendKind) {
         switch profiles[profile]?.vault ?? .auto {
         case .file: return (try fileVault(), .file)
         case .secretService: return (try secretServiceVault(), .secretService)

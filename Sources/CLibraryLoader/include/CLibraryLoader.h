@@ -21,11 +21,16 @@ const char *authvault_library_load(const char *soname, const char *library_name,
                                    const authvault_library_symbol *symbols, size_t count,
                                    char *message, size_t message_size);
 
-/// Tells OpenSSL (libcrypto.so.3, opened here if nothing has yet) not to tear itself down in an exit handler, once
-/// per process; call it before the first OpenSSL call of any library, ours or libcurl's. At exit, OpenSSL's
-/// clean-up frees state that threads still running may use, and a thread that ends during it keeps its per-thread
-/// error state for good (seen as a leak under LeakSanitizer). The process's memory goes with the process anyway.
-void authvault_openssl_keep_at_exit(void);
+/// Initializes OpenSSL (libcrypto.so.3, opened here if nothing has yet) once per process; call it before the first
+/// OpenSSL call of any library, ours or libcurl's. OpenSSL does not tear itself down in an exit handler: its clean-up
+/// frees state that threads still running may use, and a thread that ends during it keeps its per-thread error
+/// state for good (seen as a leak under LeakSanitizer); the process's memory goes with the process anyway. It reads
+/// no openssl.cnf: the vault's cryptography needs none, and a token read from the vault opens no file it needs not.
+void authvault_openssl_initialize(void);
+
+/// Loads openssl.cnf as OpenSSL's default initialization would (OPENSSL_CONF, else the system's), once per process:
+/// for libcurl's TLS, after libcurl has initialized libssl (whose `ssl_conf` module the file may configure).
+void authvault_openssl_load_config(void);
 
 /// Ends the process: a wrapper was called although its library failed to load, so the caller skipped the check
 /// it must make first. Names the library and the load failure.
