@@ -32,7 +32,8 @@ struct KubectlSetup {
             contextIndex = Self.index(of: context, in: contexts)
             guard contextIndex != nil else { throw .noSuchContext(name: context, known: contexts.compactMap { $0["name"]?.string }) }
         }
-        let contextUser = contextIndex.flatMap { contexts[$0]["context"]?["user"]?.string }
+        // An empty user is no user: "(was )" says nothing.
+        let contextUser = contextIndex.flatMap { contexts[$0]["context"]?["user"]?.string }.flatMap { $0.isEmpty ? nil : $0 }
         var hostChange: HelperHostChange?
         if let context, let contextIndex {
             let server = try Self.server(of: contexts[contextIndex], in: kubeconfig)

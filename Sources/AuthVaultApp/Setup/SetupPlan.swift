@@ -43,6 +43,8 @@ public struct SetupPlan: Sendable, Equatable {
     public let changes: [String]
     public let helperHost: HelperHostChange?
     let edit: SetupEdit
+    /// What the setup record takes from this change (see `SetupRecord`).
+    var recording: SetupRecording?
 
     public var changesNothing: Bool { changes.isEmpty && helperHost == nil }
 
@@ -61,4 +63,14 @@ enum SetupEdit: Sendable, Equatable {
     /// `mode` nil: a new file, 0600.
     case file(path: String, contents: [UInt8], mode: UInt32?)
     case commands(tool: String, [[String]])
+    /// Undoing a setup that created the file: it goes, and then each directory setup made for it, if empty.
+    case remove(path: String, directories: [String])
+}
+
+/// The setup record's part in a plan.
+enum SetupRecording: Sendable, Equatable {
+    /// A setup: its claim on the file, with the file as it was before (for the record's first claim on it).
+    case claim(SetupClaim, file: ToolFile, createdDirectories: [String])
+    /// An undo: the claim goes, and the file's entry with its last claim.
+    case release(SetupClaim, path: String)
 }

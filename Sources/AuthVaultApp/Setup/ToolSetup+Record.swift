@@ -1,0 +1,90 @@
+import FoundationEssentials
+import SecureFiles
+
+/// The setup record at work: a setup notes what it changes, and an undo puts back what the record says. While the
+/// file holds what setup last wrote, the undo of its last setup writes its old bytes back (or removes it, and the
+/// directory made for it); with other profiles' setups still in it, the undo removes only this one's entry, keeping
+/// one that another profile set up too; once someone else edited the file, only setup's own entries are removed.
+extension ToolSetup {
+    /// Every setup recorded, oldest first.
+    public static func recordedSetups(application: Application) throws(SetupError) -> [SetupClaim] {
+        try SetupRecord.load(from: application.dataDirectory).claims
+    }
+
+    /// `plan` with its claim on the tool's file, for `apply` to record.
+    func recorded(_ plan: SetupPlan, _ request: SetupRequest) throws(SetupError) -> SetupPlan {
+        let file = try ToolFile.read(plan.target)
+        var plan = plan
+        plan.recording = .claim(SetupClaim(profile: site.profile, request: request), file: file,
+                                createdDirectories: file.contents == nil ? ToolFile.missingDirectory(of: file.resolvedPath) : [])
+        return plan
+    }
+
+    func undoPlan(_ request: SetupRequest, profile: ResolvedProfile) throws(SetupError) -> SetupPlan {
+        let claim = SetupClaim(profile: site.profile, request: request)
+        let record = try SetupRecord.load(from: application.dataDirectory)
+        let own = try toolPlan(request, profile: profile, undo: true)
+        guard let index = record.entry(holding: claim) else { return own }
+        let entry = record.files[index], file = try ToolFile.read(entry.path)
+        let others = entry.claims.filter { $0 != claim }
+        var plan: SetupPlan
+        if entry.editedSince || file.contents.map({ Data($0) }) != entry.written {
+            plan = SetupPlan(tool: own.tool, target: own.target,
+                             changes: own.changes + ["(the file was changed since setup: only setup's own entries are removed, the rest is left as it is)"],
+                             helperHost: own.helperHost, edit: own.edit)
+        } else if others.isEmpty {
+            let edit: SetupEdit = entry.original.map { .file(path: entry.path, contents: Array($0), mode: entry.originalMode) }
+                ?? .remove(path: entry.path, directories: entry.createdDirectories)
+            let change = entry.original == nil ? "remove the file: setup created it" : "put back the file as it was before setup"
+            plan = SetupPlan(tool: own.tool, target: own.target, changes: own.changes + [change], helperHost: own.helperHost, edit: edit)
+        } else if let sharing = others.last(where: { $0.sameEntry(as: claim) }) {
+            // Another profile set up the same entry: it stays that profile's.
+            let theirs = try ToolSetup(application: application, site: site.forProfile(sharing.profile))
+                .toolPlan(request, profile: profile, undo: false)
+            let kept = "keep the entry: profile '\(sharing.profile)' set it up too"
+            plan = SetupPlan(tool: own.tool, target: own.target, changes: theirs.changes + [kept], helperHost: own.helperHost, edit: theirs.edit)
+        } else {
+            plan = own
+        }
+        plan.recording = .release(claim, path: entry.path)
+        return plan
+    }
+
+    /// Notes `claim` before its file is written. A file no record holds is noted only when this setup changes it:
+    /// one already set up (by a version without the record) has no earlier state to go back to.
+    func record(_ claim: SetupClaim, file: ToolFile, createdDirectories: [String], writing edit: SetupEdit) throws(SetupError) {
+        var record = try SetupRecord.load(from: application.dataDirectory)
+        let contents: [UInt8]
+        switch edit {
+        case .file(_, let written, _): contents = written
+        case .none: contents = file.contents ?? []
+        case .commands, .remove: return
+        }
+        if let index = record.entry(for: file.resolvedPath) {
+            var entry = record.files[index]
+            // Edited by someone else since: its old bytes would now undo their edit too.
+            if file.contents.map({ Data($0) }) != entry.written { entry.editedSince = true }
+            if !entry.claims.contains(claim) { entry.claims.append(claim) }
+            entry.written = Data(contents)
+            record.files[index] = entry
+        } else {
+            guard case .file = edit else { return }
+            record.files.append(RecordedFile(path: file.resolvedPath, original: file.contents.map { Data($0) }, originalMode: file.mode,
+                                             createdDirectories: createdDirectories, written: Data(contents), editedSince: false, claims: [claim]))
+        }
+        try record.save(in: application.dataDirectory)
+    }
+
+    /// Drops `claim` once its undo is written, and the file's entry with its last claim.
+    func release(_ claim: SetupClaim, path: String, after edit: SetupEdit) throws(SetupError) {
+        var record = try SetupRecord.load(from: application.dataDirectory)
+        guard let index = record.entry(for: path) else { return }
+        record.files[index].claims.removeAll { $0 == claim }
+        if record.files[index].claims.isEmpty {
+            record.files.remove(at: index)
+        } else if case .file(_, let written, _) = edit {
+            record.files[index].written = Data(written)
+        }
+        try record.save(in: application.dataDirectory)
+    }
+}
