@@ -69,7 +69,9 @@ import TestSupport
         try work.apply(try work.plan(.docker(registry: "registry.example.com")))
         try team.apply(try team.plan(.docker(registry: "registry.example.com")))
         let both = fixture.text(".docker/config.json")
-        try work.apply(try work.plan(.docker(registry: "registry.example.com"), undo: true))
+        let undo = try work.plan(.docker(registry: "registry.example.com"), undo: true)
+        #expect(undo.notes == ["the entry stays: profile 'team' set it up too"])
+        try work.apply(undo)
         #expect(fixture.text(".docker/config.json") == both, "profile team still uses the entry")
         #expect(try fixture.helperHosts() == [] && fixture.helperHosts(of: "team") == ["registry.example.com"])
         try team.apply(try team.plan(.docker(registry: "registry.example.com"), undo: true))
@@ -98,7 +100,7 @@ import TestSupport
         let edited = (fixture.text(".aws/config") ?? "") + "output = json\n"
         try fixture.write(edited, to: ".aws/config", mode: 0o600)
         let undo = try fixture.apply(.aws(awsProfile: "default"), undo: true)
-        #expect(undo.changes.contains { $0.contains("changed since setup") })
+        #expect(undo.notes.contains { $0.contains("changed since setup") })
         #expect(fixture.text(".aws/config") == "[default]\nregion = eu-west-1\noutput = json\n")
     }
 

@@ -42,11 +42,13 @@ public struct SetupPlan: Sendable, Equatable {
     /// The change, one line each, in the tool file's own terms.
     public let changes: [String]
     public let helperHost: HelperHostChange?
+    /// What an undo leaves, and why: an entry another profile set up too, a file edited since setup.
+    public var notes: [String] = []
     let edit: SetupEdit
     /// What the setup record takes from this change (see `SetupRecord`).
     var recording: SetupRecording?
 
-    public var changesNothing: Bool { changes.isEmpty && helperHost == nil }
+    public var changesNothing: Bool { changes.isEmpty && helperHost == nil && notes.isEmpty }
 
     init(tool: SetupTool, target: String, changes: [String], helperHost: HelperHostChange? = nil, edit: SetupEdit) {
         self.tool = tool

@@ -29,9 +29,8 @@ extension ToolSetup {
         let others = entry.claims.filter { $0 != claim }
         var plan: SetupPlan
         if entry.editedSince || file.contents.map({ Data($0) }) != entry.written {
-            plan = SetupPlan(tool: own.tool, target: own.target,
-                             changes: own.changes + ["(the file was changed since setup: only setup's own entries are removed, the rest is left as it is)"],
-                             helperHost: own.helperHost, edit: own.edit)
+            plan = own
+            plan.notes = ["the file was changed since setup: only setup's own entries are removed, the rest is left as it is"]
         } else if others.isEmpty {
             let edit: SetupEdit = entry.original.map { .file(path: entry.path, contents: Array($0), mode: entry.originalMode) }
                 ?? .remove(path: entry.path, directories: entry.createdDirectories)
@@ -41,8 +40,9 @@ extension ToolSetup {
             // Another profile set up the same entry: it stays that profile's.
             let theirs = try ToolSetup(application: application, site: site.forProfile(sharing.profile))
                 .toolPlan(request, profile: profile, undo: false)
-            let kept = "keep the entry: profile '\(sharing.profile)' set it up too"
-            plan = SetupPlan(tool: own.tool, target: own.target, changes: theirs.changes + [kept], helperHost: own.helperHost, edit: theirs.edit)
+            plan = SetupPlan(tool: own.tool, target: own.target, changes: theirs.changes, helperHost: own.helperHost, edit: theirs.edit)
+            plan.notes = [theirs.changesNothing ? "the entry stays: profile '\(sharing.profile)' set it up too"
+                          : "profile '\(sharing.profile)' set it up too: its entry comes back"]
         } else {
             plan = own
         }

@@ -48,6 +48,11 @@ struct ResetCommand: CLICommand {
         guard report.isComplete else {
             throw CLIError("Reset did not finish every step (above); run it again once the cause is fixed.")
         }
+        let unrevoked = report.profiles.filter { if case .failed? = $0.revocation { true } else { false } }.map(\.profile)
+        guard unrevoked.isEmpty else {
+            throw CLIError("AuthVault is reset for this user, but the refresh tokens of \(unrevoked.map { "'\($0)'" }.joined(separator: ", ")) "
+                           + "were not revoked: they stay valid at the server until they expire.", status: .networkUnavailable)
+        }
         context.standardOutput.line("AuthVault is reset for this user: 'apt remove authvault' removes the program.")
     }
 
@@ -69,8 +74,9 @@ struct ResetCommand: CLICommand {
                 out.line("Not undone: '\(command)' of profile '\(undo.setup.profile)': \(SetupCommands.remedy(failure).message)")
             } else if let plan = undo.plan {
                 out.line("\(planned ? "Would undo" : "Undid") '\(command)' of profile '\(undo.setup.profile)' in \(plan.target)"
-                         + (plan.changes.isEmpty ? "." : ":"))
+                         + (plan.changes.isEmpty && plan.notes.isEmpty ? "." : ":"))
                 plan.changes.forEach { out.line("  \($0)") }
+                plan.notes.forEach { out.line("  (\($0))") }
             }
         }
         switch report.agent {

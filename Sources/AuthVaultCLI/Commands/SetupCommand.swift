@@ -38,6 +38,7 @@ enum SetupCommands {
             } else {
                 out.line("\(dry ? "Would change" : "Changed") \(plan.target):")
                 plan.changes.forEach { out.line("  \($0)") }
+                plan.notes.forEach { out.line("  (\($0))") }
                 switch plan.helperHost {
                 case .add(let host)?: out.line("  helper hosts of profile '\(profile)': add \(host)")
                 case .remove(let host)?: out.line("  helper hosts of profile '\(profile)': remove \(host)")

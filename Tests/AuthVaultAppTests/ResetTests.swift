@@ -1,0 +1,32 @@
+import AuthVaultApp
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 33 item 6, in-process: `Application.reset` removes AuthVault's own configuration and data files, removes a
+/// symbolic link in the data directory without following it out, and on a dry run changes nothing.
+@Suite struct ResetTests {
+    @Test func aLinkInTheDataDirectoryIsRemovedNeverFollowed() async throws {
+        let fixture = try ToolSetupFixture()
+        let data = fixture.home.appending(".local/share/authvault")
+        let outside = fixture.home.appending("precious")
+        try FileManager.default.createDirectory(atPath: data + "/locks", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: outside + "/keep", contents: Data("mine\n".utf8))
+        _ = FileManager.default.createFile(atPath: data + "/locks/work.lock", contents: Data())
+        try FileManager.default.createSymbolicLink(atPath: data + "/elsewhere", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: data + "/locks/file", withDestinationPath: outside + "/keep")
+        let request = ResetRequest(executable: fixture.executable, dryRun: true)
+
+        let dry = await fixture.application.reset(request)
+        #expect(dry.profiles.map(\.profile) == ["work"] && dry.profiles.allSatisfy { $0.revocation == nil })
+        #expect(Set(dry.removed) == [fixture.application.configPath, data, fixture.home.appending("config/authvault")])
+        #expect(FileManager.default.fileExists(atPath: data + "/locks/work.lock") && FileManager.default.fileExists(atPath: fixture.application.configPath))
+
+        let report = await fixture.application.reset(ResetRequest(executable: fixture.executable, dryRun: false))
+        #expect(report.notRemoved.isEmpty && report.agent == .notRunning, "\(report.notRemoved)")
+        #expect(!FileManager.default.fileExists(atPath: data) && !FileManager.default.fileExists(atPath: fixture.application.configPath))
+        #expect(!FileManager.default.fileExists(atPath: fixture.home.appending("config/authvault")))
+        #expect(fixture.text("precious/keep") == "mine\n", "nothing outside was followed into")
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 33 item 6: `authvault reset` leaves nothing of AuthVault for this user. Two profiles signed in at moto,
+/// both set up for git and the AWS CLI, an agent running, the vault's key cached in the user keyring: `reset --yes`
+/// signs both out (moto has no RevokeToken, so each says its token was not revoked, and the status is 5), puts the
+/// tools' files back byte for byte, stops the agent, leaves no key in the user keyring and no configuration or data
+/// file. Without a terminal it asks nobody and wants --yes; `--dry-run` names everything and changes nothing.
+@Suite(.serialized, .enabled(if: KeyringTools.present, "needs keyctl"))
+struct ResetEndToEndTests {
+    static let identityPool = "us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6"
+    static let gitconfig = "# mine\n[user]\n  name=Someone   ; me\n[credential \"https://git.example.com\"]\n\thelper = cache\n"
+    static let awsConfig = "# AWS\n[default]\nregion=eu-west-1\n\n[profile dev]\ncredential_process =  /old/tool\n"
+
+    @Test func resetSignsOutUndoesEverySetupStopsTheAgentAndLeavesNoFileOrKey() async throws {
+        let signedIn = try await SignedInProfile.make()
+        let cli = signedIn.cli, pool = signedIn.pool
+        let cached = ["AUTHVAULT_KEY_CACHE_TIMEOUT": "300"]
+        let second = try await cli.run(["--profile", "second", "configure", "--user-pool-id", pool.poolId, "--client-id", pool.clientId,
+                                        "--endpoint", signedIn.proxy.endpoint, "--jwks-url", pool.jwksURL])
+        #expect(second.status == 0, "\(second.stderrText)")
+        let login = try await cli.run(["--profile", "second", "login", "--username", SignedInProfile.username, "--password-stdin"],
+                                      stdin: SignedInProfile.password + "\n")
+        #expect(login.status == 0, "\(login.stderrText)")
+        let home = try #require(cli.environment["HOME"])
+        try Data(Self.gitconfig.utf8).write(to: URL(fileURLWithPath: home + "/.gitconfig"))
+        try FileManager.default.createDirectory(atPath: home + "/.aws", withIntermediateDirectories: true)
+        try Data(Self.awsConfig.utf8).write(to: URL(fileURLWithPath: home + "/.aws/config"))
+        for profile in ["default", "second"] {
+            for step in [["configure", "--identity-pool-id", Self.identityPool], ["setup", "git", "--host", "git.example.com"],
+                         ["setup", "aws", "--aws-profile", profile == "default" ? "dev" : "second"]] {
+                let run = try await cli.run(["--profile", profile] + step, extraEnvironment: ["GIT_CONFIG_NOSYSTEM": "1"])
+                #expect(run.status == 0, "\(step): \(run.stderrText)")
+            }
+        }
+        #expect(try String(contentsOfFile: home + "/.gitconfig", encoding: .utf8) != Self.gitconfig)
+
+        let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent.log")
+        defer { agent.kill() }
+        try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
+        let status = try await cli.run(["status"], extraEnvironment: cached)
+        #expect(status.status == 0, "\(status.stderrText)")
+        let description = try KeyCacheSharingTests.keyDescription(dataDirectory: cli.dataDirectory)
+        let cachedBefore = try await Self.inUserKeyring(description)
+        #expect(cachedBefore, "the vault's key is cached before the reset")
+
+        let unasked = try await cli.run(["reset"])
+        #expect(unasked.status == 2 && unasked.stderrText.contains("--yes"), "\(unasked.stderrText)")
+        let dry = try await cli.run(["reset", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderrText)")
+        for named in ["profile 'default'", "profile 'second'", "'setup git --host git.example.com' of profile 'second'",
+                      "'setup aws --aws-profile dev' of profile 'default'", "Would stop the agent", "Dry run: nothing was changed."] {
+            #expect(dry.stdoutText.contains(named), "\(named) in: \(dry.stdoutText)")
+        }
+        let stillCached = try await Self.inUserKeyring(description)
+        #expect(FileManager.default.fileExists(atPath: cli.configPath) && stillCached, "the dry run changed nothing")
+
+        let reset = try await cli.run(["reset", "--yes"], extraEnvironment: cached)
+        #expect(reset.status == 5, "moto revokes nothing: \(reset.stdoutText) \(reset.stderrText)")
+        #expect(reset.stdoutText.contains("Signed out of profile 'second', but its refresh token was not revoked"), "\(reset.stdoutText)")
+        #expect(try String(contentsOfFile: home + "/.gitconfig", encoding: .utf8) == Self.gitconfig, "git's file, byte for byte")
+        #expect(try String(contentsOfFile: home + "/.aws/config", encoding: .utf8) == Self.awsConfig, "the AWS config, byte for byte")
+        #expect(!FileManager.default.fileExists(atPath: cli.configPath) && !FileManager.default.fileExists(atPath: cli.dataDirectory))
+        #expect(!FileManager.default.fileExists(atPath: (cli.configPath as NSString).deletingLastPathComponent))
+        let leftCached = try await Self.inUserKeyring(description)
+        #expect(!leftCached, "no key left in the user keyring")
+        for _ in 0..<300 where agent.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!agent.isRunning, "the reset stopped the agent: \(agent.log)")
+        cli.expectNoSecretLeaks()
+    }
+
+    static func inUserKeyring(_ description: String) async throws -> Bool {
+        try await BoundedProcess.run("/usr/bin/keyctl", ["search", "@u", "user", description], environment: ["PATH": "/usr/bin:/bin"],
+                                     timeout: 10).status == 0
+    }
+}
