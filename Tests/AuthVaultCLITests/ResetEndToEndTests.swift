@@ -70,6 +70,30 @@ struct ResetEndToEndTests {
         cli.expectNoSecretLeaks()
     }
 
+    /// A profile whose session, client secret and device keys are in the Secret Service: nothing of it stays there,
+    /// though its revocation fails (its endpoint answers nothing).
+    @Test(.enabled(if: SecretServiceSession.isSupported, "needs \(SecretServiceSession.requiredTools)"))
+    func nothingOfAProfileStaysInTheSecretService() async throws {
+        let cli = try HeadlessCLI(.gnomeKeyring)
+        let configured = try await cli.run(["configure", "--user-pool-id", "us-east-1_G1", "--client-id", "g", "--endpoint", "http://127.0.0.1:9",
+                                            "--client-secret-stdin"], stdin: "client-secret-gone\n")
+        #expect(configured.status == 0, "\(configured.stderrText)")
+        try await ProfileRemovalTests().save("default", backend: "secret-service", pool: "us-east-1_G1", client: "g", cli: cli)
+        let search = { () throws -> String in
+            let output = try cli.session.run("secret-tool", ["search", "--all", "application", "authvault"])
+            return output.stdoutText + output.stderrText
+        }
+        let held = try search().contains("profile = default")
+        #expect(held, "the keyring holds the profile's items")
+        let reset = try await cli.run(["reset", "--yes"])
+        #expect(reset.status == 5 && reset.stdoutText.contains("was not revoked"), "\(reset.stdoutText) \(reset.stderrText)")
+        // A Bool, not the text: `secret-tool search --all` prints the secrets themselves.
+        let nothingLeft = try search().isEmpty
+        #expect(nothingLeft, "nothing of the profile is left in the keyring")
+        #expect(!FileManager.default.fileExists(atPath: cli.dataDirectory) && !FileManager.default.fileExists(atPath: cli.configPath))
+        cli.expectNoSecretLeaks()
+    }
+
     static func inUserKeyring(_ description: String) async throws -> Bool {
         try await BoundedProcess.run("/usr/bin/keyctl", ["search", "@u", "user", description], environment: ["PATH": "/usr/bin:/bin"],
                                      timeout: 10).status == 0

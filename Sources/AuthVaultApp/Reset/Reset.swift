@@ -53,6 +53,8 @@ public struct ResetReport: Sendable {
     public var recordFailure: SetupError?
     /// Why the vault could not be locked (its key may be left in the user keyring).
     public var vaultLockFailure: ApplicationError?
+    /// The profiles whose vault items (the Secret Service's, which outlive the data directory) could not be erased.
+    public var profileRemovalFailures: [(profile: String, error: ApplicationError)] = []
     public var agent: AgentStop = .notRunning
     /// The files and directories removed (or that would be), and those that could not be.
     public var removed: [String] = []
@@ -61,52 +63,60 @@ public struct ResetReport: Sendable {
     /// Every step done as asked (revocations aside, which each profile's result reports).
     public var isComplete: Bool {
         profiles.allSatisfy { $0.failure == nil } && setups.allSatisfy { $0.failure == nil } && recordFailure == nil
-            && vaultLockFailure == nil && notRemoved.isEmpty && agent != .refused
+            && vaultLockFailure == nil && profileRemovalFailures.isEmpty && notRemoved.isEmpty && agent != .refused
     }
 }
 
 extension Application {
     /// Leaves AuthVault as this user: signs out of every profile (revoking its refresh token through `signOut`, where a
-    /// revocation that failed is for the sign-out to keep and retry), undoes every recorded
-    /// setup, stops the agent, locks the vault (no key left in the kernel's user keyring), and removes the
-    /// configuration file and the data directory. Local state goes even where a remote step fails.
+    /// revocation that failed is for the sign-out to keep and retry), undoes every recorded setup, removes each
+    /// profile with everything its vaults keep (`removeProfile`: the Secret Service's items too), stops the agent,
+    /// locks the vault (no key left in the kernel's user keyring), and removes the configuration file and the data
+    /// directory. Local state goes even where a remote step fails.
     public func reset(_ request: ResetRequest) async -> ResetReport {
         var report = ResetReport()
         let names = ((try? configuration())?.profiles.keys).map { $0.sorted() } ?? []
         for name in names {
-            if request.dryRun {
-                report.profiles.append(.init(profile: name, revocation: nil, failure: nil))
-                continue
-            }
-            do {
-                let signOut = try await signOut(profile: name, everywhere: false, logoutPage: false)
-                report.profiles.append(.init(profile: name, revocation: ResetReport.Revocation(signOut.result), failure: nil))
-            } catch {
-                report.profiles.append(.init(profile: name, revocation: nil, failure: error))
-            }
+            report.profiles.append(request.dryRun ? .init(profile: name, revocation: nil, failure: nil) : await signOutForReset(name))
         }
-        do {
-            for claim in try ToolSetup.recordedSetups(application: self).reversed() {
-                let setup = ToolSetup(application: self, profile: claim.profile, executable: request.executable)
-                do {
-                    let plan = try setup.plan(claim.request, undo: true)
-                    if !request.dryRun { try setup.apply(plan) }
-                    report.setups.append(.init(setup: claim, plan: plan, failure: nil))
-                } catch {
-                    report.setups.append(.init(setup: claim, plan: nil, failure: error))
-                }
-            }
-        } catch {
-            report.recordFailure = error
-        }
+        undoSetups(request, into: &report)
+        let residue = ResidueRemoval(configPath: configPath, dataDirectory: dataDirectory)
         if request.dryRun {
             report.agent = agentSocketPath.flatMap { RunningAgentProcess.find(socketPath: $0) } == nil ? .notRunning : .stopped
-            report.removed = ResidueRemoval(configPath: configPath, dataDirectory: dataDirectory).targets
+            report.removed = residue.targets
             return report
+        }
+        for name in names {
+            do { _ = try await removeProfile(named: name) } catch { report.profileRemovalFailures.append((name, error)) }
         }
         report.agent = agentSocketPath.map { RunningAgentProcess.stop(socketPath: $0) } ?? .notRunning
         do { _ = try await lockFileVault() } catch { report.vaultLockFailure = error }
-        (report.removed, report.notRemoved) = ResidueRemoval(configPath: configPath, dataDirectory: dataDirectory).remove()
+        (report.removed, report.notRemoved) = residue.remove()
         return report
+    }
+
+    private func signOutForReset(_ name: String) async -> ResetReport.ProfileSignOut {
+        do {
+            let signOut = try await signOut(profile: name, everywhere: false, logoutPage: false)
+            return .init(profile: name, revocation: ResetReport.Revocation(signOut.result), failure: nil)
+        } catch {
+            return .init(profile: name, revocation: nil, failure: error)
+        }
+    }
+
+    /// Every recorded setup undone (planned, on a dry run), the latest first.
+    private func undoSetups(_ request: ResetRequest, into report: inout ResetReport) {
+        let setups: [SetupClaim]
+        do { setups = try ToolSetup.recordedSetups(application: self) } catch { return report.recordFailure = error }
+        for claim in setups.reversed() {
+            let setup = ToolSetup(application: self, profile: claim.profile, executable: request.executable)
+            do {
+                let plan = try setup.plan(claim.request, undo: true)
+                if !request.dryRun { try setup.apply(plan) }
+                report.setups.append(.init(setup: claim, plan: plan, failure: nil))
+            } catch {
+                report.setups.append(.init(setup: claim, plan: nil, failure: error))
+            }
+        }
     }
 }

@@ -10,7 +10,8 @@ struct ResetCommand: CLICommand {
         abstract: "Sign out of every profile, undo every setup, stop the agent, lock the vault and remove AuthVault's files.",
         discussion: """
         Each profile is signed out (its refresh token revoked at the server); every 'setup' is undone as 'setup \
-        --undo' would (the same trust rules; files put back as they were); the agent on the default socket is \
+        --undo' would (the same trust rules; files put back as they were); each profile is removed as 'profiles \
+        remove' removes it (the Secret Service's items too); the agent on the default socket is \
         stopped; the encrypted file vault is locked (its key leaves the kernel's user keyring); then the \
         configuration file and the data directory (vault files, records) are removed. A symbolic link there is \
         removed, never followed. A revocation that fails is reported and the local state goes anyway. Asks first \
@@ -78,6 +79,9 @@ struct ResetCommand: CLICommand {
                 plan.changes.forEach { out.line("  \($0)") }
                 plan.notes.forEach { out.line("  (\($0))") }
             }
+        }
+        for (profile, error) in report.profileRemovalFailures {
+            out.line("Profile '\(profile)': its vault items were not erased: \(CLIErrors.from(error, profile: profile).message)")
         }
         switch report.agent {
         case .notRunning: break
