@@ -70,6 +70,39 @@ struct ResetEndToEndTests {
         cli.expectNoSecretLeaks()
     }
 
+    /// On a terminal, reset asks first: anything but y changes nothing; y goes ahead.
+    @Test func onATerminalResetAsksFirst() async throws {
+        let cli = try HeadlessCLI()
+        let configured = try await cli.run(["configure", "--user-pool-id", "us-east-1_T1", "--client-id", "t", "--endpoint", "http://127.0.0.1:9"])
+        #expect(configured.status == 0, "\(configured.stderrText)")
+        let declined = try await cli.runOnTerminal(["reset"], answers: [("[y/N] ", "n")])
+        #expect(declined.status == 1 && declined.screen.contains("Would sign out of profile 'default'"), "\(declined.screen)")
+        #expect(declined.screen.contains("Nothing was changed.") && FileManager.default.fileExists(atPath: cli.configPath))
+        let accepted = try await cli.runOnTerminal(["reset"], answers: [("[y/N] ", "y")])
+        #expect(accepted.status == 0, "\(accepted.screen)")
+        #expect(accepted.screen.contains("Removed \(cli.configPath)") && !FileManager.default.fileExists(atPath: cli.configPath))
+    }
+
+    /// Where the provider revokes (the Hosted UI stand-in, django-oauth-toolkit): the refresh token the reset
+    /// revoked is refused by the server afterwards.
+    @Test func theRefreshTokenTheResetRevokedIsRefusedByTheServer() async throws {
+        let profile = try await BrowserProfile.make()
+        let login = try await profile.login(script: "scripted_browser.py", as: OAuthServer.poolUser, mode: "plain")
+        #expect(login.status == 0, "\(login.stderrText)")
+        let refreshToken = try #require(try await profile.cli.storedRecord()?["refreshToken"] as? String)
+        let reset = try await profile.cli.run(["reset", "--yes"])
+        #expect(reset.status == 0, "\(reset.stdoutText) \(reset.stderrText)")
+        #expect(reset.stdoutText.contains("Signed out of profile 'default', refresh token revoked."), "\(reset.stdoutText)")
+        var form = URLComponents()
+        form.queryItems = [URLQueryItem(name: "grant_type", value: "refresh_token"), URLQueryItem(name: "refresh_token", value: refreshToken),
+                           URLQueryItem(name: "client_id", value: profile.client.clientId)]
+        let refresh = try await LoopbackHTTP.send(url: profile.server.baseURL + "/oauth2/token",
+                                                  headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                  body: Data((form.percentEncodedQuery ?? "").utf8))
+        #expect(refresh.status == 400, "the server refuses the revoked refresh token (HTTP \(refresh.status))")
+        profile.cli.expectNoSecretLeaks()
+    }
+
     /// A profile whose session, client secret and device keys are in the Secret Service: nothing of it stays there,
     /// though its revocation fails (its endpoint answers nothing).
     @Test(.enabled(if: SecretServiceSession.isSupported, "needs \(SecretServiceSession.requiredTools)"))
