@@ -60,14 +60,20 @@ import TestSupport
         }
     }
 
-    @Test func aDockerEntryAnotherProfileSetUpIsKeptUntilItsUndo() throws {
+    /// `request` set up by profile work, then by profile team, in the file at `path` that held `original`.
+    static func setUpByBoth(_ request: SetupRequest, in path: String, _ original: String) throws -> (ToolSetupFixture, work: ToolSetup, team: ToolSetup) {
         let fixture = try ToolSetupFixture()
         try fixture.addProfile("team")
-        let original = "{\"auths\": {}}\n"
-        try fixture.write(original, to: ".docker/config.json", mode: 0o600)
+        try fixture.write(original, to: path, mode: 0o600)
         let work = fixture.setup, team = fixture.setup(profile: "team")
-        try work.apply(try work.plan(.docker(registry: "registry.example.com")))
-        try team.apply(try team.plan(.docker(registry: "registry.example.com")))
+        try work.apply(try work.plan(request))
+        try team.apply(try team.plan(request))
+        return (fixture, work, team)
+    }
+
+    @Test func aDockerEntryAnotherProfileSetUpIsKeptUntilItsUndo() throws {
+        let original = "{\"auths\": {}}\n"
+        let (fixture, work, team) = try Self.setUpByBoth(.docker(registry: "registry.example.com"), in: ".docker/config.json", original)
         let both = fixture.text(".docker/config.json")
         let undo = try work.plan(.docker(registry: "registry.example.com"), undo: true)
         #expect(undo.notes == ["the entry stays: profile 'team' set it up too"])
@@ -79,13 +85,8 @@ import TestSupport
     }
 
     @Test func aGitHostBothProfilesSetUpGoesBackToTheOtherProfile() throws {
-        let fixture = try ToolSetupFixture()
-        try fixture.addProfile("team")
         let original = "[user]\n\tname = Someone\n"
-        try fixture.write(original, to: ".gitconfig", mode: 0o644)
-        let work = fixture.setup, team = fixture.setup(profile: "team")
-        try work.apply(try work.plan(.git(host: "git.example.com")))
-        try team.apply(try team.plan(.git(host: "git.example.com")))
+        let (fixture, work, team) = try Self.setUpByBoth(.git(host: "git.example.com"), in: ".gitconfig", original)
         try team.apply(try team.plan(.git(host: "git.example.com"), undo: true))
         let helpers = try fixture.run("git", ["config", "--global", "--get-all", "credential.https://git.example.com.helper"]).text
         #expect(helpers == "\n!\(fixture.executable) --profile work git-credential\n", "profile work's helper is back")

@@ -158,7 +158,8 @@ struct SetupKubectlCommand: CLICommand {
         (Debian's 1.20 too), and without kubectl a setup can write a new file or one it wrote before. kubectl names \
         the cluster's server to the plugin (provideClusterInfo), which hands a token only to a server the profile \
         lists: with --context that server is listed (it must be https); without, list a server with \
-        'configure --helper-host'.
+        'configure --helper-host'. While the file is as setup left it, --undo writes back its own bytes, a YAML \
+        file's comments and all.
         """
     let contextName: String?, user: String?, arguments: ParsedArguments
 
