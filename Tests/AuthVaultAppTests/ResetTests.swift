@@ -29,4 +29,19 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: fixture.home.appending("config/authvault")))
         #expect(fixture.text("precious/keep") == "mine\n", "nothing outside was followed into")
     }
+
+    @Test func aSetupThatCannotBeUndoneKeepsWhatTheNextResetNeeds() async throws {
+        let fixture = try ToolSetupFixture()
+        try fixture.apply(.vault)
+        let vault = fixture.home.appending(".vault"), record = fixture.home.appending(".local/share/authvault/setup-changes.json")
+        chmod(vault, 0o666)
+        let refused = await fixture.application.reset(ResetRequest(executable: fixture.executable, dryRun: false))
+        #expect(refused.setups.count == 1 && refused.setups[0].failure != nil && refused.keptForAnotherTry && !refused.isComplete)
+        #expect(FileManager.default.fileExists(atPath: record) && FileManager.default.fileExists(atPath: fixture.application.configPath),
+                "the record and the profile stay for the next try")
+        chmod(vault, 0o600)
+        let done = await fixture.application.reset(ResetRequest(executable: fixture.executable, dryRun: false))
+        #expect(done.setups.count == 1 && done.setups[0].failure == nil && !done.keptForAnotherTry)
+        #expect(!FileManager.default.fileExists(atPath: vault) && !FileManager.default.fileExists(atPath: record))
+    }
 }

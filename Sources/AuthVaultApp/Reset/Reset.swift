@@ -59,11 +59,14 @@ public struct ResetReport: Sendable {
     /// The files and directories removed (or that would be), and those that could not be.
     public var removed: [String] = []
     public var notRemoved: [ResidueFailure] = []
+    /// A setup could not be undone: the profiles, the configuration and the data (the record of setups) were kept,
+    /// so that a later reset can undo it.
+    public var keptForAnotherTry = false
 
     /// Every step done as asked (revocations aside, which each profile's result reports).
     public var isComplete: Bool {
         profiles.allSatisfy { $0.failure == nil } && setups.allSatisfy { $0.failure == nil } && recordFailure == nil
-            && vaultLockFailure == nil && profileRemovalFailures.isEmpty && notRemoved.isEmpty && agent != .refused
+            && vaultLockFailure == nil && profileRemovalFailures.isEmpty && notRemoved.isEmpty && agent != .refused && !keptForAnotherTry
     }
 }
 
@@ -86,12 +89,16 @@ extension Application {
             report.removed = residue.targets
             return report
         }
-        for name in names {
-            do { _ = try await removeProfile(named: name) } catch { report.profileRemovalFailures.append((name, error)) }
-        }
         report.agent = agentSocketPath.map { RunningAgentProcess.stop(socketPath: $0) } ?? .notRunning
+        // A setup not undone needs its profile and the record for the next try: nothing local goes yet.
+        report.keptForAnotherTry = report.recordFailure != nil || report.setups.contains { $0.failure != nil }
+        if !report.keptForAnotherTry {
+            for name in names {
+                do { _ = try await removeProfile(named: name) } catch { report.profileRemovalFailures.append((name, error)) }
+            }
+        }
         do { _ = try await lockFileVault() } catch { report.vaultLockFailure = error }
-        (report.removed, report.notRemoved) = residue.remove()
+        if !report.keptForAnotherTry { (report.removed, report.notRemoved) = residue.remove() }
         return report
     }
 

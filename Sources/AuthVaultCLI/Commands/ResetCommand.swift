@@ -95,6 +95,9 @@ struct ResetCommand: CLICommand {
             out.line("Would lock the vault, leaving no key in the user keyring.")
         }
         report.removed.forEach { out.line("\(planned ? "Would remove" : "Removed") \($0)") }
+        if report.keptForAnotherTry {
+            out.line("Kept the profiles, the configuration and the data: a setup was not undone (above), and its record is needed to undo it.")
+        }
         report.notRemoved.forEach { out.line("Could not remove \($0)") }
     }
 
