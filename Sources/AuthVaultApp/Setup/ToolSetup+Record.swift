@@ -34,8 +34,9 @@ extension ToolSetup {
         } else if others.isEmpty {
             let edit: SetupEdit = entry.original.map { .file(path: entry.path, contents: Array($0), mode: entry.originalMode) }
                 ?? .remove(path: entry.path, directories: entry.createdDirectories)
+            // The whole file, not each key: what setup replaced comes back with it.
             let change = entry.original == nil ? "remove the file: setup created it" : "put back the file as it was before setup"
-            plan = SetupPlan(tool: own.tool, target: own.target, changes: own.changes + [change], helperHost: own.helperHost, edit: edit)
+            plan = SetupPlan(tool: own.tool, target: own.target, changes: [change], helperHost: own.helperHost, edit: edit)
         } else if let sharing = others.last(where: { $0.sameEntry(as: claim) }) {
             // Another profile set up the same entry: it stays that profile's.
             let theirs = try ToolSetup(application: application, site: site.forProfile(sharing.profile))

@@ -14,7 +14,8 @@ struct ResetCommand: CLICommand {
         remove' removes it (the Secret Service's items too); the agent on the default socket is \
         stopped; the encrypted file vault is locked (its key leaves the kernel's user keyring); then the \
         configuration file and the data directory (vault files, records) are removed. A symbolic link there is \
-        removed, never followed. A revocation that fails is reported and the local state goes anyway. Asks first \
+        removed, never followed. A revocation that fails is reported and the local state goes anyway; a setup that \
+        cannot be undone keeps the profiles, the configuration and the data for the next try. Asks first \
         on a terminal; without one, --yes is required. Run it before 'apt remove authvault', which leaves home \
         directories alone. An agent that systemd starts on its socket comes back on the next connection: \
         'systemctl --user disable --now authvault-agent.socket' first.
