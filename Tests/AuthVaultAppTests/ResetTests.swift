@@ -44,4 +44,25 @@ import TestSupport
         #expect(done.setups.count == 1 && done.setups[0].failure == nil && !done.keptForAnotherTry)
         #expect(!FileManager.default.fileExists(atPath: vault) && !FileManager.default.fileExists(atPath: record))
     }
+
+    /// Only this user's agent is stopped: a process of another uid listening on the socket is left running.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv as root"))
+    func anotherUsersProcessOnTheSocketIsNotStopped() async throws {
+        let fixture = try ToolSetupFixture()
+        let shared = try TemporaryDirectory(prefix: "reset-socket")
+        chmod(shared.path, 0o777)
+        let socket = shared.appending("agent.sock")
+        let listener = Process()
+        listener.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        listener.arguments = ["--reuid", "65534", "--regid", "65534", "--clear-groups", "/usr/bin/python3", "-c",
+                              "import socket,sys,time; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); time.sleep(60)", socket]
+        try listener.run()
+        defer { listener.terminate() }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(FileManager.default.fileExists(atPath: socket), "the other user's process listens")
+        let application = Application(environment: EnvironmentVariables(fixture.environment.merging(["AUTHVAULT_AGENT_SOCKET": socket]) { $1 }))
+        let report = await application.reset(ResetRequest(executable: fixture.executable, dryRun: false))
+        #expect(report.agent == .notRunning)
+        #expect(listener.isRunning, "another user's process is not ours to stop")
+    }
 }
