@@ -7,7 +7,7 @@ import SecureFiles
 /// one that another profile set up too; once someone else edited the file, only setup's own entries are removed.
 extension ToolSetup {
     /// Every setup recorded, oldest first.
-    public static func recordedSetups(application: Application) throws(SetupError) -> [SetupClaim] {
+    static func recordedSetups(application: Application) throws(SetupError) -> [SetupClaim] {
         try SetupRecord.load(from: application.dataDirectory).claims
     }
 
