@@ -94,15 +94,37 @@ import TestSupport
         #expect(fixture.text(".gitconfig") == original)
     }
 
-    @Test func anEditMadeSinceSetupIsKeptAndOnlySetupsEntryGoes() throws {
+    @Test func anEditMadeSinceSetupIsKeptAndWhatSetupReplacedComesBack() throws {
         let fixture = try ToolSetupFixture()
-        try fixture.write("[default]\nregion = eu-west-1\n", to: ".aws/config", mode: 0o600)
+        try fixture.write("[default]\nregion = eu-west-1\ncredential_process = /old/tool\n", to: ".aws/config", mode: 0o600)
         try fixture.apply(.aws(awsProfile: "default"))
-        let edited = (fixture.text(".aws/config") ?? "") + "output = json\n"
-        try fixture.write(edited, to: ".aws/config", mode: 0o600)
+        try fixture.write((fixture.text(".aws/config") ?? "") + "output = json\n", to: ".aws/config", mode: 0o600)
         let undo = try fixture.apply(.aws(awsProfile: "default"), undo: true)
         #expect(undo.notes.contains { $0.contains("changed since setup") })
-        #expect(fixture.text(".aws/config") == "[default]\nregion = eu-west-1\noutput = json\n")
+        #expect(fixture.text(".aws/config") == "[default]\nregion = eu-west-1\ncredential_process = /old/tool\noutput = json\n")
+    }
+
+    @Test func aGitHelperReplacedComesBackIntoAFileEditedSince() throws {
+        let fixture = try ToolSetupFixture()
+        try fixture.write("[credential \"https://git.example.com\"]\n\thelper = cache\n", to: ".gitconfig", mode: 0o600)
+        try fixture.apply(.git(host: "git.example.com"))
+        _ = try fixture.run("git", ["config", "--global", "user.name", "Someone"])
+        try fixture.apply(.git(host: "git.example.com"), undo: true)
+        #expect(try fixture.run("git", ["config", "--global", "--get-all", "credential.https://git.example.com.helper"]).text == "cache\n")
+        #expect(try fixture.run("git", ["config", "--global", "user.name"]).text == "Someone\n", "the edit made since is kept")
+    }
+
+    @Test func whileAnotherSetupStaysInTheFileTheReplacedValueComesBack() throws {
+        let fixture = try ToolSetupFixture()
+        let original = "[profile dev]\ncredential_process = /old/tool\n"
+        try fixture.write(original, to: ".aws/config", mode: 0o600)
+        try fixture.apply(.aws(awsProfile: "dev"))
+        try fixture.apply(.aws(awsProfile: "ci"))
+        try fixture.apply(.aws(awsProfile: "dev"), undo: true)
+        let command = "\(fixture.executable) --profile work aws-credentials"
+        #expect(fixture.text(".aws/config") == original + "\n[profile ci]\ncredential_process = \(command)\n")
+        try fixture.apply(.aws(awsProfile: "ci"), undo: true)
+        #expect(fixture.text(".aws/config") == original)
     }
 
     @Test(arguments: [0o644, 0o666])

@@ -47,6 +47,8 @@ public struct SetupPlan: Sendable, Equatable {
     let edit: SetupEdit
     /// What the setup record takes from this change (see `SetupRecord`).
     var recording: SetupRecording?
+    /// A setup's: the values it replaces (nil: the key was not set), which its undo puts back.
+    var replaced: [String]?
 
     public var changesNothing: Bool { changes.isEmpty && helperHost == nil && notes.isEmpty }
 
@@ -72,7 +74,7 @@ enum SetupEdit: Sendable, Equatable {
 /// The setup record's part in a plan.
 enum SetupRecording: Sendable, Equatable {
     /// A setup: its claim on the file, with the file as it was before (for the record's first claim on it).
-    case claim(SetupClaim, file: ToolFile, createdDirectories: [String])
+    case claim(SetupClaim, file: ToolFile, createdDirectories: [String], replaced: [String]?)
     /// An undo: the claim goes, and the file's entry with its last claim.
     case release(SetupClaim, path: String)
 }

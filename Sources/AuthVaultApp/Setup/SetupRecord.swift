@@ -74,6 +74,14 @@ struct RecordedFile: Sendable, Equatable, Codable {
     /// removes setup's own entries only.
     var editedSince: Bool
     var claims: [SetupClaim]
+    /// The values each setup replaced (a claim absent: it replaced nothing), which its undo puts back.
+    var replaced: [ReplacedValues]
+}
+
+/// What one setup replaced in its file: the tool's own values, as the tool's plan read them.
+struct ReplacedValues: Sendable, Equatable, Codable {
+    let claim: SetupClaim
+    let values: [String]
 }
 
 /// One `setup` of one profile.

@@ -16,16 +16,18 @@ extension ToolSetup {
         let file = try ToolFile.read(plan.target)
         var plan = plan
         plan.recording = .claim(SetupClaim(profile: site.profile, request: request), file: file,
-                                createdDirectories: file.contents == nil ? ToolFile.missingDirectory(of: file.resolvedPath) : [])
+                                createdDirectories: file.contents == nil ? ToolFile.missingDirectory(of: file.resolvedPath) : [],
+                                replaced: plan.replaced)
         return plan
     }
 
     func undoPlan(_ request: SetupRequest, profile: ResolvedProfile) throws(SetupError) -> SetupPlan {
         let claim = SetupClaim(profile: site.profile, request: request)
         let record = try SetupRecord.load(from: application.dataDirectory)
-        let own = try toolPlan(request, profile: profile, undo: true)
-        guard let index = record.entry(holding: claim) else { return own }
+        guard let index = record.entry(holding: claim) else { return try toolPlan(request, profile: profile, undo: true) }
         let entry = record.files[index], file = try ToolFile.read(entry.path)
+        // Only setup's own entries, putting back what it replaced.
+        let own = try toolPlan(request, profile: profile, undo: true, restoring: entry.replaced.first { $0.claim == claim }?.values)
         let others = entry.claims.filter { $0 != claim }
         var plan: SetupPlan
         if entry.editedSince || file.contents.map({ Data($0) }) != entry.written {
@@ -53,7 +55,8 @@ extension ToolSetup {
 
     /// Notes `claim` before its file is written. A file no record holds is noted only when this setup changes it:
     /// one already set up (by a version without the record) has no earlier state to go back to.
-    func record(_ claim: SetupClaim, file: ToolFile, createdDirectories: [String], writing edit: SetupEdit) throws(SetupError) {
+    func record(_ claim: SetupClaim, file: ToolFile, createdDirectories: [String], replaced: [String]?,
+                writing edit: SetupEdit) throws(SetupError) {
         var record = try SetupRecord.load(from: application.dataDirectory)
         let contents: [UInt8]
         switch edit {
@@ -65,13 +68,17 @@ extension ToolSetup {
             var entry = record.files[index]
             // Edited by someone else since: its old bytes would now undo their edit too.
             if file.contents.map({ Data($0) }) != entry.written { entry.editedSince = true }
-            if !entry.claims.contains(claim) { entry.claims.append(claim) }
+            if !entry.claims.contains(claim) {
+                entry.claims.append(claim)
+                if let replaced { entry.replaced.append(ReplacedValues(claim: claim, values: replaced)) }
+            }
             entry.written = Data(contents)
             record.files[index] = entry
         } else {
             guard case .file = edit else { return }
             record.files.append(RecordedFile(path: file.resolvedPath, original: file.contents.map { Data($0) }, originalMode: file.mode,
-                                             createdDirectories: createdDirectories, written: Data(contents), editedSince: false, claims: [claim]))
+                                             createdDirectories: createdDirectories, written: Data(contents), editedSince: false, claims: [claim],
+                                             replaced: replaced.map { [ReplacedValues(claim: claim, values: $0)] } ?? []))
         }
         try record.save(in: application.dataDirectory)
     }
@@ -81,6 +88,7 @@ extension ToolSetup {
         var record = try SetupRecord.load(from: application.dataDirectory)
         guard let index = record.entry(for: path) else { return }
         record.files[index].claims.removeAll { $0 == claim }
+        record.files[index].replaced.removeAll { $0.claim == claim }
         if record.files[index].claims.isEmpty {
             record.files.remove(at: index)
         } else if case .file(_, let written, _) = edit {

@@ -39,24 +39,26 @@ public struct ToolSetup: Sendable {
         return try recorded(toolPlan(request, profile: profile, undo: false), request)
     }
 
-    /// The tool's own plan, from the file as it is, without the record.
-    func toolPlan(_ request: SetupRequest, profile: ResolvedProfile, undo: Bool) throws(SetupError) -> SetupPlan {
+    /// The tool's own plan, from the file as it is, without the record; an undo puts back `restoring`, the values
+    /// the setup replaced.
+    func toolPlan(_ request: SetupRequest, profile: ResolvedProfile, undo: Bool, restoring: [String]? = nil) throws(SetupError) -> SetupPlan {
         let change = { (host: String) in Self.change(host, in: profile, undo: undo) }
         switch request {
         case .git(let host):
             let host = host.lowercased()
-            return try GitSetup(site: site, host: host).plan(undo: undo, helperHost: change(host))
+            return try GitSetup(site: site, host: host).plan(undo: undo, helperHost: change(host), restoring: restoring)
         case .docker(let registry):
             let host = registry.lowercased()
-            return try DockerSetup(site: site, registry: host).plan(undo: undo, helperHost: change(host))
+            return try DockerSetup(site: site, registry: host).plan(undo: undo, helperHost: change(host), restoring: restoring)
         case .kubectl(let context, let user):
-            return try KubectlSetup(site: site, context: context, user: user ?? "authvault-\(site.profile)").plan(undo: undo, helperHost: change)
+            return try KubectlSetup(site: site, context: context, user: user ?? "authvault-\(site.profile)")
+                .plan(undo: undo, helperHost: change, restoring: restoring)
         case .aws(let awsProfile):
-            return try AWSSetup(site: site, awsProfile: awsProfile).plan(undo: undo)
+            return try AWSSetup(site: site, awsProfile: awsProfile).plan(undo: undo, restoring: restoring)
         case .vault:
             let vault = VaultSetup(site: site)
             try Self.checkProgram(vault.helper)
-            return try vault.plan(undo: undo)
+            return try vault.plan(undo: undo, restoring: restoring)
         }
     }
 
@@ -69,8 +71,8 @@ public struct ToolSetup: Sendable {
     /// Writes `plan`: the profile's helper hosts first (the configuration's own atomic replace), then the tool's file.
     public func apply(_ plan: SetupPlan) throws(SetupError) {
         // Recorded before the file is written: an interrupted setup can still be undone.
-        if case .claim(let claim, let file, let directories)? = plan.recording {
-            try record(claim, file: file, createdDirectories: directories, writing: plan.edit)
+        if case .claim(let claim, let file, let directories, let replaced)? = plan.recording {
+            try record(claim, file: file, createdDirectories: directories, replaced: replaced, writing: plan.edit)
         }
         if let change = plan.helperHost {
             let name = site.profile
