@@ -20,7 +20,8 @@ enum SetupCommands {
         from an authvault only you or root can change). With --undo, under the same rules: what setup changed is \
         recorded (setup-changes.json in the data directory), so a file setup last wrote gets back its bytes from \
         before the first setup (a file setup created is removed, with the directory it made for it); an entry another \
-        profile set up too is kept; a file edited since keeps the edit, and only setup's own entries are removed.
+        profile set up too is kept; a file edited since keeps the edit, loses setup's entries and gets back the values \
+        setup replaced.
         """
 
     /// Plans `request`, writes it unless `--dry-run`, and says what changed and how to undo it. `words` are the
