@@ -26,6 +26,7 @@ public enum AuthVault {
             SetupCommands.group,
             ProfilesCommands.group,
             VaultCommands.group,
+            .command(ResetCommand.self),
             .command(AgentCommand.self),
             .command(ExecCommand.self),
             .command(AWSCredentialsCommand.self),

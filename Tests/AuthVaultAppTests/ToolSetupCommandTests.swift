@@ -8,8 +8,8 @@ import TestSupport
 @Suite struct ToolSetupCommandTests {
     @Test func gitClearsInheritedHelpersThenRunsAuthvaultForTheHost() throws {
         let fixture = try ToolSetupFixture()
-        try fixture.write("[user]\n\tname = Someone\n[credential]\n\thelper = store\n[credential \"https://git.example.com\"]\n\thelper = cache\n",
-                          to: ".gitconfig", mode: 0o640)
+        let original = "[user]\n\tname = Someone\n[credential]\n\thelper = store\n[credential \"https://git.example.com\"]\n\thelper = cache\n"
+        try fixture.write(original, to: ".gitconfig", mode: 0o640)
         let dryRun = try fixture.setup.plan(.git(host: "Git.Example.com"))
         #expect(try fixture.run("git", ["config", "--global", "--get-all", "credential.https://git.example.com.helper"]).text == "cache\n",
                 "planning writes nothing")
@@ -24,7 +24,9 @@ import TestSupport
         #expect(try fixture.setup.plan(.git(host: "git.example.com")).changesNothing, "the second run changes nothing")
 
         try fixture.apply(.git(host: "git.example.com"), undo: true)
-        #expect(try fixture.run("git", ["config", "--global", "--get-all", "credential.https://git.example.com.helper"]).status == 1)
+        #expect(try fixture.run("git", ["config", "--global", "--get-all", "credential.https://git.example.com.helper"]).text == "cache\n",
+                "the helper it replaced is back")
+        #expect(fixture.text(".gitconfig") == original)
         #expect(try fixture.helperHosts() == [])
         #expect(try fixture.run("git", ["config", "--global", "user.name"]).text == "Someone\n")
     }

@@ -103,13 +103,14 @@ import TestSupport
 
     @Test func vaultPointsTheTokenHelperAtTheLinkBesideTheBinary() throws {
         let fixture = try ToolSetupFixture()
-        try fixture.write("address = \"https://vault.example.com:8200\"\ntoken_helper = \"/usr/bin/old-helper\"\n", to: ".vault", mode: 0o600)
+        let original = "address = \"https://vault.example.com:8200\"\ntoken_helper = \"/usr/bin/old-helper\"\n"
+        try fixture.write(original, to: ".vault", mode: 0o600)
         let helper = fixture.home.appending("bin/vault-token-helper-authvault")
         try fixture.apply(.vault)
         #expect(fixture.text(".vault") == "address = \"https://vault.example.com:8200\"\ntoken_helper = \"\(helper)\"\n")
         #expect(try fixture.setup.plan(.vault).changesNothing)
         try fixture.apply(.vault, undo: true)
-        #expect(fixture.text(".vault") == "address = \"https://vault.example.com:8200\"\n")
+        #expect(fixture.text(".vault") == original, "the token helper it replaced is back")
     }
 
     @Test func vaultRefusesAHelperLinkThatIsNotThere() throws {

@@ -25,6 +25,7 @@ struct ToolSetupFixture {
         var work = ProfileSettings()
         work.userPoolId = "us-east-1_Work1"
         work.clientId = "client"
+        work.identityPoolId = "us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6"
         try application.configStore.save(ConfigFile(profiles: ["work": work]))
     }
 

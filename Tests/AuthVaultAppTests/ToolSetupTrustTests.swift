@@ -42,8 +42,8 @@ import TestSupport
             }
         }
         #expect(Self.snapshot(fixture) == before, "nothing was written, nothing created")
-        // The undo records no program: it may run from there.
-        #expect(try setup.plan(.aws(awsProfile: "work"), undo: true).changesNothing)
+        // The undo obeys the same rules: a program others can replace undoes nothing either.
+        #expect(throws: SetupError.self) { try setup.plan(.aws(awsProfile: "work"), undo: true) }
     }
 
     @Test func aProgramItselfOthersCanWriteIsRefusedAndASafeOneUnderStickyTmpIsTaken() throws {

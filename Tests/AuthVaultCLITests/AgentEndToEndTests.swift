@@ -121,6 +121,7 @@ final class AgentProcess: @unchecked Sendable {
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
     var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
 
     func waitForSocket(_ path: String) async throws {
         for _ in 0..<1000 where !FileManager.default.fileExists(atPath: path) {

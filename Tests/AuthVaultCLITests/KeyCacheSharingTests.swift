@@ -25,6 +25,10 @@ struct KeyCacheSharingTests {
 
     /// "authvault:vault-key:" + hex(SHA-256(salt))[0..<32], the salt at bytes 27..<59 of vault.key (VaultKeyFile).
     func keyDescription() throws -> String {
+        try Self.keyDescription(dataDirectory: dataDirectory)
+    }
+
+    static func keyDescription(dataDirectory: String) throws -> String {
         let keyFile = try #require(FileManager.default.contents(atPath: dataDirectory + "/vault.key"))
         let digest = try ProcessRunner.run("/usr/bin/python3", ["-c", "import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()[27:59]).hexdigest()[:32])"],
                                            stdin: keyFile)
@@ -77,7 +81,7 @@ struct KeyCacheSharingTests {
     }
 }
 
-private enum KeyringTools {
+enum KeyringTools {
     static let present = ["keyctl", "setpriv"].allSatisfy { (try? ProcessRunner.which($0)) != nil }
         && FileManager.default.fileExists(atPath: "/proc/keys")
 }

@@ -72,6 +72,18 @@ import TestSupport
         try await home.expectKubectlRunsThePlugin()
     }
 
+    /// Issue 33 item 7: a profile without an identity pool gives the AWS CLI nothing: refused before any file is
+    /// touched, naming the configure command that gives it one.
+    @Test func awsWithoutAnIdentityPoolIsRefusedNamingTheConfigureCommand() async throws {
+        let home = try SetupHome()
+        try home.write(#"{"version":1,"profiles":{"default":{"userPoolId":"us-east-1_Setup1","clientId":"setup","vault":"file"}}}"#,
+                       to: "config/authvault/config.json")
+        let setup = try await home.authvault(["setup", "aws", "--aws-profile", "work"])
+        #expect(setup.status == 2, "\(setup.stderrText)")
+        #expect(setup.stderrText.contains("'authvault configure --profile default --identity-pool-id ID'"), "\(setup.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: home.path(".aws")))
+    }
+
     @Test func theAWSCLIRunsTheCredentialProcessItWasGiven() async throws {
         let home = try SetupHome()
         try home.write("[default]\nregion = us-east-1\n", to: ".aws/config")
@@ -85,7 +97,7 @@ import TestSupport
 
         let undo = try await home.authvault(["setup", "aws", "--aws-profile", "work", "--undo"])
         #expect(undo.status == 0, "\(undo.stderrText)")
-        #expect(try String(contentsOfFile: home.path(".aws/config"), encoding: .utf8) == "[default]\nregion = us-east-1\n\n[profile work]\n")
+        #expect(try String(contentsOfFile: home.path(".aws/config"), encoding: .utf8) == "[default]\nregion = us-east-1\n", "no empty [profile work] left")
     }
 
     @Test func dockerGetsItsHelperAndTheProfileTheHost() async throws {

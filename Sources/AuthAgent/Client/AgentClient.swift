@@ -65,6 +65,15 @@ public struct AgentClient: Sendable {
         guard case .done = try exchange(.ping) else { throw unexpected() }
     }
 
+    /// The process of this user's agent, as the kernel names the other end of a connection (SO_PEERCRED); nil
+    /// when nobody listens or another user's process does. For stopping it the way its service manager would.
+    public func agentProcess() -> Int32? {
+        guard case .connected(let descriptor) = UnixSocket.connect(to: socketPath, timeout: timeout) else { return nil }
+        defer { close(descriptor) }
+        guard let peer = UnixSocket.peerCredentials(descriptor), peer.uid == geteuid(), peer.pid > 0 else { return nil }
+        return peer.pid
+    }
+
     private func unexpected() -> AgentClientError {
         .protocolError("a reply of the wrong kind")
     }

@@ -8,7 +8,8 @@ struct DockerSetup {
     let site: SetupSite
     let registry: String
 
-    func plan(undo: Bool, helperHost: HelperHostChange?) throws(SetupError) -> SetupPlan {
+    /// `restoring`: on undo, the value setup replaced.
+    func plan(undo: Bool, helperHost: HelperHostChange?, restoring: [String]?) throws(SetupError) -> SetupPlan {
         let path = FilePath.join(site.file("DOCKER_CONFIG", orHome: ".docker"), "config.json")
         let file = try ToolFile.read(path)
         var members: [JSONMember] = []
@@ -29,7 +30,10 @@ struct DockerSetup {
         if (current == Self.helperName) != undo {
             return SetupPlan(tool: .docker, target: path, changes: [], helperHost: helperHost, edit: .none)
         }
-        if undo {
+        if undo, let previous = restoring?.first {
+            helpers.set(registry, to: .string(previous))
+            change = "credHelpers[\"\(registry)\"] = \"\(previous)\" again (setup replaced it)"
+        } else if undo {
             helpers.removeAll { $0.key == registry }
             change = "remove credHelpers[\"\(registry)\"] = \"\(Self.helperName)\""
         } else {
@@ -37,7 +41,9 @@ struct DockerSetup {
             change = "credHelpers[\"\(registry)\"] = \"\(Self.helperName)\"" + (current.map { " (was \"\($0)\")" } ?? "")
         }
         members.set("credHelpers", to: .object(helpers))
-        return SetupPlan(tool: .docker, target: path, changes: [change], helperHost: helperHost,
-                         edit: file.replacement(IndentedJSON.render(.object(members))))
+        var plan = SetupPlan(tool: .docker, target: path, changes: [change], helperHost: helperHost,
+                             edit: file.replacement(IndentedJSON.render(.object(members))))
+        if !undo { plan.replaced = current.map { [$0] } }
+        return plan
     }
 }

@@ -12,7 +12,8 @@ struct GitSetup {
     var key: String { "credential.https://\(host).helper" }
     var helper: String { "!" + ShellWords.line([site.executable, "--profile", site.profile, "git-credential"]) }
 
-    func plan(undo: Bool, helperHost: HelperHostChange?) throws(SetupError) -> SetupPlan {
+    /// `restoring`: on undo, the host's helpers before setup.
+    func plan(undo: Bool, helperHost: HelperHostChange?, restoring: [String]?) throws(SetupError) -> SetupPlan {
         let file = try ToolFile.read(globalFile)
         // Status 1: the key is not set.
         let current = try file.editedCopy { (copy: String) throws(SetupError) in
@@ -21,10 +22,13 @@ struct GitSetup {
         let section = "[credential \"https://\(host)\"]"
         if undo {
             guard current.contains(helper) else { return SetupPlan(tool: .git, target: file.path, changes: [], helperHost: helperHost, edit: .none) }
+            let previous = restoring ?? []
             let edited = try file.editedCopy { (copy: String) throws(SetupError) in
                 _ = try site.run("git", ["config", "--file", copy, "--unset-all", key])
+                for helper in previous { _ = try site.run("git", ["config", "--file", copy, "--add", key, helper]) }
             }
-            return SetupPlan(tool: .git, target: file.path, changes: current.map { "\(section) remove helper = \($0)" },
+            return SetupPlan(tool: .git, target: file.path,
+                             changes: current.map { "\(section) remove helper = \($0)" } + previous.map { "\(section) helper = \($0) again (setup replaced it)" },
                              helperHost: helperHost, edit: file.replacement(edited.contents))
         }
         let wanted = ["", helper]
@@ -34,9 +38,11 @@ struct GitSetup {
             _ = try site.run("git", ["config", "--file", copy, "--add", key, helper])
         }
         let replaced = current.filter { !wanted.contains($0) }.map { "\(section) replace helper = \($0)" }
-        return SetupPlan(tool: .git, target: file.path,
-                         changes: replaced + ["\(section) helper = (empty: no helper set for all hosts)", "\(section) helper = \(helper)"],
-                         helperHost: helperHost, edit: file.replacement(edited.contents))
+        var plan = SetupPlan(tool: .git, target: file.path,
+                             changes: replaced + ["\(section) helper = (empty: no helper set for all hosts)", "\(section) helper = \(helper)"],
+                             helperHost: helperHost, edit: file.replacement(edited.contents))
+        plan.replaced = current.isEmpty ? nil : current
+        return plan
     }
 
     /// The file `git config --global` writes: $GIT_CONFIG_GLOBAL; else ~/.gitconfig, unless only git's XDG file

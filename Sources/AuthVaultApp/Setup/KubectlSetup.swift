@@ -21,7 +21,8 @@ struct KubectlSetup {
     }
 
     /// `helperHost`: the change to the profile's helper hosts that listing (or, undoing, unlisting) a host takes.
-    func plan(undo: Bool, helperHost: (String) -> HelperHostChange?) throws(SetupError) -> SetupPlan {
+    /// `restoring`: on undo, the context's user before setup.
+    func plan(undo: Bool, helperHost: (String) -> HelperHostChange?, restoring: [String]?) throws(SetupError) -> SetupPlan {
         var kubeconfig = try Kubeconfig.read(site)
         let listedUsers = try kubeconfig.list("users"), listedContexts = try kubeconfig.list("contexts")
         var users = listedUsers, contexts = listedContexts
@@ -32,7 +33,8 @@ struct KubectlSetup {
             contextIndex = Self.index(of: context, in: contexts)
             guard contextIndex != nil else { throw .noSuchContext(name: context, known: contexts.compactMap { $0["name"]?.string }) }
         }
-        let contextUser = contextIndex.flatMap { contexts[$0]["context"]?["user"]?.string }
+        // An empty user is no user: "(was )" says nothing.
+        let contextUser = contextIndex.flatMap { contexts[$0]["context"]?["user"]?.string }.flatMap { $0.isEmpty ? nil : $0 }
         var hostChange: HelperHostChange?
         if let context, let contextIndex {
             let server = try Self.server(of: contexts[contextIndex], in: kubeconfig)
@@ -49,8 +51,9 @@ struct KubectlSetup {
                 changes.append("remove user \(user)")
             }
             if let context, let contextIndex, contextUser == user {
-                contexts[contextIndex] = Self.entry(contexts[contextIndex], user: nil)
-                changes.append("context \(context): no user")
+                let previous = restoring?.first
+                contexts[contextIndex] = Self.entry(contexts[contextIndex], user: previous)
+                changes.append("context \(context): " + (previous.map { "user \($0) again (setup replaced it)" } ?? "no user"))
             }
         } else {
             if current != nil, !Self.isOurs(current) { throw .kubeconfigUserTaken(name: user) }
@@ -70,8 +73,10 @@ struct KubectlSetup {
         if users != listedUsers { kubeconfig.members.set("users", to: .array(users)) }
         if contexts != listedContexts { kubeconfig.members.set("contexts", to: .array(contexts)) }
         if kubeconfig.fromYAML { changes.append("the file is rewritten as JSON, which kubectl reads as YAML (its comments are not kept)") }
-        return SetupPlan(tool: .kubectl, target: target, changes: changes, helperHost: hostChange,
-                         edit: kubeconfig.file.replacement(kubeconfig.rendered))
+        var plan = SetupPlan(tool: .kubectl, target: target, changes: changes, helperHost: hostChange,
+                             edit: kubeconfig.file.replacement(kubeconfig.rendered))
+        if !undo, contextUser != user { plan.replaced = contextUser.map { [$0] } }
+        return plan
     }
 
     /// The exec plugin already runs this binary for this profile, and kubectl names the cluster to it.

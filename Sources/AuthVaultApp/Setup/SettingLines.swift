@@ -79,8 +79,10 @@ private extension StringProtocol {
 
 extension SettingLines {
     /// The plan that sets `key` to `value` in `section` of the file at `path` (undo: removes it where it is that
-    /// value), every other line kept; nothing when the file already says so.
-    static func plan(_ tool: SetupTool, path: String, key: String, value: String, in section: String?, undo: Bool) throws(SetupError) -> SetupPlan {
+    /// value, or puts back `restoring`, the value setup replaced), every other line kept; nothing when the file
+    /// already says so.
+    static func plan(_ tool: SetupTool, path: String, key: String, value: String, in section: String?, undo: Bool,
+                     restoring: [String]? = nil) throws(SetupError) -> SetupPlan {
         let file = try ToolFile.read(path)
         var lines = SettingLines(file.text)
         let current = lines.value(of: key, in: section)
@@ -88,12 +90,19 @@ extension SettingLines {
         let change: String
         if undo {
             guard current == value else { return SetupPlan(tool: tool, target: path, changes: [], edit: .none) }
-            lines.remove(key, in: section)
-            change = "\(place)remove \(key) = \(value)"
+            if let previous = restoring?.first {
+                lines.set(key, to: previous, in: section)
+                change = "\(place)\(key) = \(previous) again (setup replaced it)"
+            } else {
+                lines.remove(key, in: section)
+                change = "\(place)remove \(key) = \(value)"
+            }
         } else {
             lines.set(key, to: value, in: section)
             change = "\(place)\(key) = \(value)" + (current.map { $0 == value ? "" : " (was \($0))" } ?? "")
         }
-        return SetupPlan(tool: tool, target: path, changes: [change], edit: file.replacement(Array(lines.text.utf8)))
+        var plan = SetupPlan(tool: tool, target: path, changes: [change], edit: file.replacement(Array(lines.text.utf8)))
+        if !undo, current != value { plan.replaced = current.map { [$0] } }
+        return plan
     }
 }

@@ -31,6 +31,8 @@ public enum SetupError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidName(SetupName, value: String, rule: String)
     /// The context's cluster server is not an https URL: the plugin would hand its token to no server it can check.
     case clusterServerRefused(context: String, server: String?)
+    /// `setup aws` for a profile with no identity pool: the AWS CLI would get no credentials from it.
+    case noIdentityPool(profile: String)
 
     public var description: String {
         switch self {
@@ -56,6 +58,8 @@ public enum SetupError: Error, Sendable, Equatable, CustomStringConvertible {
         case .clusterServerRefused(let context, let server):
             "The kubeconfig context '\(context)' names " + (server.map { "the cluster server '\(ServerText.escaped($0))'" } ?? "no cluster server")
                 + ": a token goes only to an https server. Nothing was changed."
+        case .noIdentityPool(let profile):
+            "Profile '\(profile)' has no identity pool, so the AWS CLI would get no credentials from it. Nothing was changed."
         }
     }
 }

@@ -42,9 +42,15 @@ public struct SetupPlan: Sendable, Equatable {
     /// The change, one line each, in the tool file's own terms.
     public let changes: [String]
     public let helperHost: HelperHostChange?
+    /// What an undo leaves, and why: an entry another profile set up too, a file edited since setup.
+    public var notes: [String] = []
     let edit: SetupEdit
+    /// What the setup record takes from this change (see `SetupRecord`).
+    var recording: SetupRecording?
+    /// A setup's: the values it replaces (nil: the key was not set), which its undo puts back.
+    var replaced: [String]?
 
-    public var changesNothing: Bool { changes.isEmpty && helperHost == nil }
+    public var changesNothing: Bool { changes.isEmpty && helperHost == nil && notes.isEmpty }
 
     init(tool: SetupTool, target: String, changes: [String], helperHost: HelperHostChange? = nil, edit: SetupEdit) {
         self.tool = tool
@@ -61,4 +67,14 @@ enum SetupEdit: Sendable, Equatable {
     /// `mode` nil: a new file, 0600.
     case file(path: String, contents: [UInt8], mode: UInt32?)
     case commands(tool: String, [[String]])
+    /// Undoing a setup that created the file: it goes, and then each directory setup made for it, if empty.
+    case remove(path: String, directories: [String])
+}
+
+/// The setup record's part in a plan.
+enum SetupRecording: Sendable, Equatable {
+    /// A setup: its claim on the file, with the file as it was before (for the record's first claim on it).
+    case claim(SetupClaim, file: ToolFile, createdDirectories: [String], replaced: [String]?)
+    /// An undo: the claim goes, and the file's entry with its last claim.
+    case release(SetupClaim, path: String)
 }

@@ -6,7 +6,7 @@ import SystemPlumbing
 
 /// Another tool's configuration file, read and replaced whole: atomically, keeping its mode, and through a
 /// symbolic link to the file it names (a dotfiles repository's link stays a link).
-struct ToolFile: Sendable {
+struct ToolFile: Sendable, Equatable {
     /// The file as named (shown to the user).
     let path: String
     /// The file the name leads to, which is the one written.
@@ -69,6 +69,18 @@ struct ToolFile: Sendable {
         } catch {
             throw .file(path: path, reason: error.description)
         }
+    }
+
+    /// Undoes the creation of a file: it goes, then each directory made for it that is empty again.
+    static func remove(path: String, directories: [String]) throws(SetupError) {
+        do { try SecureFile.remove(path) } catch { throw .file(path: path, reason: error.description) }
+        for directory in directories where rmdir(directory) != 0 { break }
+    }
+
+    /// The directory a new file at `path` is written into, when it does not exist yet (`write` makes it).
+    static func missingDirectory(of path: String) -> [String] {
+        let directory = FilePath.parent(of: path)
+        return exists(directory) ? [] : [directory]
     }
 
     private static func resolve(_ path: String) -> String {

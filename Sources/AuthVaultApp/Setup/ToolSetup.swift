@@ -19,31 +19,46 @@ public struct ToolSetup: Sendable {
                          home: application.environment["HOME"] ?? "", tools: tools)
     }
 
+    init(application: Application, site: SetupSite) {
+        self.application = application
+        self.site = site
+    }
+
     /// What `request` would change (`undo`: what removing it would), worked out from the files as they are now.
     /// Refused before anything is read: a name the tool would read as more than a name, a HOME that is no
-    /// absolute path, and (but for an undo, which records nothing) a program another user could replace.
+    /// absolute path, and a program another user could replace (an undo too: it obeys the rules setup obeys).
+    /// An undo of a recorded setup puts the file back as it was (see `SetupRecord`).
     public func plan(_ request: SetupRequest, undo: Bool = false) throws(SetupError) -> SetupPlan {
         try SetupNames.check(request)
         guard site.home.hasPrefix("/") else { throw .homeUnusable(value: site.home.isEmpty ? nil : site.home) }
-        if !undo { try Self.checkProgram(site.executable) }
+        try Self.checkProgram(site.executable)
         let profile: ResolvedProfile
         do { profile = try application.configStore.profile(named: site.profile) } catch { throw .configuration(error) }
+        if undo { return try undoPlan(request, profile: profile) }
+        if case .aws = request, profile.identityPoolId == nil { throw .noIdentityPool(profile: site.profile) }
+        return try recorded(toolPlan(request, profile: profile, undo: false), request)
+    }
+
+    /// The tool's own plan, from the file as it is, without the record; an undo puts back `restoring`, the values
+    /// the setup replaced.
+    func toolPlan(_ request: SetupRequest, profile: ResolvedProfile, undo: Bool, restoring: [String]? = nil) throws(SetupError) -> SetupPlan {
         let change = { (host: String) in Self.change(host, in: profile, undo: undo) }
         switch request {
         case .git(let host):
             let host = host.lowercased()
-            return try GitSetup(site: site, host: host).plan(undo: undo, helperHost: change(host))
+            return try GitSetup(site: site, host: host).plan(undo: undo, helperHost: change(host), restoring: restoring)
         case .docker(let registry):
             let host = registry.lowercased()
-            return try DockerSetup(site: site, registry: host).plan(undo: undo, helperHost: change(host))
+            return try DockerSetup(site: site, registry: host).plan(undo: undo, helperHost: change(host), restoring: restoring)
         case .kubectl(let context, let user):
-            return try KubectlSetup(site: site, context: context, user: user ?? "authvault-\(site.profile)").plan(undo: undo, helperHost: change)
+            return try KubectlSetup(site: site, context: context, user: user ?? "authvault-\(site.profile)")
+                .plan(undo: undo, helperHost: change, restoring: restoring)
         case .aws(let awsProfile):
-            return try AWSSetup(site: site, awsProfile: awsProfile).plan(undo: undo)
+            return try AWSSetup(site: site, awsProfile: awsProfile).plan(undo: undo, restoring: restoring)
         case .vault:
             let vault = VaultSetup(site: site)
-            if !undo { try Self.checkProgram(vault.helper) }
-            return try vault.plan(undo: undo)
+            try Self.checkProgram(vault.helper)
+            return try vault.plan(undo: undo, restoring: restoring)
         }
     }
 
@@ -55,6 +70,10 @@ public struct ToolSetup: Sendable {
 
     /// Writes `plan`: the profile's helper hosts first (the configuration's own atomic replace), then the tool's file.
     public func apply(_ plan: SetupPlan) throws(SetupError) {
+        // Recorded before the file is written: an interrupted setup can still be undone.
+        if case .claim(let claim, let file, let directories, let replaced)? = plan.recording {
+            try record(claim, file: file, createdDirectories: directories, replaced: replaced, writing: plan.edit)
+        }
         if let change = plan.helperHost {
             let name = site.profile
             do {
@@ -77,7 +96,9 @@ public struct ToolSetup: Sendable {
         case .file(let path, let contents, let mode): try ToolFile.write(path: path, contents: contents, mode: mode)
         case .commands(let tool, let commands):
             for arguments in commands { _ = try site.run(tool, arguments) }
+        case .remove(let path, let directories): try ToolFile.remove(path: path, directories: directories)
         }
+        if case .release(let claim, let path)? = plan.recording { try release(claim, path: path, after: plan.edit) }
     }
 
     /// The helper-host change a setup (or its undo) makes, none when the list already says so.
@@ -96,6 +117,11 @@ struct SetupSite: Sendable {
     let environment: [String: String]
     let home: String
     let tools: any ToolRunner
+
+    /// The same place, for another profile's setup.
+    func forProfile(_ profile: String) -> SetupSite {
+        SetupSite(profile: profile, executable: executable, environment: environment, home: home, tools: tools)
+    }
 
     /// `variable` when set, else `fallback` under the home directory.
     func file(_ variable: String, orHome fallback: String) -> String {

@@ -15,9 +15,9 @@ struct VaultSetup {
     /// An HCL string.
     var value: String { "\"" + helper.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"" }
 
-    func plan(undo: Bool) throws(SetupError) -> SetupPlan {
+    func plan(undo: Bool, restoring: [String]?) throws(SetupError) -> SetupPlan {
         guard undo || access(helper, X_OK) == 0 else { throw .helperLinkMissing(path: helper) }
         return try SettingLines.plan(.vault, path: site.file("VAULT_CONFIG_PATH", orHome: ".vault"), key: Self.key, value: value,
-                                     in: nil, undo: undo)
+                                     in: nil, undo: undo, restoring: restoring)
     }
 }

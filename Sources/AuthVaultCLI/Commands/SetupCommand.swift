@@ -11,18 +11,23 @@ enum SetupCommands {
                    .command(SetupAWSCommand.self), .command(SetupVaultCommand.self)])
 
     static let dryRun = OptionSpec.flag("dry-run", help: "Print the change and write nothing.")
-    static let undo = OptionSpec.flag("undo", help: "Remove what this setup added (other values it replaced are not restored).")
+    static let undo = OptionSpec.flag("undo", help: "Put back what this setup replaced and remove what it added (see below).")
     static let discussion = """
         Idempotent: run again, it changes nothing. Every other setting in the tool's file, and the file's mode, are \
         kept; the file is replaced atomically. The output ends with the command that undoes the change. Refused, \
         with nothing written: a name with characters the tool would not read as a name; HOME unset or relative; \
         this binary, the tool's file or a directory above either when another user could replace it (run setup \
-        from an authvault only you or root can change).
+        from an authvault only you or root can change). With --undo, under the same rules: what setup changed is \
+        recorded (setup-changes.json in the data directory), so a file setup last wrote gets back its bytes from \
+        before the first setup (a file setup created is removed, with the directory it made for it); an entry another \
+        profile set up too is kept; a file edited since keeps the edit, loses setup's entries and gets back the values \
+        setup replaced.
         """
 
     /// Plans `request`, writes it unless `--dry-run`, and says what changed and how to undo it. `words` are the
     /// command's own arguments, from which the undoing command is written.
-    static func run(_ request: SetupRequest, words: [String], arguments: ParsedArguments, context: CommandContext) throws(CLIError) {
+    static func run(_ request: SetupRequest, arguments: ParsedArguments, context: CommandContext) throws(CLIError) {
+        let words = words(request)
         let undoing = arguments.flag(undo), dry = arguments.flag(dryRun)
         let setup = ToolSetup(application: context.application, profile: context.profileName, executable: executable())
         do {
@@ -34,6 +39,7 @@ enum SetupCommands {
             } else {
                 out.line("\(dry ? "Would change" : "Changed") \(plan.target):")
                 plan.changes.forEach { out.line("  \($0)") }
+                plan.notes.forEach { out.line("  (\($0))") }
                 switch plan.helperHost {
                 case .add(let host)?: out.line("  helper hosts of profile '\(profile)': add \(host)")
                 case .remove(let host)?: out.line("  helper hosts of profile '\(profile)': remove \(host)")
@@ -48,8 +54,21 @@ enum SetupCommands {
         }
     }
 
+    /// The setup command's own words for `request`, after `setup`.
+    static func words(_ request: SetupRequest) -> [String] {
+        switch request {
+        case .git(let host): [SetupGitCommand.spec.name, "--\(SetupGitCommand.option.long)", host]
+        case .docker(let registry): [SetupDockerCommand.spec.name, "--\(SetupDockerCommand.option.long)", registry]
+        case .kubectl(let context, let user):
+            [SetupKubectlCommand.spec.name] + (context.map { ["--\(SetupKubectlCommand.contextName.long)", $0] } ?? [])
+                + (user.map { ["--\(SetupKubectlCommand.user.long)", $0] } ?? [])
+        case .aws(let awsProfile): [SetupAWSCommand.spec.name, "--\(SetupAWSCommand.option.long)", awsProfile]
+        case .vault: [SetupVaultCommand.spec.name]
+        }
+    }
+
     /// The absolute path of this binary, which the tools will run: /proc/self/exe, whatever name started it.
-    private static func executable() -> String {
+    static func executable() -> String {
         guard let path = realpath("/proc/self/exe", nil) else { return "/usr/bin/authvault" }
         defer { free(path) }
         return String(cString: path)
@@ -66,7 +85,7 @@ enum SetupCommands {
         }
     }
 
-    private static func remedy(_ error: SetupError) -> CLIError {
+    static func remedy(_ error: SetupError) -> CLIError {
         switch error {
         case .configuration(let configError): return CLIErrors.from(configError)
         case .toolMissing(let name): return CLIError(error.description + " Install \(name), or put it on the PATH.")
@@ -83,6 +102,8 @@ enum SetupCommands {
         case .clusterServerRefused:
             return CLIError(error.description + " Point the context's cluster at its https server, or write the user alone with "
                             + "'setup kubectl' without --context.", status: .usage)
+        case .noIdentityPool(let profile):
+            return CLIError(error.description + " Give it one: " + Remedy.command("configure", profile: profile, "--identity-pool-id ID"), status: .usage)
         case .file, .untrusted, .malformed, .toolFailed: return CLIError(error.description)
         }
     }
@@ -104,7 +125,7 @@ extension SingleValueSetup {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try SetupCommands.run(Self.request(value), words: [Self.spec.name, "--\(Self.option.long)", value], arguments: arguments, context: context)
+        try SetupCommands.run(Self.request(value), arguments: arguments, context: context)
     }
 }
 
@@ -138,7 +159,8 @@ struct SetupKubectlCommand: CLICommand {
         (Debian's 1.20 too), and without kubectl a setup can write a new file or one it wrote before. kubectl names \
         the cluster's server to the plugin (provideClusterInfo), which hands a token only to a server the profile \
         lists: with --context that server is listed (it must be https); without, list a server with \
-        'configure --helper-host'.
+        'configure --helper-host'. While the file is as setup left it, --undo writes back its own bytes, a YAML \
+        file's comments and all.
         """
     let contextName: String?, user: String?, arguments: ParsedArguments
 
@@ -149,8 +171,7 @@ struct SetupKubectlCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let words = ["kubectl"] + (contextName.map { ["--context", $0] } ?? []) + (user.map { ["--user", $0] } ?? [])
-        try SetupCommands.run(.kubectl(context: contextName, user: user), words: words, arguments: arguments, context: context)
+        try SetupCommands.run(.kubectl(context: contextName, user: user), arguments: arguments, context: context)
     }
 }
 
@@ -174,6 +195,6 @@ struct SetupVaultCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try SetupCommands.run(.vault, words: ["vault"], arguments: arguments, context: context)
+        try SetupCommands.run(.vault, arguments: arguments, context: context)
     }
 }

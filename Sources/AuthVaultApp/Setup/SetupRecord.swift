@@ -1,0 +1,122 @@
+import FoundationEssentials
+import SecureFiles
+
+/// What `setup` changed in each tool's file, so that `--undo` (and `reset`) can put the file back as it was: the
+/// file's bytes before the first setup touched it (none: it did not exist), the directories that setup created for
+/// it, the bytes the last change wrote, and which profile set up what in it. Kept in `setup-changes.json`, 0600 in
+/// the 0700 data directory, and trusted only when nobody else could have replaced it.
+struct SetupRecord: Sendable, Equatable {
+    static let fileName = "setup-changes.json"
+    var files: [RecordedFile] = []
+
+    /// The file (as its name resolves) that holds `claim`.
+    func entry(holding claim: SetupClaim) -> Int? {
+        files.firstIndex { $0.claims.contains(claim) }
+    }
+
+    func entry(for path: String) -> Int? {
+        files.firstIndex { $0.path == path }
+    }
+
+    /// Every setup recorded, in the order they were made, each with its tool's file.
+    var claims: [SetupClaim] { files.flatMap(\.claims) }
+
+    static func path(in dataDirectory: String) -> String { FilePath.join(dataDirectory, fileName) }
+
+    /// The record; empty when there is none. One another user could have replaced is refused, as a tool's file is.
+    static func load(from dataDirectory: String) throws(SetupError) -> SetupRecord {
+        let path = path(in: dataDirectory)
+        do {
+            try FileTrust.checkWithAncestors(path)
+            guard let bytes = try SecureFile.read(path) else { return SetupRecord() }
+            return SetupRecord(files: try JSONDecoder().decode(Stored.self, from: Data(bytes)).files)
+        } catch let error as FileSystemError {
+            throw .untrusted(error)
+        } catch {
+            throw .malformed(path: path, problem: "not a record of setup changes")
+        }
+    }
+
+    /// Written atomically, 0600; the file goes once nothing is recorded.
+    func save(in dataDirectory: String) throws(SetupError) {
+        let path = Self.path(in: dataDirectory)
+        do {
+            guard !files.isEmpty else { return try SecureFile.remove(path) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(Stored(version: 1, files: files))
+            try PrivateDirectory.create(dataDirectory)
+            try SecureFile.write(Array(data) + [0x0A], to: path)
+        } catch {
+            throw .file(path: path, reason: "\(error)")
+        }
+    }
+
+    private struct Stored: Codable {
+        var version = 1
+        var files: [RecordedFile]
+    }
+}
+
+/// One tool file that setups changed.
+struct RecordedFile: Sendable, Equatable, Codable {
+    /// The file the tool's name leads to (the one written).
+    let path: String
+    /// Its bytes before the first setup; nil when it did not exist.
+    let original: Data?
+    /// Its permission bits before the first setup.
+    let originalMode: UInt32?
+    /// The directories setup made for it, innermost first: removed again with the file.
+    let createdDirectories: [String]
+    /// The bytes the last setup or undo wrote: while the file still holds them, nobody else edited it.
+    var written: Data
+    /// Someone else edited the file between two setups: its old bytes would undo their edit too, so an undo
+    /// removes setup's own entries only.
+    var editedSince: Bool
+    var claims: [SetupClaim]
+    /// The values each setup replaced (a claim absent: it replaced nothing), which its undo puts back.
+    var replaced: [ReplacedValues]
+}
+
+/// What one setup replaced in its file: the tool's own values, as the tool's plan read them.
+struct ReplacedValues: Sendable, Equatable, Codable {
+    let claim: SetupClaim
+    let values: [String]
+}
+
+/// One `setup` of one profile.
+public struct SetupClaim: Sendable, Equatable, Codable {
+    public let profile: String
+    public let tool: SetupTool
+    /// The name the setup was given: git host, registry, AWS profile, kubectl `context`.
+    let name: String?
+    /// kubectl's `--user`.
+    let user: String?
+
+    init(profile: String, request: SetupRequest) {
+        self.profile = profile
+        tool = request.tool
+        switch request {
+        case .git(let host): (name, user) = (host.lowercased(), nil)
+        case .docker(let registry): (name, user) = (registry.lowercased(), nil)
+        case .kubectl(let context, let user): (name, self.user) = (context, user)
+        case .aws(let awsProfile): (name, user) = (awsProfile, nil)
+        case .vault: (name, user) = (nil, nil)
+        }
+    }
+
+    public var request: SetupRequest {
+        switch tool {
+        case .git: .git(host: name ?? "")
+        case .docker: .docker(registry: name ?? "")
+        case .kubectl: .kubectl(context: name, user: user)
+        case .aws: .aws(awsProfile: name ?? "")
+        case .vault: .vault
+        }
+    }
+
+    /// The same tool entry set up, whichever profile did it.
+    func sameEntry(as other: SetupClaim) -> Bool { tool == other.tool && name == other.name && user == other.user }
+}
+
+extension SetupTool: Codable {}
