@@ -98,6 +98,7 @@ struct ConfigureCommand: CLICommand {
                 if let discovered { adopt(discovered, into: &settings) }
                 adoption = amplify?.adopt(into: &settings)
                 try apply(to: &settings)
+                try ProfileValidation.poolChange(from: file.profiles[name], to: settings)
                 _ = try ResolvedProfile(name: name, settings: settings)
                 file.profiles[name] = settings
             }
