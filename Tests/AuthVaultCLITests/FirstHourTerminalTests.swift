@@ -88,4 +88,32 @@ import TestSupport
         #expect(notExecutable.stderrText.contains("Permission denied"), "\(notExecutable.stderrText)")
         cli.expectNoSecretLeaks()
     }
+
+    /// A wrong password typed at the terminal is asked again, three tries in all; the third wrong one is the end. (USER_PASSWORD_AUTH:
+    /// moto checks the password there, not in its SRP.)
+    @Test func aWrongPasswordAtTheTerminalIsAskedAgainThreeTries() async throws {
+        let pool = try await CognitoPool.make()
+        let password = "Bob-Passw0rd-9!"
+        try await pool.createUser("bob", password: password)
+        let cli = try HeadlessCLI()
+        try await cli.configure(pool)
+        cli.remember(password, as: "bob's password")
+        let signedIn = try await cli.runOnTerminal(["login", "--auth-flow", "password", "--username", "bob"],
+                                                   answers: [("Password for bob: ", "Not-It-1!"), ("Password for bob: ", password)])
+        #expect(signedIn.status == 0 && signedIn.answered == 2, "\(signedIn.screen)")
+        #expect(signedIn.screen.contains("Incorrect user name or password; try the password again."), "\(signedIn.screen)")
+        #expect(signedIn.screen.contains("Signed in as bob"), "\(signedIn.screen)")
+        _ = try await cli.run(["logout"])
+
+        let refused = try await cli.runOnTerminal(["login", "--auth-flow", "password", "--username", "bob"],
+                                                  answers: [("Password for bob: ", "Not-It-1!"), ("Password for bob: ", "Not-It-2!"),
+                                                            ("Password for bob: ", "Not-It-3!"), ("Password for bob: ", password)])
+        #expect(refused.status != 0 && refused.answered == 3, "\(refused.screen)")
+        #expect(refused.screen.components(separatedBy: "try the password again").count == 3, "\(refused.screen)")
+
+        // On standard input, a wrong password is not asked again: a script gets its error at once.
+        let piped = try await cli.run(["login", "--auth-flow", "password", "--username", "bob", "--password-stdin"], stdin: "Not-It-4!\n")
+        #expect(piped.status != 0 && !piped.stderrText.contains("try the password again"), "\(piped.stderrText)")
+        cli.expectNoSecretLeaks()
+    }
 }
