@@ -8,15 +8,21 @@ import TestSupport
 @Suite struct FirstHourTerminalTests {
     private static let passphrase = "first hour vault words"
 
+    /// A headless home configured for a new pool at moto with `user`, nobody signed in yet.
+    private static func configured(for user: String, password: String) async throws -> HeadlessCLI {
+        let pool = try await CognitoPool.make()
+        try await pool.createUser(user, password: password)
+        let cli = try HeadlessCLI()
+        try await cli.configure(pool)
+        cli.remember(password, as: "\(user)'s password")
+        return cli
+    }
+
     /// `printf '%s\n' "$PASSWORD" | authvault login --username alice --password-stdin` on a terminal, with no
     /// passphrase in the environment: asked on /dev/tty, twice for the new vault, after saying what it protects.
     @Test func aScriptedSignInAsksTheNewVaultPassphraseOnTheTerminal() async throws {
-        let pool = try await CognitoPool.make()
         let password = "Alice-Passw0rd!"
-        try await pool.createUser("alice", password: password)
-        let cli = try HeadlessCLI()
-        try await cli.configure(pool)
-        cli.remember(password, as: "alice's password")
+        let cli = try await Self.configured(for: "alice", password: password)
         cli.remember(Self.passphrase, as: "the typed vault passphrase")
         let environment = cli.environment.merging(["TERM": "dumb", "ALICE_PASSWORD": password, "AUTHVAULT_KEY_CACHE_TIMEOUT": "600"]) { $1 }
             .filter { $0.key != "AUTHVAULT_VAULT_PASSPHRASE" }
@@ -89,15 +95,11 @@ import TestSupport
         cli.expectNoSecretLeaks()
     }
 
-    /// A wrong password typed at the terminal is asked again, three tries in all; the third wrong one is the end. (USER_PASSWORD_AUTH:
-    /// moto checks the password there, not in its SRP.)
+    /// A wrong password typed at the terminal is asked again, three tries in all; the third wrong one is the end
+    /// (USER_PASSWORD_AUTH: moto checks the password there, not in its SRP).
     @Test func aWrongPasswordAtTheTerminalIsAskedAgainThreeTries() async throws {
-        let pool = try await CognitoPool.make()
         let password = "Bob-Passw0rd-9!"
-        try await pool.createUser("bob", password: password)
-        let cli = try HeadlessCLI()
-        try await cli.configure(pool)
-        cli.remember(password, as: "bob's password")
+        let cli = try await Self.configured(for: "bob", password: password)
         let signedIn = try await cli.runOnTerminal(["login", "--auth-flow", "password", "--username", "bob"],
                                                    answers: [("Password for bob: ", "Not-It-1!"), ("Password for bob: ", password)])
         #expect(signedIn.status == 0 && signedIn.answered == 2, "\(signedIn.screen)")
