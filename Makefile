@@ -40,9 +40,9 @@ deb: deps-deb
 	Scripts/build-deb.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
 
 ## The main job end to end on the embedded default: a local Cognito emulator and the encrypted-file vault, in a
-## throw-away home directory; stops everything it started.
+## throw-away home directory; stops everything it started. The build says only its errors: the screen is the demo's.
 demo: deps-test
-	$(SWIFT) build $(BUILD_FLAGS) --product authvault
+	$(SWIFT) build $(BUILD_FLAGS) --quiet --product authvault
 	Scripts/demo.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
 
 debug: deps-build
