@@ -108,14 +108,14 @@ public struct VaultFactory: Sendable {
         if let path = application.environment[variable + "_FILE"], !path.isEmpty {
             return PassphraseSource { _ throws(VaultError) in try Self.readPassphraseFile(path, variable: variable + "_FILE") }
         }
-        let prompter = application.prompter
-        guard prompter.canAskForSecret else {
-            // Said alike by a command without a terminal and by the agent, which asks nobody.
-            return .unavailable("there is no terminal to ask for it on; put it in a file (mode 0600) named by \(variable)_FILE, "
-                + "or in \(variable).")
-        }
-        let introduction = newPassphraseIntroduction()
+        let prompter = application.prompter, introduction = newPassphraseIntroduction()
         return PassphraseSource(tries: 3) { purpose throws(VaultError) in
+            // Looked for only when a passphrase is needed: a warm command never opens the terminal. Said alike by a
+            // command without a terminal and by the agent, which asks nobody.
+            guard prompter.canAskForSecret else {
+                throw .passphraseRequired("there is no terminal to ask for it on; put it in a file (mode 0600) named by "
+                    + "\(variable)_FILE, or in \(variable).")
+            }
             let asked: String = switch purpose {
             case .create: "\(introduction)\nNew \(prompt.lowercased()): "
             case .unlock: "\(prompt): "
