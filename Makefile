@@ -42,9 +42,12 @@ deb: deps-deb
 	Scripts/build-deb.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
 
 ## The main job end to end on the embedded default: a local Cognito emulator and the encrypted-file vault, in a
-## throw-away home directory; stops everything it started.
+## throw-away home directory; stops everything it started. The build's output is shown only when it fails (the
+## toolchain's static Foundation makes the linker warn about glibc's mktemp): the screen is the demo's.
 demo: deps-test
-	$(SWIFT) build $(BUILD_FLAGS) --product authvault
+	@echo "Building the release binary..."
+	@log=$$(mktemp) && { $(SWIFT) build $(BUILD_FLAGS) --product authvault > "$$log" 2>&1 || { cat "$$log"; rm -f "$$log"; exit 1; }; } \
+		&& rm -f "$$log"
 	Scripts/demo.sh "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/authvault"
 
 debug: deps-build

@@ -14,9 +14,14 @@ chmod 700 "$demo"
 pids=()
 cleanup() {
     local status=$?
-    # SIGKILL: a parent (a test runner) may have left SIGTERM blocked in the processes it starts.
-    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
+    # SIGKILL: a parent (a test runner) may have left SIGTERM blocked in the processes it starts. Each is waited for
+    # here, with bash's own notices off the screen: "Killed" would only say what this clean-up just did.
+    {
+        for pid in "${pids[@]}"; do
+            kill -KILL "$pid" || true
+            wait "$pid" || true
+        done
+    } 2>/dev/null
     rm -rf "$demo"
     [ $status -eq 0 ] || echo "The demo failed (exit status $status); nothing is left running." >&2
 }
@@ -32,6 +37,9 @@ unset DBUS_SESSION_BUS_ADDRESS AUTHVAULT_PROFILE AUTHVAULT_CONFIG AUTHVAULT_AGEN
 # The file vault's passphrase, generated for this run; a real user types it once per session, or keeps it elsewhere.
 AUTHVAULT_VAULT_PASSPHRASE=$(openssl rand -base64 24)
 export AUTHVAULT_VAULT_PASSPHRASE AUTHVAULT_KEY_CACHE_TIMEOUT=0
+# The emulator's Python libraries warn about their own dependencies (pyOpenSSL's DSA deprecation): nothing the demo
+# shows is about them.
+export PYTHONWARNINGS=ignore
 
 # Starts a Python server that prints its port first and serves until its standard input closes (or it is killed);
 # sets $port.

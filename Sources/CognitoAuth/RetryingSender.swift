@@ -22,6 +22,7 @@ struct RetryingSender: Sendable {
         var attempts = 0
         while true {
             var attempt = request
+            attempt.operation = operation
             attempt.timeout = min(end - clock.now, retryPolicy.attemptTimeout)
             attempts += 1
 

@@ -12,6 +12,9 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomReflectable 
     public var secrets: [String]
     /// The overall deadline for this request, connection included; nil uses the transport's default.
     public var timeout: Duration?
+    /// What the request does, for `--debug`: the Cognito action (`InitiateAuth`), the OAuth endpoint's purpose
+    /// ("the refresh-token grant"). Set by the client that knows it; never a secret.
+    public var operation: String?
 
     public init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8] = [], secrets: [String] = [],
                 timeout: Duration? = nil) {

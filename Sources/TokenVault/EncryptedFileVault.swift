@@ -237,6 +237,12 @@ public actor EncryptedFileVault: VaultRecordAtHand {
         lockedHere.store(false, ordering: .releasing)
     }
 
+    /// Whether the vault was created: its key file exists (a directory others can enter is refused).
+    public func exists() throws(VaultError) -> Bool {
+        guard try directoryExists() else { return false }
+        return try readKeyFile() != nil
+    }
+
     /// Runs `body` with the data key, holding the key-file lock shared so that no re-key runs meanwhile, and only
     /// once `vault.key` on disk (read again under the lock) still wraps that key.
     private func withDataKey<T>(
@@ -269,14 +275,22 @@ public actor EncryptedFileVault: VaultRecordAtHand {
         guard !isLocked || evenIfLocked else {
             throw .lockedUntilUnlocked
         }
-        let passphrase: SecretBytes
-        if let given { passphrase = given } else { passphrase = try await passphraseSource.passphrase(for: .unlock) }
         let location = keyFilePath
-        let key = try await DedicatedThread.run { () throws(VaultError) in
-            try keyFile.unwrap(passphrase: passphrase, location: location)
+        var purpose = PassphraseSource.Purpose.unlock, tried = 0
+        while true {
+            let passphrase: SecretBytes
+            if let given { passphrase = given } else { passphrase = try await passphraseSource.passphrase(for: purpose) }
+            tried += 1
+            do {
+                let key = try await DedicatedThread.run { () throws(VaultError) in
+                    try keyFile.unwrap(passphrase: passphrase, location: location)
+                }
+                cache(key, for: keyFile)
+                return key
+            } catch .wrongPassphrase where given == nil && tried < passphraseSource.tries {
+                purpose = .retryUnlock
+            }
         }
-        cache(key, for: keyFile)
-        return key
     }
 
     /// A key already at hand that matches `keyFile`; a stale one (the vault was re-keyed) is dropped.

@@ -10,11 +10,17 @@ public struct PassphraseSource: Sendable {
         case unlock
         /// Create a new vault: the passphrase becomes the vault's; confirm it.
         case create
+        /// Unlock an existing vault again: the passphrase given before was wrong.
+        case retryUnlock
     }
 
     private let provider: @Sendable (Purpose) async throws(VaultError) -> SecretBytes
+    /// How many passphrases an unlock may try: a person at a terminal mistypes (three, as sudo and ssh allow);
+    /// a passphrase from the environment or a file is the same each time (one).
+    public let tries: Int
 
-    public init(_ provider: @escaping @Sendable (Purpose) async throws(VaultError) -> SecretBytes) {
+    public init(tries: Int = 1, _ provider: @escaping @Sendable (Purpose) async throws(VaultError) -> SecretBytes) {
+        self.tries = max(1, tries)
         self.provider = provider
     }
 

@@ -66,8 +66,9 @@ public actor JWKSCache {
 
     private func startFetch() {
         lastFetchStarted = now()
-        let request = HTTPRequest(method: "GET", url: url, headers: [HTTPHeader(name: "Accept", value: "application/json")],
+        var request = HTTPRequest(method: "GET", url: url, headers: [HTTPHeader(name: "Accept", value: "application/json")],
                                   timeout: fetchTimeout)
+        request.operation = "the JWKS signing keys"
         let transport = self.transport
         inFlight = Task { () -> Result<JSONWebKeySet, TokenError> in
             do throws(HTTPError) {

@@ -81,6 +81,7 @@ final class ScriptedPrompter: SecretPrompter {
     init(_ answers: [String]) { self.answers = Locked(answers) }
 
     var isInteractive: Bool { true }
+    var canAskForSecret: Bool { true }
 
     func readSecret(prompt: String) -> SecretBytes? { readLine(prompt: prompt).map { SecretBytes(utf8: $0) } }
 

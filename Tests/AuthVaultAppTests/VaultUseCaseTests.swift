@@ -58,7 +58,7 @@ import TokenVault
         var record = CredentialRecord(profile: "work")
         record.refreshToken = SecretBytes(utf8: "a refresh token")
         try await application.vaults(for: application.configuration()).fileVault().save(record)
-        #expect(try await application.unlockFileVault() == false, "no agent was told")
+        #expect(try await application.unlockFileVault() == .unlocked(inAgent: false), "no agent was told")
         try await application.changeVaultPassphrase(rekey: true)
         #expect(try await application.lockFileVault() == false)
         let old = Application(environment: EnvironmentVariables(["HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": Self.passphrase,
@@ -71,6 +71,6 @@ import TokenVault
         }
         let new = Application(environment: EnvironmentVariables(["HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": newPassphrase,
                                                                  "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]))
-        #expect(try await new.unlockFileVault() == false)
+        #expect(try await new.unlockFileVault() == .unlocked(inAgent: false))
     }
 }

@@ -40,6 +40,14 @@ import TestSupport
         return output.stdoutText.split(separator: "\n").map(String.init)
     }
 
+    /// The package installs its bash completion where only the bash-completion package loads it from.
+    @Test func theDebianPackageRecommendsWhatLoadsItsBashCompletion() throws {
+        #expect(try PackageFiles.text("Scripts/install-tree.sh").contains("bash_completion=share/bash-completion/completions/"))
+        let control = try PackageFiles.text("Packaging/control.in").split(separator: "\n")
+        let recommends = try #require(control.first { $0.hasPrefix("Recommends:") })
+        #expect(recommends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.contains("bash-completion"), "\(recommends)")
+    }
+
     @Test func bashCompletesCommandsOptionsValuesAndProfiles() throws {
         let top = try bash(["authvault", ""])
         for command in AuthVault.commands.children.map(\.name) { #expect(top.contains(command), "offers \(command)") }

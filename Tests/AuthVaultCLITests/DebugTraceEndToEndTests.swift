@@ -19,6 +19,10 @@ import TestSupport
                          "HTTP POST \(profile.proxy.endpoint) → 200 in ", "profile 'default': refreshed the tokens"] {
             #expect(lines.contains { $0.contains(expected) }, "\(expected) in \(lines)")
         }
+        // Each request names its operation, not only "POST /".
+        let requests = lines.filter { $0.contains("authvault debug: HTTP ") }
+        #expect(!requests.isEmpty && requests.allSatisfy { ["(InitiateAuth)", "(GetTokensFromRefreshToken)", "(the JWKS signing keys)"].contains(where: $0.hasSuffix) },
+                "\(requests)")
         let record = try #require(try await cli.storedRecord())
         for name in ["accessToken", "idToken", "refreshToken"] {
             if let secret = record[name] as? String { cli.remember(secret, as: "the new \(name)") }

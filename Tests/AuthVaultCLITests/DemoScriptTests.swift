@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// `make demo`'s script, run on the built binary: every step works, the browser step included (make test installs
-/// Chromium and Playwright), no secret reaches its output, and it leaves nothing behind.
+/// Chromium and Playwright), no secret reaches its output, nothing but the main job is on the screen, and it leaves
+/// nothing behind.
 @Suite struct DemoScriptTests {
     @Test func theDemoRunsEndToEndAndCleansUp() async throws {
         let authvault = BuiltProducts.executable("authvault")
@@ -22,6 +23,9 @@ import TestSupport
         expectNoSecrets(in: text, ["eyJ"], "no token (a JWT starts with eyJ) is printed")
         expectNoSecrets(in: text, ["Demo-Passw0rd!"], "the password never reaches the output")
         #expect(!text.contains("Some remote steps failed"), "the sign-out succeeds on the emulator: \(text)")
+        // The screen shows the main job only: no notice of the clean-up's kills, no library's or build's warning.
+        let noise = text.split(separator: "\n").filter { $0.contains("Killed") || $0.lowercased().contains("warning:") }
+        #expect(noise.isEmpty, "\(noise)")
         let directory = try #require(text.firstMatch(of: /(\/tmp\/authvault-demo\.[A-Za-z0-9]+) removed/)?.1)
         #expect(!FileManager.default.fileExists(atPath: String(directory)), "its home directory is gone")
         let left = try ProcessRunner.run("/usr/bin/pgrep", ["-f", String(directory)], timeout: 10)

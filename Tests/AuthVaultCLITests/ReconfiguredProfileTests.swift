@@ -35,4 +35,20 @@ import TestSupport
         #expect(again.status == 0 && again.stdout == served.stdout, "\(again.stderrText)")
         cli.expectNoSecretLeaks()
     }
+
+    /// A key URL given for the old pool is not kept for the new one: the change is refused, naming the option to give,
+    /// and the configuration is left as it was.
+    @Test func movingToAnotherPoolRefusesAKeyURLOfTheOldOne() async throws {
+        let cli = try HeadlessCLI()
+        let jwks = "http://127.0.0.1:9/us-east-1_Test1/.well-known/jwks.json"
+        #expect(try await cli.run(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--jwks-url", jwks]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: cli.configPath))
+        let moved = try await cli.run(["configure", "--user-pool-id", "us-east-1_Other1"])
+        #expect(moved.status == 2, "\(moved.stderrText)")
+        #expect(moved.stderrText.contains("names the user pool us-east-1_Test1") && moved.stderrText.contains("--jwks-url"), "\(moved.stderrText)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.configPath)) == before, "nothing was changed")
+        let newKeys = "http://127.0.0.1:9/us-east-1_Other1/.well-known/jwks.json"
+        #expect(try await cli.run(["configure", "--user-pool-id", "us-east-1_Other1", "--jwks-url", newKeys]).status == 0)
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8).contains("us-east-1_Other1/.well-known"))
+    }
 }

@@ -16,6 +16,7 @@ import TokenVault
         #expect(CLIErrors.from(VaultError.timedOut(seconds: 5), profile: "work").message.contains("--vault file"))
         #expect(CLIErrors.from(AuthStoreError.vault(.unavailable("no bus")), profile: "work").message.contains("--vault file"))
         #expect(CLIErrors.from(VaultError.wrongPassphrase, profile: "work").message == VaultError.wrongPassphrase.description)
+        #expect(CLIErrors.from(VaultError.passphraseRequired("no terminal"), profile: "work").message.hasSuffix("'authvault vault unlock'."))
     }
 
     @Test func storeAndLockReasonsGetTheCommandThatHelps() {

@@ -55,6 +55,7 @@ extension Application {
                 if let discovered { Self.adopt(discovered, into: &settings) }
                 adoption = amplify?.adopt(into: &settings)
                 try change.edit(&settings)
+                try ProfileValidation.poolChange(from: file.profiles[name], to: settings)
                 _ = try ResolvedProfile(name: name, settings: settings)
                 file.profiles[name] = settings
             }

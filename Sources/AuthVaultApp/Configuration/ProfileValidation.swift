@@ -40,6 +40,18 @@ public enum ProfileValidation {
         }
     }
 
+    /// A profile moved to another user pool keeps no URL given for the old one: its keys, issuer or API there would
+    /// check the new pool's tokens against the old pool's, or send them to it. Each such URL must be given again
+    /// (or cleared with '', for the new pool's default).
+    public static func poolChange(from before: ProfileSettings?, to after: ProfileSettings) throws(ConfigError) {
+        guard let old = before?.userPoolId, let new = after.userPoolId, old != new else { return }
+        for (option, value) in [("jwks-url", after.jwksURL), ("issuer", after.issuer), ("endpoint", after.endpoint)] {
+            guard let value, value.contains(old) else { continue }
+            throw .invalidValue(option: option, value: value, reason: "it names the user pool \(old), and the profile now uses \(new); "
+                + "give the new pool's URL with --\(option) URL, or --\(option) '' for its default")
+        }
+    }
+
     public static func region(fromUserPoolId poolId: String) -> String? {
         guard let underscore = poolId.firstIndex(of: "_") else { return nil }
         return String(poolId[..<underscore])

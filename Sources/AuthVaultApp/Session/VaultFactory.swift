@@ -97,7 +97,8 @@ struct VaultFactory: Sendable {
     // MARK: Passphrase and settings
 
     /// `AUTHVAULT_VAULT_PASSPHRASE`, else the file named by `AUTHVAULT_VAULT_PASSPHRASE_FILE`, else a no-echo
-    /// prompt on the terminal (asked twice when the vault is created). Never a command-line argument.
+    /// prompt on the terminal, even while standard input is a pipe (asked twice when the vault is created, and
+    /// again after a wrong one, up to three tries). Never a command-line argument.
     func passphraseSource(
         variable: String = "AUTHVAULT_VAULT_PASSPHRASE", prompt: String = "Vault passphrase"
     ) -> PassphraseSource {
@@ -107,20 +108,35 @@ struct VaultFactory: Sendable {
         if let path = application.environment[variable + "_FILE"], !path.isEmpty {
             return PassphraseSource { _ throws(VaultError) in try Self.readPassphraseFile(path, variable: variable + "_FILE") }
         }
-        let prompter = application.prompter
-        guard prompter.isInteractive else {
-            // Said alike by a command without a terminal and by the agent, which asks nobody.
-            return .unavailable("none is set in \(variable) or \(variable)_FILE, and nobody may be asked for it here.")
-        }
-        return PassphraseSource { purpose throws(VaultError) in
-            let first = prompter.readSecret(prompt: purpose == .create ? "New \(prompt.lowercased()): " : "\(prompt): ")
-            guard let first else { throw .passphraseRequired("no passphrase was entered.") }
+        let prompter = application.prompter, introduction = newPassphraseIntroduction()
+        return PassphraseSource(tries: 3) { purpose throws(VaultError) in
+            // Looked for only when a passphrase is needed: a warm command never opens the terminal. Said alike by a
+            // command without a terminal and by the agent, which asks nobody.
+            guard prompter.canAskForSecret else {
+                throw .passphraseRequired("there is no terminal to ask for it on; put it in a file (mode 0600) named by "
+                    + "\(variable)_FILE, or in \(variable).")
+            }
+            let asked: String = switch purpose {
+            case .create: "\(introduction)\nNew \(prompt.lowercased()): "
+            case .unlock: "\(prompt): "
+            case .retryUnlock: "Wrong \(prompt.lowercased()), try again.\n\(prompt): "
+            }
+            guard let first = prompter.readSecret(prompt: asked) else { throw .passphraseRequired("no passphrase was entered.") }
             guard purpose == .create else { return first }
             guard prompter.readSecret(prompt: "Repeat the \(prompt.lowercased()): ") == first else {
                 throw .passphraseRequired("the two passphrases differ; nothing was created.")
             }
             return first
         }
+    }
+
+    /// Said before a new passphrase is asked: what it protects, and how long the key it opens is remembered.
+    private func newPassphraseIntroduction() -> String {
+        let remembered: String = switch try? keyCache() {
+        case .userKeyring(let timeout)?: "its key is remembered for \(TimeText.span(Double(timeout.components.seconds))) in your user keyring"
+        default: "its key is not remembered: every command asks for it"
+        }
+        return "A new vault passphrase protects the tokens in \(dataDirectory); \(remembered)."
     }
 
     /// The file's first line. It must be private to this user, like every secret file.

@@ -30,6 +30,8 @@ public enum SignInNotice: Sendable {
     case newPasswordRequired
     /// Cognito requires an authenticator app now: its secret, for the account the app lists.
     case authenticatorRequired(SoftwareTokenSecret, accountName: String)
+    /// A wrong password typed at the prompt, asked again (three tries in all).
+    case wrongPassword
     /// A wrong code, asked again: from the next piped line, or at the prompt.
     case wrongCode(readingNextLine: Bool)
     /// This sign-in made the machine a device Cognito tracks.

@@ -30,16 +30,21 @@ public struct UserPoolSignIn {
         let store = session.store
         await store.bootstrap()
         let deviceBefore = await store.sessionFacts()?.device?.key
-        let method: SignInMethod = switch flow {
-        case .srp: .password(try password(for: username), flow: .userSRP)
-        case .password: .password(try password(for: username), flow: .userPassword)
-        case .emailOTP: .choice(preferring: .emailOTP)
-        case .smsOTP: .choice(preferring: .smsOTP)
-        case .choice: .choice(preferring: nil)
-        case .custom: .custom
-        }
         var progress: SignInProgress
-        do { progress = try await store.signIn(username: username, method: method) } catch { throw .store(error) }
+        var wrongPasswords = 0
+        while true {
+            let method = try method(flow, username: username)
+            do {
+                progress = try await store.signIn(username: username, method: method)
+                break
+            } catch .rejected(.notAuthorized) where passwordTypedAtTerminal && wrongPasswords < 2 {
+                // A person mistypes: asked again, three tries in all, as sudo and ssh do.
+                wrongPasswords += 1
+                notice(.wrongPassword)
+            } catch {
+                throw .store(error)
+            }
+        }
         var wrongCodes = 0
         while case .challenge(let challenge) = progress {
             let answer = try await self.answer(challenge)
@@ -75,6 +80,20 @@ public struct UserPoolSignIn {
             notice(.deviceRemembered(name: device.name))
         }
     }
+
+    private mutating func method(_ flow: AuthFlowChoice, username: String) throws(ApplicationError) -> SignInMethod {
+        switch flow {
+        case .srp: .password(try password(for: username), flow: .userSRP)
+        case .password: .password(try password(for: username), flow: .userPassword)
+        case .emailOTP: .choice(preferring: .emailOTP)
+        case .smsOTP: .choice(preferring: .smsOTP)
+        case .choice: .choice(preferring: nil)
+        case .custom: .custom
+        }
+    }
+
+    /// The password was typed at the prompt, not given on standard input: a wrong one can be typed again.
+    private var passwordTypedAtTerminal: Bool { passwordGiven && answers.isInteractive && !answers.isGiven(.password) }
 
     private mutating func password(for username: String) throws(ApplicationError) -> SecretBytes {
         passwordGiven = true

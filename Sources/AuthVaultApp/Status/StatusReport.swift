@@ -62,7 +62,12 @@ public struct StatusReport: Sendable, Encodable {
         clientId = profile.clientId
         backend = status.backend.rawValue
         state = status.state
-        stateText = "\(status.authState)"
+        stateText = switch status.state {
+        // The reason is the problem's, said once there; the state says only which of the two it is.
+        case .vaultLocked: "vault locked"
+        case .vaultUnavailable: "vault unavailable"
+        default: "\(status.authState)"
+        }
         usable = status.usable
         self.problem = problem
         if profile.grant == .clientCredentials { signIn = "machine (client credentials)" }

@@ -9,6 +9,14 @@ public enum AgentVaultRequest: String, Sendable {
     case lock, unlock
 }
 
+/// What `vault unlock` found.
+public enum FileVaultUnlock: Sendable, Equatable {
+    /// Opened here, and in a running agent too when `inAgent`.
+    case unlocked(inAgent: Bool)
+    /// No vault was created in `directory` yet: the first sign-in that saves to the file vault creates it.
+    case noVault(directory: String)
+}
+
 /// A running agent that did not carry out a request on its vault: the vault is not in the state the user was told.
 public struct AgentRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     public let socketPath: String
@@ -52,11 +60,16 @@ extension Application {
     }
 
     /// Opens the encrypted file vault (asking for its passphrase if it must), then has a running agent open its
-    /// own again. Returns whether an agent did so too.
-    public func unlockFileVault() async throws(ApplicationError) -> Bool {
+    /// own again; a vault not created yet has nothing to unlock, and nothing is done.
+    public func unlockFileVault() async throws(ApplicationError) -> FileVaultUnlock {
         let vault = try vaults(for: configuration()).fileVault()
-        do { try await vault.unlock() } catch { throw .vault(error) }
-        return try tellAgent(.unlock)
+        do {
+            guard try await vault.exists() else { return .noVault(directory: vault.directory) }
+            try await vault.unlock()
+        } catch {
+            throw .vault(error)
+        }
+        return .unlocked(inAgent: try tellAgent(.unlock))
     }
 
     /// Before a use writes a session into the encrypted file vault: the vault is opened here (the passphrase asked

@@ -90,6 +90,11 @@ struct ArgumentParser {
                    let renamed = type.spec.renamedOptions.first(where: { $0.former == name }) {
                     throw usage("Unknown option '\(given)': \(renamed.reason).\nDid you mean '--\(renamed.current.long)'?")
                 }
+                // `exec ls -la`: the option is the command's, which only follows '--'.
+                if case .command(let type) = node, type.spec.acceptsTrailingArguments, let first = parsed.positionals.first {
+                    throw usage("Unknown option '\(given)'. If it is an option of '\(first)', put '--' before the command: "
+                                + "authvault \(path.dropFirst().joined(separator: " ")) -- \(first) \(given) ...")
+                }
                 throw usage("Unknown option '\(given)'.", suggesting: given, among: options.map { "--" + $0.long })
             }
             if option.takesValue {

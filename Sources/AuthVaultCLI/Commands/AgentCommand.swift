@@ -32,7 +32,7 @@ struct AgentCommand: CLICommand {
         profile exists or not. In the container, set AUTHVAULT_AGENT_SOCKET to the mounted socket and
         AUTHVAULT_AGENT_UID to this agent's user id. Refresh is single-flight across all clients.
 
-        The agent never asks anyone anything: it opens the encrypted file vault at start with the key in the session
+        The agent never asks anyone anything: it opens the encrypted file vault at start with the key in the user
         keyring or $AUTHVAULT_VAULT_PASSPHRASE(_FILE), else it starts locked (its log says so) and answers "vault
         locked" (exit status 4) until 'authvault vault unlock', which asks in your terminal and hands the key over.
         A locked keyring is answered the same way, never with a desktop prompt. 'authvault vault lock' locks it

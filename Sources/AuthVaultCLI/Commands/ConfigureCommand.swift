@@ -46,7 +46,9 @@ struct ConfigureCommand: CLICommand {
         name: "configure",
         abstract: "Create or update a profile.",
         discussion: """
-        Only the options given are changed; an empty value ('') resets an option to its default.
+        Only the options given are changed; an empty value ('') resets an option to its default. A change of
+        --user-pool-id is refused while --jwks-url, --issuer or --endpoint still names the old pool: give the new
+        pool's URL in the same command, or '' for its default.
         A new profile needs at least --user-pool-id and --client-id, or for any other OpenID provider
         --oidc-discovery, --client-id and --redirect-uri. Secrets never go into the
         configuration file: --client-secret-stdin stores the app client's secret in the profile's vault record,

@@ -60,7 +60,10 @@ struct LoginCommand: CLICommand {
         error naming the option. Standard input holds one line per -stdin option given, in this order: the
         password, the new password, the MFA code. Each line is read when its question comes, so a script may write
         the MFA code (an SMS or e-mail code) after the password has gone through. --mfa-code puts the code on the
-        command line instead, where other users of the machine can see it.
+        command line instead, where other users of the machine can see it. A password typed at the terminal that
+        Cognito refuses is asked again, three tries in all. The encrypted file vault's passphrase is never read from
+        standard input: it is asked on the terminal even while standard input is a pipe (the first time with what it
+        protects and how long it is remembered), and without a terminal it comes from AUTHVAULT_VAULT_PASSPHRASE_FILE.
 
         Without a password: --auth-flow email-otp or sms-otp has Cognito send a code (said where it went) that is
         asked for, or read with --code-stdin when it is sent; a wrong code is asked again (the next line). With

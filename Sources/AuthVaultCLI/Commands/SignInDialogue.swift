@@ -38,6 +38,7 @@ struct SignInDialogue {
         case .authenticatorRequired(let secret, let account):
             output.line("Cognito requires an authenticator app for this account.")
             secret.show(accountName: account, profile: profile, on: output)
+        case .wrongPassword: output.line("Incorrect user name or password; try the password again.")
         case .wrongCode(let readingNextLine):
             output.line(readingNextLine ? "That code is not right; reading the next line of standard input." : "That code is not right; try again.")
         case .deviceTracked(let key, let name): output.line("Cognito now knows this machine as device '\(escaped(name))' (\(escaped(key))).")

@@ -91,7 +91,7 @@ struct StatusCommand: CLICommand {
         case .refreshTokenExpired(let at): "the refresh token expired \(TimeText.relative(at, now: now)); run \(login)"
         case .accessTokenExpired(let at):
             "the access token expired \(TimeText.relative(at, now: providerNow)); the next \(token) refreshes it"
-        case .vault(let error): error.description
+        case .vault(let error): Remedy.message(error.description, Remedy.of(error, profile: profile))
         case .needsSignIn(let reason): "\(reason); run \(login)"
         case .notSignedIn: "not signed in; run \(login)"
         case .noMachineTokenYet: "no token yet; the next \(token) fetches one"

@@ -29,13 +29,21 @@ struct VaultUnlockCommand: CLICommand {
         The passphrase comes from $AUTHVAULT_VAULT_PASSPHRASE(_FILE) or a prompt, and the key is kept in the user
         keyring as on any first use. A running agent then opens its vault again: with the key from that keyring, else
         from its own passphrase source; if it has neither, it stays locked and this command says so (exit status 4).
+        When no vault was created yet, it says so and exits 1: the first sign-in to the file vault creates it.
         """)
 
     init(arguments: ParsedArguments) throws(UsageError) {}
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let inAgent = try await application(for: context.profileName) { () async throws(ApplicationError) in try await context.application.unlockFileVault() }
-        context.standardError.line("Unlocked the encrypted file vault\(inAgent ? ", in the agent too" : "").")
+        let outcome = try await application(for: context.profileName) { () async throws(ApplicationError) in try await context.application.unlockFileVault() }
+        switch outcome {
+        case .unlocked(let inAgent):
+            context.standardError.line("Unlocked the encrypted file vault\(inAgent ? ", in the agent too" : "").")
+        case .noVault(let directory):
+            throw CLIError("There is no encrypted file vault in \(directory) yet, so nothing was unlocked. The first sign-in "
+                           + "of a profile that keeps its tokens in the file vault creates it: 'authvault login' (choose that "
+                           + "vault with 'authvault configure --vault file').", status: .failure)
+        }
     }
 }
 

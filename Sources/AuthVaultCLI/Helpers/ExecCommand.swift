@@ -19,7 +19,7 @@ struct ExecCommand: CLICommand {
         abstract: "Run a command with a valid token in its environment.",
         discussion: """
         Example: authvault exec --env API_TOKEN -- ./deploy.sh. The command replaces authvault (its exit status is
-        the command's). It gets this environment without authvault's own AUTHVAULT_* variables (the vault
+        the command's; 127 when it is not found, 126 when it cannot be run, as env(1) says). It gets this environment without authvault's own AUTHVAULT_* variables (the vault
         passphrase never reaches it), plus the token in the variable asked for; with --aws, the AWS credentials
         instead: authvault exec --aws -- aws s3 ls.
         """,
@@ -74,6 +74,7 @@ struct ExecCommand: CLICommand {
             return reason
         }
         CoreDumps.refuse()
-        throw CLIError("Cannot run '\(command[0])': \(String(cString: strerror(reason))).", status: .failure)
+        throw CLIError("Cannot run '\(command[0])': \(String(cString: strerror(reason))).",
+                       status: reason == ENOENT ? .commandNotFound : .commandCannotRun)
     }
 }

@@ -11,6 +11,10 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
     case vaultLocked = 4
     /// Cognito or the identity provider could not be reached; nothing was changed.
     case networkUnavailable = 5
+    /// `exec`: the command was found but could not be run (not executable, a bad format), as env(1) and shells say.
+    case commandCannotRun = 126
+    /// `exec`: no such command, as env(1) and shells say.
+    case commandNotFound = 127
     /// Ctrl-C (or SIGTERM) ended a wait, such as a browser sign-in; nothing was changed.
     case cancelled = 130
 
@@ -22,6 +26,8 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .signInRequired: return "sign-in required"
         case .vaultLocked: return "vault locked"
         case .networkUnavailable: return "network unavailable"
+        case .commandCannotRun: return "exec: the command was found but could not be run"
+        case .commandNotFound: return "exec: the command was not found"
         case .cancelled: return "cancelled (Ctrl-C)"
         }
     }

@@ -56,6 +56,7 @@ enum Remedy {
         case .unavailable: "On a headless machine use the encrypted file: \(command("configure", profile: profile, "--vault file"))."
         case .timedOut: "Or use the encrypted file: --vault file."
         case .lockedUntilUnlocked: "Run 'authvault vault unlock' to open it again."
+        case .passphraseRequired: "Or unlock it in a terminal first: 'authvault vault unlock'."
         default: nil
         }
     }

@@ -13,6 +13,9 @@ struct Terminal: SecretPrompter {
 
     var isInteractive: Bool { isatty(0) == 1 && isatty(2) == 1 }
 
+    /// A controlling terminal opens, whatever standard input is.
+    var canAskForSecret: Bool { withTerminal { _ in true } ?? false }
+
     func readSecret(prompt: String) -> SecretBytes? {
         withTerminal { descriptor in
             write(descriptor, prompt)
