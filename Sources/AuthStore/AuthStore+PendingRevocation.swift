@@ -1,15 +1,25 @@
 import CognitoAuth
 import TokenVault
 
-/// What to do with a refresh token after a revocation attempt failed: only a passing failure (the network, a
-/// timeout, the server's trouble, throttling) keeps it to try again; any answer of the server's that refuses it
-/// (already revoked, expired, rotated away) means no one can use it any more, which is what revoking wanted.
+/// What a failed revocation attempt means for the refresh token. Only a passing failure (the network, a timeout,
+/// the server's trouble, throttling) keeps it to try again; the server's answer that the token is already invalid
+/// (revoked, expired, rotated away) means no one can use it, which is what revoking wanted; any other refusal (the
+/// client not allowed to revoke, TLS refused) would fail the same way every time, so it is reported and not kept.
 public enum RevocationVerdict: Sendable, Equatable {
     case keepPending
-    case done
+    case alreadyInvalid
+    case refused
 
     public init(after error: CognitoError) {
-        self = error.isRetryable ? .keepPending : .done
+        if error.isRetryable {
+            self = .keepPending
+            return
+        }
+        switch error {
+        case .notAuthorized, .refreshTokenRejected, .refreshTokenReuse: self = .alreadyInvalid
+        case .unknownService(let type, _, _) where type == "invalid_grant": self = .alreadyInvalid
+        default: self = .refused
+        }
     }
 }
 
@@ -19,12 +29,15 @@ public struct RevocationRetry: Sendable, Equatable {
     public var revoked = 0
     /// Still pending: the retry failed for a passing reason again.
     public var stillPending = 0
+    /// Refused for good (see `RevocationVerdict.refused`): dropped, and valid at the server until they expire.
+    public var refused = 0
     /// Why the last retry failed, in words (never a token).
     public var failure: String?
 
-    public init(revoked: Int = 0, stillPending: Int = 0, failure: String? = nil) {
+    public init(revoked: Int = 0, stillPending: Int = 0, refused: Int = 0, failure: String? = nil) {
         self.revoked = revoked
         self.stillPending = stillPending
+        self.refused = refused
         self.failure = failure
     }
 }
@@ -120,15 +133,19 @@ extension AuthStore {
                 try await authority.revoke(each)
                 retry.revoked += 1
             } catch {
-                guard RevocationVerdict(after: error) == .keepPending else {
+                switch RevocationVerdict(after: error) {
+                case .alreadyInvalid:
                     retry.revoked += 1
-                    continue
+                case .refused:
+                    retry.refused += 1
+                    retry.failure = error.description
+                case .keepPending:
+                    each.lastTriedAt = now()
+                    each.lastFailure = error.description
+                    retry.failure = error.description
+                    retry.stillPending += 1
+                    left.append(each)
                 }
-                each.lastTriedAt = now()
-                each.lastFailure = error.description
-                retry.failure = error.description
-                retry.stillPending += 1
-                left.append(each)
             }
         }
         return left

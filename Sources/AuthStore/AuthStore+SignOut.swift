@@ -9,7 +9,8 @@ extension AuthStore {
     /// (this sign-out's own included, when it cannot revoke now).
     public func signOut(global: Bool, forgetPending: Bool = false) async -> SignOutResult {
         await bootstrap()
-        let earlier = forgetPending ? nil : await retryPendingRevocations()
+        // Only when the record read shows some: the retry takes the profile lock, which a refresh in flight holds.
+        let earlier = forgetPending || record?.pendingRevocations.isEmpty != false ? nil : await retryPendingRevocations()
         var result: SignOutResult
         if let report = await send(.signOutStarted(global: global)) {
             await send(.signOutFinished)
@@ -71,11 +72,12 @@ extension AuthStore {
                 result.revoked = true
             } catch {
                 // After a global sign-out the token is already dead, which is what revoking wanted.
-                let alreadyDead = result.signedOutGlobally == true && !error.isRetryable
+                let verdict = RevocationVerdict(after: error)
+                let alreadyDead = verdict == .alreadyInvalid || (result.signedOutGlobally == true && !error.isRetryable)
                 result.revoked = alreadyDead
                 guard !alreadyDead else { return }
                 result.remoteFailures.append("revoking the refresh token: \(error)")
-                guard RevocationVerdict(after: error) == .keepPending, let cleared else { return }
+                guard verdict == .keepPending, let cleared else { return }
                 await keepForRetry(stored, of: cleared, failure: error.description, into: &result)
             }
         }

@@ -66,5 +66,5 @@ public struct SignOutResult: Sendable, Equatable {
     /// Pending revocations dropped unrevoked, on the user's word.
     public var forgottenRevocations = 0
 
-    public var isComplete: Bool { remoteFailures.isEmpty && (earlierRevocations?.stillPending ?? 0) == 0 }
+    public var isComplete: Bool { remoteFailures.isEmpty && (earlierRevocations.map { $0.stillPending + $0.refused } ?? 0) == 0 }
 }

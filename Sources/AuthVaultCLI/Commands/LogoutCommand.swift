@@ -61,8 +61,11 @@ struct LogoutCommand: CLICommand {
                 byDefault: pending.validUntil == nil ? pending.validUntilByDefault.map(TimeText.rfc3339) : nil))
         }
         guard result.isComplete else {
-            if result.remoteFailures.isEmpty, let failure = result.earlierRevocations?.failure {
-                throw CLIError("Revoking the earlier refresh token failed again: \(failure)", status: .networkUnavailable)
+            if result.remoteFailures.isEmpty, let earlier = result.earlierRevocations, let failure = earlier.failure {
+                throw earlier.stillPending > 0
+                    ? CLIError("Revoking the earlier refresh token failed again: \(failure)", status: .networkUnavailable)
+                    : CLIError("The earlier refresh token could not be revoked, and is no longer kept: \(failure) "
+                               + "It stays valid at the server until it expires.", status: .networkUnavailable)
             }
             let failures = result.remoteFailures.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
             throw CLIError("Some remote steps failed: " + failures.joined(separator: "; ")
