@@ -61,12 +61,13 @@ import TestSupport
         #expect(first.stderrText.contains("Sign-out not finished: the refresh token is not revoked yet and stays valid at the server until"),
                 "\(first.stderrText)")
         #expect(first.stderrText.contains("'authvault logout --profile default --forget'"), "\(first.stderrText)")
+        #expect(first.stderrText.contains("the refresh token is kept, encrypted, to revoke at the next logout, login or refresh."), "\(first.stderrText)")
         let record = try await cli.storedRecord()
         #expect(record?["refreshToken"] == nil && record?["accessToken"] == nil, "the session is gone from here")
         #expect(try await machine.pendingTokens() == [token], "kept to revoke, apart from any session")
 
         let status = try await cli.run(["status"])
-        #expect(status.stdoutText.contains("Sign-out:   Sign-out not finished: the refresh token is not revoked yet"), "\(status.stdoutText)")
+        #expect(status.stdoutText.contains("Pending:    Sign-out not finished: the refresh token is not revoked yet"), "\(status.stdoutText)")
         let json = try await cli.run(["status", "--json"])
         #expect(try await JSONSchemaCheck.violations(of: json.stdout, against: "status.schema.json") == [])
         let pending = (try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["pendingRevocations"] as? [[String: Any]]

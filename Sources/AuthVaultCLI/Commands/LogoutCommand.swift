@@ -69,7 +69,9 @@ struct LogoutCommand: CLICommand {
             }
             let failures = result.remoteFailures.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
             throw CLIError("Some remote steps failed: " + failures.joined(separator: "; ")
-                           + ". The tokens are gone from this machine.", status: .networkUnavailable)
+                           + ". The tokens are gone from this machine"
+                           + (result.keptForRetry ? "; the refresh token is kept, encrypted, to revoke at the next logout, login or refresh." : "."),
+                           status: .networkUnavailable)
         }
     }
 

@@ -136,7 +136,7 @@ struct StatusCommand: CLICommand {
         if let clock = report.clock { lines.append("Clock:      \(clock)") }
         if let problem = report.problem { lines.append("Note:       \(escaped(problem))") }
         for pending in report.pendingRevocations ?? [] {
-            lines.append("Sign-out:   " + PendingRevocationWords.sentence(profile: report.profile, validUntil: pending.validUntil,
+            lines.append("Pending:    " + PendingRevocationWords.sentence(profile: report.profile, validUntil: pending.validUntil,
                                                                         byDefault: pending.validUntilByDefault))
             lines.append("            The last try failed \(pending.lastTriedAt): \(escaped(pending.lastFailure))")
         }
