@@ -127,4 +127,11 @@ import TestSupport
         #expect(newToken != token)
         #expect(await machine.serverAccepts(newToken), "the new session stands")
     }
+
+    @Test func logoutHelpNamesForget() async throws {
+        let help = try await HeadlessCLI().run(["logout", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdoutText.contains("--forget"), "\(help.stdoutText)")
+        #expect(help.stdoutText.contains("revoked at the next logout, login or refresh"), "\(help.stdoutText)")
+    }
 }
