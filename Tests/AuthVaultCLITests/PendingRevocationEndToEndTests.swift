@@ -44,6 +44,16 @@ import TestSupport
             }
         }
 
+        /// Signs out with the network cut, then brings it back; returns the refresh token left pending.
+        func logoutWhileTheNetworkIsDown() async throws -> String {
+            let token = try await refreshToken()
+            try await proxy.inject(PendingRevocationEndToEndTests.networkDown)
+            let logout = try await cli.run(["logout"])
+            guard logout.status == 5 else { throw TestFixtureError("logout exited \(logout.status): \(logout.stderrText)") }
+            try await proxy.inject([])
+            return token
+        }
+
         func pendingTokens() async throws -> [String] {
             try await cli.storedRecord()?["pendingRevocationTokens"] as? [String] ?? []
         }
@@ -90,15 +100,13 @@ import TestSupport
         #expect(await machine.serverAccepts(token) == false, "the server refuses the revoked refresh token")
         let after = try await cli.run(["status", "--json"])
         #expect(!after.stdoutText.contains("pendingRevocations"), "\(after.stdoutText)")
+        cli.expectNoSecretLeaks()
     }
 
     @Test func logoutForgetDropsThePendingRevocationWithoutRevoking() async throws {
         let machine = try await Machine.make()
         let cli = machine.cli
-        let token = try await machine.refreshToken()
-        try await machine.proxy.inject(Self.networkDown)
-        _ = try await cli.run(["logout"])
-        try await machine.proxy.inject([])
+        let token = try await machine.logoutWhileTheNetworkIsDown()
         let triedWhileDown = try await machine.proxy.attempts(of: "RevokeToken")
 
         let forget = try await cli.run(["logout", "--forget"])
@@ -114,10 +122,7 @@ import TestSupport
     @Test func aLoginRetriesThePendingRevocationAfterSavingTheNewSession() async throws {
         let machine = try await Machine.make()
         let cli = machine.cli
-        let token = try await machine.refreshToken()
-        try await machine.proxy.inject(Self.networkDown)
-        _ = try await cli.run(["logout"])
-        try await machine.proxy.inject([])
+        let token = try await machine.logoutWhileTheNetworkIsDown()
 
         let login = try await cli.login(Self.username, lines: [Self.password])
         #expect(login.status == 0, "\(login.stderrText)")
