@@ -138,7 +138,7 @@ struct StatusCommand: CLICommand {
         for pending in report.pendingRevocations ?? [] {
             lines.append("Pending:    " + PendingRevocationWords.sentence(profile: report.profile, validUntil: pending.validUntil,
                                                                         byDefault: pending.validUntilByDefault))
-            lines.append("            The last try failed \(pending.lastTriedAt): \(escaped(pending.lastFailure))")
+            lines.append("            The last try, at \(pending.lastTriedAt), failed: \(escaped(pending.lastFailure))")
         }
         return lines.joined(separator: "\n") + "\n"
     }
