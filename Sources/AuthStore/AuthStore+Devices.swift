@@ -36,7 +36,7 @@ extension AuthStore {
         _ = try? await updateRecord({ (record: inout CredentialRecord?) throws(AuthStoreError) -> Bool in
             guard var stored = record, stored.device?.key == key else { return false }
             stored.device = nil
-            record = stored.hasSession || stored.keepsMachineSettings ? stored : nil
+            record = stored.hasSession || stored.outlivesSession ? stored : nil
             return true
         }, event: { _, forgotten in forgotten ? .deviceForgotten : nil })
     }

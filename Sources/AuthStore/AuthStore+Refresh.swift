@@ -115,6 +115,12 @@ extension AuthStore {
         latest.clockOffset = clock.offset
         latest.clockAnchor = clock.anchor
         latest.refusedClockOffset = clock.refusedOffset
+        // The server answers, and the record is in hand under the lock already: retry what an earlier sign-out could
+        // not revoke (only a refresh gets here, never a token served from the vault as it is).
+        if !latest.pendingRevocations.isEmpty {
+            var retry = RevocationRetry()
+            latest.pendingRevocations = await revokeEach(latest.pendingRevocations, into: &retry)
+        }
         record = latest
         lock.writeNote(nil)
         return .refreshed

@@ -105,6 +105,8 @@ extension AuthStore {
                 await reloadFromVault()
                 throw error.storeError
             }
+            // Now that the server answers, what an earlier sign-out could not revoke; its failure never fails the sign-in.
+            if !stored.pendingRevocations.isEmpty { await retryPendingRevocations() }
             return .signedIn(SessionSummary(stored))
         }
     }

@@ -5,13 +5,29 @@ extension AuthStore {
     /// Clears the local session first (every process sees it), then revokes the refresh token and, with
     /// `global`, signs out everywhere. Remote failures come back in the result; the local sign-out stands.
     /// A refresh in flight is stopped, and a pending challenge dropped, only once the machine accepts the sign-out.
-    public func signOut(global: Bool) async -> SignOutResult {
+    /// Revocations an earlier sign-out left pending are tried again first, or with `forgetPending` dropped unrevoked
+    /// (this sign-out's own included, when it cannot revoke now).
+    public func signOut(global: Bool, forgetPending: Bool = false) async -> SignOutResult {
         await bootstrap()
-        guard let report = await send(.signOutStarted(global: global)) else {
-            return SignOutResult(revoked: nil, signedOutGlobally: nil, remoteFailures: ["another operation is running"])
+        // Only when the record read shows some: the retry takes the profile lock, which a refresh in flight holds.
+        let earlier = forgetPending || record?.pendingRevocations.isEmpty != false ? nil : await retryPendingRevocations()
+        var result: SignOutResult
+        if let report = await send(.signOutStarted(global: global)) {
+            await send(.signOutFinished)
+            result = report.signOut
+        } else {
+            result = SignOutResult(revoked: nil, signedOutGlobally: nil, remoteFailures: ["another operation is running"])
         }
-        await send(.signOutFinished)
-        return report.signOut
+        result.earlierRevocations = earlier
+        if forgetPending {
+            do {
+                result.forgottenRevocations = try await forgetPendingRevocations()
+                result.keptForRetry = false
+            } catch {
+                result.remoteFailures.append("forgetting the pending revocations: \(error)")
+            }
+        }
+        return result
     }
 
     /// The body of `AuthEffect.clearStoredSession`: removes the session from the vault, and returns what the vault
@@ -24,7 +40,7 @@ extension AuthStore {
                 var kept = previous
                 kept.clearSession()
                 kept.sessionEndedReason = nil
-                stored = kept.keepsMachineSettings ? kept : nil
+                stored = kept.outlivesSession ? kept : nil
                 return previous
             }
             return (cleared.outcome ?? known, cleared.record, nil)
@@ -56,10 +72,25 @@ extension AuthStore {
                 result.revoked = true
             } catch {
                 // After a global sign-out the token is already dead, which is what revoking wanted.
-                let alreadyDead = result.signedOutGlobally == true && !error.isRetryable
+                let verdict = RevocationVerdict(after: error)
+                let alreadyDead = verdict == .alreadyInvalid || (result.signedOutGlobally == true && !error.isRetryable)
                 result.revoked = alreadyDead
-                if !alreadyDead { result.remoteFailures.append("revoking the refresh token: \(error)") }
+                guard !alreadyDead else { return }
+                result.remoteFailures.append("revoking the refresh token: \(error)")
+                guard verdict == .keepPending, let cleared else { return }
+                await keepForRetry(stored, of: cleared, failure: error.description, into: &result)
             }
+        }
+    }
+
+    private func keepForRetry(_ stored: StoredSession, of cleared: CredentialRecord, failure: String, into result: inout SignOutResult) async {
+        let pending = PendingRevocation(refreshToken: stored.refreshToken, origin: stored.origin, signedInAt: cleared.signedInAt,
+                                        lastRefreshAt: cleared.lastRefreshAt, lastTriedAt: now(), lastFailure: failure)
+        do {
+            try await keepForRetry(pending)
+            result.keptForRetry = true
+        } catch {
+            result.remoteFailures.append("keeping the refresh token to revoke later: \(error)")
         }
     }
 }

@@ -159,6 +159,16 @@ public actor AuthStore {
         }
     }
 
+    /// Takes the pending revocations as the vault now holds them, which no event brings: the session in memory
+    /// stays as the machine's last accepted event left it.
+    func adoptPendingRevocations(of written: CredentialRecord?) {
+        guard record != nil else {
+            record = written.flatMap { $0.hasSession ? nil : $0 }
+            return
+        }
+        record?.pendingRevocations = written?.pendingRevocations ?? []
+    }
+
     // MARK: The interpreter
 
     /// What the effects of one transition report to whoever sent its event: for a sign-out, the session the vault

@@ -59,6 +59,12 @@ public struct SignOutResult: Sendable, Equatable {
     public var remoteFailures: [String]
     /// The provider has no revocation endpoint: the refresh token was not revoked, and nothing failed.
     public var revocationUnavailable = false
+    /// The revocation failed for a passing reason: the refresh token is kept, encrypted, to revoke later.
+    public var keptForRetry = false
+    /// How retrying the revocations an earlier sign-out left pending went (nil: none were pending, or forgotten).
+    public var earlierRevocations: RevocationRetry?
+    /// Pending revocations dropped unrevoked, on the user's word.
+    public var forgottenRevocations = 0
 
-    public var isComplete: Bool { remoteFailures.isEmpty }
+    public var isComplete: Bool { remoteFailures.isEmpty && (earlierRevocations.map { $0.stillPending + $0.refused } ?? 0) == 0 }
 }

@@ -28,6 +28,16 @@ extension CredentialRecord {
         var aws: StoredAWSCredentials?
         var device: StoredDevice?
         var binding: ProfileBinding?
+        var pendingRevocations: [StoredPendingRevocation]?
+    }
+
+    private struct StoredPendingRevocation: Codable {
+        var refreshToken: String
+        var origin: SessionOrigin
+        var signedInAt: Double?
+        var lastRefreshAt: Double?
+        var lastTriedAt: Double
+        var lastFailure: String
     }
 
     private struct StoredDevice: Codable {
@@ -61,7 +71,11 @@ extension CredentialRecord {
                                      identityPoolId: $0.scope?.identityPoolId, roleARN: $0.scope?.roleARN)
             },
             device: device.map { StoredDevice(key: $0.key, groupKey: $0.groupKey, password: Self.text($0.password), name: $0.name) },
-            binding: binding)
+            binding: binding,
+            pendingRevocations: pendingRevocations.isEmpty ? nil : pendingRevocations.map {
+                StoredPendingRevocation(refreshToken: Self.text($0.refreshToken), origin: $0.origin, signedInAt: $0.signedInAt,
+                                        lastRefreshAt: $0.lastRefreshAt, lastTriedAt: $0.lastTriedAt, lastFailure: $0.lastFailure)
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // Encoding plain strings, numbers and optionals cannot fail.
@@ -108,6 +122,10 @@ extension CredentialRecord {
         }
         device = stored.device.map { DeviceEntry(key: $0.key, groupKey: $0.groupKey, password: SecretBytes(utf8: $0.password), name: $0.name) }
         binding = stored.binding
+        pendingRevocations = (stored.pendingRevocations ?? []).map {
+            PendingRevocation(refreshToken: SecretBytes(utf8: $0.refreshToken), origin: $0.origin, signedInAt: $0.signedInAt,
+                              lastRefreshAt: $0.lastRefreshAt, lastTriedAt: $0.lastTriedAt, lastFailure: $0.lastFailure)
+        }
     }
 
     private static func text(_ secret: SecretBytes) -> String {

@@ -81,6 +81,8 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
     public var awsCredentials: AWSCredentialEntry?
     /// This machine as a remembered device of the user's: kept across sign-outs.
     public var device: DeviceEntry?
+    /// Refresh tokens of ended sessions whose revocation is still to be done: never a session of this record.
+    public var pendingRevocations: [PendingRevocation] = []
     /// The pool and client the record was saved for: written by the file vault on save and checked (then cleared)
     /// on load; nil in records saved before this was kept, which match any.
     public var binding: ProfileBinding?
@@ -96,6 +98,9 @@ public struct CredentialRecord: Sendable, Equatable, CustomStringConvertible {
 
     /// True when the record holds what outlives a session: the app client's secret, or the remembered device.
     public var keepsMachineSettings: Bool { clientSecret != nil || device != nil }
+
+    /// True when the record holds anything once its session is gone: machine settings, or revocations to retry.
+    public var outlivesSession: Bool { keepsMachineSettings || !pendingRevocations.isEmpty }
 
     public var description: String {
         "CredentialRecord(profile: \(profile), revision: \(revision), session: \(hasSession), "

@@ -112,12 +112,15 @@ final class FakeAuthority: SessionAuthority {
         }
     }
 
+    /// Failures the next revocations answer with, in order; later ones succeed.
+    private let revokeFailures = Locked<[CognitoError]>([])
+    func failRevocations(_ failures: [CognitoError]) { revokeFailures.withLock { $0 = failures } }
+
     func revoke(_ session: StoredSession) async throws(CognitoError) {
         let refreshToken = session.refreshToken
-        state.withLock {
-            $0.calls.revoke += 1
-            $0.calls.revokedTokens.append(refreshToken.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
-        }
+        state.withLock { $0.calls.revoke += 1 }
+        if let failure = revokeFailures.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw failure }
+        state.withLock { $0.calls.revokedTokens.append(refreshToken.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }) }
     }
 
     func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {

@@ -152,6 +152,7 @@ final class HeadlessCLI: Sendable {
         for field in ["accessToken", "idToken", "refreshToken", "clientSecret", "awsSecretAccessKey", "awsSessionToken"] {
             if let value = record[field] as? String { remember(value, as: "the stored \(field)") }
         }
+        for token in record["pendingRevocationTokens"] as? [String] ?? [] { remember(token, as: "a refresh token kept to revoke") }
         return record
     }
 

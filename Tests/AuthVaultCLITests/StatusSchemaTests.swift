@@ -14,7 +14,7 @@ import TestSupport
 
     /// A field's value as JSON has it, told apart strictly (JSONDecoder takes no number for a Bool, no 1.5 for an Int).
     enum FieldValue: Decodable {
-        case boolean(Bool), integer(Int), string(String), strings([String]), other
+        case boolean(Bool), integer(Int), string(String), strings([String]), objects([[String: String]]), other
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
@@ -22,6 +22,7 @@ import TestSupport
             else if let value = try? container.decode(Int.self) { self = .integer(value) }
             else if let value = try? container.decode(String.self) { self = .string(value) }
             else if let value = try? container.decode([String].self) { self = .strings(value) }
+            else if let value = try? container.decode([[String: String]].self) { self = .objects(value) }
             else { self = .other }
         }
 
@@ -30,7 +31,7 @@ import TestSupport
             case .boolean: "boolean"
             case .integer: "integer"
             case .string: "string"
-            case .strings: "array"
+            case .strings, .objects: "array"
             case .other: "other"
             }
         }
@@ -165,13 +166,15 @@ import TestSupport
         let text = try await cli.run(["status", "--all"])
         #expect(text.stdoutText.contains("Profile:    broken") && text.stdoutText.contains("Profile:    default"))
 
-        // Signed out: the local sign-out stands whatever moto says of the revocation.
+        // Signed out: the local sign-out stands whatever moto says of the revocation (it has no RevokeToken, and
+        // answers as a server in trouble, so the revocation is kept pending and shown).
         _ = try await cli.run(["logout"])
         (exit, report) = try await status(cli)
         #expect(exit == 3)
         #expect(report["state"] as? String == "signedOut")
         #expect(report["usable"] as? Bool == false)
         try Self.expectConforms(report)
+        #expect(try await JSONSchemaCheck.violations(of: try await cli.run(["status", "--json"]).stdout, against: "status.schema.json") == [])
         cli.expectNoSecretLeaks()
     }
 

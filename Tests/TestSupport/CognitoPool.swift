@@ -11,8 +11,9 @@ public struct CognitoPool: Sendable {
     public var jwksURL: String { moto.jwksURL(poolId: poolId) }
     public var issuer: String { MotoServer.issuer(poolId: poolId) }
 
-    public static func make(withSecret: Bool = false) async throws -> CognitoPool {
-        let moto = try await MotoServer.shared()
+    /// - Parameter server: the emulator to make it in (the shared moto server when nil).
+    public static func make(withSecret: Bool = false, on server: MotoServer? = nil) async throws -> CognitoPool {
+        let moto = if let server { server } else { try await MotoServer.shared() }
         let pool = try await moto.call("CreateUserPool", ["PoolName": "e2e-\(UUID().uuidString.prefix(8))"])
         guard let poolId = (pool["UserPool"] as? [String: Any])?["Id"] as? String else {
             throw TestFixtureError("CreateUserPool answered no id")

@@ -18,6 +18,12 @@ public final class MotoServer: Sendable {
         return MotoServer(server: server)
     }
 
+    /// `make demo`'s strict emulator (Scripts/cognito_emulator.py): moto with RevokeToken acting on moto's state,
+    /// so a revoked refresh token is refused afterwards. One per test that needs it.
+    public static func startEmulator() async throws -> MotoServer {
+        MotoServer(server: try await ScriptServer.start(script: "cognito_emulator.py"))
+    }
+
     private static let sharedServer = SharedStart()
 
     public static func shared() async throws -> MotoServer {

@@ -27,6 +27,9 @@ import Testing
                                                    scope: AWSCredentialScope(identityPoolId: "us-east-1:11111111-2222-4333-8444-555555555555",
                                                                              roleARN: "arn:aws:iam::123456789012:role/Reader"))
         record.device = DeviceEntry(key: "us-east-1_dev", groupKey: "-grp", password: SecretBytes(utf8: "device-password-value"), name: "laptop")
+        record.pendingRevocations = [PendingRevocation(refreshToken: SecretBytes(utf8: "earlier-refresh-token"), origin: .browser,
+                                                       signedInAt: 1_799_000_000, lastRefreshAt: nil, lastTriedAt: 1_800_000_100,
+                                                       lastFailure: "Cannot reach Cognito")]
         return record
     }
 

@@ -97,6 +97,7 @@ enum ProbeRecord {
             object["federated"] = federated.map { [$0.provider, $0.userId] }
         }
         object["origin"] = record.origin?.rawValue
+        if !record.pendingRevocations.isEmpty { object["pendingRevocationTokens"] = record.pendingRevocations.map { text($0.refreshToken) } }
         object["identityId"] = record.identityId
         object["awsAccessKeyId"] = record.awsCredentials?.accessKeyId
         object["awsSecretAccessKey"] = record.awsCredentials.map { text($0.secretAccessKey) }

@@ -39,6 +39,8 @@ public struct ProfileStatus: Sendable {
     /// pool and role would still be served.
     public let identityId: String?
     public let awsCredentialsExpiry: Double?
+    /// Refresh tokens of earlier sessions whose revocation is still to be done: valid at the server meanwhile.
+    public let pendingRevocations: [PendingSignOut]
 
     /// Beyond this many seconds, the clocks are said to differ.
     public static let notableClockOffset = 60.0
@@ -48,6 +50,25 @@ public struct ProfileStatus: Sendable {
 
     /// Whether only signing in helps.
     public var requiresSignIn: Bool { problem?.requiresSignIn ?? false }
+}
+
+/// A sign-out whose revocation is still to be done: the refresh token is gone from here but not yet revoked.
+public struct PendingSignOut: Sendable {
+    public let facts: PendingRevocationFacts
+    /// When the refresh token stops working at the server, by the app client's configured validity; nil: unknown
+    /// (Cognito's default is 30 days after sign-in, `defaultValidity`).
+    public let validUntil: Double?
+
+    /// Cognito's default refresh-token validity, in seconds.
+    public static let defaultValidity = 30.0 * 86_400
+
+    init(_ facts: PendingRevocationFacts, of profile: ResolvedProfile) {
+        self.facts = facts
+        validUntil = profile.refreshTokenExpiry(signedInAt: facts.signedInAt, lastRefreshAt: facts.lastRefreshAt)
+    }
+
+    /// The latest it could still be valid when its validity is not configured: Cognito's default after sign-in.
+    public var validUntilByDefault: Double? { facts.signedInAt.map { $0 + Self.defaultValidity } }
 }
 
 extension StatusProblem {
@@ -106,6 +127,7 @@ extension Application {
             record: record, refreshExpiry: refreshExpiry, providerNow: providerNow, now: now, clockOffset: offset,
             refusedClockOffset: record?.hasSession == true && offset == nil ? clock.refusedOffset : nil,
             identityId: pool != nil && record?.identityPoolId == pool ? record?.identityId : nil,
-            awsCredentialsExpiry: awsCredentials?.expiresAt)
+            awsCredentialsExpiry: awsCredentials?.expiresAt,
+            pendingRevocations: await session.store.pendingRevocations().map { PendingSignOut($0, of: profile) })
     }
 }

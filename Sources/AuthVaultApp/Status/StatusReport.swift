@@ -10,6 +10,16 @@ public struct StatusReport: Sendable, Encodable {
         public var name: String
     }
 
+    /// A sign-out whose revocation failed for a passing reason: the refresh token is not revoked yet.
+    public struct PendingRevocation: Sendable, Encodable {
+        /// When it stops being valid at the server, when the app client's refresh-token validity is configured.
+        public var validUntil: String?
+        /// Unknown validity: Cognito's default (30 days after sign-in) as the latest it could last.
+        public var validUntilByDefault: String?
+        public var lastTriedAt: String
+        public var lastFailure: String
+    }
+
     public var schemaVersion = StatusReport.schemaVersion
     public var profile: String
     /// Nil for a profile of another OpenID provider, whose issuer is shown instead.
@@ -43,6 +53,8 @@ public struct StatusReport: Sendable, Encodable {
     /// An offset of more than `ServerClock.maximumOffset`, seen and not adopted.
     public var clockOffsetRefusedSeconds: Int?
     public var clock: String?
+    /// Earlier sign-outs' refresh tokens not revoked yet (absent when none).
+    public var pendingRevocations: [PendingRevocation]?
 
     /// A profile that cannot be used as configured (a listing of every profile shows it instead of failing).
     public init(misconfigured profile: String, problem: String) {
@@ -96,5 +108,12 @@ public struct StatusReport: Sendable, Encodable {
         identityId = status.identityId
         awsCredentialsExpireAt = status.awsCredentialsExpiry.map(TimeText.rfc3339)
         device = status.record?.device.map { Device(key: $0.key, name: $0.name) }
+        if !status.pendingRevocations.isEmpty {
+            pendingRevocations = status.pendingRevocations.map { pending in
+                PendingRevocation(validUntil: pending.validUntil.map(TimeText.rfc3339),
+                                  validUntilByDefault: pending.validUntil == nil ? pending.validUntilByDefault.map(TimeText.rfc3339) : nil,
+                                  lastTriedAt: TimeText.rfc3339(pending.facts.lastTriedAt), lastFailure: pending.facts.lastFailure)
+            }
+        }
     }
 }

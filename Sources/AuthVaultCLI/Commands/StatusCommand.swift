@@ -131,6 +131,11 @@ struct StatusCommand: CLICommand {
         if let device = report.device { lines.append("Device:     this machine is '\(escaped(device.name))' (\(escaped(device.key)))") }
         if let clock = report.clock { lines.append("Clock:      \(clock)") }
         if let problem = report.problem { lines.append("Note:       \(escaped(problem))") }
+        for pending in report.pendingRevocations ?? [] {
+            lines.append("Pending:    " + PendingRevocationWords.sentence(profile: report.profile, validUntil: pending.validUntil,
+                                                                        byDefault: pending.validUntilByDefault))
+            lines.append("            The last try, at \(pending.lastTriedAt), failed: \(escaped(pending.lastFailure))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -6,7 +6,7 @@ client's secret when it has one; the token stops working for refreshes. A token 
 answered like a revoked one (RFC 7009: nothing to say about it). A wrong client or secret is refused.
 
 Prints the port on the first stdout line, then serves until stdin closes. The tests use plain moto_server.py, so
-they still see moto as it is.
+they still see moto as it is, except those that prove a revocation (MotoServer.startEmulator).
 """
 import sys
 
