@@ -7,7 +7,11 @@ internal import SystemPlumbing
 /// connection and forbid the page to load or send anything.
 enum HTTPResponse {
     enum Status: Int {
-        case ok = 200, badRequest = 400, notFound = 404, requestTimeout = 408, headersTooLarge = 431
+        case ok = 200
+        case badRequest = 400
+        case notFound = 404
+        case requestTimeout = 408
+        case headersTooLarge = 431
 
         var reason: String {
             switch self {

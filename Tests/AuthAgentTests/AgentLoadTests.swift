@@ -86,7 +86,8 @@ extension AgentSuites {
             try await withAgent { agent in
                 let path = agent.socketPath
                 let before = try #require(try await agent.profiles.storedAccessToken())
-                _ = try await OffPool.run { try AgentClient(socketPath: path).token(profile: "work") }   // warm the cache
+                // Warm the cache.
+                _ = try await OffPool.run { try AgentClient(socketPath: path).token(profile: "work") }
                 agent.clock.advance(by: 3590)   // 10 s left: inside the mandatory window
                 let tokens = await onThreads(50) { _ in
                     (try? AgentClient(socketPath: path, timeout: .seconds(5)).token(profile: "work")).map { text($0.token) }

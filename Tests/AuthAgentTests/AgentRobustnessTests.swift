@@ -116,7 +116,9 @@ extension AgentSuites {
                     for round in 0..<200 {
                         let connection = try RawConnection(path: path)
                         switch round % 3 {
-                        case 0: connection.send(#"{"v":1,"op":"token","profile":"work"}"# + "\n")   // and leave before the reply
+                        case 0:
+                            // A whole request, and leave before the reply.
+                            connection.send(#"{"v":1,"op":"token","profile":"work"}"# + "\n")
                         case 1: connection.send(#"{"v":1,"op":"tok"#)                              // half a request
                         default: break                                                              // nothing at all
                         }
