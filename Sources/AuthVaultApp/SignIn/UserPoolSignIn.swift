@@ -39,7 +39,7 @@ public struct UserPoolSignIn {
         case .custom: .custom
         }
         var progress: SignInProgress
-        do { progress = try await store.signIn(username: username, method: method) } catch { throw .store(error) }
+        do { progress = try await store.signIn(username: username, method: method) } catch { throw ApplicationError(error) }
         var wrongCodes = 0
         while case .challenge(let challenge) = progress {
             let answer = try await self.answer(challenge)
@@ -56,7 +56,7 @@ public struct UserPoolSignIn {
                 if case .customAnswer = answer, case .rejected(.notAuthorized) = error {
                     throw .signIn(.customAnswerRefused(round: customRounds))
                 }
-                throw .store(error)
+                throw ApplicationError(error)
             }
         }
         guard case .signedIn(let summary) = progress else { throw .signIn(.endedWithoutSession) }
@@ -110,7 +110,7 @@ public struct UserPoolSignIn {
             return .customAnswer(try secret(.customAnswer, prompt: "Answer: "))
         case .mfaSetup:
             let secret: SoftwareTokenSecret
-            do { secret = try await session.store.beginSoftwareTokenSetup() } catch { throw .store(error) }
+            do { secret = try await session.store.beginSoftwareTokenSetup() } catch { throw ApplicationError(error) }
             // The user's own authenticator secret, shown because Cognito requires them to set it up now.
             notice(.authenticatorRequired(secret, accountName: challenge.username))
             return .softwareTokenSetupCode(try self.secret(.mfaCode, prompt: "First code from the authenticator app: "),

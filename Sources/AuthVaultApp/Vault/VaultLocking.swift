@@ -47,7 +47,7 @@ extension Application {
     /// its sessions. Returns whether an agent did so too.
     public func lockFileVault() async throws(ApplicationError) -> Bool {
         let vault = try vaults(for: configuration()).fileVault()
-        do { try await vault.lock() } catch { throw .vault(error) }
+        do { try await vault.lock() } catch { throw ApplicationError(error) }
         return try tellAgent(.lock)
     }
 
@@ -55,7 +55,7 @@ extension Application {
     /// own again. Returns whether an agent did so too.
     public func unlockFileVault() async throws(ApplicationError) -> Bool {
         let vault = try vaults(for: configuration()).fileVault()
-        do { try await vault.unlock() } catch { throw .vault(error) }
+        do { try await vault.unlock() } catch { throw ApplicationError(error) }
         return try tellAgent(.unlock)
     }
 
@@ -64,7 +64,7 @@ extension Application {
     /// stays locked refuses the use before anything is written: it could not serve the session.
     public func unlockBeforeWriting(_ session: ProfileSession) async throws(ApplicationError) {
         guard session.backend == .file, let vault = session.vault as? EncryptedFileVault, agentSocketPath != nil else { return }
-        do { try await vault.unlock() } catch { throw .vault(error) }
+        do { try await vault.unlock() } catch { throw ApplicationError(error) }
         do {
             _ = try tellAgent(.unlock)
         } catch {

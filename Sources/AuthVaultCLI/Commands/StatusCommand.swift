@@ -74,7 +74,7 @@ struct StatusCommand: CLICommand {
         let status = try await application(for: name) { () async throws(ApplicationError) in try await context.application.profileStatus(named: name) }
         let problem = status.problem.map { Self.words($0, profile: status.profile.name, now: status.now, providerNow: status.providerNow) }
         let exitStatus: ExitStatus = switch status.problem {
-        case .vault(let error): VaultCommands.status(of: error)
+        case .vault(let error): CLIErrors.from(error, profile: name).status
         case let problem? where problem.requiresSignIn: .signInRequired
         default: .success
         }
