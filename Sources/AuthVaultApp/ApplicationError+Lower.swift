@@ -18,6 +18,18 @@ public struct Cause: Sendable, CustomStringConvertible {
         description = error.description
         underlying = error
     }
+
+    /// The library's error by type and case, nested cases within (`AuthStoreError.rejected(CognitoError.notAuthorized)`),
+    /// for `--debug`: names only, never the values they carry.
+    public var name: String { Self.name(of: underlying) }
+
+    private static func name(of value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        let type = "\(mirror.subjectType)"
+        guard mirror.displayStyle == .enum, let payload = mirror.children.first, let label = payload.label else { return type }
+        guard let inner = payload.value as? any Error else { return "\(type).\(label)" }
+        return "\(type).\(label)(\(name(of: inner)))"
+    }
 }
 
 /// What would put a failure right, in the application's terms: the command line words each with its commands and
@@ -99,12 +111,24 @@ extension ApplicationError {
         self = if requiresSignIn { .signInRequired(cause, step) } else if isRetryable { .network(cause, step) } else { .failed(cause, step) }
     }
 
-    /// The library's error underneath, for the application's own decisions (a wrong code asked again).
-    var underlying: (any Error & Sendable)? {
+    /// The library's failure underneath, for `--debug` and the application's own decisions (a wrong code asked
+    /// again); nil for the application's own reasons.
+    public var cause: Cause? {
         switch self {
         case .signInRequired(let cause, _), .vaultLocked(let cause, _), .network(let cause, _), .failed(let cause, _),
-             .invalidRequest(let cause, _), .cancelled(let cause):
-            cause.underlying
+             .invalidRequest(let cause, _), .cancelled(let cause), .noLogoutPage(let cause):
+            cause
+        case .discovery(_, let reason), .apiRequest(let reason): reason.cause
+        default: nil
+        }
+    }
+
+    /// What would put it right, when the application knows.
+    public var nextStep: NextStep? {
+        switch self {
+        case .signInRequired(_, let step), .vaultLocked(_, let step), .network(_, let step), .failed(_, let step),
+             .invalidRequest(_, let step):
+            step
         default: nil
         }
     }

@@ -48,6 +48,18 @@ import TokenVault
         #expect(noUser.message.contains("machine profile") && noUser.message.contains("'authvault whoami --profile ci'") && noUser.status == .usage)
     }
 
+    /// The error underneath goes along for --debug by type and case, nested ones within, never with the text it carries.
+    @Test func theErrorUnderneathGoesAlongByNameOnly() {
+        let refused = CLIErrors.from(ApplicationError(AuthStoreError.rejected(.notAuthorized(message: "user alice may not"))), profile: "work")
+        #expect(refused.underlying == "CognitoError.notAuthorized" && refused.status == .failure)
+        #expect(refused.message.contains("user alice may not") && refused.underlying?.contains("alice") == false)
+        let slow = CLIErrors.from(ApplicationError(AuthStoreError.network(.deadlineExceeded(operation: "InitiateAuth", attempts: 3, lastError: nil))),
+                                  profile: "work")
+        #expect(slow.underlying == "AuthStoreError.network(CognitoError.deadlineExceeded)" && slow.status == .networkUnavailable)
+        #expect(CLIErrors.from(ApplicationError(VaultError.lockedUntilUnlocked), profile: "work").underlying == "VaultError")
+        #expect(CLIErrors.from(ApplicationError.machineHasNoUser(profile: "ci"), profile: "ci").underlying == nil)
+    }
+
     /// The application layer reports reasons; the command line adds the command that helps and the exit status.
     @Test func applicationReasonsGetTheirRemedyAndStatus() {
         let missing = ConfigError.noSuchProfile(name: "work", path: "/c.json", known: [])

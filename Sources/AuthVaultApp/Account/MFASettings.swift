@@ -67,7 +67,7 @@ extension Application {
                 }
                 break
             } catch {
-                guard let reason = error.underlying as? CognitoError, reason.isWrongCode, !codeGiven, wrongCodes < 2 else { throw error }
+                guard let reason = error.cause?.underlying as? CognitoError, reason.isWrongCode, !codeGiven, wrongCodes < 2 else { throw error }
                 wrongCodes += 1
                 wrongCode()
             }

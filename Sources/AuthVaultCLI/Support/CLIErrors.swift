@@ -4,7 +4,14 @@ import AuthVaultApp
 /// command agrees. `profile` is the one the reason is about: the remedies name it (see `Remedy`).
 enum CLIErrors {
     /// - Parameter signInFlow: a profile's configured way of signing in, for the remedy of a missing session.
+    /// The library's error underneath goes along by name, for `--debug`.
     static func from(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice? = { _ in nil }) -> CLIError {
+        var worded = worded(error, profile: profile, signInFlow: signInFlow)
+        worded.underlying = error.cause?.name
+        return worded
+    }
+
+    private static func worded(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice?) -> CLIError {
         switch error {
         case .configuration(let configError): return from(configError)
         case .backendRecord: return CLIError(error.description, status: .failure)
@@ -77,16 +84,6 @@ enum CLIErrors {
 }
 
 extension ApplicationError {
-    /// What would put it right, when the application knows.
-    var nextStep: NextStep? {
-        switch self {
-        case .signInRequired(_, let step), .vaultLocked(_, let step), .network(_, let step), .failed(_, let step),
-             .invalidRequest(_, let step):
-            step
-        default: nil
-        }
-    }
-
     /// Whether trying again later may help: the provider could not be reached, or asked for it.
     var isNetwork: Bool {
         if case .network = self { true } else { false }
