@@ -66,7 +66,7 @@ import Testing
         let fixture = try await signedInAPI(refusingFirst: 0)
         await #expect { try await fixture.session.authorizedRequest(HTTPRequest(url: "http://api.example.com/whoami")) } throws: { error in
             guard case .apiRequest(.failed(let cause, _))? = error as? ApplicationError else { return false }
-            return cause.description.contains("plain http")
+            return cause.name == "HTTPError.insecureURL"
         }
     }
 }

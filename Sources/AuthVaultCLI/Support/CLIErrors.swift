@@ -3,8 +3,8 @@ import AuthVaultApp
 /// The mapping from the application's reasons to messages, remedies and exit statuses, in one place so every
 /// command agrees. `profile` is the one the reason is about: the remedies name it (see `Remedy`).
 enum CLIErrors {
+    /// The reason's message and status; the library's error underneath goes along by name, for `--debug`.
     /// - Parameter signInFlow: a profile's configured way of signing in, for the remedy of a missing session.
-    /// The library's error underneath goes along by name, for `--debug`.
     static func from(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice? = { _ in nil }) -> CLIError {
         var worded = worded(error, profile: profile, signInFlow: signInFlow)
         worded.underlying = error.cause?.name
