@@ -47,6 +47,11 @@ import TestSupport
         #expect(words == [], "\(words)")
         let exported = try PackageFiles.text("Sources/AuthVaultApp/ValueTypes.swift")
         #expect(lower.filter { exported.contains(".\($0)") } == [], "ValueTypes.swift re-exports a lower error")
+        // Nor does the application's API hand one out, but for the translation itself.
+        let published = try Self.swiftFiles(under: "Sources/AuthVaultApp").filter { !$0.path.hasSuffix("/ApplicationError+Lower.swift") }.flatMap { file in
+            file.text.split(separator: "\n").filter { line in line.contains("public ") && lower.contains { line.contains($0) } }.map { "\(file.path): \($0)" }
+        }
+        #expect(published == [], "\(published)")
     }
 
     @Test func theCommandLineIsAtMostOneAndAHalfTimesTheApplication() throws {

@@ -29,7 +29,7 @@ public struct AgentRefusal: Error, Sendable, Equatable, CustomStringConvertible 
 
 extension VaultError {
     /// The vault opens with its passphrase or an unlocked keyring: it is locked, not broken.
-    public var needsUnlocking: Bool {
+    var needsUnlocking: Bool {
         switch self {
         case .locked, .passphraseRequired, .lockedUntilUnlocked, .wrongPassphrase: true
         default: false
