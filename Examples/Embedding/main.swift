@@ -17,7 +17,7 @@ enum EmbeddingError: Error, CustomStringConvertible {
         switch self {
         case .usage(let message): "\(message)\n\(EmbeddingOptions.usage)"
         case .input(let what): "standard input ended before \(what)"
-        case .application(.store(.signInRequired)): "no stored session: sign in with --username, the password first on standard input"
+        case .application(.signInRequired): "no stored session: sign in with --username, the password first on standard input"
         case .application(let error): "\(error)"
         case .challenge: "the pool asks for more than a password (MFA, a new password), which this example does not answer"
         }
@@ -27,9 +27,9 @@ enum EmbeddingError: Error, CustomStringConvertible {
     var exitStatus: Int32 {
         switch self {
         case .usage, .input, .application(.configuration): 2
-        case .application(.store(.signInRequired)), .challenge: 3
-        case .application(.store(.vault)): 4
-        case .application(.store(.network)): 5
+        case .application(.signInRequired), .challenge: 3
+        case .application(.vaultLocked): 4
+        case .application(.network): 5
         case .application: 1
         }
     }

@@ -8,8 +8,7 @@ enum ExampleError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .usage(let message): "\(message)\n\(ExampleSettings.usage)"
-        case .application(.store(.signInRequired(let reason))):
-            "No usable session\(reason.map { " (\($0))" } ?? ""): sign in with 'authvault login'."
+        case .application(.signInRequired(let cause, _)): "No usable session (\(cause)): sign in with 'authvault login'."
         case .application(let error): "\(error)"
         }
     }
@@ -18,9 +17,9 @@ enum ExampleError: Error, CustomStringConvertible {
     var exitStatus: Int32 {
         switch self {
         case .usage, .application(.invalidVariable): 2
-        case .application(.store(.signInRequired)): 3
-        case .application(.vault), .application(.store(.vault)): 4
-        case .application(.store(.network)), .application(.apiRequest): 5
+        case .application(.signInRequired): 3
+        case .application(.vaultLocked): 4
+        case .application(.network), .application(.apiRequest): 5
         case .application: 1
         }
     }

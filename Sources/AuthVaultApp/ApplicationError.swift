@@ -1,17 +1,24 @@
 import AuthAgent
-import AuthStore
-import CognitoAuth
-import HTTPTransport
 import TokenVault
 
-/// Why a use of the application failed, as a reason: the libraries' own errors, and what the application adds. The
-/// command line turns each into a remedy and an exit status; the messages here say what went wrong, not what to run.
+/// Why a use of the application failed, in the application's own terms: the libraries' errors are translated once
+/// (`ApplicationError+Lower.swift`), each keeping its own error as the `Cause` for `--debug`. The command line turns
+/// each case into a remedy and an exit status; the messages here say what went wrong, not what to run.
 public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case configuration(ConfigError)
-    case store(AuthStoreError)
-    case cognito(CognitoError)
-    case vault(VaultError)
-    case oauth(OAuthError)
+    /// A session is needed: none is stored, or the identity provider no longer accepts the one there is.
+    case signInRequired(Cause, NextStep?)
+    /// The vault that holds the session stays locked until it is unlocked (or its passphrase is given).
+    case vaultLocked(Cause, NextStep?)
+    /// The identity provider could not be reached, or asked to be tried again later.
+    case network(Cause, NextStep?)
+    /// The provider, the store or the vault refused or failed, for a reason trying again does not change.
+    case failed(Cause, NextStep?)
+    /// What was asked does not fit the profile or the machine as they are (a machine profile's ID token, a redirect
+    /// URI no listener can serve): the request changes, not the session.
+    case invalidRequest(Cause, NextStep?)
+    /// The user stopped the sign-in (Ctrl-C, or the browser's cancel).
+    case cancelled(Cause)
     /// An answer a use needed could not be had.
     case answer(AnswerError)
     case signIn(SignInError)
@@ -24,7 +31,7 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     /// A global sign-out was asked of a profile of another OpenID provider, which has no such thing: nothing changed.
     case globalSignOutWithoutUserPool(profile: String)
     /// The browser's logout page cannot be built for the profile: nothing changed.
-    case noLogoutPage(OAuthError)
+    case noLogoutPage(Cause)
     /// A running agent did not carry out a request on its vault.
     case agentRefused(AgentRefusal)
     /// A running agent cannot open the vault a session is about to be written to: nothing was written.
@@ -42,19 +49,18 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     /// The agent answered for the session: that answer is final.
     case agent(profile: String, failure: AgentFailure)
     /// The OpenID discovery document at `url` could not be fetched or used: nothing was written.
-    case discovery(url: String, OAuthError)
+    indirect case discovery(url: String, ApplicationError)
     /// An authorized request got no answer from its API (or was refused before it was sent: plain http off loopback).
-    case apiRequest(HTTPError)
+    indirect case apiRequest(ApplicationError)
     /// A user's account was asked of a machine profile, whose app client signs in as itself: there is no user.
     case machineHasNoUser(profile: String)
 
     public var description: String {
         switch self {
         case .configuration(let error): "\(error)"
-        case .store(let error): "\(error)"
-        case .cognito(let error): "\(error)"
-        case .vault(let error): "\(error)"
-        case .oauth(let error): "\(error)"
+        case .signInRequired(let cause, _), .vaultLocked(let cause, _), .network(let cause, _), .failed(let cause, _),
+             .invalidRequest(let cause, _), .cancelled(let cause):
+            cause.description
         case .answer(let error): "\(error)"
         case .signIn(let error): "\(error)"
         case .sessionRevoked: "Cognito no longer accepts this session (it was revoked, or signed out everywhere)."

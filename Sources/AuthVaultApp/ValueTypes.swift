@@ -35,14 +35,3 @@
 @_exported import enum SecureFiles.FilePath
 @_exported import enum SecureFiles.FileSystemError
 @_exported import enum SecureFiles.SecureFile
-
-// The lower reasons `ApplicationError` still carries, which the command line's remedies read.
-@_exported import enum AuthStore.AuthStoreError
-@_exported import enum CognitoAuth.CognitoError
-@_exported import enum CognitoAuth.DeviceGrantError
-@_exported import enum CognitoAuth.OAuthError
-@_exported import enum HTTPTransport.HTTPError
-@_exported import enum Loopback.LoopbackError
-@_exported import enum TokenVault.VaultError
-@_exported import enum TokenVerification.TokenError
-

@@ -125,6 +125,7 @@ public enum AuthVault {
                 standardError.line("Error: \(error.description)")
                 return .usage
             } catch let error as CLIError {
+                if context.tracesDecisions, let underlying = error.underlying { standardError.line("authvault debug: underneath: \(underlying)") }
                 if !error.isAlreadySaid { standardError.line("Error: \(error.message)") }
                 return error.status
             } catch {

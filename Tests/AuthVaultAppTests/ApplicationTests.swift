@@ -143,7 +143,7 @@ import TokenVault
         await #expect {
             try await home.application.helperToken(.access, profile: "work")
         } throws: { error in
-            guard case .store(.network)? = error as? ApplicationError else { return false }
+            guard case .network? = error as? ApplicationError else { return false }
             return true
         }
     }
@@ -186,7 +186,7 @@ import TokenVault
         await #expect {
             try await BrowserSignIn(session: session, identityProvider: nil, timeout: .seconds(1)).begin()
         } throws: { error in
-            guard case .client(.invalidConfiguration)? = error as? BrowserSignInError else { return false }
+            guard case .failed(.failed(_, .setBrowserSignIn))? = error as? BrowserSignInError else { return false }
             return true
         }
     }

@@ -65,8 +65,8 @@ import Testing
     @Test func plainHTTPOffLoopbackIsRefusedBeforeSending() async throws {
         let fixture = try await signedInAPI(refusingFirst: 0)
         await #expect { try await fixture.session.authorizedRequest(HTTPRequest(url: "http://api.example.com/whoami")) } throws: { error in
-            guard case .apiRequest(.insecureURL)? = error as? ApplicationError else { return false }
-            return true
+            guard case .apiRequest(.failed(let cause, _))? = error as? ApplicationError else { return false }
+            return cause.name == "HTTPError.insecureURL"
         }
     }
 }

@@ -41,7 +41,7 @@ import TestSupport
             _ = try await body()
             Issue.record("the sign-in went on")
         } catch {
-            guard case .listener(.cancelled) = error else { Issue.record("\(error)"); return }
+            guard case .failed(.cancelled) = error else { Issue.record("\(error)"); return }
         }
     }
 

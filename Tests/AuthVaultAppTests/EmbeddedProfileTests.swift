@@ -160,8 +160,8 @@ import TokenVerification
         #expect(Claims(unverifiedPayloadOf: try await reopened.validAccessToken())?.subject == subject)
         let wrongPassphrase = try ProfileSession.open(settings: settings, vault: fileVault(directory, passphrase: "wrong"))
         await #expect { try await wrongPassphrase.validAccessToken() } throws: { error in
-            guard case .store(.vault(.wrongPassphrase))? = error as? ApplicationError else { return false }
-            return true
+            guard case .vaultLocked(let cause, _)? = error as? ApplicationError else { return false }
+            return cause.underlying as? VaultError == .wrongPassphrase
         }
 
         // moto has no RevokeToken (HTTP 500): the sign-out says so, and clears the local session all the same.
@@ -170,7 +170,7 @@ import TokenVerification
         #expect(await observed.value == ["bootstrapping", "signedOut", "signingIn", "signedIn", "signingOut", "signedOut"])
         let afterSignOut = try ProfileSession.open(settings: settings, vault: fileVault(directory))
         await #expect { try await afterSignOut.validAccessToken() } throws: { error in
-            guard case .store(.signInRequired)? = error as? ApplicationError else { return false }
+            guard case .signInRequired? = error as? ApplicationError else { return false }
             return true
         }
         let written = files(under: root.path)

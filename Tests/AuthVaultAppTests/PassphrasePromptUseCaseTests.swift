@@ -60,7 +60,7 @@ import TokenVault
             _ = try await application.unlockFileVault()
             Issue.record("three wrong passphrases unlocked the vault")
         } catch {
-            guard case .vault(.wrongPassphrase) = error else { throw error }
+            guard case .wrongPassphrase? = error.cause?.underlying as? VaultError else { throw error }
         }
         #expect(person.prompts.withLock { $0.count } == 3)
     }
@@ -75,7 +75,7 @@ import TokenVault
             _ = try await application.unlockFileVault()
             Issue.record("a wrong passphrase unlocked the vault")
         } catch {
-            guard case .vault(.wrongPassphrase) = error else { throw error }
+            guard case .wrongPassphrase? = error.cause?.underlying as? VaultError else { throw error }
         }
         #expect(person.prompts.withLock { $0.isEmpty })
     }
@@ -88,7 +88,7 @@ import TokenVault
             _ = try await application.unlockFileVault()
             Issue.record("unlocked with no passphrase")
         } catch {
-            guard case .vault(.passphraseRequired) = error else { throw error }
+            guard case .passphraseRequired? = error.cause?.underlying as? VaultError else { throw error }
             #expect(error.description.contains("AUTHVAULT_VAULT_PASSPHRASE_FILE"), "\(error)")
         }
     }

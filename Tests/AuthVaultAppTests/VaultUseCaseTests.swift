@@ -67,7 +67,7 @@ import TokenVault
             _ = try await old.unlockFileVault()
             Issue.record("the old passphrase still opens the vault")
         } catch {
-            guard case .vault(let reason) = error, reason.needsUnlocking else { throw error }
+            guard case .vaultLocked = error else { throw error }
         }
         let new = Application(environment: EnvironmentVariables(["HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": newPassphrase,
                                                                  "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]))

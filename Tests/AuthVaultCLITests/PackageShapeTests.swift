@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The shape the architecture promises, checked on the sources themselves so it cannot drift back: one place bumps a
-/// record's revision, the CLI stays an adapter (through AuthVaultApp alone, no Cognito client, at most 1.5 times the
+/// record's revision, the CLI stays an adapter (through AuthVaultApp alone, no Cognito client, no lower error, at most 1.5 times the
 /// application layer), both examples import AuthVaultApp alone, the profile handle hands out no parts, EINTR
 /// is retried in one file, one JSON value type, no second token cache in the agent, no macOS platform line.
 @Suite struct PackageShapeTests {
@@ -35,6 +35,23 @@ import TestSupport
 
     @Test func theCommandLineNamesNoCognitoClient() throws {
         #expect(try Self.files(under: "Sources/AuthVaultCLI", containing: "CognitoClient") == [])
+    }
+
+    /// One error vocabulary: the application translates the libraries' errors into its own cases, and the command
+    /// line's remedies read those alone; nothing re-exports a lower error for it to name.
+    @Test func theCommandLineNamesNoLowerError() throws {
+        let lower = ["AuthStoreError", "CognitoError", "DeviceGrantError", "OAuthError", "HTTPError", "LoopbackError", "VaultError", "TokenError"]
+        let words = try Self.swiftFiles(under: "Sources/AuthVaultCLI").flatMap { file in
+            file.text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).filter { lower.contains(String($0)) }.map { "\(file.path): \($0)" }
+        }
+        #expect(words == [], "\(words)")
+        let exported = try PackageFiles.text("Sources/AuthVaultApp/ValueTypes.swift")
+        #expect(lower.filter { exported.contains(".\($0)") } == [], "ValueTypes.swift re-exports a lower error")
+        // Nor does the application's API hand one out, but for the translation itself.
+        let published = try Self.swiftFiles(under: "Sources/AuthVaultApp").filter { !$0.path.hasSuffix("/ApplicationError+Lower.swift") }.flatMap { file in
+            file.text.split(separator: "\n").filter { line in line.contains("public ") && lower.contains { line.contains($0) } }.map { "\(file.path): \($0)" }
+        }
+        #expect(published == [], "\(published)")
     }
 
     @Test func theCommandLineIsAtMostOneAndAHalfTimesTheApplication() throws {

@@ -46,6 +46,15 @@ import TestSupport
         #expect(forget.status == 2 && forget.stderrText.contains("(see 'authvault devices list --profile work')"), "\(forget.stderrText)")
     }
 
+    /// With --debug the library's error underneath is named, by type and case only; without it, the exact lines
+    /// above show nothing more is said.
+    @Test func debugNamesTheErrorUnderneath() async throws {
+        let cli = try await Self.twoProfiles()
+        let named = try await cli.run(["--debug", "--profile", "kube", "whoami"])
+        #expect(named.status == 3 && named.stderrText.contains("authvault debug: underneath: AuthStoreError.signInRequired\n"), "\(named.stderrText)")
+        #expect(named.stderrText.hasSuffix("Error: Not signed in. Run 'authvault login --profile kube'.\n"), "\(named.stderrText)")
+    }
+
     /// `status` without a session says "not signed in" once, in its report, with the exit status its help gives;
     /// nothing repeats it on standard error. Not after a logout either (moto: a real session first).
     @Test func statusSaysNotSignedInOnce() async throws {

@@ -38,7 +38,7 @@ extension Application {
             }
         } catch {
             // Cognito forgot this machine already: forgetting it here is all that is left.
-            guard case .cognito(.resourceNotFound) = error, key == thisMachine else { throw error }
+            guard case .resourceNotFound? = error.cause?.underlying as? CognitoError, key == thisMachine else { throw error }
         }
         guard key == thisMachine else { return .other(key: key) }
         await session.store.forgetDevice(key)

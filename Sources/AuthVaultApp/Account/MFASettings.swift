@@ -67,7 +67,7 @@ extension Application {
                 }
                 break
             } catch {
-                guard case .cognito(let reason) = error, reason.isWrongCode, !codeGiven, wrongCodes < 2 else { throw error }
+                guard let reason = error.cause?.underlying as? CognitoError, reason.isWrongCode, !codeGiven, wrongCodes < 2 else { throw error }
                 wrongCodes += 1
                 wrongCode()
             }

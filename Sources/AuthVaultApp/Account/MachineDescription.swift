@@ -28,7 +28,7 @@ extension Application {
         let session = try await openProfile(named: profile)
         guard session.profile.grant == .clientCredentials else { return .user(try await describeUser(session)) }
         let served: ServedToken
-        do { served = try await session.store.validToken(.access) } catch { throw .store(error) }
+        do { served = try await session.store.validToken(.access) } catch { throw ApplicationError(error) }
         return .machine(MachineDescription(
             profile: session.profile.name, clientId: session.profile.clientId, scopes: session.profile.scopes,
             accessTokenExpiresAt: served.expiresAt.map { session.store.clock.localTime(ofProviderTime: $0) }))

@@ -6,13 +6,13 @@ extension ProfileSession {
     /// profile has no user: its token would only have the user pool refuse it, so it is not even fetched.
     public func accessToken() async throws(ApplicationError) -> SecretBytes {
         guard profile.grant == .user else { throw .machineHasNoUser(profile: profile.name) }
-        do { return try await store.validAccessToken() } catch { throw .store(error) }
+        do { return try await store.validAccessToken() } catch { throw ApplicationError(error) }
     }
 
     /// One call to the user-pool API, around the store.
     func cognito<Result>(_ body: (CognitoClient) async throws(CognitoError) -> Result) async throws(ApplicationError) -> Result {
         let client = try await accountClient()
-        do { return try await body(client) } catch { throw .cognito(error) }
+        do { return try await body(client) } catch { throw ApplicationError(error) }
     }
 
     /// One call made with the session's access token: Cognito refusing the token itself (revoked, or the user signed
@@ -25,7 +25,7 @@ extension ProfileSession {
     }
 
     static func tokenCallError(_ error: CognitoError) -> ApplicationError {
-        guard case .notAuthorized = error else { return .cognito(error) }
+        guard case .notAuthorized = error else { return ApplicationError(error) }
         return .sessionRevoked(serviceMessage: error.serviceMessage)
     }
 

@@ -39,7 +39,7 @@ extension Application {
         do {
             info = try await session.authority.oauthClient().userInfo(accessToken: accessToken, expectedSubject: stored?.identity?.subject)
         } catch {
-            throw .oauth(error)
+            throw ApplicationError(error)
         }
         return UserDescription(profile: name, username: info.username ?? stored?.identity?.username ?? info.subject,
                                attributes: info.claims.compactMapValues { $0.string }, preferredMFA: nil, enabledMFA: nil,

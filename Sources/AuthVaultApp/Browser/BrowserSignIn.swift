@@ -33,7 +33,7 @@ public struct BrowserSignIn: Sendable {
             let client = try await session.authority.oauthClient()
             return Attempt(client: client, request: try client.authorizationRequest(identityProvider: identityProvider))
         } catch {
-            throw .client(error)
+            throw .failed(ApplicationError(error))
         }
     }
 
@@ -48,7 +48,7 @@ public struct BrowserSignIn: Sendable {
         do {
             listener = try LoopbackListener(redirectURIs: session.profile.redirectURIs, state: begun.request.state, timeout: timeout)
         } catch {
-            throw .listener(error)
+            throw .failed(ApplicationError(error))
         }
         cancel.attach(listener)
         let attempt = Attempt(client: begun.client, request: begun.request.redirected(to: listener.redirectURI))
@@ -58,7 +58,7 @@ public struct BrowserSignIn: Sendable {
             defer { presenter.waitEnded() }
             received = try await listener.waitForCallback()
         } catch {
-            throw .listener(error)
+            throw .failed(ApplicationError(error))
         }
         return try await redeem(received, of: attempt)
     }
@@ -88,27 +88,37 @@ public struct BrowserSignIn: Sendable {
         do { authorizationCode = try code() } catch { throw .callback(error) }
         let tokens: OAuthTokens
         do { tokens = try await attempt.client.exchange(authorizationCode, for: attempt.request) } catch { throw .exchange(error) }
-        do { return try await session.store.signIn(browserTokens: tokens) } catch { throw .store(error) }
+        do { return try await session.store.signIn(browserTokens: tokens) } catch { throw .failed(ApplicationError(error)) }
     }
 }
 
 /// Why a browser sign-in failed, by step; nothing was stored.
 public enum BrowserSignInError: Error, Sendable, CustomStringConvertible {
-    /// The profile cannot sign in through a browser (no Hosted UI or endpoints, no redirect URI).
-    case client(OAuthError)
-    case listener(LoopbackError)
+    /// The client, the listener or the store failed: the profile cannot sign in through a browser (no Hosted UI or
+    /// endpoints, no redirect URI), no port was free, the user cancelled, the session was refused.
+    case failed(ApplicationError)
     /// The redirect did not carry a code for this sign-in.
     case callback(OAuthCallbackError)
-    /// The authorization server refused the code, or its tokens failed verification.
-    case exchange(OAuthError)
-    case store(AuthStoreError)
+    /// The authorization server refused the code: it was used already, or it expired.
+    case codeRefused(Cause)
+    /// The tokens the code was exchanged for failed verification (most often another issuer or key set).
+    case tokensRejected(Cause)
+
+    /// The exchange of the code, in these terms.
+    static func exchange(_ error: OAuthError) -> Self {
+        switch error {
+        case .tokenRejected(let reason): .tokensRejected(Cause(reason))
+        case .refused(.invalidGrant, _, _, _): .codeRefused(Cause(error))
+        default: .failed(ApplicationError(error))
+        }
+    }
 
     public var description: String {
         switch self {
-        case .client(let error), .exchange(let error): "\(error)"
-        case .listener(let error): "\(error)"
+        case .failed(let error): "\(error)"
         case .callback(let error): "\(error)"
-        case .store(let error): "\(error)"
+        case .codeRefused(let cause): "\(cause)"
+        case .tokensRejected(let cause): "The tokens failed verification: \(cause)"
         }
     }
 }

@@ -50,7 +50,7 @@ public struct DeviceSignIn: Sendable {
                     userCode: authorization.userCode, expiresIn: authorization.expiresIn))
         let tokens: OAuthTokens
         do { tokens = try await client.deviceTokens(for: authorization, clock: clock) } catch { throw .grant(error) }
-        do { return try await session.store.signIn(browserTokens: tokens) } catch { throw .store(error) }
+        do { return try await session.store.signIn(browserTokens: tokens) } catch { throw .failed(ApplicationError(error)) }
     }
 }
 
@@ -60,19 +60,41 @@ public enum DeviceSignInError: Error, Sendable, CustomStringConvertible {
     case cognitoHasNoDeviceGrant(profile: String)
     /// The profile's provider names no device authorization endpoint.
     case notOffered(profile: String)
-    /// The device authorization request failed, or the profile's endpoints are unusable.
-    case authorization(OAuthError)
-    /// Refused, expired, cancelled, or the tokens failed.
-    case grant(DeviceGrantError)
-    case store(AuthStoreError)
+    /// The request for a code, the wait for its tokens or the store failed, or the profile's endpoints are unusable.
+    case failed(ApplicationError)
+    /// The person refused the sign-in at the verification page.
+    case denied(Cause)
+    /// The code expired before anyone approved it.
+    case expired(Cause)
+    /// The wait was cancelled (Ctrl-C).
+    case cancelled(Cause)
+    /// The tokens the grant gave failed verification (most often another issuer or key set).
+    case tokensRejected(Cause)
+
+    /// The request for a code, in these terms: a cancelled request is the sign-in cancelled.
+    static func authorization(_ error: OAuthError) -> Self {
+        if case .network(.cancelled) = error { return .cancelled(Cause(DeviceGrantError.cancelled)) }
+        return .failed(ApplicationError(error))
+    }
+
+    /// The wait for the person's approval, in these terms.
+    static func grant(_ error: DeviceGrantError) -> Self {
+        switch error {
+        case .denied: .denied(Cause(error))
+        case .expired: .expired(Cause(error))
+        case .cancelled: .cancelled(Cause(error))
+        case .failed(.tokenRejected(let reason)): .tokensRejected(Cause(reason))
+        case .failed(let reason): .failed(ApplicationError(reason))
+        }
+    }
 
     public var description: String {
         switch self {
         case .cognitoHasNoDeviceGrant(let profile): "Profile '\(profile)' signs in at Cognito, which has no device authorization grant."
         case .notOffered(let profile): "Profile '\(profile)' has no device authorization endpoint."
-        case .authorization(let error): "\(error)"
-        case .grant(let error): "\(error)"
-        case .store(let error): "\(error)"
+        case .failed(let error): "\(error)"
+        case .denied(let cause), .expired(let cause), .cancelled(let cause): "\(cause)"
+        case .tokensRejected(let cause): "The tokens failed verification: \(cause)"
         }
     }
 }

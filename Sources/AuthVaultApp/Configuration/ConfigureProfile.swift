@@ -73,7 +73,7 @@ extension Application {
         let caBundle = change.caBundle ?? (try? configStore.load().profiles[change.profile]?.caBundle) ?? nil
         let transport = CurlTransport(configuration: CurlTransportConfiguration(caBundlePath: caBundle, userAgent: userAgent,
                                                                                 proxy: proxySettings, trace: trace))
-        do { return try await OAuthEndpoints.discover(url, transport: transport) } catch { throw .discovery(url: url, error) }
+        do { return try await OAuthEndpoints.discover(url, transport: transport) } catch { throw .discovery(url: url, ApplicationError(error)) }
     }
 
     /// A discovery document's endpoints, issuer and key URL; the settings given one by one come after and win.

@@ -47,7 +47,7 @@ extension Application {
             }
         } catch {
             switch error {
-            case .lock(let error), .body(let error): throw .vault(error)
+            case .lock(let error), .body(let error): throw ApplicationError(error)
             }
         }
         var wasCurrent = false
@@ -63,7 +63,7 @@ extension Application {
             throw .configuration(error)
         }
         try factory.registry.forget(name)
-        do { try factory.revisions.forget(profile: name) } catch { throw .vault(error) }
+        do { try factory.revisions.forget(profile: name) } catch { throw ApplicationError(error) }
         return RemovedProfile(name: name, erasedFrom: erased, wasCurrent: wasCurrent)
     }
 

@@ -3,7 +3,7 @@ import CognitoAuth
 extension ResolvedProfile {
     /// Where the browser sign-in goes: the Hosted UI's paths, with each endpoint the profile sets in their place;
     /// nil when it has neither a Hosted UI nor authorize and token endpoints.
-    public func oauthEndpoints() throws(OAuthError) -> OAuthEndpoints? {
+    func oauthEndpoints() throws(OAuthError) -> OAuthEndpoints? {
         let set = oauthOverrides ?? OAuthEndpointSettings()
         var endpoints: OAuthEndpoints
         if let hostedUI {
@@ -38,7 +38,7 @@ extension ResolvedProfile {
 
     /// Where a machine profile gets its tokens: the token endpoint set by hand or discovered, else the Hosted UI's;
     /// nil when it has neither.
-    public func tokenEndpoint() throws(OAuthError) -> String? {
+    func tokenEndpoint() throws(OAuthError) -> String? {
         if let token = oauthOverrides?.token { return token }
         return try hostedUI.map { hostedUI throws(OAuthError) in try OAuthEndpoints(hostedUIBaseURL: hostedUI).token }
     }

@@ -8,7 +8,7 @@ extension ProfileSession {
     /// `cognito-idp.{region}.amazonaws.com/{userPoolId}`.
     func awsCredentialRequest(guest: Bool) throws(ApplicationError) -> AWSCredentialRequest {
         let pool: IdentityPoolClient?
-        do { pool = try authority.identityPoolClient() } catch { throw .cognito(error) }
+        do { pool = try authority.identityPoolClient() } catch { throw ApplicationError(error) }
         guard let pool else { throw .configuration(.incomplete(profile: profile.name, missing: "--identity-pool-id")) }
         return AWSCredentialRequest(pool: pool, providerName: guest ? nil : IdentityProviderLogin.providerName(issuer: profile.issuer))
     }

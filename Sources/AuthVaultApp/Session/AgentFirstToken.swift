@@ -70,7 +70,7 @@ extension Application {
         case .signInRequired(let reason?): .noUsableSession(profile: profile, reason: "\(reason)")
         case .signInRequired(nil): .noUsableSession(profile: profile, reason: "not signed in")
         case .rejected(let refusal) where refusal.requiresSignIn: .noUsableSession(profile: profile, reason: "not signed in")
-        default: .store(error)
+        default: ApplicationError(error)
         }
     }
 

@@ -11,18 +11,18 @@ extension ProfileSession {
         let transport = authority.apiTransport()
         let first = try await send(request, with: try await bearer(token), on: transport)
         guard first.status == 401 else { return first }
-        do { _ = try await store.refreshNow() } catch { throw .store(error) }
+        do { _ = try await store.refreshNow() } catch { throw ApplicationError(error) }
         return try await send(request, with: try await bearer(token), on: transport)
     }
 
     private func bearer(_ kind: TokenKind) async throws(ApplicationError) -> String {
-        do { return try await store.validToken(kind).token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } } catch { throw .store(error) }
+        do { return try await store.validToken(kind).token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } } catch { throw ApplicationError(error) }
     }
 
     private func send(_ request: HTTPRequest, with token: String, on transport: any HTTPTransport) async throws(ApplicationError) -> HTTPResponse {
         var authorized = request
         authorized.headers.removeAll { $0.name.lowercased() == "authorization" }
         authorized.headers.append(HTTPHeader(name: "Authorization", value: "Bearer \(token)"))
-        do { return try await transport.send(authorized) } catch { throw .apiRequest(error) }
+        do { return try await transport.send(authorized) } catch { throw .apiRequest(ApplicationError(error)) }
     }
 }

@@ -20,8 +20,8 @@ public struct ProfileSession: Sendable {
     func accountClient() async throws(ApplicationError) -> CognitoClient {
         // The client secret lives in the vault: a locked vault is said as such, not discovered later as Cognito
         // refusing a request that lacks SECRET_HASH.
-        do { _ = try await vault.load(profile: profile.name) } catch { throw .vault(error) }
-        do { return try await authority.cognitoClient() } catch { throw .cognito(error) }
+        do { _ = try await vault.load(profile: profile.name) } catch { throw ApplicationError(error) }
+        do { return try await authority.cognitoClient() } catch { throw ApplicationError(error) }
     }
 }
 

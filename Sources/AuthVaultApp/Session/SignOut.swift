@@ -28,7 +28,7 @@ extension Application {
             do {
                 page = try await session.authority.oauthClient().logoutURL(postLogoutRedirectURI: session.profile.signOutURI)
             } catch {
-                throw .noLogoutPage(error)
+                throw .noLogoutPage(Cause(error))
             }
         }
         let result = await session.store.signOut(global: everywhere, forgetPending: forgetPending)

@@ -42,7 +42,7 @@ public struct UserPoolSignIn {
                 wrongPasswords += 1
                 notice(.wrongPassword)
             } catch {
-                throw .store(error)
+                throw ApplicationError(error)
             }
         }
         var wrongCodes = 0
@@ -61,7 +61,7 @@ public struct UserPoolSignIn {
                 if case .customAnswer = answer, case .rejected(.notAuthorized) = error {
                     throw .signIn(.customAnswerRefused(round: customRounds))
                 }
-                throw .store(error)
+                throw ApplicationError(error)
             }
         }
         guard case .signedIn(let summary) = progress else { throw .signIn(.endedWithoutSession) }
@@ -129,7 +129,7 @@ public struct UserPoolSignIn {
             return .customAnswer(try secret(.customAnswer, prompt: "Answer: "))
         case .mfaSetup:
             let secret: SoftwareTokenSecret
-            do { secret = try await session.store.beginSoftwareTokenSetup() } catch { throw .store(error) }
+            do { secret = try await session.store.beginSoftwareTokenSetup() } catch { throw ApplicationError(error) }
             // The user's own authenticator secret, shown because Cognito requires them to set it up now.
             notice(.authenticatorRequired(secret, accountName: challenge.username))
             return .softwareTokenSetupCode(try self.secret(.mfaCode, prompt: "First code from the authenticator app: "),

@@ -10,7 +10,8 @@ public enum StatusProblem: Sendable {
     case refreshTokenExpired(at: Double)
     /// The access token expired; the refresh token is there, and the next token request refreshes it.
     case accessTokenExpired(at: Double)
-    case vault(VaultError)
+    /// The vault cannot be read: `.vaultLocked` until it is unlocked, or `.failed`.
+    case vault(ApplicationError)
     case needsSignIn(reason: String)
     case notSignedIn
     /// A machine profile without a token yet: the next token request fetches one.
@@ -109,7 +110,7 @@ extension Application {
             } else if record?.canRefresh == true, let expiry = record?.accessTokenExpiresAt, expiry <= providerNow {
                 problem = .accessTokenExpired(at: expiry)
             }
-        case .vaultUnavailable(let error): problem = .vault(error)
+        case .vaultUnavailable(let error): problem = .vault(ApplicationError(error))
         case .needsSignIn(let reason): problem = .needsSignIn(reason: "\(reason)")
         default: problem = .notSignedIn
         }

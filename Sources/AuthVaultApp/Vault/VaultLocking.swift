@@ -37,7 +37,7 @@ public struct AgentRefusal: Error, Sendable, Equatable, CustomStringConvertible 
 
 extension VaultError {
     /// The vault opens with its passphrase or an unlocked keyring: it is locked, not broken.
-    public var needsUnlocking: Bool {
+    var needsUnlocking: Bool {
         switch self {
         case .locked, .passphraseRequired, .lockedUntilUnlocked, .wrongPassphrase: true
         default: false
@@ -55,7 +55,7 @@ extension Application {
     /// its sessions. Returns whether an agent did so too.
     public func lockFileVault() async throws(ApplicationError) -> Bool {
         let vault = try vaults(for: configuration()).fileVault()
-        do { try await vault.lock() } catch { throw .vault(error) }
+        do { try await vault.lock() } catch { throw ApplicationError(error) }
         return try tellAgent(.lock)
     }
 
@@ -67,7 +67,7 @@ extension Application {
             guard try await vault.exists() else { return .noVault(directory: vault.directory) }
             try await vault.unlock()
         } catch {
-            throw .vault(error)
+            throw ApplicationError(error)
         }
         return .unlocked(inAgent: try tellAgent(.unlock))
     }
@@ -77,7 +77,7 @@ extension Application {
     /// stays locked refuses the use before anything is written: it could not serve the session.
     public func unlockBeforeWriting(_ session: ProfileSession) async throws(ApplicationError) {
         guard session.backend == .file, let vault = session.vault as? EncryptedFileVault, agentSocketPath != nil else { return }
-        do { try await vault.unlock() } catch { throw .vault(error) }
+        do { try await vault.unlock() } catch { throw ApplicationError(error) }
         do {
             _ = try tellAgent(.unlock)
         } catch {

@@ -47,7 +47,7 @@ extension Application {
             }
         } catch {
             switch error {
-            case .lock(let error): throw .vault(error)
+            case .lock(let error): throw ApplicationError(error)
             case .body(let error): throw error
             }
         }
@@ -65,7 +65,7 @@ extension Application {
     }
 
     private static func vault<T>(_ body: () async throws(VaultError) -> T) async throws(ApplicationError) -> T {
-        do { return try await body() } catch { throw .vault(error) }
+        do { return try await body() } catch { throw ApplicationError(error) }
     }
 
     /// Changes the encrypted file vault's passphrase to the one `AUTHVAULT_NEW_VAULT_PASSPHRASE(_FILE)` or the
@@ -78,7 +78,7 @@ extension Application {
             let new = try await newSource.passphrase(for: .create)
             try await vault.changePassphrase(new: new, rekey: rekey)
         } catch {
-            throw .vault(error)
+            throw ApplicationError(error)
         }
     }
 }

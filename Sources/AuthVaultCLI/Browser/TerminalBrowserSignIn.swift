@@ -107,32 +107,20 @@ struct TerminalBrowserSignIn {
 
     private static func cliError(_ error: BrowserSignInError, profile: String) -> CLIError {
         switch error {
-        case .client(let error): CLIErrors.from(error, profile: profile)
-        case .listener(let error): cliError(error)
+        case .failed(let error): CLIErrors.from(error, profile: profile)
         case .callback: CLIError(error.description, status: .failure)
-        case .exchange(.tokenRejected(let reason)): rejectedTokens(reason, retry: Remedy.command("login", profile: profile))
-        case .exchange(.refused(.invalidGrant, _, _, _)):
+        case .tokensRejected(let reason): rejectedTokens(reason, retry: Remedy.command("login", profile: profile))
+        case .codeRefused:
             CLIError("The authorization server refused the code (it was used already, or it expired): "
                      + "run \(Remedy.command("login", profile: profile)) again.", status: .signInRequired)
-        case .exchange(let error): CLIErrors.from(error, profile: profile)
-        case .store(let error): CLIErrors.from(error, profile: profile)
         }
     }
 
     /// Tokens of a sign-in that failed verification: most often the profile names another issuer or key set.
     /// - Parameter command: the sign-in to run again, quoted (`Remedy.command`).
-    static func rejectedTokens(_ reason: TokenError, retry command: String) -> CLIError {
+    static func rejectedTokens(_ reason: Cause, retry command: String) -> CLIError {
         CLIError("The tokens from the authorization server failed verification (\(reason)); nothing was stored. "
             + "Check the profile's --issuer and --jwks-url, then run \(command) again.", status: .failure)
-    }
-
-    private static func cliError(_ error: LoopbackError) -> CLIError {
-        switch error {
-        case .cancelled: CLIError(error.description, status: .cancelled)
-        case .authorizationDenied: CLIError(error.description, status: .signInRequired)
-        case .invalidRedirectURI, .allPortsBusy: CLIError(error.description, status: .usage)
-        case .timedOut, .bindFailed: CLIError(error.description, status: .failure)
-        }
     }
 }
 

@@ -50,14 +50,11 @@ struct TerminalDeviceSignIn {
         case .notOffered:
             CLIError("\(error) Set one with \(Remedy.command("configure", profile: profile, "--device-authorization-url URL")), "
                 + "or use \(login("--paste")).", status: .usage)
-        case .authorization(.network(.cancelled)): CLIError("\(DeviceGrantError.cancelled) Nothing was stored.", status: .cancelled)
-        case .authorization(let error): CLIErrors.from(error, profile: profile)
-        case .grant(.denied): CLIError("\(error) Run \(login("--device")) again to retry.", status: .signInRequired)
-        case .grant(.expired): CLIError("\(error) Run \(login("--device")) again for a new code.", status: .signInRequired)
-        case .grant(.cancelled): CLIError("\(DeviceGrantError.cancelled) Nothing was stored.", status: .cancelled)
-        case .grant(.failed(.tokenRejected(let reason))): TerminalBrowserSignIn.rejectedTokens(reason, retry: login("--device"))
-        case .grant(.failed(let error)): CLIErrors.from(error, profile: profile)
-        case .store(let error): CLIErrors.from(error, profile: profile)
+        case .failed(let error): CLIErrors.from(error, profile: profile)
+        case .denied: CLIError("\(error) Run \(login("--device")) again to retry.", status: .signInRequired)
+        case .expired: CLIError("\(error) Run \(login("--device")) again for a new code.", status: .signInRequired)
+        case .cancelled: CLIError("\(error) Nothing was stored.", status: .cancelled)
+        case .tokensRejected(let reason): TerminalBrowserSignIn.rejectedTokens(reason, retry: login("--device"))
         }
     }
 }

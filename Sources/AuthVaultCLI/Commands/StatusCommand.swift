@@ -74,7 +74,7 @@ struct StatusCommand: CLICommand {
         let status = try await application(for: name) { () async throws(ApplicationError) in try await context.application.profileStatus(named: name) }
         let problem = status.problem.map { Self.words($0, profile: status.profile.name, now: status.now, providerNow: status.providerNow) }
         let exitStatus: ExitStatus = switch status.problem {
-        case .vault(let error): VaultCommands.status(of: error)
+        case .vault(let error): CLIErrors.from(error, profile: name).status
         case let problem? where problem.requiresSignIn: .signInRequired
         default: .success
         }
@@ -91,7 +91,7 @@ struct StatusCommand: CLICommand {
         case .refreshTokenExpired(let at): "the refresh token expired \(TimeText.relative(at, now: now)); run \(login)"
         case .accessTokenExpired(let at):
             "the access token expired \(TimeText.relative(at, now: providerNow)); the next \(token) refreshes it"
-        case .vault(let error): Remedy.message(error.description, Remedy.of(error, profile: profile))
+        case .vault(let error): CLIErrors.from(error, profile: profile).message
         case .needsSignIn(let reason): "\(reason); run \(login)"
         case .notSignedIn: "not signed in; run \(login)"
         case .noMachineTokenYet: "no token yet; the next \(token) fetches one"

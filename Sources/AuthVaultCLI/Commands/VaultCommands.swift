@@ -13,14 +13,6 @@ enum VaultCommands {
             .command(VaultChangePassphraseCommand.self),
         ]
     )
-
-    static func status(of error: VaultError) -> ExitStatus {
-        error.needsUnlocking ? .vaultLocked : .failure
-    }
-
-    static func cliError(_ error: VaultError, profile: String) -> CLIError {
-        CLIError(Remedy.message(error.description, Remedy.of(error, profile: profile)), status: status(of: error))
-    }
 }
 
 /// `authvault vault status`: the backend of each profile, whether it is locked, where the data is, the KDF.

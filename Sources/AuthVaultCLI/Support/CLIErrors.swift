@@ -1,17 +1,26 @@
 import AuthVaultApp
 
-/// The mapping from the application's and the libraries' reasons to messages, remedies and exit statuses, in one
-/// place so every command agrees. `profile` is the one the reason is about: the remedies name it (see `Remedy`).
+/// The mapping from the application's reasons to messages, remedies and exit statuses, in one place so every
+/// command agrees. `profile` is the one the reason is about: the remedies name it (see `Remedy`).
 enum CLIErrors {
+    /// The reason's message and status; the library's error underneath goes along by name, for `--debug`.
     /// - Parameter signInFlow: a profile's configured way of signing in, for the remedy of a missing session.
     static func from(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice? = { _ in nil }) -> CLIError {
+        var worded = worded(error, profile: profile, signInFlow: signInFlow)
+        worded.underlying = error.cause?.name
+        return worded
+    }
+
+    private static func worded(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice?) -> CLIError {
         switch error {
         case .configuration(let configError): return from(configError)
         case .backendRecord: return CLIError(error.description, status: .failure)
-        case .store(let storeError): return from(storeError, profile: profile)
-        case .cognito(let cognitoError): return from(cognitoError, profile: profile)
-        case .vault(let vaultError): return from(vaultError, profile: profile)
-        case .oauth(let oauthError): return from(oauthError, profile: profile)
+        case .signInRequired(let cause, let step): return worded(cause, step, profile: profile, status: .signInRequired)
+        case .vaultLocked(let cause, let step): return worded(cause, step, profile: profile, status: .vaultLocked)
+        case .network(let cause, let step): return worded(cause, step, profile: profile, status: .networkUnavailable)
+        case .failed(let cause, let step): return worded(cause, step, profile: profile, status: .failure)
+        case .invalidRequest(let cause, let step): return worded(cause, step, profile: profile, status: .usage)
+        case .cancelled: return CLIError(error.description, status: .cancelled)
         case .answer: return CLIError(error.description, status: .usage)
         case .signIn(let reason): return ChallengeAnswers.error(reason, profile: profile)
         case .sessionRevoked(let serviceMessage):
@@ -33,9 +42,10 @@ enum CLIErrors {
         case .invalidVariable: return CLIError(error.description, status: .usage)
         case .discovery(_, let reason):
             // A document naming a wrong endpoint is the provider's to fix, not this profile's settings.
-            let remedy = if case .invalidConfiguration = reason { nil as String? } else { Remedy.of(reason, profile: profile) }
-            return CLIError(Remedy.message(error.description, remedy), status: reason.isRetryable ? .networkUnavailable : .failure)
-        case .apiRequest(let reason): return CLIError(error.description, status: reason.isRetryable ? .networkUnavailable : .failure)
+            let step = reason.nextStep == .setBrowserSignIn ? nil : reason.nextStep
+            return CLIError(Remedy.message(error.description, step.map { Remedy.of($0, profile: profile) }),
+                            status: reason.isNetwork ? .networkUnavailable : .failure)
+        case .apiRequest(let reason): return CLIError(error.description, status: reason.isNetwork ? .networkUnavailable : .failure)
         case .memoryVaultOutsideProcess: return CLIError(error.description + " Use --vault file or secret-service.", status: .usage)
         case .noUsableSession(let profile, _):
             // Said for the tool's log: which profile, and the exact command that fixes it.
@@ -67,38 +77,16 @@ enum CLIErrors {
         return CLIError(Remedy.message(error.description, Remedy.of(error)), status: status)
     }
 
-    static func from(_ error: AuthStoreError, profile: String) -> CLIError {
-        let message = Remedy.message(error.description, Remedy.of(error, profile: profile))
-        switch error {
-        case .signInRequired: return CLIError(message, status: .signInRequired)
-        case .vault(let vaultError): return from(vaultError, profile: profile)
-        case .network(let cognitoError):
-            return CLIError(Remedy.message(error.description, Remedy.of(cognitoError, profile: profile)), status: .networkUnavailable)
-        case .rejected(let cognitoError): return from(cognitoError, profile: profile)
-        case .noIDTokenForMachine: return CLIError(message, status: .usage)
-        case .noPendingChallenge, .challengeExpired, .busy: return CLIError(message, status: .failure)
-        }
+    /// A reason from below the application: its words, the next step in this command line's words, its status.
+    private static func worded(_ cause: Cause, _ step: NextStep?, profile: String, status: ExitStatus) -> CLIError {
+        CLIError(Remedy.message(cause.description, step.map { Remedy.of($0, profile: profile) }), status: status)
     }
+}
 
-    static func from(_ error: CognitoError, profile: String) -> CLIError {
-        classified(Remedy.message(error.description, Remedy.of(error, profile: profile)),
-                   requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
-    }
-
-    static func from(_ error: OAuthError, profile: String) -> CLIError {
-        classified(Remedy.message(error.description, Remedy.of(error, profile: profile)),
-                   requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
-    }
-
-    /// The exit status of a client's failure: sign in again, try again later, or neither.
-    private static func classified(_ message: String, requiresSignIn: Bool, isRetryable: Bool) -> CLIError {
-        if requiresSignIn { return CLIError(message, status: .signInRequired) }
-        if isRetryable { return CLIError(message, status: .networkUnavailable) }
-        return CLIError(message, status: .failure)
-    }
-
-    static func from(_ error: VaultError, profile: String) -> CLIError {
-        VaultCommands.cliError(error, profile: profile)
+extension ApplicationError {
+    /// Whether trying again later may help: the provider could not be reached, or asked for it.
+    var isNetwork: Bool {
+        if case .network = self { true } else { false }
     }
 }
 

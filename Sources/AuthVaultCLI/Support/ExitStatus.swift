@@ -39,6 +39,8 @@ struct CLIError: Error, Sendable, CustomStringConvertible {
     let status: ExitStatus
     /// The command's own output says why already (status's report): saying it again on standard error repeats it.
     let isAlreadySaid: Bool
+    /// The library's error underneath by type and case, said with `--debug` only (`Cause.name`).
+    var underlying: String?
 
     init(_ message: String, status: ExitStatus = .failure) {
         self.message = message

@@ -1,7 +1,7 @@
 import AuthVaultApp
 
-/// What the user does next, for the reasons the libraries report: they say what went wrong, only the command line
-/// knows its own commands and flags. The one rule: a command that acts on a profile is named with `--profile` and
+/// What the user does next, for the reasons the application reports: it says what went wrong and what would put it
+/// right, only the command line knows its own commands and flags. The one rule: a command that acts on a profile is named with `--profile` and
 /// the profile the reason is about (the one a helper served, too), so it fixes that profile whichever is current.
 enum Remedy {
     /// `description` followed by the remedy, if there is one.
@@ -48,59 +48,37 @@ enum Remedy {
         }
     }
 
-    static func of(_ error: VaultError, profile: String) -> String? {
-        switch error {
-        case .locked:
-            "Unlock it (for example by logging in to the desktop, or with 'authvault vault status' in an interactive "
-                + "session), or use the encrypted file: --vault file."
-        case .unavailable: "On a headless machine use the encrypted file: \(command("configure", profile: profile, "--vault file"))."
-        case .timedOut: "Or use the encrypted file: --vault file."
-        case .lockedUntilUnlocked: "Run 'authvault vault unlock' to open it again."
-        case .passphraseRequired: "Or unlock it in a terminal first: 'authvault vault unlock'."
-        default: nil
-        }
-    }
-
-    static func of(_ error: AuthStoreError, profile: String) -> String? {
-        switch error {
-        case .signInRequired: "Run \(command("login", profile: profile))."
-        case .noPendingChallenge, .challengeExpired: "Run \(command("login", profile: profile)) again."
-        case .noIDTokenForMachine: "Ask for its access token: \(command("token", profile: profile)) (for kubectl-credential, --token access)."
-        default: nil
-        }
-    }
-
-    static func of(_ error: HTTPError) -> String? {
-        guard case .tlsFailure = error else { return nil }
-        return "If the server's certificate comes from a private certificate authority, pass that CA's bundle with --ca-bundle."
-    }
-
-    static func of(_ error: CognitoError, profile: String) -> String? {
-        switch error {
-        case .identityNotAuthorized:
+    /// The next step the application named, in this command line's commands and flags, for `profile`.
+    static func of(_ step: NextStep, profile: String) -> String {
+        switch step {
+        case .signIn: "Run \(command("login", profile: profile))."
+        case .signInAgain: "Run \(command("login", profile: profile)) again."
+        case .signInInBrowser: "Sign in with \(command("login", profile: profile, "--browser"))."
+        case .askForAccessToken: "Ask for its access token: \(command("token", profile: profile)) (for kubectl-credential, --token access)."
+        case .trustPrivateCA:
+            "If the server's certificate comes from a private certificate authority, pass that CA's bundle with --ca-bundle."
+        case .checkIdentityPoolProviders:
             "Check that the identity pool lists this profile's user pool and app client as a provider, or run "
                 + "\(command("login", profile: profile)) if the session is old; a guest needs a pool that allows unauthenticated identities."
-        case .identityPoolNotFound:
+        case .setIdentityPool:
             "Check the pool id and region with \(command("configure", profile: profile, "--identity-pool-id REGION:GUID")) "
                 + "(and --identity-endpoint, if set)."
-        case .invalidIdentityPoolConfiguration:
+        case .chooseAWSRole:
             "The pool's role mapping gives no role for this user: ask its administrator, or choose one of its roles with "
                 + "\(command("configure", profile: profile, "--aws-role-arn ARN"))."
-        case .network(let transport): of(transport)
-        case .deadlineExceeded(_, _, let last?): of(last, profile: profile)
-        case .clientCredentialsRefused(.invalidClient, _), .missingClientSecret:
+        case .storeClientSecret:
             "Store the app client's secret: \(command("configure", profile: profile, "--client-secret-stdin")) (the secret on standard input)."
-        case .clientCredentialsRefused(.invalidScope, _):
-            "Set the scopes the app client may have: \(command("configure", profile: profile, "--scopes \"SERVER/SCOPE ...\""))."
-        case .noUserPool: "Sign in with \(command("login", profile: profile, "--browser"))."
-        default: nil
+        case .setScopes: "Set the scopes the app client may have: \(command("configure", profile: profile, "--scopes \"SERVER/SCOPE ...\""))."
+        case .setBrowserSignIn:
+            "Set the browser sign-in with \(command("configure", profile: profile)): --hosted-ui URL or --oidc-discovery URL, and "
+                + "--redirect-uri http://127.0.0.1:PORT/callback."
+        case .unlockKeyringOrUseFile:
+            "Unlock it (for example by logging in to the desktop, or with 'authvault vault status' in an interactive "
+                + "session), or use the encrypted file: --vault file."
+        case .keepInFile: "On a headless machine use the encrypted file: \(command("configure", profile: profile, "--vault file"))."
+        case .useFileInstead: "Or use the encrypted file: --vault file."
+        case .unlockVault: "Run 'authvault vault unlock' to open it again."
+        case .unlockVaultInTerminal: "Or unlock it in a terminal first: 'authvault vault unlock'."
         }
-    }
-
-    /// As for the same reason from the user-pool API (the store's mapping keeps the transport error underneath).
-    static func of(_ error: OAuthError, profile: String) -> String? {
-        guard case .invalidConfiguration = error else { return of(CognitoError(error), profile: profile) }
-        return "Set the browser sign-in with \(command("configure", profile: profile)): --hosted-ui URL or --oidc-discovery URL, and "
-            + "--redirect-uri http://127.0.0.1:PORT/callback."
     }
 }
