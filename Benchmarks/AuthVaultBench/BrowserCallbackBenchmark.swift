@@ -37,7 +37,7 @@ enum BrowserCallbackBenchmark {
 
         var backends: [(String, any VaultBackend)] = [("file vault", fileVault)]
         if ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil {
-            backends.append(("secret service", SecretServiceVault(revisions: fileVault.revisions, bindings: ["browser-bench": .init(userPoolId: "us-east-1_Bench", clientId: clientId)])))
+            backends.append(("secret service", SecretServiceVault(changeStamps: fileVault.changeStamps, bindings: ["browser-bench": .init(userPoolId: "us-east-1_Bench", clientId: clientId)])))
         }
         var rows: [Row] = []
         for (name, vault) in backends {

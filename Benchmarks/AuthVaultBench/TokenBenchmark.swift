@@ -46,7 +46,7 @@ enum TokenBenchmark {
         try await fileVault.save(record(profile: "file"))
         // The data key leaves the user keyring with the benchmark (after the agent has stopped).
         defer { try? spawnAndWait([authvault, "vault", "lock"], environment: environment) }
-        let secretService = SecretServiceVault(revisions: RecordRevisions(dataDirectory: "\(root)/data/authvault"), bindings: ["keyring": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
+        let secretService = SecretServiceVault(changeStamps: ChangeStamps(dataDirectory: "\(root)/data/authvault"), bindings: ["keyring": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
         try await secretService.save(record(profile: "keyring"))
         defer { Task { try? await secretService.delete(profile: "keyring") } }
 

@@ -17,7 +17,7 @@ enum VaultBenchmarks {
 
         let directory = try makeTemporaryDirectory()
         defer { removeTree(directory) }
-        let secretService = SecretServiceVault(revisions: RecordRevisions(dataDirectory: directory),
+        let secretService = SecretServiceVault(changeStamps: ChangeStamps(dataDirectory: directory),
                                                bindings: ["bench": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
         try await secretService.save(record)
         let secretServiceRead = try await measureAsync(rounds: rounds) { _ = try await secretService.load(profile: "bench") }

@@ -43,7 +43,7 @@ extension EncryptedFileVault {
         }
         keyring?.remove(keyFile.cacheDescription)
         cache(key, for: rewrapped)
-        for name in names { try revisions.bump(profile: name) }
+        for name in names { try changeStamps.bump(profile: name) }
     }
 
     /// Every record that exists among `records` (profile, path), decrypted; the first that fails stops it all.

@@ -17,7 +17,7 @@ internal import SystemPlumbing
 /// keyring, where every process of this uid (and no other uid) finds it, so a warm read runs no KDF. A key from either place is used only if it matches the key
 /// file's key check. Records are read and written under the key-file lock held shared, and re-keyed under it held
 /// exclusively, so no record is ever read or sealed with a key that `vault.key` no longer wraps. Every save and
-/// delete bumps the profile's revision (`revisions`), which tells long-lived processes to read the record again.
+/// delete bumps the profile's change stamp (`changeStamps`), which tells long-lived processes to read the record again.
 public actor EncryptedFileVault: VaultRecordAtHand {
     /// scrypt N = 2^15, r = 8, p = 1 for new and rewrapped key files.
     public static let defaultKDFParameters = ScryptParameters.interactive
@@ -30,8 +30,8 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     public nonisolated let kind = VaultBackendKind.file
     public nonisolated let directory: String
     public nonisolated let keyFilePath: String
-    /// In `directory/revisions/`, where the application also keeps the Secret Service's (see `RecordRevisions`).
-    public nonisolated let revisions: RecordRevisions
+    /// In `directory/revisions/`, where the application also keeps the Secret Service's (see `ChangeStamps`).
+    public nonisolated let changeStamps: ChangeStamps
     /// Profile name to its pool and client: kept in the profile's record on save, and a record saved for another
     /// is not handed out (`load` answers nil, as for no record). A profile missing here matches any record.
     public nonisolated let bindings: [String: ProfileBinding]
@@ -60,7 +60,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
         self.directory = directory
         self.bindings = bindings
         keyFilePath = FilePath.join(directory, Self.keyFileName)
-        revisions = RecordRevisions(dataDirectory: directory)
+        changeStamps = ChangeStamps(dataDirectory: directory)
         passphraseSource = passphrase
         self.kdfParameters = kdfParameters
         self.keyCache = keyCache
@@ -155,7 +155,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
             // Two fsyncs: off the cooperative pool.
             try await DedicatedThread.run { () throws(VaultError) in try Self.write(sealed, to: path) }
         }
-        try revisions.bump(profile: record.profile)
+        try changeStamps.bump(profile: record.profile)
     }
 
     public func delete(profile: String) async throws(VaultError) {
@@ -165,7 +165,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
         try await VaultKeyFileLock.withSharedLock(directory: directory) { () async throws(VaultError) in
             try await DedicatedThread.run { () throws(VaultError) in try Self.remove(path) }
         }
-        try revisions.bump(profile: profile)
+        try changeStamps.bump(profile: profile)
     }
 
     public func profiles() async throws(VaultError) -> [String] {

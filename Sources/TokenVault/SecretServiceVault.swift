@@ -8,7 +8,7 @@ import DebugTrace
 /// Every call is bounded: each job runs on a dedicated thread with a `GCancellable` cancelled at the deadline, and
 /// answers ok, not found (`nil`), `.locked`, `.unavailable` or `.timedOut`. The collection's lock state is checked
 /// explicitly before every operation, because a locked collection answers a search like an empty one. Every save
-/// and delete bumps the profile's revision in `revisions`, which tells long-lived processes to read it again.
+/// and delete bumps the profile's change stamp in `changeStamps`, which tells long-lived processes to read it again.
 public struct SecretServiceVault: VaultBackend {
     public let kind = VaultBackendKind.secretService
     /// Profile name to its pool and client, stored as item attributes (so a person, or `secret-tool search`, can
@@ -20,20 +20,20 @@ public struct SecretServiceVault: VaultBackend {
     public let allowPrompt: Bool
     /// The bound on that prompt, which waits for a person.
     public let promptTimeout: Duration
-    /// Required: a process that keeps a session in memory learns of every change here (see `RecordRevisions`).
-    public let revisions: RecordRevisions
+    /// Required: a process that keeps a session in memory learns of every change here (see `ChangeStamps`).
+    public let changeStamps: ChangeStamps
     /// Each D-Bus call and its time (`--debug`).
     public let trace: DebugTrace
 
     public init(
-        revisions: RecordRevisions,
+        changeStamps: ChangeStamps,
         bindings: [String: ProfileBinding] = [:],
         timeout: Duration = .seconds(3),
         allowPrompt: Bool = false,
         promptTimeout: Duration = .seconds(120),
         trace: DebugTrace = .off
     ) {
-        self.revisions = revisions
+        self.changeStamps = changeStamps
         self.trace = trace
         self.bindings = bindings
         self.timeout = timeout
@@ -76,7 +76,7 @@ public struct SecretServiceVault: VaultBackend {
         try await withUnlockedCollection("store the item of profile '\(record.profile)'") { connection throws(VaultError) in
             try connection.store(secret, label: label, attributes: attributes)
         }
-        try revisions.bump(profile: record.profile)
+        try changeStamps.bump(profile: record.profile)
     }
 
     public func delete(profile: String) async throws(VaultError) {
@@ -85,7 +85,7 @@ public struct SecretServiceVault: VaultBackend {
         try await withUnlockedCollection("delete the items of profile '\(profile)'") { connection throws(VaultError) in
             try connection.delete(matching: attributes)
         }
-        try revisions.bump(profile: profile)
+        try changeStamps.bump(profile: profile)
     }
 
     public func profiles() async throws(VaultError) -> [String] {

@@ -23,7 +23,7 @@ final class TestProfiles: AgentProfileProvider {
     let clock: TestClock
     let authority: FakeAuthority
     let lockDirectory: String
-    let revisions: RecordRevisions
+    let changeStamps: ChangeStamps
     /// Stands for the settings file: a test rewrites it as `authvault configure` would.
     let configurationPath: String?
     private let counts = Locked<(storesMade: Int, locks: Int, unlocks: Int)>((0, 0, 0))
@@ -33,7 +33,7 @@ final class TestProfiles: AgentProfileProvider {
         self.clock = clock
         self.authority = authority
         self.lockDirectory = lockDirectory
-        revisions = RecordRevisions(directory: lockDirectory + "/revisions")
+        changeStamps = ChangeStamps(directory: lockDirectory + "/revisions")
         configurationPath = lockDirectory + "/config.json"
     }
 

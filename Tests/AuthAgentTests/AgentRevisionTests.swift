@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 extension AgentSuites {
-    /// The agent follows the profiles' record revisions: another process's change (a sign-in, a sign-out, a
+    /// The agent follows the profiles' change stamps: another process's change (a sign-in, a sign-out, a
     /// migration, a re-key) reaches the very next request, fresh tokens included; and it keeps no cache of its own
     /// that a change of its stores could leave behind.
     @Suite struct AgentRevisionTests {
@@ -23,7 +23,7 @@ extension AgentSuites {
                 expectSecret(first, equals: text(try await OffPool.run { try client.token(profile: "work") }.token), "the store's token in memory")
                 #expect(agent.profiles.storesMade == 1)
 
-                try agent.profiles.revisions.bump(profile: "work")
+                try agent.profiles.changeStamps.bump(profile: "work")
                 expectSecret(newer, equals: text(try await OffPool.run { try client.token(profile: "work") }.token), "after the bump")
                 #expect(agent.profiles.storesMade == 2, "the store is made again, and reads the record again")
                 // Unchanged since: served from the new store, no store made per request.
@@ -79,7 +79,7 @@ extension AgentSuites {
                 let client = agent.client
                 _ = try await OffPool.run { try client.token(profile: "work") }
                 try await agent.profiles.vault.delete(profile: "work")
-                try agent.profiles.revisions.bump(profile: "work")
+                try agent.profiles.changeStamps.bump(profile: "work")
                 let status = try await OffPool.run { try client.status(profile: "work") }
                 #expect(status.first?.state == "signedOut", "\(status)")
                 try await expectSignInRequired(client)

@@ -80,10 +80,10 @@ extension EncryptedFileVaultTests {
 
     @Test func reKeyingBumpsEveryRecordsRevision() async throws {
         try await vault().save(sample())
-        let revisions = vault().revisions
-        let before = revisions.stamp(profile: "work")
+        let changeStamps = vault().changeStamps
+        let before = changeStamps.stamp(profile: "work")
         try await vault().changePassphrase(new: SecretBytes(utf8: "new"), rekey: true)
-        #expect(revisions.stamp(profile: "work") != before)
+        #expect(changeStamps.stamp(profile: "work") != before)
     }
 
     /// While a re-key holds the key-file lock (here: the test, exclusively), a save, a load and a delete wait for

@@ -42,7 +42,7 @@ import TestSupport
     /// Every file's bytes and mode, and the directory's mode: what "left untouched" means.
     func snapshot() throws -> [String: String] {
         var state = ["<dir>": String(try mode(directory), radix: 8)]
-        // Recursive: the revisions (a bump is a change too).
+        // Recursive: the change stamps (a bump is a change too).
         for name in try FileManager.default.subpathsOfDirectory(atPath: directory) {
             let path = "\(directory)/\(name)"
             var isDirectory: ObjCBool = false

@@ -27,19 +27,19 @@ struct SecretServiceVaultTests {
         try await OffPool.run { try session.lockDefaultCollection() }
     }
 
-    /// Every save and delete bumps the profile's revision (where the CLI keeps the file vault's), and a read does
+    /// Every save and delete bumps the profile's change stamp (where the CLI keeps the file vault's), and a read does
     /// not: what a running agent watches.
     @Test func savesAndDeletesBumpTheRevision() async throws {
         let session = try await start(.gnomeKeyring)
-        let revisions = RecordRevisions(dataDirectory: session.environment["XDG_DATA_HOME"]! + "/authvault")
-        #expect(revisions.stamp(profile: "work") == .absent)
+        let changeStamps = ChangeStamps(dataDirectory: session.environment["XDG_DATA_HOME"]! + "/authvault")
+        #expect(changeStamps.stamp(profile: "work") == .absent)
         #expect(try await probe(session, ["save"] + binding, stdin: VaultProbe.json(VaultProbe.record())).outcome == "ok")
-        let saved = revisions.stamp(profile: "work")
+        let saved = changeStamps.stamp(profile: "work")
         #expect(saved != .absent)
         #expect(try await probe(session, ["load"] + binding).outcome == "ok")
-        #expect(revisions.stamp(profile: "work") == saved)
+        #expect(changeStamps.stamp(profile: "work") == saved)
         #expect(try await probe(session, ["delete"]).outcome == "ok")
-        #expect(revisions.stamp(profile: "work") != saved)
+        #expect(changeStamps.stamp(profile: "work") != saved)
     }
 
     @Test func saveLoadDeleteAndSecretToolSeesTheItem() async throws {

@@ -10,7 +10,7 @@
 //                 one long-lived process, as the agent is)
 //   options:    --backend secret-service|file   --profile NAME (default work)
 //               secret service: --timeout-ms N --allow-prompt --prompt-timeout-ms N --pool ID --client ID
-//                               --directory DIR (its revisions; default $XDG_DATA_HOME/authvault)
+//                               --directory DIR (its change stamps; default $XDG_DATA_HOME/authvault)
 //               file: --directory DIR --logn N --cache none|session --cache-timeout SECONDS
 //                     --count N --writer ID
 //               --openssl-at-exit: exit 86 if OpenSSL has torn itself down before the exit handlers
@@ -169,13 +169,13 @@ func environmentSecret(_ name: String) -> SecretBytes? {
 func makeVault(_ options: ProbeOptions) -> any VaultBackend {
     if options.values["backend"] == "file" { return makeFileVault(options) }
     return SecretServiceVault(
-        revisions: RecordRevisions(dataDirectory: options.values["directory"] ?? dataDirectory()),
+        changeStamps: ChangeStamps(dataDirectory: options.values["directory"] ?? dataDirectory()),
         bindings: bindings(options), timeout: .milliseconds(options.int("timeout-ms", 3000)),
         allowPrompt: options.flags.contains("allow-prompt"),
         promptTimeout: .milliseconds(options.int("prompt-timeout-ms", 120_000)))
 }
 
-/// Where the CLI would keep the data: the Secret Service's revisions go there too.
+/// Where the CLI would keep the data: the Secret Service's change stamps go there too.
 func dataDirectory() -> String {
     let environment = ProcessInfo.processInfo.environment
     return (environment["XDG_DATA_HOME"] ?? (environment["HOME"] ?? ".") + "/.local/share") + "/authvault"

@@ -14,9 +14,9 @@ public protocol AgentProfileProvider: Sendable {
     /// direct path, which says what to configure.
     func awsCredentialRequest(profile: String, guest: Bool) async throws(AgentFailure) -> AWSCredentialRequest
 
-    /// Where every backend bumps a profile's record revision. The agent stats the profile's revision on every
+    /// Where every backend bumps a profile's change stamp. The agent stats the profile's change stamp on every
     /// request and, when it changed, drops the profile's store and reads the record again.
-    var revisions: RecordRevisions { get }
+    var changeStamps: ChangeStamps { get }
 
     /// The file the profiles' settings are read from, or nil. The agent stats it on every request too: a store
     /// built from settings since changed (another identity pool or role, another app client) is dropped and made

@@ -2,18 +2,18 @@ import AuthStore
 internal import SystemPlumbing
 import TokenVault
 
-/// The agent's stores, one per profile, made on first use and kept while the profile's record revision and the
+/// The agent's stores, one per profile, made on first use and kept while the profile's change stamp and the
 /// settings file stay the same: concurrent first requests share one store.
 final class ProfileRegistry: Sendable {
     private struct Slot {
         let store: Task<Result<AuthStore, AgentFailure>, Never>
         /// The store once made, for `madeStore`.
         var made: AuthStore?
-        /// The profile's revision file, and its stamp taken before the store first read the record.
-        let revisionPath: String?
-        let revision: RevisionStamp
+        /// The profile's change-stamp file, and its stamp taken before the store first read the record.
+        let changeStampPath: String?
+        let recordStamp: ChangeStamp
         /// The settings file's stamp, taken before the store read the settings.
-        let settings: RevisionStamp
+        let settings: ChangeStamp
     }
 
     private let provider: any AgentProfileProvider
@@ -27,9 +27,9 @@ final class ProfileRegistry: Sendable {
         let task = slots.withLock { slots in
             if let slot = slots[profile] { return slot.store }
             let provider = self.provider
-            let revisionPath = provider.revisions.path(profile: profile)
-            let revision = revisionPath.map(RevisionStamp.init(path:)) ?? .absent
-            let settings = provider.configurationPath.map(RevisionStamp.init(path:)) ?? .absent
+            let changeStampPath = provider.changeStamps.path(profile: profile)
+            let recordStamp = changeStampPath.map(ChangeStamp.init(path:)) ?? .absent
+            let settings = provider.configurationPath.map(ChangeStamp.init(path:)) ?? .absent
             let store = Task { () async -> Result<AuthStore, AgentFailure> in
                 do throws(AgentFailure) {
                     return .success(try await provider.makeStore(profile: profile))
@@ -37,7 +37,7 @@ final class ProfileRegistry: Sendable {
                     return .failure(error)
                 }
             }
-            slots[profile] = Slot(store: store, made: nil, revisionPath: revisionPath, revision: revision, settings: settings)
+            slots[profile] = Slot(store: store, made: nil, changeStampPath: changeStampPath, recordStamp: recordStamp, settings: settings)
             return store
         }
         let result = await task.value
@@ -61,10 +61,10 @@ final class ProfileRegistry: Sendable {
     /// out, refreshed, migrated or re-keyed) or its settings may have (the settings file changed): the next request
     /// reads both again. Costs two `stat`s; call it before answering anything about the profile.
     func forgetIfChanged(_ profile: String) {
-        let known = slots.withLock { slots in slots[profile].map { ($0.store, $0.revisionPath, $0.revision, $0.settings) } }
-        guard let (store, path, revision, settings) = known else { return }
-        let recordChanged = path.map { RevisionStamp(path: $0) != revision } ?? false
-        let settingsChanged = provider.configurationPath.map { RevisionStamp(path: $0) != settings } ?? false
+        let known = slots.withLock { slots in slots[profile].map { ($0.store, $0.changeStampPath, $0.recordStamp, $0.settings) } }
+        guard let (store, path, recordStamp, settings) = known else { return }
+        let recordChanged = path.map { ChangeStamp(path: $0) != recordStamp } ?? false
+        let settingsChanged = provider.configurationPath.map { ChangeStamp(path: $0) != settings } ?? false
         guard recordChanged || settingsChanged else { return }
         slots.withLock { slots in
             if slots[profile]?.store == store { slots[profile] = nil }

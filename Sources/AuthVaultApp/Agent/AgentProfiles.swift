@@ -15,7 +15,7 @@ import TokenVault
 final class AgentProfiles: AgentProfileProvider {
     private let application: Application
     private let fileVault: EncryptedFileVault
-    public let revisions: RecordRevisions
+    public let changeStamps: ChangeStamps
     /// A profile that cannot be opened, as the front end words it.
     private let refusal: @Sendable (ApplicationError, _ profile: String) -> AgentProfileRefusal
     /// The session each store was made in, for its identity pool client.
@@ -26,7 +26,7 @@ final class AgentProfiles: AgentProfileProvider {
         self.application = application.withoutPrompts()
         let factory = self.application.vaults(for: try self.application.configuration())
         fileVault = try factory.fileVault()
-        revisions = factory.revisions
+        changeStamps = factory.changeStamps
         self.refusal = refusal
     }
 

@@ -63,7 +63,7 @@ extension Application {
             throw .configuration(error)
         }
         try factory.registry.forget(name)
-        do { try factory.revisions.forget(profile: name) } catch { throw ApplicationError(error) }
+        do { try factory.changeStamps.forget(profile: name) } catch { throw ApplicationError(error) }
         return RemovedProfile(name: name, erasedFrom: erased, wasCurrent: wasCurrent)
     }
 

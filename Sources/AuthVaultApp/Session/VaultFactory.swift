@@ -17,8 +17,8 @@ struct VaultFactory: Sendable {
 
     var registry: BackendRegistry { BackendRegistry(dataDirectory: dataDirectory) }
 
-    /// Beside the file vault's records, for both backends: the agent watches them (see `RecordRevisions`).
-    var revisions: RecordRevisions { RecordRevisions(dataDirectory: dataDirectory) }
+    /// Beside the file vault's records, for both backends: the agent watches them (see `ChangeStamps`).
+    var changeStamps: ChangeStamps { ChangeStamps(dataDirectory: dataDirectory) }
 
     func lock(for profile: String) -> ProfileLock {
         Self.lock(for: profile, in: dataDirectory, trace: application.trace)
@@ -39,7 +39,7 @@ struct VaultFactory: Sendable {
     private var bindings: [String: ProfileBinding] { profiles.compactMapValues(\.binding) }
 
     func secretServiceVault() throws(ApplicationError) -> SecretServiceVault {
-        SecretServiceVault(revisions: revisions, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive, trace: application.trace)
+        SecretServiceVault(changeStamps: changeStamps, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive, trace: application.trace)
     }
 
     func backend(_ kind: VaultBackendKind) throws(ApplicationError) -> any VaultBackend {

@@ -25,7 +25,7 @@ public enum VaultSettings: Sendable {
         let bindings = binding.map { [profile: $0] } ?? [:]
         switch self {
         case .secretService(let directory):
-            return SecretServiceVault(revisions: RecordRevisions(dataDirectory: directory), bindings: bindings)
+            return SecretServiceVault(changeStamps: ChangeStamps(dataDirectory: directory), bindings: bindings)
         case .encryptedFile(let directory, let passphrase, let keyCache):
             return EncryptedFileVault(directory: directory, passphrase: passphrase, keyCache: keyCache, bindings: bindings)
         }

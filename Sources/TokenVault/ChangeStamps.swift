@@ -5,13 +5,13 @@ internal import Glibc
 
 /// One small file per profile, `<directory>/<profile>.revision`, replaced every time the profile's credential record
 /// is saved or deleted, in whichever backend. A long-lived process that keeps a profile's session in memory (the
-/// agent) stats it on every request: a different `RevisionStamp` means another process signed in, signed out,
+/// agent) stats it on every request: a different `ChangeStamp` means another process signed in, signed out,
 /// refreshed, migrated or re-keyed, and the session in memory must be dropped and read again.
 ///
 /// The backends bump it themselves after every write, so no command can forget to. The file holds the moment of the
 /// change for people; readers compare only its stat (inode and a nanosecond modification time set by the writer), so
 /// a check costs one `stat` and no read.
-public struct RecordRevisions: Sendable, Equatable {
+public struct ChangeStamps: Sendable, Equatable {
     public static let directoryName = "revisions"
     public static let suffix = ".revision"
 
@@ -22,19 +22,19 @@ public struct RecordRevisions: Sendable, Equatable {
         self.directory = directory
     }
 
-    /// The revisions of the records kept under `dataDirectory` (`$XDG_DATA_HOME/authvault`): its `revisions/`.
+    /// The change stamps of the records kept under `dataDirectory` (`$XDG_DATA_HOME/authvault`): its `revisions/`.
     public init(dataDirectory: String) {
         directory = FilePath.join(dataDirectory, Self.directoryName)
     }
 
-    /// The profile's revision file; nil for a name that cannot be a file name (no record can have it either).
+    /// The profile's change-stamp file; nil for a name that cannot be a file name (no record can have it either).
     public func path(profile: String) -> String? {
         ProfileFileName.isValid(profile) ? FilePath.join(directory, profile + Self.suffix) : nil
     }
 
     /// The profile's current revision.
-    public func stamp(profile: String) -> RevisionStamp {
-        path(profile: profile).map(RevisionStamp.init(path:)) ?? .absent
+    public func stamp(profile: String) -> ChangeStamp {
+        path(profile: profile).map(ChangeStamp.init(path:)) ?? .absent
     }
 
     /// Marks the profile's record as changed: an atomic replace (0600 in a 0700 directory) without fsync — after a
@@ -54,8 +54,8 @@ public struct RecordRevisions: Sendable, Equatable {
     }
 }
 
-extension RecordRevisions {
-    /// Removes the profile's revision file, once the profile itself is gone: a process still holding its session
+extension ChangeStamps {
+    /// Removes the profile's change-stamp file, once the profile itself is gone: a process still holding its session
     /// sees the stamp change to `.absent` and drops it.
     public func forget(profile: String) throws(VaultError) {
         guard let path = path(profile: profile) else { return }
@@ -70,14 +70,14 @@ extension RecordRevisions {
 /// What `stat` says about a revision file: equal stamps mean no bump in between. Each bump is a new file (a new
 /// inode while the old one still exists) with the writer's nanosecond clock as its modification time, so a reused
 /// inode number is still told apart.
-public struct RevisionStamp: Sendable, Hashable {
+public struct ChangeStamp: Sendable, Hashable {
     private var device: UInt64 = 0
     private var inode: UInt64 = 0
     private var seconds: Int = 0
     private var nanoseconds: Int = 0
 
-    /// No revision file yet (nothing saved since revisions were kept), or it cannot be seen.
-    public static let absent = RevisionStamp()
+    /// No change-stamp file yet (nothing saved since change stamps were kept), or it cannot be seen.
+    public static let absent = ChangeStamp()
 
     private init() {}
 

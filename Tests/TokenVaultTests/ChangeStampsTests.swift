@@ -4,11 +4,11 @@ import Testing
 import TestSupport
 @testable import TokenVault
 
-/// The per-profile revision file: what a bump changes, where it is and with which modes, and that both the file
+/// The per-profile change-stamp file: what a bump changes, where it is and with which modes, and that both the file
 /// vault's writes bump it (the Secret Service's are checked in SecretServiceVaultTests).
-@Suite struct RecordRevisionsTests {
+@Suite struct ChangeStampsTests {
     let root: TemporaryDirectory
-    var revisions: RecordRevisions { RecordRevisions(dataDirectory: root.appending("authvault")) }
+    var changeStamps: ChangeStamps { ChangeStamps(dataDirectory: root.appending("authvault")) }
 
     init() throws {
         root = try TemporaryDirectory(prefix: "authvault-revisions")
@@ -19,39 +19,39 @@ import TestSupport
     }
 
     @Test func everyBumpGivesANewStampInAPrivateFile() async throws {
-        #expect(revisions.stamp(profile: "work") == .absent)
-        var seen: [RevisionStamp] = [revisions.stamp(profile: "work")]
+        #expect(changeStamps.stamp(profile: "work") == .absent)
+        var seen: [ChangeStamp] = [changeStamps.stamp(profile: "work")]
         // Back to back, faster than the kernel's own file time stamps move: each one is still told apart.
         for _ in 0..<20 {
-            try revisions.bump(profile: "work")
-            let stamp = revisions.stamp(profile: "work")
+            try changeStamps.bump(profile: "work")
+            let stamp = changeStamps.stamp(profile: "work")
             #expect(stamp != seen.last, "a bump that left the stamp as it was")
             seen.append(stamp)
         }
         #expect(Set(seen).count == seen.count, "a stamp came back: \(seen)")
-        let path = try #require(revisions.path(profile: "work"))
+        let path = try #require(changeStamps.path(profile: "work"))
         #expect(path == root.appending("authvault/revisions/work.revision"))
         #expect(try mode(path) == 0o600)
-        #expect(try mode(revisions.directory) == 0o700)
-        #expect(revisions.stamp(profile: "other") == .absent, "one profile's bump is not another's")
+        #expect(try mode(changeStamps.directory) == 0o700)
+        #expect(changeStamps.stamp(profile: "other") == .absent, "one profile's bump is not another's")
     }
 
     @Test func aNameThatCannotBeAFileIsRefused() async throws {
         for name in ["../escape", ".hidden", "a/b", ""] {
-            #expect(revisions.path(profile: name) == nil)
-            #expect(revisions.stamp(profile: name) == .absent)
-            #expect(throws: VaultError.self) { try revisions.bump(profile: name) }
+            #expect(changeStamps.path(profile: name) == nil)
+            #expect(changeStamps.stamp(profile: name) == .absent)
+            #expect(throws: VaultError.self) { try changeStamps.bump(profile: name) }
         }
         #expect(!FileManager.default.fileExists(atPath: root.appending("escape.revision")))
     }
 
     @Test func aDirectoryOthersCanEnterIsRefusedWithTheFix() async throws {
-        let revisions = self.revisions, directory = revisions.directory
+        let changeStamps = self.changeStamps, directory = changeStamps.directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o777)
-        let message = Self.failure { () throws(VaultError) in try revisions.bump(profile: "work") }
+        let message = Self.failure { () throws(VaultError) in try changeStamps.bump(profile: "work") }
         #expect(message?.contains("chmod 0700 '\(directory)'") == true, "\(message ?? "no error")")
-        #expect(revisions.stamp(profile: "work") == .absent)
+        #expect(changeStamps.stamp(profile: "work") == .absent)
     }
 
     static func failure(_ body: () throws(VaultError) -> Void) -> String? {
@@ -66,15 +66,15 @@ import TestSupport
     @Test func theFileVaultBumpsOnEverySaveAndDelete() async throws {
         let vault = EncryptedFileVault(directory: root.appending("authvault"), passphrase: .fixed(SecretBytes(utf8: "pw")),
                                        kdfParameters: EncryptedFileVaultTests.fastKDF, keyCache: .disabled)
-        #expect(vault.revisions == revisions)
+        #expect(vault.changeStamps == changeStamps)
         var record = CredentialRecord(profile: "work")
         record.accessToken = SecretBytes(utf8: "access-one")
         try await vault.save(record)
-        let saved = revisions.stamp(profile: "work")
+        let saved = changeStamps.stamp(profile: "work")
         #expect(saved != .absent)
         _ = try await vault.load(profile: "work")
-        #expect(revisions.stamp(profile: "work") == saved, "a read is not a change")
+        #expect(changeStamps.stamp(profile: "work") == saved, "a read is not a change")
         try await vault.delete(profile: "work")
-        #expect(revisions.stamp(profile: "work") != saved)
+        #expect(changeStamps.stamp(profile: "work") != saved)
     }
 }
