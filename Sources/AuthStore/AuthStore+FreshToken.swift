@@ -1,14 +1,14 @@
 import TokenVault
 
 /// The store's state and record as their last change left them, with each token's lifetime read once.
-struct SessionSnapshot: Sendable {
+struct StoreSnapshot: Sendable {
     let state: AuthState
     let record: CredentialRecord?
     let access: (issuedAt: Double, expiresAt: Double)?
     let id: (issuedAt: Double, expiresAt: Double)?
 
     /// - Parameter previous: the snapshot this one follows; a token it decoded is not decoded again.
-    init(state: AuthState, record: CredentialRecord?, following previous: SessionSnapshot? = nil) {
+    init(state: AuthState, record: CredentialRecord?, following previous: StoreSnapshot? = nil) {
         self.state = state
         self.record = record
         // The same record (a change of state alone) keeps its lifetimes: a token's payload is decoded once.

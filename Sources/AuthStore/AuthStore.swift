@@ -32,15 +32,15 @@ public actor AuthStore {
     public nonisolated let clock: ServerClock
 
     public private(set) var state: AuthState = .bootstrapping {
-        didSet { published.withLock { $0 = SessionSnapshot(state: state, record: record, following: $0) } }
+        didSet { published.withLock { $0 = StoreSnapshot(state: state, record: record, following: $0) } }
     }
     /// The stored record (with its tokens) as the last accepted event brought it.
     private(set) var record: CredentialRecord? {
-        didSet { published.withLock { $0 = SessionSnapshot(state: state, record: record, following: $0) } }
+        didSet { published.withLock { $0 = StoreSnapshot(state: state, record: record, following: $0) } }
     }
     /// `state` and `record` as their last change left them, for `freshToken`, which reads them without waiting
     /// for the actor: written with them, so it never holds what the store no longer does.
-    nonisolated let published = Locked(SessionSnapshot(state: .bootstrapping, record: nil))
+    nonisolated let published = Locked(StoreSnapshot(state: .bootstrapping, record: nil))
     /// The vault read in flight, which callers that arrive meanwhile share.
     private var loading: Task<Void, Never>?
     // What the effects own: the refresh in flight, and the callers waiting for it to end.

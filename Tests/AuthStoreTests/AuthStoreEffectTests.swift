@@ -43,7 +43,7 @@ extension AuthStoreTests {
         // The refresh's outcome, arriving after the sign-out, brings nothing back.
         try await Task.sleep(for: .milliseconds(100))
         #expect(await store.state == .signedOut)
-        #expect(await store.sessionFacts()?.hasSession != true)
+        #expect(await store.recordFacts()?.hasSession != true)
         await #expect(throws: AuthStoreError.signInRequired(nil)) { try await store.validAccessToken() }
     }
 
@@ -102,7 +102,7 @@ extension AuthStoreTests {
         #expect(authority.calls.refresh == 1)
         #expect(counting.writes == 1)
         #expect(try await vault.load(profile: "work")?.hasSession == false)
-        #expect(await store.sessionFacts()?.hasSession == false)
+        #expect(await store.recordFacts()?.hasSession == false)
         #expect(await store.refreshWaiters.isEmpty)
     }
 }

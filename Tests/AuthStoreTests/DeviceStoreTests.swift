@@ -33,7 +33,7 @@ import TokenVault
         let device = try #require(try await vault.load(profile: "work")?.device)
         #expect(device.name == "build-host" && device.key == "us-east-1_device-1")
         #expect(authority.devices.snapshot.known[device.key]?.remembered == true)
-        #expect(await store.sessionFacts()?.device == SessionFacts.Device(key: device.key, name: device.name), "its key and name, no secret")
+        #expect(await store.recordFacts()?.device == RecordFacts.Device(key: device.key, name: device.name), "its key and name, no secret")
 
         _ = await store.signOut(global: false)
         let afterSignOut = try #require(try await vault.load(profile: "work"))
@@ -76,6 +76,6 @@ import TokenVault
         _ = await store.signOut(global: false)
         await store.forgetDevice(device.key)
         #expect(try await vault.load(profile: "work") == nil)
-        #expect(await store.sessionFacts()?.device == nil)
+        #expect(await store.recordFacts()?.device == nil)
     }
 }

@@ -66,7 +66,7 @@ import TokenVault
         let after = try await stored
         #expect(counting.writes == writes + 1, "\(operation): one write", sourceLocation: sourceLocation)
         #expect(after?.revision == revision + 1, "\(operation): the revision one higher", sourceLocation: sourceLocation)
-        #expect(await store.sessionFacts()?.revision == after?.revision, "\(operation): the store's memory follows",
+        #expect(await store.recordFacts()?.revision == after?.revision, "\(operation): the store's memory follows",
                 sourceLocation: sourceLocation)
         #expect(await bench.eventually { observer.count > told }, "\(operation): the observers told", sourceLocation: sourceLocation)
     }

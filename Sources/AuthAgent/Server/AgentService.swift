@@ -96,7 +96,7 @@ final class AgentService: Sendable {
             let store = try await registry.store(for: profile)
             let request = try await provider.awsCredentialRequest(profile: profile, guest: guest)
             await store.bootstrap()
-            if guest, await store.sessionFacts()?.hasSession == true {
+            if guest, await store.recordFacts()?.hasSession == true {
                 throw AgentFailure(.badRequest, "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's.")
             }
             do {

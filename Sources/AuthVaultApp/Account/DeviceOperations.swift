@@ -22,14 +22,14 @@ extension Application {
         let devices = try await session.withToken(try await session.accessToken()) { client, token throws(CognitoError) in
             try await client.listDevices(accessToken: token)
         }
-        return TrackedDevices(devices: devices, thisMachine: await session.store.sessionFacts()?.device?.key)
+        return TrackedDevices(devices: devices, thisMachine: await session.store.recordFacts()?.device?.key)
     }
 
     /// ForgetDevice for `key`, this machine's device when nil; this machine's goes from the vault too.
     public func forgetDevice(_ key: String?, profile: String) async throws(ApplicationError) -> ForgottenDevice {
         let session = try await openProfile(named: profile)
         await session.store.bootstrap()
-        let thisMachine = await session.store.sessionFacts()?.device?.key
+        let thisMachine = await session.store.recordFacts()?.device?.key
         guard let key = key ?? thisMachine else { throw .notARememberedDevice(profile: session.profile.name) }
         let accessToken = try await session.accessToken()
         do {

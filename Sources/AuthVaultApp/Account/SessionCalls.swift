@@ -31,7 +31,7 @@ extension ProfileSession {
 
     /// The signed-in user as the vault recorded them, for a line a person reads.
     func signedInName() async -> String? {
-        await store.sessionFacts()?.identity?.displayName
+        await store.recordFacts()?.identity?.displayName
     }
 }
 

@@ -25,7 +25,7 @@ extension Application {
     /// endpoint; the token is refreshed first when it is due.
     func describeUser(_ session: ProfileSession) async throws(ApplicationError) -> UserDescription {
         let accessToken = try await session.accessToken()
-        let stored = await session.store.sessionFacts()
+        let stored = await session.store.recordFacts()
         let name = session.profile.name
         guard stored?.origin == .browser else {
             let user = try await session.withToken(accessToken) { client, token throws(CognitoError) in

@@ -25,7 +25,7 @@ extension Application {
         let session = try await openProfile(named: name)
         let request = try session.awsCredentialRequest(guest: guest)
         await session.store.bootstrap()
-        if guest, await session.store.sessionFacts()?.hasSession == true { throw .signedInForGuest(profile: name) }
+        if guest, await session.store.recordFacts()?.hasSession == true { throw .signedInForGuest(profile: name) }
         do {
             return try await session.store.validAWSCredentials(request).expiringOnLocalClock(of: session.store.clock)
         } catch {

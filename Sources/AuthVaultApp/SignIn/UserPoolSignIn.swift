@@ -29,7 +29,7 @@ public struct UserPoolSignIn {
     public mutating func run(username: String, flow: AuthFlowChoice) async throws(ApplicationError) -> SessionSummary {
         let store = session.store
         await store.bootstrap()
-        let deviceBefore = await store.sessionFacts()?.device?.key
+        let deviceBefore = await store.recordFacts()?.device?.key
         var progress: SignInProgress
         var wrongPasswords = 0
         while true {
@@ -72,7 +72,7 @@ public struct UserPoolSignIn {
     /// Says when this sign-in made the machine a remembered device; when asked to, has Cognito remember a device it
     /// only tracked so far.
     private func reportDevice(previous: String?) async throws(ApplicationError) {
-        guard let device = await session.store.sessionFacts()?.device else { return }
+        guard let device = await session.store.recordFacts()?.device else { return }
         if device.key != previous {
             notice(.deviceTracked(key: device.key, name: device.name))
         } else if choices.remembersDevice {

@@ -26,7 +26,7 @@ public struct ProfileStatus: Sendable {
     public let state: StatusState
     public let usable: Bool
     public let problem: StatusProblem?
-    public let record: SessionFacts?
+    public let record: RecordFacts?
     /// When the refresh token stops working, by the app client's configured validity.
     public let refreshExpiry: Double?
     /// The identity provider's time when the status was read, which times the tokens; `now` is this machine's.
@@ -87,7 +87,7 @@ extension Application {
     public func profileStatus(named name: String?) async throws(ApplicationError) -> ProfileStatus {
         let session = try await openProfile(named: name)
         let state = await session.store.bootstrap()
-        let record = await session.store.sessionFacts()
+        let record = await session.store.recordFacts()
         let now = now()
         let clock = session.store.clock, providerNow = clock.now()
         let refreshFailure = session.store.lastRefreshFailure()

@@ -61,7 +61,7 @@ struct StatusCommand: CLICommand {
     /// A profile's report, with what its text form adds, and the exit status it calls for.
     private struct Shown {
         let report: StatusReport
-        let record: SessionFacts?
+        let record: RecordFacts?
         var awsCredentialsExpiry: Double? = nil
         let refreshExpiry: Double?
         /// The identity provider's time when the report was made, which times the tokens.

@@ -3,7 +3,7 @@ import TokenVault
 /// What a profile's stored record says, without a secret in it: whose session it is, how it was obtained and until
 /// when it lasts, and what outlives it (the remembered device). For reports (`status`, `whoami`) and for the helpers
 /// that hand a token out with its expiry and user name.
-public struct SessionFacts: Sendable, Equatable {
+public struct RecordFacts: Sendable, Equatable {
     /// This machine as a remembered device of the user's: its key and name, not its password.
     public struct Device: Sendable, Equatable {
         public let key: String
@@ -55,7 +55,7 @@ public struct SessionFacts: Sendable, Equatable {
 
 extension AuthStore {
     /// The stored record's facts as the store last read or wrote it (nil: there is none); it does not read the vault.
-    public func sessionFacts() -> SessionFacts? {
-        record.map(SessionFacts.init)
+    public func recordFacts() -> RecordFacts? {
+        record.map(RecordFacts.init)
     }
 }
