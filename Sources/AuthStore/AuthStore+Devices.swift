@@ -1,4 +1,3 @@
-import AuthCrypto
 import CognitoAuth
 import TokenVault
 

@@ -1,5 +1,4 @@
 import AuthCrypto
-import FoundationEssentials
 package import SystemPlumbing
 
 /// Who a profile's session belongs to, as read from the verified ID token.

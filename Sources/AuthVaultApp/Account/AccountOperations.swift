@@ -1,4 +1,3 @@
-import AuthCrypto
 import CognitoAuth
 
 /// What Cognito is asked to send a code for.

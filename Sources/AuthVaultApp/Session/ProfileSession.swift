@@ -1,4 +1,3 @@
-import AuthCrypto
 import AuthStore
 import CognitoAuth
 import DebugTrace
