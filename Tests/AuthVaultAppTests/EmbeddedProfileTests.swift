@@ -60,7 +60,7 @@ import TokenVerification
         #expect(!FileManager.default.fileExists(atPath: directory), "opening writes nothing")
     }
 
-    @Test func theSecretServiceKeepsTheLockAndRevisionStampsInTheStateDirectory() throws {
+    @Test func theSecretServiceKeepsTheLockAndChangeStampsInTheStateDirectory() throws {
         let root = try TemporaryDirectory()
         let session = try ProfileSession.open(settings: settings(), vault: .secretService(stateDirectory: root.path))
         #expect(session.backend == .secretService && session.profile.name == "default")

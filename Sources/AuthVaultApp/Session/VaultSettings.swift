@@ -2,9 +2,9 @@ import TokenVault
 
 /// Where a profile built in code (`ProfileSession.open(profile:settings:vault:)`) keeps its session. Every file the
 /// session writes — the record and key file of the encrypted vault, the profile's lock and its note of a failed
-/// refresh, the revision stamps — goes inside the one directory named here, created with mode 0700.
+/// refresh, the change stamps — goes inside the one directory named here, created with mode 0700.
 public enum VaultSettings: Sendable {
-    /// The record in the Secret Service's default collection, and the profile's lock and revision stamp in
+    /// The record in the Secret Service's default collection, and the profile's lock and change stamp in
     /// `stateDirectory`. Nobody is prompted to unlock the collection: a locked one is the store's `.vault` error.
     case secretService(stateDirectory: String)
     /// The record encrypted in `directory` under a key wrapped by the passphrase `passphrase` gives; it is asked for
