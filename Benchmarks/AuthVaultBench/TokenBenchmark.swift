@@ -39,7 +39,7 @@ enum TokenBenchmark {
                               "--client-id", "bench", "--vault", vault], environment: environment)
         }
         try spawnAndWait([authvault, "--profile", "file", "configure", "--helper-host", "git.example.com",
-                          "--helper-host", "registry.example.com",
+                          "--helper-host", "registry.example.com", "--helper-host", "k8s.example.com",
                           "--identity-pool-id", identityPool], environment: environment)
         let fileVault = EncryptedFileVault(directory: "\(root)/data/authvault",
                                            passphrase: .fixed(SecretBytes(utf8: "benchmark passphrase")))
@@ -60,11 +60,11 @@ enum TokenBenchmark {
                                                 socketPath: agentSocket)
         defer { agent.stop() }
         let throughAgent = environment + ["AUTHVAULT_AGENT_SOCKET=\(agentSocket)"]
-        // What git, docker and kubectl hand their helpers.
+        // What git, docker and kubectl hand their helpers (kubectl names the cluster's server: provideClusterInfo).
         let gitRequest = "\(root)/git-request", dockerRequest = "\(root)/docker-request"
         try spawnAndWait(["/bin/sh", "-c", "printf 'protocol=https\\nhost=git.example.com\\n\\n' > \(gitRequest); "
                           + "printf 'https://registry.example.com\\n' > \(dockerRequest)"])
-        let execInfo = #"KUBERNETES_EXEC_INFO={"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false}}"#
+        let execInfo = #"KUBERNETES_EXEC_INFO={"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"https://k8s.example.com"}}}"#
 
         let commands = [
             Command(arguments: ["/usr/bin/secret-tool", "lookup", "application", "authvault-bench", "item", "token"]),

@@ -41,7 +41,7 @@ extension EncryptedFileVault {
                 return (rewrapped, newKey, names)
             }
         }
-        keyring?.remove(keyFile.cacheDescription)
+        uncache(keyFile)
         cache(key, for: rewrapped)
         for name in names { try changeStamps.bump(profile: name) }
     }

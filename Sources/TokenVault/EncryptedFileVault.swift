@@ -90,13 +90,19 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     }
 
     /// The record with the data key from the kernel keyring, when this process has not locked the vault: one read
-    /// of `vault.key` and one of the record, on the calling thread. Nil when the key is not there.
+    /// of `vault.key` and one of the record, on the calling thread. Nil when the key is not there, or when anything
+    /// fails: the caller then takes the path that checks everything (`load`).
+    ///
+    /// Neither the key check nor `vault.key`'s checksum is computed here (each would be OpenSSL's first digest
+    /// fetch): the record's AES-GCM tag, over its profile and format version, already refuses a key that is not
+    /// the one it was sealed with, and the entry is this vault's by its name (this key file's salt). A wrong or
+    /// stale key fails the tag, and `load` then drops it after its key check.
     public nonisolated func recordAtHand(profile: String) -> CredentialRecord? {
         guard let keyring, !lockedHere.load(ordering: .acquiring), ProfileFileName.isValid(profile),
               (try? directoryExists()) == true else { return nil }
-        let read = try? readWithKey(profile: profile) { keyFile in
-            guard case .found(let key) = keyring.load(keyFile.cacheDescription), key.count == AES256GCM.keyByteCount,
-                  keyFile.matches(key) else { return nil }
+        let read = try? readWithKey(profile: profile, verifyingKeyFile: false) { keyFile in
+            guard case .found(let key) = keyring.load(keyFile.cacheDescription), key.count == AES256GCM.keyByteCount
+            else { return nil }
             return key
         }
         guard case .read(let record)? = read else { return nil }
@@ -113,13 +119,13 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// The record read once, and `vault.key` once, under the key-file lock held shared, with the key `key` finds for
     /// the key file; nil when a re-key holds the lock (the caller waits for it on its own way).
     private nonisolated func readWithKey(
-        profile: String, _ key: (VaultKeyFile) -> SecretBytes?
+        profile: String, verifyingKeyFile: Bool = true, _ key: (VaultKeyFile) -> SecretBytes?
     ) throws(VaultError) -> KeyedRead? {
         let path = recordPath(profile: profile)
         return try VaultKeyFileLock.withSharedLockIfFree(directory: directory) { () throws(VaultError) -> KeyedRead in
             guard let bytes = try Self.read(path) else { return .read(nil) }
             let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
-            guard let keyFile = try readKeyFile() else {
+            guard let keyFile = try readKeyFile(verifyingChecksum: verifyingKeyFile) else {
                 throw .corrupted(location: keyFilePath, reason: "the key file is missing, so no record can be read")
             }
             guard let key = key(keyFile) else { return .keyNeeded }
@@ -221,8 +227,8 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     public func lock() throws(VaultError) {
         dataKey = nil
         lockedHere.store(true, ordering: .releasing)
-        guard let keyring, try directoryExists(), let keyFile = try readKeyFile() else { return }
-        keyring.remove(keyFile.cacheDescription)
+        guard try directoryExists(), let keyFile = try readKeyFile() else { return }
+        uncache(keyFile)
     }
 
     /// Opens the vault after `lock()`: the data key from the keyring, else from the passphrase (one KDF run),
@@ -319,6 +325,12 @@ public actor EncryptedFileVault: VaultRecordAtHand {
         keyringProblem = keyring?.store(key, description: keyFile.cacheDescription)
     }
 
+    /// Drops `keyFile`'s key from the kernel keyring, under the name this version gives it and the earlier one.
+    func uncache(_ keyFile: VaultKeyFile) {
+        keyring?.remove(keyFile.cacheDescription)
+        keyring?.remove(keyFile.earlierCacheDescription)
+    }
+
     /// Makes `vault.key` with a new data key, under a lock so that two processes creating the vault at once end up
     /// with one key file. If another process won, its key file is unlocked with the passphrase given here.
     private func createVault() async throws(VaultError) -> SecretBytes {
@@ -364,9 +376,9 @@ public actor EncryptedFileVault: VaultRecordAtHand {
 
     // MARK: Files
 
-    nonisolated func readKeyFile() throws(VaultError) -> VaultKeyFile? {
+    nonisolated func readKeyFile(verifyingChecksum: Bool = true) throws(VaultError) -> VaultKeyFile? {
         guard let bytes = try Self.read(keyFilePath) else { return nil }
-        return try VaultKeyFile(parsing: bytes, location: keyFilePath)
+        return try VaultKeyFile(parsing: bytes, location: keyFilePath, verifyingChecksum: verifyingChecksum)
     }
 
     /// False when the directory does not exist yet; refuses one that others can enter.

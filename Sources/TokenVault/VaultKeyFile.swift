@@ -10,7 +10,9 @@ import FoundationEssentials
 /// Integers are big-endian. The wrap authenticates everything from the magic to the nonce, so the parameters
 /// cannot be swapped. The trailing checksum tells a damaged file (`.corrupted`) from a wrong passphrase (the tag
 /// fails on an intact file). The key check, HMAC-SHA256(data key, a fixed label), lets a data key found in memory
-/// or the user keyring be matched to this file without the passphrase, so a stale key is never used.
+/// or the user keyring be matched to this file without the passphrase, so a stale key is never used. The warm read
+/// (`EncryptedFileVault.recordAtHand`) checks neither: there the record's own AES-GCM tag refuses a wrong key, and
+/// any failure hands over to the path that checks both.
 package struct VaultKeyFile: Sendable, Equatable {
     static let magic = Array("AUTHVKEY".utf8)
     static let formatVersion: UInt16 = 1
@@ -47,8 +49,9 @@ package struct VaultKeyFile: Sendable, Equatable {
         }
     }
 
-    /// Parses and checks a key file; nothing here needs the passphrase.
-    package init(parsing bytes: [UInt8], location: String) throws(VaultError) {
+    /// Parses and checks a key file; nothing here needs the passphrase. Without `verifyingChecksum` (the warm read,
+    /// which unwraps nothing and whose record is authenticated by its own tag) the trailing checksum is not computed.
+    package init(parsing bytes: [UInt8], location: String, verifyingChecksum: Bool = true) throws(VaultError) {
         let truncated = VaultError.corrupted(location: location, reason: "the file is truncated")
         var reader = ByteReader(bytes)
         guard let magic = reader.read(Self.magic.count) else { throw truncated }
@@ -67,7 +70,7 @@ package struct VaultKeyFile: Sendable, Equatable {
         guard reader.remaining == 0 else {
             throw .corrupted(location: location, reason: "unexpected bytes after the checksum")
         }
-        guard ConstantTime.equals(SHA256.hash(data: bytes[0..<checkedLength]), checksum) else {
+        guard !verifyingChecksum || ConstantTime.equals(SHA256.hash(data: bytes[0..<checkedLength]), checksum) else {
             throw .corrupted(location: location, reason: "the checksum does not match")
         }
         guard kdf == Array(Self.kdfName.utf8) else {
@@ -119,11 +122,21 @@ package struct VaultKeyFile: Sendable, Equatable {
         ConstantTime.equals(Self.keyCheck(for: dataKey), keyCheck)
     }
 
-    /// The description of this vault's key in the kernel keyring: unique per key file (its random salt), so two
-    /// vaults never share an entry and a rewrapped or replaced file never meets its predecessor's entry.
+    /// The description of this vault's key in the kernel keyring: unique per key file (128 bits of its random salt,
+    /// which is no secret), so two vaults never share an entry and a rewrapped or replaced file never meets its
+    /// predecessor's entry. Naming it needs no hash, so a warm read fetches no digest from OpenSSL.
     var cacheDescription: String {
-        let digest = SHA256.hash(data: salt).prefix(16)
-        return "authvault:vault-key:" + digest.map { byte in
+        Self.description(of: salt.prefix(16))
+    }
+
+    /// What earlier versions named the entry (a hash of the salt): dropped too when the key is, so that a key
+    /// cached before an upgrade does not outlive a lock.
+    var earlierCacheDescription: String {
+        Self.description(of: SHA256.hash(data: salt).prefix(16))
+    }
+
+    private static func description(of bytes: some Sequence<UInt8>) -> String {
+        "authvault:vault-key:" + bytes.map { byte in
             let hex = String(byte, radix: 16)
             return hex.count == 1 ? "0" + hex : hex
         }.joined()

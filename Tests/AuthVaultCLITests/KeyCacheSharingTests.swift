@@ -23,16 +23,16 @@ struct KeyCacheSharingTests {
         try await profile.inNewSession(script, passphrase: passphrase, extra: ["DESCRIPTION": try keyDescription()])
     }
 
-    /// "authvault:vault-key:" + hex(SHA-256(salt))[0..<32], the salt at bytes 27..<59 of vault.key (VaultKeyFile).
+    /// "authvault:vault-key:" + hex(the salt's first 16 bytes), the salt at bytes 27..<59 of vault.key (VaultKeyFile).
     func keyDescription() throws -> String {
         try Self.keyDescription(dataDirectory: dataDirectory)
     }
 
     static func keyDescription(dataDirectory: String) throws -> String {
         let keyFile = try #require(FileManager.default.contents(atPath: dataDirectory + "/vault.key"))
-        let digest = try ProcessRunner.run("/usr/bin/python3", ["-c", "import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()[27:59]).hexdigest()[:32])"],
-                                           stdin: keyFile)
-        return "authvault:vault-key:" + digest.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(keyFile.count >= 43)
+        return "authvault:vault-key:" + keyFile[keyFile.startIndex + 27 ..< keyFile.startIndex + 43]
+            .map { String(format: "%02x", $0) }.joined()
     }
 
     @Test func processesInSessionKeyringsOfTheirOwnShareTheCache() async throws {

@@ -174,10 +174,9 @@ struct EncryptedFileVaultProcessTests {
 
     @Test func aCachedKeyThatDoesNotMatchTheKeyFileIsNeverUsed() async throws {
         #expect(try await probe("save", stdin: VaultProbe.json(VaultProbe.record())).outcome == "ok")
-        // The description the vault uses, computed here: "authvault:vault-key:" + hex(SHA-256(salt))[0..<32],
-        // with the salt at bytes 27..<59 of vault.key (see VaultKeyFile's layout).
         let outcomes = try await inNewSessionKeyring("""
-            description=$(/usr/bin/python3 -c 'import hashlib,sys; k=open(sys.argv[1],"rb").read(); print("authvault:vault-key:" + hashlib.sha256(k[27:59]).hexdigest()[:32])' "$VAULT/vault.key")
+            \(Self.describeKey)
+            description=$(describe "$VAULT")
             head -c 32 /dev/urandom | keyctl padd user "$description" @u >/dev/null
             "$PROBE" load --backend file --directory "$VAULT" --cache keyring
             "$PROBE" load --backend file --directory "$VAULT" --cache keyring
@@ -188,6 +187,52 @@ struct EncryptedFileVaultProcessTests {
         #expect(outcomes[0].outcome == "ok" && outcomes[0].keyDerivations == 1)
         #expect(outcomes[1].outcome == "ok" && outcomes[1].keyDerivations == 0)
         #expect(VaultProbe.same(outcomes[1].record, VaultProbe.record()))
+    }
+
+    /// The description the vault uses, computed here: "authvault:vault-key:" + hex(the salt's first 16 bytes), the
+    /// salt at bytes 27..<59 of vault.key (see VaultKeyFile's layout); `describe_earlier` names it as versions
+    /// before did (hex(SHA-256(salt))[0..<32]).
+    static let describeKey = """
+        describe() { /usr/bin/python3 -c 'import sys; print("authvault:vault-key:" + open(sys.argv[1] + "/vault.key","rb").read()[27:43].hex())' "$1"; }
+        describe_earlier() { /usr/bin/python3 -c 'import hashlib,sys; print("authvault:vault-key:" + hashlib.sha256(open(sys.argv[1] + "/vault.key","rb").read()[27:59]).hexdigest()[:32])' "$1"; }
+        """
+
+    /// The warm read checks no key check: a random key, and another vault's real key, planted under this vault's
+    /// name, fail the record's AES-GCM tag and are not used; the checking read then replaces the planted key.
+    @Test func aWrongOrSwappedKeyAtHandIsRefusedByTheRecordsTag() async throws {
+        let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
+        let outcomes = try await inNewSessionKeyring("""
+            \(Self.describeKey)
+            echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache none
+            scratch=$(mktemp -d); other="$scratch/vault"
+            trap '"$PROBE" lock --backend file --directory "$other" --cache keyring >/dev/null; rm -rf "$scratch"' EXIT
+            echo '\(record)' | "$PROBE" save --backend file --directory "$other" --logn 10 --cache keyring
+            head -c 32 /dev/urandom | keyctl padd user "$(describe "$VAULT")" @u >/dev/null
+            "$PROBE" at-hand --backend file --directory "$VAULT" --cache keyring
+            keyctl pipe "$(keyctl search @u user "$(describe "$other")")" | keyctl padd user "$(describe "$VAULT")" @u >/dev/null
+            "$PROBE" at-hand --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" load --backend file --directory "$VAULT" --cache keyring
+            "$PROBE" at-hand --backend file --directory "$VAULT" --cache keyring
+            """)
+        try #require(outcomes.count == 6)
+        #expect(outcomes.map(\.outcome) == ["ok", "ok", "notAtHand", "notAtHand", "ok", "ok"], "\(outcomes)")
+        #expect(outcomes[4].keyDerivations == 1 && outcomes[5].keyDerivations == 0)
+        #expect(VaultProbe.same(outcomes[5].record, VaultProbe.record()))
+    }
+
+    /// A key cached by an earlier version, under the name it gave it, goes too when the vault is locked.
+    @Test func lockingDropsAKeyCachedUnderTheEarlierName() async throws {
+        let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
+        let outcomes = try await inNewSessionKeyring("""
+            \(Self.describeKey)
+            echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache keyring
+            keyctl pipe "$(keyctl search @u user "$(describe "$VAULT")")" | keyctl padd user "$(describe_earlier "$VAULT")" @u >/dev/null
+            keyctl search @u user "$(describe_earlier "$VAULT")" >/dev/null && echo '{"outcome":"planted"}'
+            "$PROBE" lock --backend file --directory "$VAULT" --cache keyring
+            keyctl search @u user "$(describe_earlier "$VAULT")" >/dev/null 2>&1 || echo '{"outcome":"gone"}'
+            keyctl search @u user "$(describe "$VAULT")" >/dev/null 2>&1 || echo '{"outcome":"gone"}'
+            """)
+        #expect(outcomes.map(\.outcome) == ["ok", "planted", "ok", "gone", "gone"], "\(outcomes)")
     }
 
     @Test func changingThePassphraseKeepsRecordsAndTheCacheFollows() async throws {
