@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "CLibraryLoader"),
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         .target(name: "CSecret", dependencies: ["CLibraryLoader"]),
+        // libqrencode (run: libqrencode4) for the device sign-in's QR code; its few declarations are in the shim.
+        .target(name: "CQRencode", dependencies: ["CLibraryLoader"]),
         .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils", providers: [.apt(["libkeyutils-dev"])]),
         // prctl(2) from the C library: no core dumps of a process that holds secrets.
         .systemLibrary(name: "CProcessControl"),
@@ -58,7 +60,7 @@ let package = Package(
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "BoundedJSON", "CognitoAuth", "SecureFiles", "SystemPlumbing", "TokenVault", "TokenVerification"]),
         // The application: the profile configuration, choosing and building vaults, a profile's store, the agent-first
         // token, the browser sign-in's flow; the environment, standard input, a prompter and a browser passed in.
-        .target(name: "AuthVaultApp", dependencies: ["SystemPlumbing", "DebugTrace", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthVaultApp", dependencies: ["SystemPlumbing", "DebugTrace", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "CQRencode", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
         // The command line, a thin adapter over the application: argument parsing, commands, help, output, exit statuses.
         // It reaches the domain through AuthVaultApp alone (the one door); besides, only plumbing and its C shim.
         .target(name: "AuthVaultCLI", dependencies: ["AuthVaultApp", "SystemPlumbing", "DebugTrace", "BoundedJSON", "CProcessControl"]),

@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 profile=${1:-test}
-apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutils-dev)
+# libqrencode4: opened at run time for login --device's QR code (its declarations are in Sources/CQRencode).
+apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutils-dev libqrencode4)
 # Packaging: dpkg-deb and dpkg-shlibdeps (dpkg-dev), strip (binutils), lintian, and what Scripts/check_deb.sh reads
 # the installed package with: man-db (man), systemd (systemd-analyze verify).
 apt_deb=(dpkg-dev binutils lintian man-db systemd)
@@ -22,9 +23,12 @@ apt_deb=(dpkg-dev binutils lintian man-db systemd)
 # bsdextrautils (column: the fault matrix's table),
 # strace (counting the threads a token through the agent starts: none, and the files a warm token opens), time
 # (`make bench`'s peak memory of a process: GNU time's %M), systemd (systemd-analyze verify, security and
-# syscall-filter on the agent's units) and python3-seccomp (the agent run under its unit's seccomp filters).
+# syscall-filter on the agent's units), python3-seccomp (the agent run under its unit's seccomp filters), and
+# zbar-tools with python3-pil (the device code's QR code, drawn in half blocks, rendered to a PNG and decoded by
+# zbarimg: Tests/TestSupport/Scripts/qr_decode.py, run with Debian's python3).
 apt_test=(openssl ca-certificates curl python3 python3-venv dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils
-          git chromium tinyproxy faketime zsh fish bsdextrautils strace groff-base time systemd python3-seccomp)
+          git chromium tinyproxy faketime zsh fish bsdextrautils strace groff-base time systemd python3-seccomp
+          zbar-tools python3-pil)
 # The Python peers go into the project's own virtual environment (.venv, git-ignored), made from Debian's python3
 # with its site packages visible (python3-dbus, python3-cryptography): a fresh Debian 12 has no pip and refuses
 # system-wide installs, and the system Python is never touched. Tests and scripts run .venv/bin/python3.

@@ -97,11 +97,11 @@ final class HeadlessCLI: Sendable {
 
     /// On a pseudo-terminal, typing `answers` at their prompts. The screen is kept like standard error.
     func runOnTerminal(_ arguments: [String], answers: [(prompt: String, answer: String)],
-                       extraEnvironment: [String: String] = [:]) async throws -> TerminalRun {
+                       extraEnvironment: [String: String] = [:], columns: Int? = nil) async throws -> TerminalRun {
         let command = [authvault] + arguments
         let environment = self.environment.merging(["TERM": "dumb"]) { $1 }.merging(extraEnvironment) { $1 }
         let run = try await OffPool.run {
-            let session = try PseudoTerminal.run(command, answers: answers, environment: environment)
+            let session = try PseudoTerminal.run(command, answers: answers, environment: environment, columns: columns)
             return TerminalRun(screen: session.screen, status: session.status, answered: session.answered)
         }
         keep(Run(command: arguments.first ?? "", stdout: "", stderr: run.screen))

@@ -6,6 +6,8 @@ import SystemPlumbing
 struct TerminalDeviceSignIn {
     let session: ProfileSession
     let context: CommandContext
+    /// Draws the address as a QR code where the terminal can show one.
+    let qrCode: DeviceCodeQR
 
     func run() async throws(CLIError) -> SessionSummary {
         let output = context.standardError, signIn = DeviceSignIn(session: session)
@@ -15,7 +17,7 @@ struct TerminalDeviceSignIn {
         defer { interrupt.stop() }
         let waiting = Task { () async -> Result<SessionSummary, DeviceSignInError> in
             do throws(DeviceSignInError) {
-                return .success(try await signIn.run { prompt in output.line(Self.instructions(prompt)) })
+                return .success(try await signIn.run { prompt in output.line(Self.instructions(prompt, qrCode: qrCode)) })
             } catch {
                 return .failure(error)
             }
@@ -27,15 +29,21 @@ struct TerminalDeviceSignIn {
         }
     }
 
-    /// Each address on a line of its own, its host named before it: the person checks where they are sent.
-    static func instructions(_ prompt: DeviceSignIn.Prompt) -> String {
+    /// Each address on a line of its own, its host named before it: the person checks where they are sent. The QR
+    /// code holds the address that carries the code where there is one (a scan then needs no typing), and that
+    /// address is printed too.
+    static func instructions(_ prompt: DeviceSignIn.Prompt, qrCode: DeviceCodeQR) -> String {
         let direct = prompt.verificationURIComplete.map { "\n\nor open this address, which carries the code:\n\n  \($0)" } ?? ""
+        let scanned = prompt.verificationURIComplete ?? prompt.verificationURI
+        let drawing = qrCode.rows(for: scanned).map {
+            "\n\nor scan this code with a phone's camera (it opens \(scanned)):\n\n" + $0.joined(separator: "\n")
+        } ?? ""
         return """
         To sign in, open this address at \(prompt.verificationHost) in a browser on any device:
 
           \(prompt.verificationURI)
 
-        and enter the code:  \(prompt.userCode)\(direct)
+        and enter the code:  \(prompt.userCode)\(direct)\(drawing)
 
         Waiting for the sign-in to be approved (the code expires in \(TimeText.span(Double(prompt.expiresIn)))); Ctrl-C cancels.
         """

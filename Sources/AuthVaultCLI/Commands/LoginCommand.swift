@@ -10,6 +10,7 @@ struct LoginCommand: CLICommand {
     static let noBrowser = OptionSpec.flag("no-browser", help: "Print the sign-in URL instead of opening a browser, and wait for its redirect here (SSH with port forwarding).")
     static let paste = OptionSpec.flag("paste", help: "Print the sign-in URL, then read the redirect URL (or the code) pasted from a browser on another machine.")
     static let device = OptionSpec.flag("device", help: "Sign in from another device's browser with a code (OpenID providers with the device grant; works without a terminal).")
+    static let noQR = OptionSpec.flag("no-qr", help: "With a device code, do not draw its address as a QR code (drawn only on a UTF-8 terminal wide enough).")
     static let browserCommand = OptionSpec.value("browser-command", placeholder: "cmd", help: "The command that opens the URL, given as its last argument.")
     static let identityProvider = OptionSpec.value("identity-provider", placeholder: "name", help: "The federated provider for this sign-in (default: the profile's, if it names one; '' for the Hosted UI page).")
     /// Up to an hour: the browser's sign-in page and Cognito's challenge session do not wait longer anyway.
@@ -51,7 +52,9 @@ struct LoginCommand: CLICommand {
         --device signs in with the device authorization grant of an OpenID provider that offers it (its discovery
         document's device_authorization_endpoint, or configure --device-authorization-url): a code is printed with
         the address where any browser approves it, and login waits for the approval (Ctrl-C cancels); it needs no
-        terminal. On a terminal with no browser to open (no display, or SSH), a plain login uses it and says so.
+        terminal. On a terminal whose locale is UTF-8 and that is wide enough, the address (with the code, where the
+        provider gives one) is also drawn as a QR code for a phone's camera (libqrencode4); --no-qr leaves it out,
+        and it never goes to a pipe. On a terminal with no browser to open (no display, or SSH), a plain login uses it and says so.
         Cognito has no device grant: use --paste, or --no-browser with SSH port forwarding.
 
         With a password, every question is asked in turn on a terminal (password without echo, a new password twice,
@@ -75,7 +78,7 @@ struct LoginCommand: CLICommand {
         --device-name, else the host name): its key and secret stay in the vault after sign-out, and later sign-ins
         prove it, so a pool that remembers devices skips MFA. See 'authvault devices'.
         """,
-        options: browserOptions + passwordOptions)
+        options: browserOptions + [noQR] + passwordOptions)
 
     let arguments: ParsedArguments
     let browserTimeout: Duration
@@ -118,7 +121,8 @@ struct LoginCommand: CLICommand {
         try await RunningAgent.unlockBeforeWriting(context, session)
         if session.profile.grant == .clientCredentials { return try await fetchMachineToken(session, context: context) }
         if byDevice {
-            let summary = try await TerminalDeviceSignIn(session: session, context: context).run()
+            let summary = try await TerminalDeviceSignIn(session: session, context: context,
+                                                       qrCode: DeviceCodeQR(enabled: !arguments.flag(Self.noQR), environment: context.environment)).run()
             return context.standardError.line("Signed in as \(ServerText.escaped(summary.user)) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue)).")
         }
         guard let delivery = try browserDelivery(session.profile, context: context) else {

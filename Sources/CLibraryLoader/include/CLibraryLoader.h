@@ -1,4 +1,4 @@
-// Loading a shared library on first use (dlopen/dlsym), for the C targets that wrap libcurl and libsecret: a
+// Loading a shared library on first use (dlopen/dlsym), for the C targets that wrap libcurl, libsecret and libqrencode: a
 // command that needs neither the network nor the keyring then never maps them (nor their own dependencies and
 // constructors), which keeps start-up in the low milliseconds.
 #ifndef AUTHVAULT_LIBRARY_LOADER_H

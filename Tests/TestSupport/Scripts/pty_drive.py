@@ -1,16 +1,19 @@
 """Runs a command on a pseudo-terminal and answers its prompts, like a person at a keyboard.
 
-    pty_drive.py SCRIPT.json -- COMMAND [ARGS...]
+    pty_drive.py SCRIPT.json [--columns N] -- COMMAND [ARGS...]
 
 SCRIPT.json is a list of [prompt-substring, answer] pairs, answered in order; each answer is typed followed by
 Enter. What the terminal showed is printed on stdout (as a JSON object with "screen" and "status") when the
-command ends. Echo matters: a secret typed at a no-echo prompt must not appear on the screen.
+command ends. --columns gives the terminal that width (else the pseudo-terminal's 0x0). Echo matters: a secret typed at a no-echo prompt must not appear on the screen.
 """
+import fcntl
 import json
 import os
 import pty
 import select
+import struct
 import sys
+import termios
 import time
 
 
@@ -19,8 +22,12 @@ def main():
     command = sys.argv[sys.argv.index("--") + 1:]
     with open(script_path) as handle:
         steps = json.load(handle)
+    options = sys.argv[2:sys.argv.index("--")]
+    columns = int(options[options.index("--columns") + 1]) if "--columns" in options else 0
     pid, fd = pty.fork()
     if pid == 0:
+        if columns:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
         os.execvp(command[0], command)
     screen = b""
     deadline = time.monotonic() + 60

@@ -1,0 +1,34 @@
+import AuthVaultApp
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether the device sign-in's address is drawn as a QR code, and its lines: only for a person at a terminal that
+/// can show it whole. Never into a pipe or a file (standard output or error not a terminal), never where the locale
+/// is not UTF-8 (the half blocks would be garbage), never narrower than the code with its quiet zone (a wrapped code
+/// does not scan), and never without libqrencode (the text alone, no error).
+struct DeviceCodeQR {
+    let enabled: Bool
+    let environment: [String: String]
+
+    /// The drawing of `uri`, or nil for the text alone.
+    func rows(for uri: String) -> [String]? {
+        guard enabled, isatty(1) == 1, isatty(2) == 1, Self.isUTF8(environment),
+              let columns = Self.terminalColumns(), let code = QRCode.encode(uri), code.columns <= columns else { return nil }
+        return code.halfBlockRows()
+    }
+
+    /// The character set as the C library would choose it: the first of LC_ALL, LC_CTYPE and LANG that is set.
+    static func isUTF8(_ environment: [String: String]) -> Bool {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let codeset = locale.split(separator: ".").dropFirst().first?.split(separator: "@").first?.lowercased() ?? ""
+        return codeset == "utf-8" || codeset == "utf8"
+    }
+
+    /// The width of the terminal on standard error, where the code is drawn; nil when it says none.
+    private static func terminalColumns() -> Int? {
+        var size = winsize()
+        guard ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}
