@@ -124,9 +124,11 @@ struct ListeningSocket: Sendable {
             if error.call == "listen" { unlink(path) }
             throw .system(operation: error.call == "listen" ? "listen on" : error.call, path: path, errno: error.code)
         }
-        // Exactly `mode` whatever the umask took; nobody could connect before listen anyway.
+        // Exactly `mode` whatever the umask took; nobody could connect before listen anyway. Never through a link:
+        // whoever can write the directory (a container given it) could swap the socket for a link to a file of ours.
         var status = stat()
-        guard chmod(path, mode) == 0, lstat(path, &status) == 0 else {
+        guard fchmodat(AT_FDCWD, path, mode, AT_SYMLINK_NOFOLLOW) == 0, lstat(path, &status) == 0,
+              status.st_mode & S_IFMT == S_IFSOCK else {
             let failure = errno
             close(descriptor)
             unlink(path)
