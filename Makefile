@@ -8,7 +8,7 @@ LOCAL_RPATH = --disable-local-rpath
 BUILD_FLAGS = -c release --static-swift-stdlib $(LOCAL_RPATH)
 FUZZ_SECONDS ?= 60
 
-.PHONY: all build debug demo test fuzz faults sanitize bench install uninstall deb deps-build deps-deb deps-test clean
+.PHONY: format all build debug demo test fuzz faults sanitize bench install uninstall deb deps-build deps-deb deps-test clean
 
 all: build
 
@@ -56,8 +56,10 @@ debug: deps-build
 ## Every test: unit tests and the end-to-end tests against real peers. One test at a time: many start servers and
 ## dozens of processes, and on two cores running them side by side turns their timing checks into noise.
 ## First the whole package as a packager builds it (release, static Swift runtime): the tests check that binary too.
+## The tree is checked against .swift-format first (`swift format lint --strict`; `make format` rewrites it).
 ## Line-buffered, so a log cut short (a time-out) ends at the test that was running.
 test: deps-test
+	$(SWIFT) format lint --strict --recursive Sources Tests Examples Benchmarks Fuzz
 	$(SWIFT) build $(BUILD_FLAGS)
 	$(SWIFT) build --build-tests $(LOCAL_RPATH)
 	stdbuf -oL -eL $(SWIFT) test --skip-build --no-parallel
@@ -90,3 +92,7 @@ bench: deps-test
 
 clean:
 	$(SWIFT) package clean
+
+## Rewrites the tree to the project's style (.swift-format: 4 spaces, 120 columns); `make test` lints it first.
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Examples Benchmarks Fuzz

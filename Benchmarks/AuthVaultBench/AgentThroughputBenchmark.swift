@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The agent under load: 16 client threads, a new connection per request as `authvault token` makes it, about 3 s
@@ -11,22 +11,28 @@ enum AgentThroughputBenchmark {
 
     static func run(agentSocket: String, profile: String, directory: String) throws -> Row {
         let request = Array(#"{"v":1,"op":"token","profile":"\#(profile)","kind":"access"}"#.utf8) + [0x0A]
-        let agent = LineClient(socketPath: agentSocket, request: request, expectedPrefix: Array(#"{"v":1,"ok":true"#.utf8))
+        let agent = LineClient(
+            socketPath: agentSocket, request: request, expectedPrefix: Array(#"{"v":1,"ok":true"#.utf8))
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        guard let replySize = agent.exchange(buffer: &buffer) else { throw SpawnError.failed("a token request to the agent", -1) }
+        guard let replySize = agent.exchange(buffer: &buffer) else {
+            throw SpawnError.failed("a token request to the agent", -1)
+        }
 
         let echoSocket = directory + "/echo.sock"
-        let echo = try BackgroundProcess.start(["/usr/bin/python3", "-c", echoServer, echoSocket, String(replySize)], socketPath: echoSocket)
+        let echo = try BackgroundProcess.start(
+            ["/usr/bin/python3", "-c", echoServer, echoSocket, String(replySize)], socketPath: echoSocket)
         defer { echo.stop() }
         let peer = LineClient(socketPath: echoSocket, request: request, expectedPrefix: Array("x".utf8))
 
-        var ours = LoadResult(), theirs = LoadResult()
+        var ours = LoadResult()
+        var theirs = LoadResult()
         for _ in 0..<turns {
             ours = ours + concurrentLoad(agent, clients: clients, seconds: 1)
             theirs = theirs + concurrentLoad(peer, clients: clients, seconds: 1)
         }
-        return Row(name: "agent: \(clients) clients, a connection per token (goal >= 20 k/s, p99 < 2 ms)", ours: ours.summary,
-                   peer: "python3 asyncio line server " + theirs.summary, ratio: ratio(ours.rate, over: theirs.rate))
+        return Row(
+            name: "agent: \(clients) clients, a connection per token (goal >= 20 k/s, p99 < 2 ms)", ours: ours.summary,
+            peer: "python3 asyncio line server " + theirs.summary, ratio: ratio(ours.rate, over: theirs.rate))
     }
 
     /// Answers every line with `size` bytes (newline included) until the client closes.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A server the benchmark runs beside it (the agent, a peer), its output discarded, stopped with SIGTERM.
@@ -7,18 +7,22 @@ struct BackgroundProcess {
     let pid: pid_t
 
     /// Starts `arguments` and waits (up to 10 s) until something accepts connections on the Unix socket `socketPath`.
-    static func start(_ arguments: [String], environment: [String]? = nil, socketPath: String) throws -> BackgroundProcess {
+    static func start(_ arguments: [String], environment: [String]? = nil, socketPath: String) throws
+        -> BackgroundProcess
+    {
         var fileActions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fileActions)
         defer { posix_spawn_file_actions_destroy(&fileActions) }
         for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&fileActions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &fileActions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         // The children of a shell script may have SIGTERM blocked or ignored; the servers started here must not.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), terminate = sigset_t()
+        var none = sigset_t()
+        var terminate = sigset_t()
         sigemptyset(&none)
         sigemptyset(&terminate)
         sigaddset(&terminate, SIGTERM)
@@ -30,7 +34,8 @@ struct BackgroundProcess {
         let envStrings = environment.map { $0.map { strdup($0) } + [nil] }
         defer { envStrings?.forEach { free($0) } }
         var pid = pid_t()
-        let result = envStrings.map { posix_spawnp(&pid, arguments[0], &fileActions, &attributes, argv, $0) }
+        let result =
+            envStrings.map { posix_spawnp(&pid, arguments[0], &fileActions, &attributes, argv, $0) }
             ?? posix_spawnp(&pid, arguments[0], &fileActions, &attributes, argv, environ)
         guard result == 0 else { throw SpawnError.failed(arguments[0], result) }
         let process = BackgroundProcess(pid: pid)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A client that asks with one line on a new connection and reads one line back, as `authvault token` asks the
@@ -19,7 +19,9 @@ struct LineClient: Sendable {
         guard send(descriptor, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
         var received = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + received, $0.count - received, 0) }
+            let count = buffer.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress! + received, $0.count - received, 0)
+            }
             guard count > 0 else { return nil }
             if let newline = buffer[received..<received + count].firstIndex(of: 0x0A) {
                 return buffer.starts(with: expectedPrefix) ? newline + 1 : nil
@@ -51,7 +53,8 @@ struct LoadResult {
     }
 
     var summary: String {
-        formatRate(rate) + ", p50 " + formatDuration(latencies.median) + ", p99 " + formatDuration(latencies.percentile(0.99))
+        formatRate(rate) + ", p50 " + formatDuration(latencies.median) + ", p99 "
+            + formatDuration(latencies.percentile(0.99))
             + (failures > 0 ? ", \(failures) failed" : "")
     }
 }
@@ -104,10 +107,12 @@ private final class ThreadBody: @unchecked Sendable {
 private func startThread(_ body: @escaping () -> Void) -> pthread_t {
     var thread = pthread_t()
     let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    let status = pthread_create(&thread, nil, { context in
-        Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-    }, box)
+    let status = pthread_create(
+        &thread, nil,
+        { context in
+            Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, box)
     precondition(status == 0, "pthread_create failed: \(status)")
     return thread
 }

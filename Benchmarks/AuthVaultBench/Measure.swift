@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Monotonic seconds.
@@ -56,9 +56,10 @@ func spawnAndWait(_ arguments: [String], environment: [String]? = nil, input: St
     let envStrings = environment.map { $0.map { strdup($0) } + [nil] }
     defer { envStrings?.forEach { free($0) } }
     var pid = pid_t()
-    let result = envStrings.map { env in
-        posix_spawn(&pid, arguments[0], &fileActions, nil, argv, env)
-    } ?? posix_spawn(&pid, arguments[0], &fileActions, nil, argv, environ)
+    let result =
+        envStrings.map { env in
+            posix_spawn(&pid, arguments[0], &fileActions, nil, argv, env)
+        } ?? posix_spawn(&pid, arguments[0], &fileActions, nil, argv, environ)
     guard result == 0 else { throw SpawnError.failed(arguments[0], result) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -69,7 +70,8 @@ func spawnAndWait(_ arguments: [String], environment: [String]? = nil, input: St
 /// posix_spawn starts shares this one's memory until it execs, and the kernel's peak for it (`ru_maxrss`) would
 /// count this benchmark's own; time forks from a small process.
 func peakResidentSetSize(_ arguments: [String], environment: [String]? = nil, input: String? = nil) throws -> Int {
-    let directory = try makeTemporaryDirectory(prefix: "authvault-bench-rss"), output = directory + "/peak"
+    let directory = try makeTemporaryDirectory(prefix: "authvault-bench-rss")
+    let output = directory + "/peak"
     defer { try? spawnAndWait(["/bin/rm", "-rf", directory]) }
     try spawnAndWait(["/usr/bin/time", "-f", "%M", "-o", output] + arguments, environment: environment, input: input)
     guard let kilobytes = lines(of: output).first.flatMap({ Int($0.filter(\.isNumber)) }) else {
@@ -92,7 +94,9 @@ func lines(of path: String) -> [String] {
 
 /// A process's resident set size now, in bytes (`VmRSS` in /proc/PID/status); nil when it cannot be read.
 func residentSetSize(of pid: pid_t) -> Int? {
-    lines(of: "/proc/\(pid)/status").first { $0.hasPrefix("VmRSS:") }.flatMap { Int($0.dropFirst(6).filter(\.isNumber)) }.map { $0 * 1024 }
+    lines(of: "/proc/\(pid)/status").first { $0.hasPrefix("VmRSS:") }.flatMap {
+        Int($0.dropFirst(6).filter(\.isNumber))
+    }.map { $0 * 1024 }
 }
 
 /// Runs a program and returns what it printed on standard output.
@@ -109,7 +113,10 @@ func spawnAndCapture(_ arguments: [String]) throws -> String {
     var pid = pid_t()
     let result = posix_spawnp(&pid, arguments[0], &fileActions, nil, argv, environ)
     close(pipeEnds[1])
-    guard result == 0 else { close(pipeEnds[0]); throw SpawnError.failed(arguments[0], result) }
+    guard result == 0 else {
+        close(pipeEnds[0])
+        throw SpawnError.failed(arguments[0], result)
+    }
     var output: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {

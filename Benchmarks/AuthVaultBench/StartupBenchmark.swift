@@ -14,7 +14,9 @@ enum StartupBenchmark {
         }
         let (version, help, floor, yardstickSamples) = (samples[0], samples[1], samples[2], samples[3])
         return [version, help].enumerated().map { index, ours in
-            Row(name: "start-up: authvault \(index == 0 ? "--version" : "--help") (goal <= 1.3x yardstick)", ours: formatSpread(ours),
+            Row(
+                name: "start-up: authvault \(index == 0 ? "--version" : "--help") (goal <= 1.3x yardstick)",
+                ours: formatSpread(ours),
                 peer: "/bin/true " + formatSpread(floor), ratio: ratio(ours.median, over: floor.median),
                 yardstick: yardstickColumn(ours: ours, yardstick: yardstickSamples))
         }

@@ -12,7 +12,8 @@ struct Samples {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return .nan }
         let position = fraction * Double(sorted.count - 1)
-        let lower = Int(position), upper = min(lower + 1, sorted.count - 1)
+        let lower = Int(position)
+        let upper = min(lower + 1, sorted.count - 1)
         let weight = position - Double(lower)
         return sorted[lower] * (1 - weight) + sorted[upper] * weight
     }
@@ -30,14 +31,18 @@ struct Row {
 
 enum Report {
     static func print(_ rows: [Row]) {
-        let header = Row(name: "benchmark", ours: "authvault", peer: "peer (same run)", ratio: "ratio",
-                         yardstick: "yardstick (same run): ratio")
+        let header = Row(
+            name: "benchmark", ours: "authvault", peer: "peer (same run)", ratio: "ratio",
+            yardstick: "yardstick (same run): ratio")
         let all = [header] + rows
-        let widths = [all.map(\.name.count).max()!, all.map(\.ours.count).max()!, all.map(\.peer.count).max()!,
-                      all.map(\.ratio.count).max()!]
+        let widths = [
+            all.map(\.name.count).max()!, all.map(\.ours.count).max()!, all.map(\.peer.count).max()!,
+            all.map(\.ratio.count).max()!,
+        ]
         for (index, row) in all.enumerated() {
-            Swift.print(pad(row.name, widths[0]) + "  " + pad(row.ours, widths[1]) + "  " + pad(row.peer, widths[2]) + "  "
-                        + pad(row.ratio, widths[3]) + "  " + row.yardstick)
+            Swift.print(
+                pad(row.name, widths[0]) + "  " + pad(row.ours, widths[1]) + "  " + pad(row.peer, widths[2]) + "  "
+                    + pad(row.ratio, widths[3]) + "  " + row.yardstick)
             if index == 0 { Swift.print(String(repeating: "-", count: widths.reduce(0, +) + 8 + 30)) }
         }
     }

@@ -1,8 +1,9 @@
 import AuthCrypto
 import FoundationEssentials
 import TokenVault
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authvault token` on a warm session — a whole process, as git or kubectl run it — per vault backend and through a
@@ -28,56 +29,82 @@ enum TokenBenchmark {
     static func run(authvault: String, yardstick: String, rounds: Int) async throws -> [Row] {
         let root = try makeTemporaryDirectory(prefix: "authvault-bench-token")
         defer { try? spawnAndWait(["/bin/rm", "-rf", root]) }
-        let environment = [
-            "HOME=\(root)", "XDG_CONFIG_HOME=\(root)/config", "XDG_DATA_HOME=\(root)/data",
-            "AUTHVAULT_VAULT_PASSPHRASE=benchmark passphrase", "PATH=/usr/bin:/bin",
-        ] + ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"].compactMap { name in
-            ProcessInfo.processInfo.environment[name].map { "\(name)=\($0)" }
-        }
+        let environment =
+            [
+                "HOME=\(root)", "XDG_CONFIG_HOME=\(root)/config", "XDG_DATA_HOME=\(root)/data",
+                "AUTHVAULT_VAULT_PASSPHRASE=benchmark passphrase", "PATH=/usr/bin:/bin",
+            ]
+            + ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"].compactMap { name in
+                ProcessInfo.processInfo.environment[name].map { "\(name)=\($0)" }
+            }
         for (profile, vault) in [("file", "file"), ("keyring", "secret-service")] {
-            try spawnAndWait([authvault, "--profile", profile, "configure", "--user-pool-id", "us-east-1_Bench",
-                              "--client-id", "bench", "--vault", vault], environment: environment)
+            try spawnAndWait(
+                [
+                    authvault, "--profile", profile, "configure", "--user-pool-id", "us-east-1_Bench",
+                    "--client-id", "bench", "--vault", vault,
+                ], environment: environment)
         }
-        try spawnAndWait([authvault, "--profile", "file", "configure", "--helper-host", "git.example.com",
-                          "--helper-host", "registry.example.com", "--helper-host", "k8s.example.com",
-                          "--identity-pool-id", identityPool], environment: environment)
-        let fileVault = EncryptedFileVault(directory: "\(root)/data/authvault",
-                                           passphrase: .fixed(SecretBytes(utf8: "benchmark passphrase")))
+        try spawnAndWait(
+            [
+                authvault, "--profile", "file", "configure", "--helper-host", "git.example.com",
+                "--helper-host", "registry.example.com", "--helper-host", "k8s.example.com",
+                "--identity-pool-id", identityPool,
+            ], environment: environment)
+        let fileVault = EncryptedFileVault(
+            directory: "\(root)/data/authvault",
+            passphrase: .fixed(SecretBytes(utf8: "benchmark passphrase")))
         try await fileVault.save(record(profile: "file"))
         // The data key leaves the user keyring with the benchmark (after the agent has stopped).
         defer { try? spawnAndWait([authvault, "vault", "lock"], environment: environment) }
-        let secretService = SecretServiceVault(changeStamps: ChangeStamps(dataDirectory: "\(root)/data/authvault"), bindings: ["keyring": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
+        let secretService = SecretServiceVault(
+            changeStamps: ChangeStamps(dataDirectory: "\(root)/data/authvault"),
+            bindings: ["keyring": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
         try await secretService.save(record(profile: "keyring"))
         defer { Task { try? await secretService.delete(profile: "keyring") } }
 
         let size = record(profile: "file").serialized().count
-        try spawnAndWait(["/bin/sh", "-c", "head -c \(size) /dev/zero | tr '\\\\0' x | secret-tool store --label=bench application authvault-bench item token"])
-        defer { try? spawnAndWait(["/usr/bin/secret-tool", "clear", "application", "authvault-bench", "item", "token"]) }
+        try spawnAndWait([
+            "/bin/sh", "-c",
+            "head -c \(size) /dev/zero | tr '\\\\0' x | secret-tool store --label=bench application authvault-bench item token",
+        ])
+        defer {
+            try? spawnAndWait(["/usr/bin/secret-tool", "clear", "application", "authvault-bench", "item", "token"])
+        }
 
         // Not at the default path ($XDG_RUNTIME_DIR/authvault/agent.sock), so that only the agent rows use it.
         let agentSocket = "\(root)/agent/agent.sock"
-        let agent = try BackgroundProcess.start([authvault, "agent", "--socket", agentSocket], environment: environment,
-                                                socketPath: agentSocket)
+        let agent = try BackgroundProcess.start(
+            [authvault, "agent", "--socket", agentSocket], environment: environment,
+            socketPath: agentSocket)
         defer { agent.stop() }
         let throughAgent = environment + ["AUTHVAULT_AGENT_SOCKET=\(agentSocket)"]
         // What git, docker and kubectl hand their helpers (kubectl names the cluster's server: provideClusterInfo).
-        let gitRequest = "\(root)/git-request", dockerRequest = "\(root)/docker-request"
-        try spawnAndWait(["/bin/sh", "-c", "printf 'protocol=https\\nhost=git.example.com\\n\\n' > \(gitRequest); "
-                          + "printf 'https://registry.example.com\\n' > \(dockerRequest)"])
-        let execInfo = #"KUBERNETES_EXEC_INFO={"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"https://k8s.example.com"}}}"#
+        let gitRequest = "\(root)/git-request"
+        let dockerRequest = "\(root)/docker-request"
+        try spawnAndWait([
+            "/bin/sh", "-c",
+            "printf 'protocol=https\\nhost=git.example.com\\n\\n' > \(gitRequest); "
+                + "printf 'https://registry.example.com\\n' > \(dockerRequest)",
+        ])
+        let execInfo =
+            #"KUBERNETES_EXEC_INFO={"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"https://k8s.example.com"}}}"#
 
         let commands = [
             Command(arguments: ["/usr/bin/secret-tool", "lookup", "application", "authvault-bench", "item", "token"]),
             Command(arguments: [yardstick]),
             Command(arguments: [authvault, "--version"]),
             Command(arguments: [authvault, "--profile", "file", "token"], environment: environment),
-            Command(arguments: ["/usr/bin/keyctl", "session", "-", authvault, "--profile", "file", "token"],
-                    environment: environment.filter { !$0.hasPrefix("AUTHVAULT_VAULT_PASSPHRASE=") }),
+            Command(
+                arguments: ["/usr/bin/keyctl", "session", "-", authvault, "--profile", "file", "token"],
+                environment: environment.filter { !$0.hasPrefix("AUTHVAULT_VAULT_PASSPHRASE=") }),
             Command(arguments: [authvault, "--profile", "keyring", "token"], environment: environment),
             Command(arguments: [authvault, "--profile", "file", "token"], environment: throughAgent),
             Command(arguments: [authvault, "git-credential", "get"], environment: throughAgent, input: gitRequest),
-            Command(arguments: [authvault, "docker-credential", "get"], environment: throughAgent, input: dockerRequest),
-            Command(arguments: [authvault, "kubectl-credential", "--profile", "file"], environment: throughAgent + [execInfo]),
+            Command(
+                arguments: [authvault, "docker-credential", "get"], environment: throughAgent, input: dockerRequest),
+            Command(
+                arguments: [authvault, "kubectl-credential", "--profile", "file"],
+                environment: throughAgent + [execInfo]),
             Command(arguments: [authvault, "--profile", "file", "aws-credentials"], environment: environment),
             Command(arguments: [authvault, "--profile", "file", "aws-credentials"], environment: throughAgent),
         ]
@@ -100,18 +127,27 @@ enum TokenBenchmark {
         var peaks = Array(repeating: Samples(), count: commands.count)
         for _ in 0..<5 {
             for (index, command) in commands.enumerated() {
-                peaks[index].add(Double(try peakResidentSetSize(command.arguments, environment: command.environment, input: command.input)))
+                peaks[index].add(
+                    Double(
+                        try peakResidentSetSize(
+                            command.arguments, environment: command.environment, input: command.input)))
             }
         }
-        let lookup = samples[0], yardstickSamples = samples[1]
+        let lookup = samples[0]
+        let yardstickSamples = samples[1]
         let peer = "secret-tool lookup " + formatSpread(lookup)
-        let version = peaks[2].median, versionPeer = "authvault --version " + formatMegabytes(peaks[2].median)
+        let version = peaks[2].median
+        let versionPeer = "authvault --version " + formatMegabytes(peaks[2].median)
         let memory = [
-            Row(name: "peak RSS: authvault token, file vault (warm) (goal <= 1.2x --version)", ours: formatMegabytes(peaks[3].median),
+            Row(
+                name: "peak RSS: authvault token, file vault (warm) (goal <= 1.2x --version)",
+                ours: formatMegabytes(peaks[3].median),
                 peer: versionPeer, ratio: ratio(peaks[3].median, over: version)),
-            Row(name: "peak RSS: authvault token, secret service", ours: formatMegabytes(peaks[5].median),
+            Row(
+                name: "peak RSS: authvault token, secret service", ours: formatMegabytes(peaks[5].median),
                 peer: versionPeer, ratio: ratio(peaks[5].median, over: version)),
-            Row(name: "RSS: the agent after \(agentRequests) requests (goal <= 1.5x --version's peak)",
+            Row(
+                name: "RSS: the agent after \(agentRequests) requests (goal <= 1.5x --version's peak)",
                 ours: agentResident.map { formatMegabytes(Double($0)) } ?? "n/a", peer: versionPeer,
                 ratio: agentResident.map { ratio(Double($0), over: version) } ?? "n/a"),
         ]
@@ -127,7 +163,8 @@ enum TokenBenchmark {
             "authvault aws-credentials, through the agent (same goals as token)",
         ]
         return zip(names, samples[3...]).map { name, ours in
-            Row(name: name, ours: formatSpread(ours), peer: peer, ratio: ratio(ours.median, over: lookup.median),
+            Row(
+                name: name, ours: formatSpread(ours), peer: peer, ratio: ratio(ours.median, over: lookup.median),
                 yardstick: yardstickColumn(ours: ours, yardstick: yardstickSamples))
         } + memory + [try AgentThroughputBenchmark.run(agentSocket: agentSocket, profile: "file", directory: root)]
     }
@@ -137,7 +174,10 @@ enum TokenBenchmark {
         let now = Int(monotonicWallClock())
         func jwt(_ marker: String) -> String {
             let header = Base64URL.encode(Array(#"{"alg":"RS256","kid":"bench"}"#.utf8))
-            let claims = Base64URL.encode(Array(#"{"iat":\#(now),"exp":\#(now + 3600),"jti":"\#(marker)","pad":"\#(String(repeating: "p", count: 700))"}"#.utf8))
+            let claims = Base64URL.encode(
+                Array(
+                    #"{"iat":\#(now),"exp":\#(now + 3600),"jti":"\#(marker)","pad":"\#(String(repeating: "p", count: 700))"}"#
+                        .utf8))
             return "\(header).\(claims).\(String(repeating: "s", count: 342))"
         }
         var record = CredentialRecord(profile: profile)

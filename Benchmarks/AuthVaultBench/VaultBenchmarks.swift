@@ -1,8 +1,9 @@
 import AuthCrypto
 import FoundationEssentials
 import TokenVault
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reading a profile's credentials from each backend, against `secret-tool lookup` of an item of the same size,
@@ -17,10 +18,13 @@ enum VaultBenchmarks {
 
         let directory = try makeTemporaryDirectory()
         defer { removeTree(directory) }
-        let secretService = SecretServiceVault(changeStamps: ChangeStamps(dataDirectory: directory),
-                                               bindings: ["bench": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
+        let secretService = SecretServiceVault(
+            changeStamps: ChangeStamps(dataDirectory: directory),
+            bindings: ["bench": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
         try await secretService.save(record)
-        let secretServiceRead = try await measureAsync(rounds: rounds) { _ = try await secretService.load(profile: "bench") }
+        let secretServiceRead = try await measureAsync(rounds: rounds) {
+            _ = try await secretService.load(profile: "bench")
+        }
         try await secretService.delete(profile: "bench")
 
         let passphrase = PassphraseSource.fixed(SecretBytes(utf8: "benchmark passphrase"))
@@ -34,20 +38,25 @@ enum VaultBenchmarks {
         }
         let memoryRead = try await measureAsync(rounds: rounds) { _ = try await writer.load(profile: "bench") }
         let coldRead = try await measureAsync(rounds: 5, warmup: 1) {
-            _ = try await EncryptedFileVault(directory: directory, passphrase: passphrase, keyCache: .disabled).load(profile: "bench")
+            _ = try await EncryptedFileVault(directory: directory, passphrase: passphrase, keyCache: .disabled).load(
+                profile: "bench")
         }
         try await writer.lock()
         let parameters = EncryptedFileVault.defaultKDFParameters
         let pythonScrypt = try pythonScryptSeconds(parameters)
 
         return [
-            Row(name: "vault read, file (key from keyring) [\(size) B]", ours: formatSpread(keyringRead), peer: peer,
+            Row(
+                name: "vault read, file (key from keyring) [\(size) B]", ours: formatSpread(keyringRead), peer: peer,
                 ratio: ratio(keyringRead.median, over: lookup.median)),
-            Row(name: "vault read, file (key in memory)", ours: formatSpread(memoryRead), peer: peer,
+            Row(
+                name: "vault read, file (key in memory)", ours: formatSpread(memoryRead), peer: peer,
                 ratio: ratio(memoryRead.median, over: lookup.median)),
-            Row(name: "vault read, secret service (in-process)", ours: formatSpread(secretServiceRead), peer: peer,
+            Row(
+                name: "vault read, secret service (in-process)", ours: formatSpread(secretServiceRead), peer: peer,
                 ratio: ratio(secretServiceRead.median, over: lookup.median)),
-            Row(name: "vault cold read, scrypt logN=\(parameters.logN) r=\(parameters.r) p=\(parameters.p)",
+            Row(
+                name: "vault cold read, scrypt logN=\(parameters.logN) r=\(parameters.r) p=\(parameters.p)",
                 ours: formatSpread(coldRead), peer: "python hashlib.scrypt " + formatDuration(pythonScrypt),
                 ratio: ratio(coldRead.median, over: pythonScrypt)),
         ]
@@ -66,8 +75,13 @@ enum VaultBenchmarks {
     }
 
     private static func secretToolLookup(size: Int, rounds: Int) throws -> Samples {
-        try spawnAndWait(["/bin/sh", "-c", "head -c \(size) /dev/zero | tr '\\\\0' x | secret-tool store --label=bench application authvault-bench item size"])
-        defer { try? spawnAndWait(["/usr/bin/secret-tool", "clear", "application", "authvault-bench", "item", "size"]) }
+        try spawnAndWait([
+            "/bin/sh", "-c",
+            "head -c \(size) /dev/zero | tr '\\\\0' x | secret-tool store --label=bench application authvault-bench item size",
+        ])
+        defer {
+            try? spawnAndWait(["/usr/bin/secret-tool", "clear", "application", "authvault-bench", "item", "size"])
+        }
         return try measure(rounds: rounds) {
             try spawnAndWait(["/usr/bin/secret-tool", "lookup", "application", "authvault-bench", "item", "size"])
         }
@@ -75,14 +89,14 @@ enum VaultBenchmarks {
 
     private static func pythonScryptSeconds(_ parameters: ScryptParameters) throws -> Double {
         let script = """
-        import hashlib, time, statistics
-        samples = []
-        for _ in range(5):
-            t = time.monotonic()
-            hashlib.scrypt(b'benchmark passphrase', salt=b'0' * 32, n=\(1 << Int(parameters.logN)), r=\(parameters.r), p=\(parameters.p), maxmem=1 << 30, dklen=32)
-            samples.append(time.monotonic() - t)
-        print(statistics.median(samples))
-        """
+            import hashlib, time, statistics
+            samples = []
+            for _ in range(5):
+                t = time.monotonic()
+                hashlib.scrypt(b'benchmark passphrase', salt=b'0' * 32, n=\(1 << Int(parameters.logN)), r=\(parameters.r), p=\(parameters.p), maxmem=1 << 30, dklen=32)
+                samples.append(time.monotonic() - t)
+            print(statistics.median(samples))
+            """
         guard let seconds = Double(try spawnAndCapture(["python3", "-c", script]).filter { !$0.isWhitespace }) else {
             throw SpawnError.failed("python3 scrypt peer", -1)
         }

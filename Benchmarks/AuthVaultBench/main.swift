@@ -1,7 +1,8 @@
 import AuthCrypto
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // The benchmark harness behind `make bench`: release builds only, every figure beside a peer measured in the
@@ -22,7 +23,8 @@ while let argument = arguments.next() {
         exit(2)
     }
 }
-guard !authvaultPath.isEmpty, access(authvaultPath, X_OK) == 0, !yardstickPath.isEmpty, access(yardstickPath, X_OK) == 0 else {
+guard !authvaultPath.isEmpty, access(authvaultPath, X_OK) == 0, !yardstickPath.isEmpty, access(yardstickPath, X_OK) == 0
+else {
     print("authvault-bench: give the release binaries with --authvault PATH --yardstick PATH (make bench does)")
     exit(2)
 }
@@ -35,7 +37,8 @@ do {
     rows += try await BrowserCallbackBenchmark.run(rounds: min(rounds, 50))
     if ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil {
         rows += try await VaultBenchmarks.run(rounds: min(rounds, 100))
-        rows += try await TokenBenchmark.run(authvault: authvaultPath, yardstick: yardstickPath, rounds: min(rounds, 100))
+        rows += try await TokenBenchmark.run(
+            authvault: authvaultPath, yardstick: yardstickPath, rounds: min(rounds, 100))
     } else {
         print("(vault benchmarks skipped: no session bus; make bench runs them beside a private Secret Service)")
     }

@@ -6,7 +6,9 @@ struct EmbeddingOptions {
                  [--endpoint URL --jwks-url URL] [--username NAME] [--sign-out]
         Standard input: with --username, the password, then the vault passphrase; without it, the passphrase alone.
         """
-    static let valued: Set = ["--region", "--user-pool-id", "--client-id", "--endpoint", "--jwks-url", "--vault-directory", "--username"]
+    static let valued: Set = [
+        "--region", "--user-pool-id", "--client-id", "--endpoint", "--jwks-url", "--vault-directory", "--username",
+    ]
 
     private var values: [String: String] = [:]
     private(set) var signsOut = false
@@ -14,7 +16,10 @@ struct EmbeddingOptions {
     init(_ arguments: [String]) throws(EmbeddingError) {
         var remaining = arguments.makeIterator()
         while let option = remaining.next() {
-            if option == "--sign-out" { signsOut = true; continue }
+            if option == "--sign-out" {
+                signsOut = true
+                continue
+            }
             guard Self.valued.contains(option) else { throw .usage("unknown option \(option)") }
             guard let value = remaining.next(), !value.isEmpty else { throw .usage("\(option) needs a value") }
             values[option] = value

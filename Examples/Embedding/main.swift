@@ -1,6 +1,7 @@
 import AuthVaultApp
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // A program with a session of its own: the pool and the vault given in code, with no configuration file and no
@@ -17,9 +18,11 @@ enum EmbeddingError: Error, CustomStringConvertible {
         switch self {
         case .usage(let message): "\(message)\n\(EmbeddingOptions.usage)"
         case .input(let what): "standard input ended before \(what)"
-        case .application(.signInRequired): "no stored session: sign in with --username, the password first on standard input"
+        case .application(.signInRequired):
+            "no stored session: sign in with --username, the password first on standard input"
         case .application(let error): "\(error)"
-        case .challenge: "the pool asks for more than a password (MFA, a new password), which this example does not answer"
+        case .challenge:
+            "the pool asks for more than a password (MFA, a new password), which this example does not answer"
         }
     }
 
@@ -51,13 +54,17 @@ func signedInSubject() async throws(EmbeddingError) -> String? {
     let options = try EmbeddingOptions(Array(CommandLine.arguments.dropFirst()))
     let password = options["--username"] == nil ? nil : try secretLine("the password")
     let passphrase = try secretLine("the vault passphrase")
-    let settings = ProfileSettings.cognito(region: options["--region"], userPoolId: options.userPoolId, clientId: options.clientId,
-                                           endpoint: options["--endpoint"], jwksURL: options["--jwks-url"])
+    let settings = ProfileSettings.cognito(
+        region: options["--region"], userPoolId: options.userPoolId, clientId: options.clientId,
+        endpoint: options["--endpoint"], jwksURL: options["--jwks-url"])
     do throws(ApplicationError) {
-        let session = try ProfileSession.open(settings: settings, vault: .encryptedFile(directory: options.vaultDirectory, passphrase: .fixed(passphrase)),
-                                              userAgent: "authvault-embedding-example")
+        let session = try ProfileSession.open(
+            settings: settings,
+            vault: .encryptedFile(directory: options.vaultDirectory, passphrase: .fixed(passphrase)),
+            userAgent: "authvault-embedding-example")
         if let username = options["--username"], let password,
-           case .challenge = try await session.signIn(username: username, password: password) {
+            case .challenge = try await session.signIn(username: username, password: password)
+        {
             return nil
         }
         let token = try await session.validAccessToken()

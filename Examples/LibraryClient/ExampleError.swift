@@ -8,7 +8,8 @@ enum ExampleError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .usage(let message): "\(message)\n\(ExampleSettings.usage)"
-        case .application(.signInRequired(let cause, _)): "No usable session (\(cause)): sign in with 'authvault login'."
+        case .application(.signInRequired(let cause, _)):
+            "No usable session (\(cause)): sign in with 'authvault login'."
         case .application(let error): "\(error)"
         }
     }

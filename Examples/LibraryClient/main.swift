@@ -1,7 +1,8 @@
 import AuthVaultApp
 import FoundationEssentials
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // The AuthVault libraries as an application uses them: a profile `authvault configure` made, opened by name, sends
@@ -18,8 +19,9 @@ func callAPI() async throws(ExampleError) -> HTTPResponse {
     }
     // The profile as `authvault configure` wrote it: its region, issuer, JWKS and vault, and where a browser
     // session is refreshed, all resolved by the application layer the CLI uses.
-    let application = Application(environment: EnvironmentVariables(ProcessInfo.processInfo.environment),
-                                  configPath: settings.configPath, userAgent: "authvault-library-example")
+    let application = Application(
+        environment: EnvironmentVariables(ProcessInfo.processInfo.environment),
+        configPath: settings.configPath, userAgent: "authvault-library-example")
     do throws(ApplicationError) {
         let session = try await application.openProfile(named: settings.profile)
         return try await session.authorizedRequest(HTTPRequest(url: settings.apiURL))

@@ -15,6 +15,7 @@ public struct ReplayTransport: HTTPTransport {
         if request.url.hasSuffix(FuzzFixtures.jwksPath) {
             return HTTPResponse(status: 200, headers: [], body: Array(FuzzFixtures.jwks.utf8))
         }
-        return HTTPResponse(status: status, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: body)
+        return HTTPResponse(
+            status: status, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: body)
     }
 }

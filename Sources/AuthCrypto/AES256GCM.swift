@@ -26,9 +26,14 @@ public enum AES256GCM {
                 tag: bytes.suffix(tagByteCount))
         }
 
-        public init(nonce: some DataProtocol, ciphertext: some DataProtocol, tag: some DataProtocol) throws(CryptoError) {
-            guard nonce.count == nonceByteCount else { throw .invalidParameter("AES-GCM nonce must be \(nonceByteCount) bytes") }
-            guard tag.count == tagByteCount else { throw .invalidParameter("AES-GCM tag must be \(tagByteCount) bytes") }
+        public init(nonce: some DataProtocol, ciphertext: some DataProtocol, tag: some DataProtocol) throws(CryptoError)
+        {
+            guard nonce.count == nonceByteCount else {
+                throw .invalidParameter("AES-GCM nonce must be \(nonceByteCount) bytes")
+            }
+            guard tag.count == tagByteCount else {
+                throw .invalidParameter("AES-GCM tag must be \(tagByteCount) bytes")
+            }
             self.nonce = [UInt8](nonce)
             self.ciphertext = [UInt8](ciphertext)
             self.tag = [UInt8](tag)
@@ -45,7 +50,9 @@ public enum AES256GCM {
     ) throws(CryptoError) -> SealedBox {
         guard key.count == keyByteCount else { throw .invalidKey }
         let nonce = nonce ?? SecureRandom.bytes(count: nonceByteCount)
-        guard nonce.count == nonceByteCount else { throw .invalidParameter("AES-GCM nonce must be \(nonceByteCount) bytes") }
+        guard nonce.count == nonceByteCount else {
+            throw .invalidParameter("AES-GCM nonce must be \(nonceByteCount) bytes")
+        }
         let (ciphertext, tag) = try key.withUnsafeBytes { (key) throws(CryptoError) in
             try plaintext.withContiguousBytes { (plaintext) throws(CryptoError) in
                 try aad.withContiguousBytes { (aad) throws(CryptoError) in

@@ -55,7 +55,8 @@ public enum Base64URL {
         var index = 0
         while index < input.count {
             let remaining = input.count - index
-            let group = UInt32(input[index]) << 16
+            let group =
+                UInt32(input[index]) << 16
                 | (remaining > 1 ? UInt32(input[index + 1]) << 8 : 0)
                 | (remaining > 2 ? UInt32(input[index + 2]) : 0)
             emit(group >> 18)

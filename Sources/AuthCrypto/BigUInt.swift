@@ -16,7 +16,8 @@ public struct BigUInt: Sendable, Equatable, Comparable, CustomStringConvertible 
 
     /// Hex digits in either case, leading zeros allowed; no sign, no "0x", no spaces. Nil for anything else.
     public init?(hex: String) {
-        guard !hex.isEmpty, hex.utf8.allSatisfy(Self.isHexDigit), let number = OpenSSLBigNumber(validatedHex: hex) else {
+        guard !hex.isEmpty, hex.utf8.allSatisfy(Self.isHexDigit), let number = OpenSSLBigNumber(validatedHex: hex)
+        else {
             return nil
         }
         self.init(number)
@@ -99,7 +100,8 @@ public struct BigUInt: Sendable, Equatable, Comparable, CustomStringConvertible 
 
     private static func isHexDigit(_ character: UInt8) -> Bool {
         switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
             return true
         default:
             return false

@@ -9,12 +9,16 @@ extension DataProtocol {
         let first = regionIterator.next()
         let result: Result<R, E>
         if let first, regionIterator.next() == nil {
-            result = first.withUnsafeBytes { buffer in Result { () throws(E) -> R in try Self.callNonNil(buffer, body) } }
+            result = first.withUnsafeBytes { buffer in Result { () throws(E) -> R in try Self.callNonNil(buffer, body) }
+            }
         } else if first == nil {
-            result = Result { () throws(E) -> R in try Self.callNonNil(UnsafeRawBufferPointer(start: nil, count: 0), body) }
+            result = Result { () throws(E) -> R in
+                try Self.callNonNil(UnsafeRawBufferPointer(start: nil, count: 0), body)
+            }
         } else {
             var copy = [UInt8](self)
-            result = copy.withUnsafeBytes { buffer in Result { () throws(E) -> R in try Self.callNonNil(buffer, body) } }
+            result = copy.withUnsafeBytes { buffer in Result { () throws(E) -> R in try Self.callNonNil(buffer, body) }
+            }
             copy.withUnsafeMutableBytes { SecureMemory.cleanse($0) }
         }
         return try result.get()

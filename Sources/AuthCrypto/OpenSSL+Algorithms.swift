@@ -34,16 +34,16 @@ enum OpenSSLAlgorithms {
 
 /// OSSL_PARAM keys and values (the core_names.h macros import as Strings, which would be bridged per call).
 enum OpenSSLParameter {
-    static let digest: StaticString = "digest"     // OSSL_MAC_PARAM_DIGEST, OSSL_KDF_PARAM_DIGEST
-    static let key: StaticString = "key"           // OSSL_KDF_PARAM_KEY
-    static let salt: StaticString = "salt"         // OSSL_KDF_PARAM_SALT
-    static let info: StaticString = "info"         // OSSL_KDF_PARAM_INFO
-    static let rsaModulus: StaticString = "n"      // OSSL_PKEY_PARAM_RSA_N
-    static let rsaExponent: StaticString = "e"     // OSSL_PKEY_PARAM_RSA_E
+    static let digest: StaticString = "digest"  // OSSL_MAC_PARAM_DIGEST, OSSL_KDF_PARAM_DIGEST
+    static let key: StaticString = "key"  // OSSL_KDF_PARAM_KEY
+    static let salt: StaticString = "salt"  // OSSL_KDF_PARAM_SALT
+    static let info: StaticString = "info"  // OSSL_KDF_PARAM_INFO
+    static let rsaModulus: StaticString = "n"  // OSSL_PKEY_PARAM_RSA_N
+    static let rsaExponent: StaticString = "e"  // OSSL_PKEY_PARAM_RSA_E
     static let rsaAlgorithm: StaticString = "RSA"
     static let ecAlgorithm: StaticString = "EC"
-    static let groupName: StaticString = "group"   // OSSL_PKEY_PARAM_GROUP_NAME
-    static let publicKey: StaticString = "pub"     // OSSL_PKEY_PARAM_PUB_KEY
+    static let groupName: StaticString = "group"  // OSSL_PKEY_PARAM_GROUP_NAME
+    static let publicKey: StaticString = "pub"  // OSSL_PKEY_PARAM_PUB_KEY
     static let p256: StaticString = "prime256v1"
     static let sha256: StaticString = "SHA2-256"
 }

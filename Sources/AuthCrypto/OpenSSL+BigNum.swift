@@ -16,7 +16,10 @@ final class OpenSSLBigNumber: @unchecked Sendable {
     /// A fresh BIGNUM the caller frees (for building keys).
     static func make(_ bigEndian: UnsafeRawBufferPointer) throws(CryptoError) -> OpaquePointer {
         guard bigEndian.count <= Int32.max else { throw .invalidParameter("integer is too long") }
-        guard let made = BN_bin2bn(bigEndian.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(bigEndian.count), nil) else {
+        guard
+            let made = BN_bin2bn(
+                bigEndian.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(bigEndian.count), nil)
+        else {
             throw OpenSSLError.drain("BN_bin2bn")
         }
         return made

@@ -43,7 +43,10 @@ enum OpenSSLCipher {
             try SecretBytes(count: ciphertext.count) { (output) throws(CryptoError) in
                 try update(context, input: ciphertext, output: output)
                 var finalLength: Int32 = 0
-                guard EVP_DecryptFinal_ex(context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &finalLength) == 1 else {
+                guard
+                    EVP_DecryptFinal_ex(context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &finalLength)
+                        == 1
+                else {
                     OpenSSLError.clear()
                     throw .authenticationFailure
                 }
@@ -51,11 +54,14 @@ enum OpenSSLCipher {
         }
     }
 
-    private static func makeContext(key: UnsafeRawBufferPointer, nonce: [UInt8], encrypting: Bool) throws(CryptoError) -> OpaquePointer {
+    private static func makeContext(key: UnsafeRawBufferPointer, nonce: [UInt8], encrypting: Bool) throws(CryptoError)
+        -> OpaquePointer
+    {
         guard let context = EVP_CIPHER_CTX_new() else { throw OpenSSLError.drain("EVP_CIPHER_CTX_new") }
         let cipher = OpenSSLAlgorithms.aes256GCM.pointer
         let keyPointer = key.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        let initialized = encrypting
+        let initialized =
+            encrypting
             ? EVP_EncryptInit_ex2(context, cipher, keyPointer, nonce, nil)
             : EVP_DecryptInit_ex2(context, cipher, keyPointer, nonce, nil)
         guard initialized == 1 else {
@@ -70,7 +76,10 @@ enum OpenSSLCipher {
         guard aad.count > 0 else { return }
         guard aad.count <= Int32.max else { throw .invalidParameter("AES-GCM associated data is too long") }
         var length: Int32 = 0
-        guard EVP_CipherUpdate(context, nil, &length, aad.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(aad.count)) == 1 else {
+        guard
+            EVP_CipherUpdate(
+                context, nil, &length, aad.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(aad.count)) == 1
+        else {
             throw OpenSSLError.drain("AES-GCM associated data")
         }
     }

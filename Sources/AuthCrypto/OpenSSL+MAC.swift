@@ -15,12 +15,15 @@ enum OpenSSLMAC {
         OpenSSLError.require(initialized == 1, "EVP_MAC_init")
         for region in data.regions {
             region.withUnsafeBytes { buffer in
-                OpenSSLError.require(EVP_MAC_update(context, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count) == 1, "EVP_MAC_update")
+                OpenSSLError.require(
+                    EVP_MAC_update(context, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count) == 1,
+                    "EVP_MAC_update")
             }
         }
         return [UInt8](unsafeUninitializedCapacity: HMACSHA256.byteCount) { output, initializedCount in
             var length = 0
-            OpenSSLError.require(EVP_MAC_final(context, output.baseAddress, &length, output.count) == 1, "EVP_MAC_final")
+            OpenSSLError.require(
+                EVP_MAC_final(context, output.baseAddress, &length, output.count) == 1, "EVP_MAC_final")
             initializedCount = length
         }
     }
@@ -31,7 +34,8 @@ private let hmacSHA256Template: FetchedAlgorithm = {
     FetchedAlgorithm("MAC context", "HMAC-SHA256") { _ in
         guard let context = EVP_MAC_CTX_new(OpenSSLAlgorithms.hmac.pointer) else { return nil }
         var parameters = [
-            OSSL_PARAM_construct_utf8_string(OpenSSLParameter.digest.cString, OpenSSLParameter.sha256.mutableCString, 0),
+            OSSL_PARAM_construct_utf8_string(
+                OpenSSLParameter.digest.cString, OpenSSLParameter.sha256.mutableCString, 0),
             authvault_OSSL_PARAM_END(),
         ]
         guard EVP_MAC_CTX_set_params(context, &parameters) == 1 else {

@@ -16,12 +16,17 @@ final class OpenSSLP256PublicKey: @unchecked Sendable {
         let built = point.withUnsafeBytes { point -> Bool in
             guard let builder = OSSL_PARAM_BLD_new() else { return false }
             defer { OSSL_PARAM_BLD_free(builder) }
-            guard OSSL_PARAM_BLD_push_utf8_string(builder, OpenSSLParameter.groupName.cString, OpenSSLParameter.p256.cString, 0) == 1,
-                  OSSL_PARAM_BLD_push_octet_string(builder, OpenSSLParameter.publicKey.cString, point.baseAddress, point.count) == 1,
-                  let parameters = OSSL_PARAM_BLD_to_param(builder)
+            guard
+                OSSL_PARAM_BLD_push_utf8_string(
+                    builder, OpenSSLParameter.groupName.cString, OpenSSLParameter.p256.cString, 0) == 1,
+                OSSL_PARAM_BLD_push_octet_string(
+                    builder, OpenSSLParameter.publicKey.cString, point.baseAddress, point.count) == 1,
+                let parameters = OSSL_PARAM_BLD_to_param(builder)
             else { return false }
             defer { OSSL_PARAM_free(parameters) }
-            guard let context = EVP_PKEY_CTX_new_from_name(nil, OpenSSLParameter.ecAlgorithm.cString, nil) else { return false }
+            guard let context = EVP_PKEY_CTX_new_from_name(nil, OpenSSLParameter.ecAlgorithm.cString, nil) else {
+                return false
+            }
             defer { EVP_PKEY_CTX_free(context) }
             return EVP_PKEY_fromdata_init(context) == 1
                 && EVP_PKEY_fromdata(context, &made, authvault_EVP_PKEY_PUBLIC_KEY(), parameters) == 1

@@ -7,7 +7,9 @@ final class OpenSSLRSAPublicKey: @unchecked Sendable {
     private let key: OpaquePointer
     let modulusBits: Int
 
-    init(modulus: UnsafeRawBufferPointer, exponent: UnsafeRawBufferPointer, allowedModulusBits: ClosedRange<Int>) throws(CryptoError) {
+    init(modulus: UnsafeRawBufferPointer, exponent: UnsafeRawBufferPointer, allowedModulusBits: ClosedRange<Int>)
+        throws(CryptoError)
+    {
         let n = try OpenSSLBigNumber.make(modulus)
         defer { BN_free(n) }
         let e = try OpenSSLBigNumber.make(exponent)
@@ -20,8 +22,8 @@ final class OpenSSLRSAPublicKey: @unchecked Sendable {
         guard let builder = OSSL_PARAM_BLD_new() else { throw OpenSSLError.drain("OSSL_PARAM_BLD_new") }
         defer { OSSL_PARAM_BLD_free(builder) }
         guard OSSL_PARAM_BLD_push_BN(builder, OpenSSLParameter.rsaModulus.cString, n) == 1,
-              OSSL_PARAM_BLD_push_BN(builder, OpenSSLParameter.rsaExponent.cString, e) == 1,
-              let parameters = OSSL_PARAM_BLD_to_param(builder)
+            OSSL_PARAM_BLD_push_BN(builder, OpenSSLParameter.rsaExponent.cString, e) == 1,
+            let parameters = OSSL_PARAM_BLD_to_param(builder)
         else { throw OpenSSLError.drain("building RSA parameters") }
         defer { OSSL_PARAM_free(parameters) }
 
@@ -31,8 +33,8 @@ final class OpenSSLRSAPublicKey: @unchecked Sendable {
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
         guard EVP_PKEY_fromdata_init(context) == 1,
-              EVP_PKEY_fromdata(context, &key, authvault_EVP_PKEY_PUBLIC_KEY(), parameters) == 1,
-              let key
+            EVP_PKEY_fromdata(context, &key, authvault_EVP_PKEY_PUBLIC_KEY(), parameters) == 1,
+            let key
         else { throw OpenSSLError.drain("EVP_PKEY_fromdata") }
         self.key = key
     }

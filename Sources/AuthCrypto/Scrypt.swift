@@ -47,7 +47,8 @@ public enum Scrypt {
         guard outputByteCount >= 1 else { throw .invalidParameter("scrypt output must be at least 1 byte") }
         return try password.withUnsafeBytes { (password) throws(CryptoError) -> SecretBytes in
             try salt.withContiguousBytes { (salt) throws(CryptoError) -> SecretBytes in
-                try OpenSSLKDF.scrypt(password: password, salt: salt, parameters: parameters, outputByteCount: outputByteCount)
+                try OpenSSLKDF.scrypt(
+                    password: password, salt: salt, parameters: parameters, outputByteCount: outputByteCount)
             }
         }
     }

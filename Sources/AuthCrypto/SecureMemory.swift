@@ -1,6 +1,7 @@
 internal import COpenSSL
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Memory operations the optimizer must not shortcut.

@@ -58,24 +58,24 @@ public enum AuthMachine {
         switch (state, event) {
         // Bootstrap: the vault decides where we start; a vault we cannot read keeps whatever it holds.
         case (.bootstrapping, .vaultLoaded(let session?)),
-             (.vaultUnavailable, .vaultLoaded(let session?)):
+            (.vaultUnavailable, .vaultLoaded(let session?)):
             return Transition(.signedIn(session))
         case (.bootstrapping, .vaultLoaded(nil)),
-             (.vaultUnavailable, .vaultLoaded(nil)):
+            (.vaultUnavailable, .vaultLoaded(nil)):
             return Transition(.signedOut)
         case (.bootstrapping, .vaultLoadedEndedSession(let reason)),
-             (.vaultUnavailable, .vaultLoadedEndedSession(let reason)),
-             (.signingIn, .vaultLoadedEndedSession(let reason)),
-             (.awaitingChallenge, .vaultLoadedEndedSession(let reason)):
+            (.vaultUnavailable, .vaultLoadedEndedSession(let reason)),
+            (.signingIn, .vaultLoadedEndedSession(let reason)),
+            (.awaitingChallenge, .vaultLoadedEndedSession(let reason)):
             return Transition(.needsSignIn(reason))
         case (.bootstrapping, .vaultFailed(let error)),
-             (.vaultUnavailable, .vaultFailed(let error)):
+            (.vaultUnavailable, .vaultFailed(let error)):
             return Transition(.vaultUnavailable(error))
 
         // Sign-in, from any state in which no other operation is running. Answering a challenge is a sign-in step
         // too: the challenge goes back into the state if the answer is refused.
         case (.signedOut, .signInStarted), (.signedIn, .signInStarted), (.needsSignIn, .signInStarted),
-             (.awaitingChallenge, .signInStarted):
+            (.awaitingChallenge, .signInStarted):
             return Transition(.signingIn)
         case (.signingIn, .challengeIssued(let challenge)), (.awaitingChallenge, .challengeIssued(let challenge)):
             return Transition(.awaitingChallenge(challenge))
@@ -87,7 +87,7 @@ public enum AuthMachine {
         case (.signingIn, .vaultFailed(let error)), (.awaitingChallenge, .vaultFailed(let error)):
             return Transition(.vaultUnavailable(error))
         case (.signingIn, .sessionEstablished(let session)), (.awaitingChallenge, .sessionEstablished(let session)),
-             (.signedOut, .sessionEstablished(let session)), (.needsSignIn, .sessionEstablished(let session)):
+            (.signedOut, .sessionEstablished(let session)), (.needsSignIn, .sessionEstablished(let session)):
             return Transition(.signedIn(session))
 
         // Refresh: one at a time; transient trouble keeps the session; only a rejection ends it. Every way out of
@@ -106,10 +106,11 @@ public enum AuthMachine {
         // Sign-out: local state first, then the remote calls. A refresh in flight is stopped and its waiters told
         // that the session is gone; whatever it still saves is under the profile lock, so the clearing sees it.
         case (.refreshing, .signOutStarted(let global)):
-            return Transition(.signingOut, [.cancelRefresh, .resumeWaiters, .clearStoredSession, .revokeRemotely(global: global)])
+            return Transition(
+                .signingOut, [.cancelRefresh, .resumeWaiters, .clearStoredSession, .revokeRemotely(global: global)])
         case (.signedIn, .signOutStarted(let global)), (.needsSignIn, .signOutStarted(let global)),
-             (.signedOut, .signOutStarted(let global)), (.awaitingChallenge, .signOutStarted(let global)),
-             (.vaultUnavailable, .signOutStarted(let global)):
+            (.signedOut, .signOutStarted(let global)), (.awaitingChallenge, .signOutStarted(let global)),
+            (.vaultUnavailable, .signOutStarted(let global)):
             return Transition(.signingOut, [.clearStoredSession, .revokeRemotely(global: global)])
         case (.signingOut, .signOutFinished):
             return Transition(.signedOut)
@@ -117,17 +118,17 @@ public enum AuthMachine {
         // AWS credentials are kept with the record and change nothing else; a guest's need no session. Saved
         // under the profile lock, so a sign-out or a refresh in any process sees them in order.
         case (.signedIn, .awsCredentialsSaved), (.refreshing, .awsCredentialsSaved), (.signedOut, .awsCredentialsSaved),
-             (.needsSignIn, .awsCredentialsSaved):
+            (.needsSignIn, .awsCredentialsSaved):
             return Transition(state)
         // The machine's remembered device outlives sessions: dropping it changes no state. During a sign-in it is
         // the sign-in's own doing (Cognito no longer knew the device).
         case (.signedIn, .deviceForgotten), (.refreshing, .deviceForgotten), (.signedOut, .deviceForgotten),
-             (.needsSignIn, .deviceForgotten), (.signingIn, .deviceForgotten):
+            (.needsSignIn, .deviceForgotten), (.signingIn, .deviceForgotten):
             return Transition(state)
         // The app client's secret outlives sessions too. Not during a sign-in or sign-out: the record it brings may
         // have been read before theirs was written, and would bring back what they replaced.
         case (.signedIn, .clientSecretSaved), (.refreshing, .clientSecretSaved), (.signedOut, .clientSecretSaved),
-             (.needsSignIn, .clientSecretSaved), (.vaultUnavailable, .clientSecretSaved):
+            (.needsSignIn, .clientSecretSaved), (.vaultUnavailable, .clientSecretSaved):
             return Transition(state)
 
         default:

@@ -68,8 +68,9 @@ public struct SessionSummary: Sendable, Equatable {
     /// The same session after one more refresh failed.
     func afterFailedRefresh(_ error: CognitoError, at moment: Double) -> SessionSummary {
         var next = self
-        next.refreshFailures = RefreshFailures(consecutive: (refreshFailures?.consecutive ?? 0) + 1, lastFailedAt: moment,
-                                               lastError: error)
+        next.refreshFailures = RefreshFailures(
+            consecutive: (refreshFailures?.consecutive ?? 0) + 1, lastFailedAt: moment,
+            lastError: error)
         return next
     }
 }

@@ -11,9 +11,11 @@ extension AuthStore {
         // The ID token first, outside the lock: a refresh takes the profile lock itself.
         if request.providerName != nil { _ = try await validIDToken() }
         do {
-            return try await updateRecord({ (record: inout CredentialRecord?) async throws(AuthStoreError) in
-                try await self.fetchHoldingLock(request, into: &record)
-            }, event: { _, _ in .awsCredentialsSaved }).outcome
+            return try await updateRecord(
+                { (record: inout CredentialRecord?) async throws(AuthStoreError) in
+                    try await self.fetchHoldingLock(request, into: &record)
+                }, event: { _, _ in .awsCredentialsSaved }
+            ).outcome
         } catch {
             throw error.storeError
         }
@@ -22,7 +24,9 @@ extension AuthStore {
     /// Given the vault's record as just re-read (another process may have fetched while we waited), fetches only if
     /// still needed, and keeps the identity id and the credentials in the record, which is saved before they are
     /// handed out.
-    private func fetchHoldingLock(_ request: AWSCredentialRequest, into record: inout CredentialRecord?) async throws(AuthStoreError) -> AWSCredentials {
+    private func fetchHoldingLock(_ request: AWSCredentialRequest, into record: inout CredentialRecord?)
+        async throws(AuthStoreError) -> AWSCredentials
+    {
         var latest = record ?? CredentialRecord(profile: profile)
         if let cached = usableCredentials(in: latest, request) { return cached }
         var login: IdentityProviderLogin?
@@ -42,9 +46,10 @@ extension AuthStore {
         }
         latest.identityId = credentials.identityId
         latest.identityPoolId = scope.identityPoolId
-        latest.awsCredentials = AWSCredentialEntry(accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey,
-                                                   sessionToken: credentials.sessionToken, expiresAt: credentials.expiresAt,
-                                                   scope: scope)
+        latest.awsCredentials = AWSCredentialEntry(
+            accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey,
+            sessionToken: credentials.sessionToken, expiresAt: credentials.expiresAt,
+            scope: scope)
         record = latest
         return credentials
     }
@@ -68,10 +73,12 @@ extension AuthStore {
     /// role, and a session's (or a guest's when no session is asked for).
     private func usableCredentials(in record: CredentialRecord, _ request: AWSCredentialRequest) -> AWSCredentials? {
         guard let entry = record.awsCredentials, let identityId = record.identityId,
-              entry.scope == request.pool.scope, record.identityPoolId == request.pool.scope.identityPoolId,
-              record.hasSession == (request.providerName != nil),
-              entry.expiresAt - clock.now() >= request.minimumValidity else { return nil }
-        return AWSCredentials(accessKeyId: entry.accessKeyId, secretAccessKey: entry.secretAccessKey,
-                              sessionToken: entry.sessionToken, expiresAt: entry.expiresAt, identityId: identityId)
+            entry.scope == request.pool.scope, record.identityPoolId == request.pool.scope.identityPoolId,
+            record.hasSession == (request.providerName != nil),
+            entry.expiresAt - clock.now() >= request.minimumValidity
+        else { return nil }
+        return AWSCredentials(
+            accessKeyId: entry.accessKeyId, secretAccessKey: entry.secretAccessKey,
+            sessionToken: entry.sessionToken, expiresAt: entry.expiresAt, identityId: identityId)
     }
 }

@@ -8,11 +8,12 @@ extension AuthStore {
         await bootstrap()
         let profile = self.profile
         do {
-            try await updateRecord({ (record: inout CredentialRecord?) throws(AuthStoreError) in
-                var updated = record ?? CredentialRecord(profile: profile)
-                updated.clientSecret = secret
-                record = updated
-            }, event: { _, _ in .clientSecretSaved })
+            try await updateRecord(
+                { (record: inout CredentialRecord?) throws(AuthStoreError) in
+                    var updated = record ?? CredentialRecord(profile: profile)
+                    updated.clientSecret = secret
+                    record = updated
+                }, event: { _, _ in .clientSecretSaved })
         } catch {
             throw error.storeError
         }

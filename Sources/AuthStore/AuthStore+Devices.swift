@@ -19,7 +19,8 @@ extension AuthStore {
     func confirmNewDevice(_ tokens: CognitoTokens) async -> DeviceEntry? {
         guard let policy = devicePolicy, let newDevice = tokens.newDevice else { return nil }
         do {
-            let (device, userDecides) = try await authority.confirmDevice(newDevice, name: policy.name, accessToken: tokens.accessToken)
+            let (device, userDecides) = try await authority.confirmDevice(
+                newDevice, name: policy.name, accessToken: tokens.accessToken)
             if userDecides, policy.remember {
                 try await authority.setDeviceRemembered(true, deviceKey: device.key, accessToken: tokens.accessToken)
             }
@@ -32,11 +33,12 @@ extension AuthStore {
     /// Drops the remembered device from the vault (Cognito no longer knows it, or the user forgot it there); a
     /// record left with nothing to keep goes.
     public func forgetDevice(_ key: String) async {
-        _ = try? await updateRecord({ (record: inout CredentialRecord?) throws(AuthStoreError) -> Bool in
-            guard var stored = record, stored.device?.key == key else { return false }
-            stored.device = nil
-            record = stored.hasSession || stored.outlivesSession ? stored : nil
-            return true
-        }, event: { _, forgotten in forgotten ? .deviceForgotten : nil })
+        _ = try? await updateRecord(
+            { (record: inout CredentialRecord?) throws(AuthStoreError) -> Bool in
+                guard var stored = record, stored.device?.key == key else { return false }
+                stored.device = nil
+                record = stored.hasSession || stored.outlivesSession ? stored : nil
+                return true
+            }, event: { _, forgotten in forgotten ? .deviceForgotten : nil })
     }
 }

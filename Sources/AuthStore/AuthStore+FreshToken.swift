@@ -42,11 +42,14 @@ extension AuthStore {
     /// was (bootstrapping). Nil otherwise: then ask `validToken`.
     public nonisolated func freshTokenAtHand(_ kind: TokenKind) -> ServedToken? {
         guard let vault = vault as? any VaultRecordAtHand, let record = vault.recordAtHand(profile: profile),
-              record.hasSession else { return nil }
+            record.hasSession
+        else { return nil }
         // As `reloadFromVault` does before the machine sees the record.
         if let offset = record.clockOffset { clock.adopt(offset, anchor: record.clockAnchor) }
         if let refused = record.refusedClockOffset { clock.recall(refusedOffset: refused) }
-        guard let loaded = AuthMachine.transition(from: .bootstrapping, on: .vaultLoaded(SessionSummary(record))) else { return nil }
+        guard let loaded = AuthMachine.transition(from: .bootstrapping, on: .vaultLoaded(SessionSummary(record))) else {
+            return nil
+        }
         return fresh(kind, state: loaded.state, record: record, lifetime: record.lifetime(of: kind))
     }
 
@@ -62,10 +65,13 @@ extension AuthStore {
         // A machine profile's token is timed as `validMachineRecord` times it, a session's as `validRecord` does.
         if machine != nil {
             guard kind == .access, record.origin == .clientCredentials else { return nil }
-            guard policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: now()) == .fresh else { return nil }
+            guard policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: now()) == .fresh else {
+                return nil
+            }
         } else {
             guard record.hasSession else { return nil }
-            guard policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: clock.now()) == .fresh else { return nil }
+            guard policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: clock.now()) == .fresh
+            else { return nil }
         }
         return ServedToken(record, kind, expiresAt: lifetime.expiresAt)
     }

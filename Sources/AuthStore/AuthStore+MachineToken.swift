@@ -16,8 +16,9 @@ extension AuthStore {
         let window = lifetime.map { policy.window(issuedAt: $0.issuedAt, expiresAt: $0.expiresAt, now: moment) }
         if let current, window == .fresh { return current }
         if let current, let lifetime, moment < lifetime.expiresAt, let note = RefreshFailureNote(lock.readNote()),
-           moment < note.failedAt + policy.retryDelay(afterFailures: note.failures) {
-            return current   // a fetch failed a moment ago: serve the token while it lasts rather than hammer the server
+            moment < note.failedAt + policy.retryDelay(afterFailures: note.failures)
+        {
+            return current  // a fetch failed a moment ago: serve the token while it lasts rather than hammer the server
         }
         if let current, window == .advisory, refreshesInBackground {
             _ = machineFetchInFlight(machine)
@@ -43,7 +44,9 @@ extension AuthStore {
     }
 
     /// The fetch in flight, which every caller in this process shares, or a new one.
-    private func machineFetchInFlight(_ machine: any MachineAuthority) -> Task<Result<CredentialRecord, AuthStoreError>, Never> {
+    private func machineFetchInFlight(_ machine: any MachineAuthority) -> Task<
+        Result<CredentialRecord, AuthStoreError>, Never
+    > {
         if let machineFetch { return machineFetch }
         let task = Task { await self.fetchMachineToken(machine) }
         machineFetch = task
@@ -65,35 +68,46 @@ extension AuthStore {
     /// waited, and then that one serves (one fetch for all the processes that asked at once). Otherwise fetches and
     /// saves the token before anyone uses it, keeping the rest of the record (the client secret). Either way the
     /// token establishes the session.
-    private func fetchUnderLock(_ machine: any MachineAuthority, knownRevision: UInt64?) async -> Result<CredentialRecord, AuthStoreError> {
-        let profile = self.profile, policy = self.policy, now = self.now, lock = self.lock
+    private func fetchUnderLock(_ machine: any MachineAuthority, knownRevision: UInt64?) async -> Result<
+        CredentialRecord, AuthStoreError
+    > {
+        let profile = self.profile
+        let policy = self.policy
+        let now = self.now
+        let lock = self.lock
         let fetched: CredentialRecord?
         do {
-            fetched = try await updateRecord({ (record: inout CredentialRecord?) async throws(AuthStoreError) in
-                var latest = record ?? CredentialRecord(profile: profile)
-                if latest.revision != knownRevision, latest.origin == .clientCredentials, let lifetime = latest.lifetime(of: .access),
-                   policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: now()) == .fresh {
-                    return
-                }
-                let token: MachineToken
-                do throws(CognitoError) {
-                    token = try await machine.machineToken()
-                } catch {
-                    guard error.isRetryable else { throw .rejected(error) }
-                    // Every process (and `status`) can tell, and waits before trying again.
-                    let failures = (RefreshFailureNote(lock.readNote())?.failures ?? 0) + 1
-                    lock.writeNote(RefreshFailureNote(failedAt: now(), failures: failures, message: error.description).encoded)
-                    throw .network(error)
-                }
-                latest.store(token, at: now())
-                record = latest
-                lock.writeNote(nil)
-            }, event: { record, _ in record.map { .sessionEstablished(SessionSummary($0)) } }).record
+            fetched = try await updateRecord(
+                { (record: inout CredentialRecord?) async throws(AuthStoreError) in
+                    var latest = record ?? CredentialRecord(profile: profile)
+                    if latest.revision != knownRevision, latest.origin == .clientCredentials,
+                        let lifetime = latest.lifetime(of: .access),
+                        policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: now()) == .fresh
+                    {
+                        return
+                    }
+                    let token: MachineToken
+                    do throws(CognitoError) {
+                        token = try await machine.machineToken()
+                    } catch {
+                        guard error.isRetryable else { throw .rejected(error) }
+                        // Every process (and `status`) can tell, and waits before trying again.
+                        let failures = (RefreshFailureNote(lock.readNote())?.failures ?? 0) + 1
+                        lock.writeNote(
+                            RefreshFailureNote(failedAt: now(), failures: failures, message: error.description).encoded)
+                        throw .network(error)
+                    }
+                    latest.store(token, at: now())
+                    record = latest
+                    lock.writeNote(nil)
+                }, event: { record, _ in record.map { .sessionEstablished(SessionSummary($0)) } }
+            ).record
         } catch {
             switch error {
             case .lock(.lockTimedOut(_, let seconds)):
                 // Another process has been fetching for that long: the network, not the vault, is the trouble.
-                return .failure(.network(.network(.other("another process was still fetching a token after \(Int(seconds)) s"))))
+                return .failure(
+                    .network(.network(.other("another process was still fetching a token after \(Int(seconds)) s"))))
             default:
                 return .failure(error.storeError)
             }

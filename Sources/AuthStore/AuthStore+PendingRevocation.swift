@@ -63,7 +63,8 @@ public struct PendingRevocationFacts: Sendable, Equatable {
 extension SessionAuthority {
     /// Revokes a kept refresh token: the one use a `PendingRevocation` has (it never becomes a session to refresh).
     func revoke(_ pending: PendingRevocation) async throws(CognitoError) {
-        try await revoke(StoredSession(refreshToken: pending.refreshToken, username: "", origin: pending.origin, idToken: nil))
+        try await revoke(
+            StoredSession(refreshToken: pending.refreshToken, username: "", origin: pending.origin, idToken: nil))
     }
 }
 
@@ -89,7 +90,8 @@ extension AuthStore {
             return written.outcome
         } catch {
             let pending = record?.pendingRevocations.count ?? 0
-            return pending == 0 ? nil : RevocationRetry(stillPending: pending, failure: "reading the vault: \(error.storeError)")
+            return pending == 0
+                ? nil : RevocationRetry(stillPending: pending, failure: "reading the vault: \(error.storeError)")
         }
     }
 

@@ -19,8 +19,10 @@ extension AuthStore {
         _ change: (inout CredentialRecord?) async throws(AuthStoreError) -> Outcome,
         event: (CredentialRecord?, Outcome) -> AuthEvent? = { _, _ in nil }
     ) async throws(ProfileLockError<AuthStoreError>) -> (record: CredentialRecord?, outcome: Outcome) {
-        let profile = self.profile, vault = self.vault
-        let (record, outcome) = try await lock.withLock { () async throws(AuthStoreError) -> (CredentialRecord?, Outcome) in
+        let profile = self.profile
+        let vault = self.vault
+        let (record, outcome) = try await lock.withLock {
+            () async throws(AuthStoreError) -> (CredentialRecord?, Outcome) in
             let stored: CredentialRecord?
             do throws(VaultError) { stored = try await vault.load(profile: profile) } catch { throw .vault(error) }
             var changed = stored

@@ -43,7 +43,7 @@ extension AuthStore {
         trace("profile '\(profile)': \(outcome)")
         switch outcome {
         case .refreshed, .adopted, .ended:
-            break   // told with the record written, by `updateRecord`
+            break  // told with the record written, by `updateRecord`
         case .unrefreshable(let withoutSession):
             await send(.sessionEnded(.noRefreshToken), record: withoutSession)
         case .transient(let error):
@@ -56,9 +56,11 @@ extension AuthStore {
     private func refreshUnderLock(from snapshot: CredentialRecord?) async -> RefreshOutcome {
         let waitingSince = now()
         do {
-            return try await updateRecord({ (record: inout CredentialRecord?) async -> RefreshOutcome in
-                await self.refreshHoldingLock(&record, from: snapshot, waitingSince: waitingSince)
-            }, event: { record, outcome in outcome.event(record) }).outcome
+            return try await updateRecord(
+                { (record: inout CredentialRecord?) async -> RefreshOutcome in
+                    await self.refreshHoldingLock(&record, from: snapshot, waitingSince: waitingSince)
+                }, event: { record, outcome in outcome.event(record) }
+            ).outcome
         } catch {
             switch error {
             case .lock(.lockTimedOut(_, let seconds)):
@@ -67,7 +69,8 @@ extension AuthStore {
             case .lock(let vaultError), .body(.vault(let vaultError)):
                 return .vault(vaultError)
             case .body(let other):
-                preconditionFailure("a refresh reports its outcome, it throws nothing but the vault's failures: \(other)")
+                preconditionFailure(
+                    "a refresh reports its outcome, it throws nothing but the vault's failures: \(other)")
             }
         }
     }
@@ -75,12 +78,15 @@ extension AuthStore {
     /// Given the vault's record as just re-read (another process may have refreshed while we waited), refreshes
     /// only if still needed, and leaves in it the outcome — the new tokens and any rotated refresh token, or the end
     /// of the session — which is saved before anyone uses it.
-    private func refreshHoldingLock(_ record: inout CredentialRecord?, from snapshot: CredentialRecord?, waitingSince: Double) async -> RefreshOutcome {
+    private func refreshHoldingLock(
+        _ record: inout CredentialRecord?, from snapshot: CredentialRecord?, waitingSince: Double
+    ) async -> RefreshOutcome {
         guard var latest = record, latest.hasSession else {
             return .ended(record?.sessionEndedReason.map(SignInReason.refreshRejected) ?? .signedOutElsewhere)
         }
         if latest.revision != snapshot?.revision, let lifetime = latest.lifetime(of: .access),
-           policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: clock.now()) == .fresh {
+            policy.window(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt, now: clock.now()) == .fresh
+        {
             return .adopted
         }
         // The process that held the lock while we waited for it failed on this same session: don't queue up behind
@@ -99,8 +105,11 @@ extension AuthStore {
             tokens = try await authority.refresh(stored)
         } catch {
             guard error.requiresSignIn else {
-                lock.writeNote(RefreshFailureNote(failedAt: now(), failures: (note?.failures ?? 0) + 1,
-                                                  message: error.description).encoded)
+                lock.writeNote(
+                    RefreshFailureNote(
+                        failedAt: now(), failures: (note?.failures ?? 0) + 1,
+                        message: error.description
+                    ).encoded)
                 return .transient(error)
             }
             let reason = error.serviceMessage ?? error.description

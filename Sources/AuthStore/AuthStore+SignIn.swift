@@ -4,7 +4,9 @@ import TokenVault
 
 extension AuthStore {
     /// Starts a sign-in with a password. The result is a session, or a challenge to answer with `answer(_:)`.
-    public func signIn(username: String, password: SecretBytes, flow: AuthFlow = .userSRP) async throws(AuthStoreError) -> SignInProgress {
+    public func signIn(username: String, password: SecretBytes, flow: AuthFlow = .userSRP) async throws(AuthStoreError)
+        -> SignInProgress
+    {
         try await signIn(username: username, method: .password(password, flow: flow))
     }
 
@@ -25,7 +27,9 @@ extension AuthStore {
         return try await advance(step)
     }
 
-    private func startSignIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+    private func startSignIn(username: String, method: SignInMethod, device: RememberedDevice?)
+        async throws(CognitoError) -> SignInStep
+    {
         do {
             return try await authority.signIn(username: username, method: method, device: device)
         } catch {
@@ -40,8 +44,13 @@ extension AuthStore {
     public func signIn(browserTokens: OAuthTokens) async throws(AuthStoreError) -> SessionSummary {
         await bootstrap()
         guard await send(.signInStarted) != nil else { throw .busy("sign-in, refresh or sign-out") }
-        let federated = browserTokens.identities.map { UserIdentity.FederatedLink(provider: $0.providerName, userId: $0.userId) }
-        guard case .signedIn(let summary) = try await advance(.signedIn(browserTokens.tokens), origin: .browser, federated: federated) else {
+        let federated = browserTokens.identities.map {
+            UserIdentity.FederatedLink(provider: $0.providerName, userId: $0.userId)
+        }
+        guard
+            case .signedIn(let summary) = try await advance(
+                .signedIn(browserTokens.tokens), origin: .browser, federated: federated)
+        else {
             preconditionFailure("tokens always establish a session")
         }
         return summary
@@ -116,23 +125,27 @@ extension AuthStore {
     private func persistNewSession(
         _ tokens: CognitoTokens, origin: SessionOrigin, federated: [UserIdentity.FederatedLink], device: DeviceEntry?
     ) async throws(ProfileLockError<AuthStoreError>) -> CredentialRecord {
-        let profile = self.profile, moment = now(), offset = clock.offset, anchor = clock.anchor
+        let profile = self.profile
+        let moment = now()
+        let offset = clock.offset
+        let anchor = clock.anchor
         let refusedOffset = clock.refusedOffset
-        let written = try await updateRecord({ (record: inout CredentialRecord?) throws(AuthStoreError) in
-            var updated = record ?? CredentialRecord(profile: profile)
-            updated.clearSession()
-            updated.sessionEndedReason = nil
-            updated.store(tokens)
-            updated.identity?.federated = federated
-            updated.origin = origin
-            updated.signedInAt = moment
-            updated.lastRefreshAt = moment
-            updated.clockOffset = offset
-            updated.clockAnchor = anchor
-            updated.refusedClockOffset = refusedOffset
-            if let device { updated.device = device }
-            record = updated
-        }, event: { record, _ in record.map { .sessionEstablished(SessionSummary($0)) } })
+        let written = try await updateRecord(
+            { (record: inout CredentialRecord?) throws(AuthStoreError) in
+                var updated = record ?? CredentialRecord(profile: profile)
+                updated.clearSession()
+                updated.sessionEndedReason = nil
+                updated.store(tokens)
+                updated.identity?.federated = federated
+                updated.origin = origin
+                updated.signedInAt = moment
+                updated.lastRefreshAt = moment
+                updated.clockOffset = offset
+                updated.clockAnchor = anchor
+                updated.refusedClockOffset = refusedOffset
+                if let device { updated.device = device }
+                record = updated
+            }, event: { record, _ in record.map { .sessionEstablished(SessionSummary($0)) } })
         guard let record = written.record else { preconditionFailure("a new session always leaves a record") }
         return record
     }

@@ -10,13 +10,15 @@ extension AuthStore {
     public func signOut(global: Bool, forgetPending: Bool = false) async -> SignOutResult {
         await bootstrap()
         // Only when the record read shows some: the retry takes the profile lock, which a refresh in flight holds.
-        let earlier = forgetPending || record?.pendingRevocations.isEmpty != false ? nil : await retryPendingRevocations()
+        let earlier =
+            forgetPending || record?.pendingRevocations.isEmpty != false ? nil : await retryPendingRevocations()
         var result: SignOutResult
         if let report = await send(.signOutStarted(global: global)) {
             await send(.signOutFinished)
             result = report.signOut
         } else {
-            result = SignOutResult(revoked: nil, signedOutGlobally: nil, remoteFailures: ["another operation is running"])
+            result = SignOutResult(
+                revoked: nil, signedOutGlobally: nil, remoteFailures: ["another operation is running"])
         }
         result.earlierRevocations = earlier
         if forgetPending {
@@ -35,7 +37,8 @@ extension AuthStore {
     func clearStoredSession() async -> (previous: CredentialRecord?, kept: CredentialRecord?, failure: String?) {
         let known = record
         do {
-            let cleared = try await updateRecord { (stored: inout CredentialRecord?) throws(AuthStoreError) -> CredentialRecord? in
+            let cleared = try await updateRecord {
+                (stored: inout CredentialRecord?) throws(AuthStoreError) -> CredentialRecord? in
                 guard let previous = stored else { return nil }
                 var kept = previous
                 kept.clearSession()
@@ -83,9 +86,12 @@ extension AuthStore {
         }
     }
 
-    private func keepForRetry(_ stored: StoredSession, of cleared: CredentialRecord, failure: String, into result: inout SignOutResult) async {
-        let pending = PendingRevocation(refreshToken: stored.refreshToken, origin: stored.origin, signedInAt: cleared.signedInAt,
-                                        lastRefreshAt: cleared.lastRefreshAt, lastTriedAt: now(), lastFailure: failure)
+    private func keepForRetry(
+        _ stored: StoredSession, of cleared: CredentialRecord, failure: String, into result: inout SignOutResult
+    ) async {
+        let pending = PendingRevocation(
+            refreshToken: stored.refreshToken, origin: stored.origin, signedInAt: cleared.signedInAt,
+            lastRefreshAt: cleared.lastRefreshAt, lastTriedAt: now(), lastFailure: failure)
         do {
             try await keepForRetry(pending)
             result.keptForRetry = true

@@ -52,10 +52,13 @@ extension AuthStore {
         await bootstrap()
         let current = try usableRecord()
         guard let (issuedAt, expiresAt) = current.lifetime(of: kind) else { throw .signInRequired(nil) }
-        let moment = now(), serverNow = clock.now()
+        let moment = now()
+        let serverNow = clock.now()
         let window = policy.window(issuedAt: issuedAt, expiresAt: expiresAt, now: serverNow)
         if window != .fresh {
-            trace("profile '\(profile)': the \(kind) token expires in \(Int(expiresAt - serverNow)) s, in the \(window) refresh window")
+            trace(
+                "profile '\(profile)': the \(kind) token expires in \(Int(expiresAt - serverNow)) s, in the \(window) refresh window"
+            )
         }
         switch window {
         case .fresh:
@@ -72,7 +75,8 @@ extension AuthStore {
             guard refreshAllowed(at: moment) else {
                 // A refresh failed a moment ago: serve the token while it lasts rather than hammer Cognito.
                 if serverNow < expiresAt { return current }
-                throw .network(failuresSoFar?.lastError ?? .deadlineExceeded(operation: "refresh", attempts: 0, lastError: nil))
+                throw .network(
+                    failuresSoFar?.lastError ?? .deadlineExceeded(operation: "refresh", attempts: 0, lastError: nil))
             }
             await refreshAndWait()
             return try recordAfterRefresh(for: kind)
@@ -81,7 +85,7 @@ extension AuthStore {
 
     /// Starts the profile's refresh, or joins the one in flight, and waits for it to end.
     private func refreshAndWait() async {
-        await send(.refreshStarted)   // refused while a refresh runs: then this joins it
+        await send(.refreshStarted)  // refused while a refresh runs: then this joins it
         await waitForRefresh()
     }
 

@@ -1,8 +1,8 @@
 import CognitoAuth
-import FoundationEssentials
-import TokenVault
 import DebugTrace
+import FoundationEssentials
 internal import SystemPlumbing
+import TokenVault
 
 /// The one owner of a profile's tokens. Every other component asks it for `validAccessToken()`; it bootstraps from
 /// the vault, signs in (answering challenges), refreshes ahead of expiry — one refresh in flight per profile in this
@@ -121,7 +121,10 @@ public actor AuthStore {
         case .bootstrapping, .vaultUnavailable: break
         default: return state
         }
-        if let loading { await loading.value; return state }
+        if let loading {
+            await loading.value
+            return state
+        }
         let task = Task { await self.reloadFromVault() }
         loading = task
         await task.value

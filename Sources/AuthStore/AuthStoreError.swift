@@ -38,7 +38,8 @@ public enum AuthStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         case .busy(let operation):
             return "Another \(operation) is in progress for this profile."
         case .noIDTokenForMachine:
-            return "A machine profile (client credentials) has an access token only: the app client signs in as itself, and no user has an ID token."
+            return
+                "A machine profile (client credentials) has an access token only: the app client signs in as itself, and no user has an ID token."
         }
     }
 }
@@ -66,5 +67,7 @@ public struct SignOutResult: Sendable, Equatable {
     /// Pending revocations dropped unrevoked, on the user's word.
     public var forgottenRevocations = 0
 
-    public var isComplete: Bool { remoteFailures.isEmpty && (earlierRevocations.map { $0.stillPending + $0.refused } ?? 0) == 0 }
+    public var isComplete: Bool {
+        remoteFailures.isEmpty && (earlierRevocations.map { $0.stillPending + $0.refused } ?? 0) == 0
+    }
 }

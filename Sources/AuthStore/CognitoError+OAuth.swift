@@ -16,7 +16,8 @@ extension CognitoError {
             } else if code == .unsupportedTokenType {
                 self = .unsupportedTokenType(message: message)
             } else {
-                self = .unknownService(type: code.code, status: code.isTransient ? max(status, 503) : status, message: message)
+                self = .unknownService(
+                    type: code.code, status: code.isTransient ? max(status, 503) : status, message: message)
             }
         case .throttled: self = .tooManyRequests(message: "")
         case .serverError(let status): self = .serverError(status: status)

@@ -12,8 +12,9 @@ extension CredentialRecord {
         accessTokenExpiresAt = tokens.accessTokenExpiresAt
         idTokenExpiresAt = tokens.idTokenExpiresAt
         let federated = identity?.federated ?? []
-        identity = UserIdentity(username: tokens.identity.username, subject: tokens.identity.subject,
-                                email: tokens.identity.email, federated: federated)
+        identity = UserIdentity(
+            username: tokens.identity.username, subject: tokens.identity.subject,
+            email: tokens.identity.email, federated: federated)
     }
 
     /// Takes a machine token (the client-credentials grant) as the whole session: the app client stands for the

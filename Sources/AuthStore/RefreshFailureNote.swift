@@ -14,7 +14,9 @@ struct RefreshFailureNote: Codable {
 
     /// A note that cannot be read is no note.
     init?(_ bytes: [UInt8]?) {
-        guard let bytes, let note = try? JSONDecoder().decode(RefreshFailureNote.self, from: Data(bytes)) else { return nil }
+        guard let bytes, let note = try? JSONDecoder().decode(RefreshFailureNote.self, from: Data(bytes)) else {
+            return nil
+        }
         self = note
     }
 

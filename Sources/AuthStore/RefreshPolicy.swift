@@ -14,8 +14,10 @@ public struct RefreshPolicy: Sendable, Equatable {
     public var initialRetryDelay: Double
     public var maximumRetryDelay: Double
 
-    public init(advisorySeconds: Double = 300, advisoryFraction: Double = 0.2, mandatorySeconds: Double = 60,
-                mandatoryFraction: Double = 0.1, initialRetryDelay: Double = 1, maximumRetryDelay: Double = 30) {
+    public init(
+        advisorySeconds: Double = 300, advisoryFraction: Double = 0.2, mandatorySeconds: Double = 60,
+        mandatoryFraction: Double = 0.1, initialRetryDelay: Double = 1, maximumRetryDelay: Double = 30
+    ) {
         self.advisorySeconds = advisorySeconds
         self.advisoryFraction = advisoryFraction
         self.mandatorySeconds = mandatorySeconds

@@ -9,7 +9,8 @@ import TokenVault
 public protocol SessionAuthority: Sendable {
     /// Starts a sign-in, with the machine's remembered device if it has one (a device Cognito no longer knows is
     /// refused with ResourceNotFoundException).
-    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep
+    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError)
+        -> SignInStep
     func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep
     /// MFA_SETUP: a new authenticator secret, and the challenge (with its new session) to answer with a code.
     func beginSoftwareTokenSetup(for challenge: AuthChallenge) async throws(CognitoError) -> SoftwareTokenSetup
@@ -43,7 +44,10 @@ public struct StoredSession: Sendable, CustomStringConvertible {
     /// The user's `sub`: whom a session without an ID token (the device grant) must still belong to after a refresh.
     public let subject: String?
 
-    public init(refreshToken: SecretBytes, username: String, origin: SessionOrigin, idToken: SecretBytes?, subject: String? = nil) {
+    public init(
+        refreshToken: SecretBytes, username: String, origin: SessionOrigin, idToken: SecretBytes?,
+        subject: String? = nil
+    ) {
         self.refreshToken = refreshToken
         self.username = username
         self.origin = origin
@@ -53,8 +57,9 @@ public struct StoredSession: Sendable, CustomStringConvertible {
 
     init?(_ record: CredentialRecord) {
         guard let refreshToken = record.refreshToken else { return nil }
-        self.init(refreshToken: refreshToken, username: record.identity?.username ?? "",
-                  origin: record.origin ?? .userPoolAPI, idToken: record.idToken, subject: record.identity?.subject)
+        self.init(
+            refreshToken: refreshToken, username: record.identity?.username ?? "",
+            origin: record.origin ?? .userPoolAPI, idToken: record.idToken, subject: record.identity?.subject)
     }
 
     public var description: String { "StoredSession(\(username), \(origin.rawValue), tokens redacted)" }

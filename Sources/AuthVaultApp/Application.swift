@@ -63,7 +63,9 @@ public struct Application: Sendable {
 
     /// The profile a use is about: the name given, else `$AUTHVAULT_PROFILE`, else the one chosen with `profiles use`
     /// in the file at `configPath`, else "default". `isExplicit`: named (given or by the environment), not defaulted.
-    public static func profileName(given: String?, environment: EnvironmentVariables, configPath: String) -> (name: String, isExplicit: Bool) {
+    public static func profileName(given: String?, environment: EnvironmentVariables, configPath: String) -> (
+        name: String, isExplicit: Bool
+    ) {
         if let named = given ?? environment.nonEmpty("AUTHVAULT_PROFILE") { return (named, true) }
         return (ConfigStore(path: configPath).currentProfile() ?? "default", false)
     }

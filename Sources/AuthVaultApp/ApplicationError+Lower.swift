@@ -26,7 +26,9 @@ public struct Cause: Sendable, CustomStringConvertible {
     private static func name(of value: Any) -> String {
         let mirror = Mirror(reflecting: value)
         let type = "\(mirror.subjectType)"
-        guard mirror.displayStyle == .enum, let payload = mirror.children.first, let label = payload.label else { return type }
+        guard mirror.displayStyle == .enum, let payload = mirror.children.first, let label = payload.label else {
+            return type
+        }
         guard let inner = payload.value as? any Error else { return "\(type).\(label)" }
         return "\(type).\(label)(\(name(of: inner)))"
     }
@@ -87,12 +89,14 @@ extension ApplicationError {
     }
 
     public init(_ error: OAuthError) {
-        let step: NextStep? = if case .invalidConfiguration = error { .setBrowserSignIn } else { NextStep(CognitoError(error)) }
+        let step: NextStep? =
+            if case .invalidConfiguration = error { .setBrowserSignIn } else { NextStep(CognitoError(error)) }
         self.init(Cause(error), step, requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
     }
 
     public init(_ error: VaultError) {
-        self = error.needsUnlocking ? .vaultLocked(Cause(error), NextStep(error)) : .failed(Cause(error), NextStep(error))
+        self =
+            error.needsUnlocking ? .vaultLocked(Cause(error), NextStep(error)) : .failed(Cause(error), NextStep(error))
     }
 
     public init(_ error: HTTPError) {
@@ -110,7 +114,10 @@ extension ApplicationError {
 
     /// A client's failure: sign in again, try again later, or neither.
     private init(_ cause: Cause, _ step: NextStep?, requiresSignIn: Bool, isRetryable: Bool) {
-        self = if requiresSignIn { .signInRequired(cause, step) } else if isRetryable { .network(cause, step) } else { .failed(cause, step) }
+        self =
+            if requiresSignIn { .signInRequired(cause, step) } else if isRetryable { .network(cause, step) } else {
+                .failed(cause, step)
+            }
     }
 
     /// The library's failure underneath, for `--debug` and the application's own decisions (a wrong code asked
@@ -118,7 +125,7 @@ extension ApplicationError {
     public var cause: Cause? {
         switch self {
         case .signInRequired(let cause, _), .vaultLocked(let cause, _), .network(let cause, _), .failed(let cause, _),
-             .invalidRequest(let cause, _), .cancelled(let cause), .noLogoutPage(let cause):
+            .invalidRequest(let cause, _), .cancelled(let cause), .noLogoutPage(let cause):
             cause
         case .discovery(_, let reason), .apiRequest(let reason): reason.cause
         default: nil
@@ -129,7 +136,7 @@ extension ApplicationError {
     public var nextStep: NextStep? {
         switch self {
         case .signInRequired(_, let step), .vaultLocked(_, let step), .network(_, let step), .failed(_, let step),
-             .invalidRequest(_, let step):
+            .invalidRequest(_, let step):
             step
         default: nil
         }

@@ -59,7 +59,7 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .configuration(let error): "\(error)"
         case .signInRequired(let cause, _), .vaultLocked(let cause, _), .network(let cause, _), .failed(let cause, _),
-             .invalidRequest(let cause, _), .cancelled(let cause):
+            .invalidRequest(let cause, _), .cancelled(let cause):
             cause.description
         case .answer(let error): "\(error)"
         case .signIn(let error): "\(error)"
@@ -76,7 +76,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         case .invalidVariable(let name, let value, let expected): "\(name) must be \(expected), not '\(value)'."
         case .memoryVaultOutsideProcess: "The memory vault exists only inside a process."
         case .noUsableSession(let profile, let reason): "No usable session for profile '\(profile)' (\(reason))."
-        case .signedInForGuest(let profile): "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's."
+        case .signedInForGuest(let profile):
+            "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's."
         case .agent(_, let failure): failure.message
         case .discovery(let url, let error): "Cannot use the discovery document at \(url): \(error)"
         case .apiRequest(let error): "The API request: \(error)"

@@ -12,9 +12,9 @@
 @_exported import enum AuthStore.SignInProgress
 @_exported import struct AuthStore.SignOutResult
 @_exported import enum AuthStore.TokenKind
+@_exported import struct CognitoAuth.AWSCredentials
 @_exported import struct CognitoAuth.AuthChallenge
 @_exported import enum CognitoAuth.AuthFlow
-@_exported import struct CognitoAuth.AWSCredentials
 @_exported import enum CognitoAuth.ChallengeAnswer
 @_exported import struct CognitoAuth.CodeDeliveryDetails
 @_exported import enum CognitoAuth.MFAType
@@ -26,12 +26,11 @@
 @_exported import struct HTTPTransport.HTTPRequest
 @_exported import struct HTTPTransport.HTTPResponse
 @_exported import enum NetworkHosts.ServerText
-@_exported import enum TokenVault.DataKeyCache
-@_exported import struct TokenVault.PassphraseSource
-@_exported import enum TokenVault.VaultBackendKind
-@_exported import struct TokenVerification.Claims
-
 // Files written as the application writes its own: 0600, replaced atomically.
 @_exported import enum SecureFiles.FilePath
 @_exported import enum SecureFiles.FileSystemError
 @_exported import enum SecureFiles.SecureFile
+@_exported import enum TokenVault.DataKeyCache
+@_exported import struct TokenVault.PassphraseSource
+@_exported import enum TokenVault.VaultBackendKind
+@_exported import struct TokenVerification.Claims

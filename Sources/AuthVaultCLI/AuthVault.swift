@@ -72,7 +72,10 @@ public enum AuthVault {
     /// Runs one invocation with `environment`, what it prints captured and dropped: for the fuzz targets, which
     /// test only how the tools' input is parsed.
     package static func runDiscardingOutput(arguments: [String], environment: [String: String]) async -> Int32 {
-        await run(arguments: arguments, environment: environment, standardOutput: CapturedOutput(), standardError: CapturedOutput()).rawValue
+        await run(
+            arguments: arguments, environment: environment, standardOutput: CapturedOutput(),
+            standardError: CapturedOutput()
+        ).rawValue
     }
 
     /// Runs one invocation with `environment` as its environment (tests).
@@ -83,8 +86,9 @@ public enum AuthVault {
         standardError: any TextOutput = FileDescriptorOutput.standardError,
         standardInput: (any StandardInput)? = nil
     ) async -> ExitStatus {
-        await run(arguments: arguments, environment: EnvironmentVariables(environment), standardOutput: standardOutput,
-                  standardError: standardError, standardInput: standardInput)
+        await run(
+            arguments: arguments, environment: EnvironmentVariables(environment), standardOutput: standardOutput,
+            standardError: standardError, standardInput: standardInput)
     }
 
     /// Runs one invocation and returns its exit status. Nothing here calls `exit`, so tests can run it in-process.
@@ -112,9 +116,10 @@ public enum AuthVault {
             standardOutput.write(HelpFormatter.render(node, path: path))
             return .success
         case .run(let type, let parsed, let path):
-            let context = CommandContext(variables: environment, standardOutput: standardOutput,
-                                         standardError: standardError, standardInput: standardInput ?? ProcessStandardInput(),
-                                         globalArguments: parsed)
+            let context = CommandContext(
+                variables: environment, standardOutput: standardOutput,
+                standardError: standardError, standardInput: standardInput ?? ProcessStandardInput(),
+                globalArguments: parsed)
             do {
                 let command = try type.init(arguments: parsed)
                 try await command.run(in: context)
@@ -125,7 +130,9 @@ public enum AuthVault {
                 standardError.line("Error: \(error.description)")
                 return .usage
             } catch let error as CLIError {
-                if context.tracesDecisions, let underlying = error.underlying { standardError.line("authvault debug: underneath: \(underlying)") }
+                if context.tracesDecisions, let underlying = error.underlying {
+                    standardError.line("authvault debug: underneath: \(underlying)")
+                }
                 if !error.isAlreadySaid { standardError.line("Error: \(error.message)") }
                 return error.status
             } catch {

@@ -3,7 +3,8 @@
 extension JSONValue: Decodable {
     public init(from decoder: any Decoder) throws {
         guard decoder.codingPath.count < Self.maximumDepth else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "nested too deeply"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "nested too deeply"))
         }
         let single = try decoder.singleValueContainer()
         if single.decodeNil() {
@@ -18,7 +19,10 @@ extension JSONValue: Decodable {
             self = .array(value)
         } else {
             let container = try decoder.container(keyedBy: MemberKey.self)
-            self = .object(try container.allKeys.map { JSONMember($0.stringValue, try container.decode(JSONValue.self, forKey: $0)) })
+            self = .object(
+                try container.allKeys.map {
+                    JSONMember($0.stringValue, try container.decode(JSONValue.self, forKey: $0))
+                })
         }
     }
 }

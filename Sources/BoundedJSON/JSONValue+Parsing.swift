@@ -141,7 +141,8 @@ private struct JSONParser {
         guard let high = hexQuad() else { return nil }
         switch high {
         case 0xD800..<0xDC00:
-            guard consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")), let low = hexQuad(), (0xDC00..<0xE000).contains(low)
+            guard consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")), let low = hexQuad(),
+                (0xDC00..<0xE000).contains(low)
             else { return nil }
             return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
         case 0xDC00..<0xE000:

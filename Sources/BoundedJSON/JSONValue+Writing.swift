@@ -82,7 +82,9 @@ extension JSONValue {
     /// between tokens, is space, tab, CR and LF, and an encoder escapes those three inside strings), so writing each
     /// other one as `\uXXXX` keeps the text valid and every string the same.
     public static func escapingControls(inJSON text: String) -> String {
-        let escaped = { (scalar: Unicode.Scalar) in ServerText.mustBeEscaped(scalar) && !["\t", "\r", "\n"].contains(scalar) }
+        let escaped = { (scalar: Unicode.Scalar) in
+            ServerText.mustBeEscaped(scalar) && !["\t", "\r", "\n"].contains(scalar)
+        }
         guard text.unicodeScalars.contains(where: escaped) else { return text }
         var output: [UInt8] = []
         for scalar in text.unicodeScalars {

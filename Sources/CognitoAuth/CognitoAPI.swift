@@ -17,8 +17,10 @@ struct CognitoAPI: Sendable {
     let endpoint: String
     let sender: RetryingSender
 
-    init(endpoint: String, transport: any HTTPTransport, deadline: Duration, retryPolicy: RetryPolicy,
-         jitter: @escaping @Sendable () -> Double) {
+    init(
+        endpoint: String, transport: any HTTPTransport, deadline: Duration, retryPolicy: RetryPolicy,
+        jitter: @escaping @Sendable () -> Double
+    ) {
         self.endpoint = endpoint
         sender = RetryingSender(transport: transport, deadline: deadline, retryPolicy: retryPolicy, jitter: jitter)
     }
@@ -39,10 +41,12 @@ struct CognitoAPI: Sendable {
         _ operation: some CognitoServiceOperation, _ body: [String: JSONValue]
     ) async throws(CognitoError) -> Response {
         let payload = JSONValue.object(body)
-        let request = HTTPRequest(method: "POST", url: endpoint, headers: [
-            HTTPHeader(name: "Content-Type", value: "application/x-amz-json-1.1"),
-            HTTPHeader(name: "X-Amz-Target", value: operation.target),
-        ], body: payload.bytes, secrets: payload.secrets.map(\.utf8String))
+        let request = HTTPRequest(
+            method: "POST", url: endpoint,
+            headers: [
+                HTTPHeader(name: "Content-Type", value: "application/x-amz-json-1.1"),
+                HTTPHeader(name: "X-Amz-Target", value: operation.target),
+            ], body: payload.bytes, secrets: payload.secrets.map(\.utf8String))
         let redactor = request.redactor
         let response = try await sender.send(request, operation: operation.rawValue) {
             CognitoErrorResponse.error(for: $0, redactor: redactor)
@@ -50,11 +54,14 @@ struct CognitoAPI: Sendable {
         return try decode(response.body, operation)
     }
 
-    private func decode<Response: Decodable>(_ body: [UInt8], _ operation: some CognitoServiceOperation) throws(CognitoError) -> Response {
+    private func decode<Response: Decodable>(_ body: [UInt8], _ operation: some CognitoServiceOperation)
+        throws(CognitoError) -> Response
+    {
         do {
             return try JSONDecoder().decode(Response.self, from: body.isEmpty ? Data("{}".utf8) : Data(body))
         } catch {
-            throw .invalidResponse(operation: operation.rawValue, reason: "the body is not the JSON this operation returns")
+            throw .invalidResponse(
+                operation: operation.rawValue, reason: "the body is not the JSON this operation returns")
         }
     }
 }

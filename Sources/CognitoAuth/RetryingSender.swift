@@ -36,10 +36,14 @@ struct RetryingSender: Sendable {
             }
 
             guard failure.isRetryable else { throw failure }
-            guard clock.now < end else { throw Failure.deadlineExceeded(operation: operation, attempts: attempts, lastError: failure) }
+            guard clock.now < end else {
+                throw Failure.deadlineExceeded(operation: operation, attempts: attempts, lastError: failure)
+            }
             guard attempts < retryPolicy.maximumAttempts else { throw failure }
             let pause = retryPolicy.backoff(beforeRetry: attempts, jitter: jitter())
-            guard clock.now + pause < end else { throw Failure.deadlineExceeded(operation: operation, attempts: attempts, lastError: failure) }
+            guard clock.now + pause < end else {
+                throw Failure.deadlineExceeded(operation: operation, attempts: attempts, lastError: failure)
+            }
             do {
                 try await Task.sleep(for: pause)
             } catch {

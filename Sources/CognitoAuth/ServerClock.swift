@@ -88,9 +88,11 @@ public final class ServerClock: Sendable {
     public func learn(serverTime: Double) {
         let offset = serverTime - local()
         guard Self.isAdoptable(offset) else { return refused.withLock { $0 = offset } }
-        let measured = Learned(offset: offset, anchor: boot().map {
-            ProviderClockAnchor(bootID: $0.bootID, providerMinusBoot: serverTime - $0.seconds)
-        })
+        let measured = Learned(
+            offset: offset,
+            anchor: boot().map {
+                ProviderClockAnchor(bootID: $0.bootID, providerMinusBoot: serverTime - $0.seconds)
+            })
         learned.withLock { $0 = measured }
         refused.withLock { $0 = nil }
     }

@@ -1,6 +1,6 @@
-internal import SystemPlumbing
 internal import Glibc
 import SecureFiles
+internal import SystemPlumbing
 
 /// A configured CA bundle file. Checked before each request so a missing or unreadable file is reported as such,
 /// not as a TLS failure; and since it decides which servers are believed, one that another user could change

@@ -70,6 +70,8 @@ final class CurlEasyHandle {
     var socketErrno: Int { info(CURLINFO_OS_ERRNO) }
 
     private func check(_ code: CURLcode) throws(HTTPError) {
-        guard code == CURLE_OK else { throw .other("libcurl refused an option: \(String(cString: authvault_curl_easy_strerror(code)))") }
+        guard code == CURLE_OK else {
+            throw .other("libcurl refused an option: \(String(cString: authvault_curl_easy_strerror(code)))")
+        }
     }
 }

@@ -17,8 +17,9 @@ struct CurlFailureFacts {
     }
 
     init(handle: CurlEasyHandle, throughProxy: Bool) {
-        self.init(throughProxy: throughProxy, connectCode: handle.info(CURLINFO_HTTP_CONNECTCODE),
-                  socketErrno: handle.socketErrno)
+        self.init(
+            throughProxy: throughProxy, connectCode: handle.info(CURLINFO_HTTP_CONNECTCODE),
+            socketErrno: handle.socketErrno)
     }
 
     /// The proxy answered CONNECT, with something other than 2xx: it refused the tunnel.
@@ -48,12 +49,12 @@ extension HTTPError {
             // A socket call failed mid-handshake (the peer reset it): the network, not TLS.
             self = .connectionLost(message)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
             self = .tlsFailure(message)
         case CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CRL_BADFILE:
             self = .caBundleUnreadable(message)
         case CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2,
-             CURLE_HTTP2_STREAM, CURLE_HTTP3:
+            CURLE_HTTP2_STREAM, CURLE_HTTP3:
             self = .connectionLost(message)
         case CURLE_FILESIZE_EXCEEDED:
             self = .responseTooLarge(limit: responseLimit)

@@ -41,9 +41,10 @@ struct CurlTransfer {
         let code = authvault_curl_easy_perform(handle.raw)
         guard code == CURLE_OK else {
             if sink.exceededLimit { throw .responseTooLarge(limit: configuration.maximumResponseBytes) }
-            throw HTTPError(curlCode: code, message: handle.errorMessage(for: code), url: RedactedURL(request.url),
-                            responseLimit: configuration.maximumResponseBytes,
-                            facts: CurlFailureFacts(handle: handle, throughProxy: proxy != nil))
+            throw HTTPError(
+                curlCode: code, message: handle.errorMessage(for: code), url: RedactedURL(request.url),
+                responseLimit: configuration.maximumResponseBytes,
+                facts: CurlFailureFacts(handle: handle, throughProxy: proxy != nil))
         }
         return HTTPResponse(status: handle.info(CURLINFO_RESPONSE_CODE), headers: sink.headers, body: sink.body)
     }
@@ -55,7 +56,8 @@ struct CurlTransfer {
         let url = request.url
         let scheme = url.prefix { $0 != ":" }.lowercased()
         guard url.contains("://"), scheme == "http" || scheme == "https",
-              !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+            !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        else {
             throw .invalidURL(RedactedURL(url).description)
         }
         // The last word on plain http, whatever the configuration said: nothing is sent in clear to another host.
@@ -126,7 +128,8 @@ struct CurlTransfer {
     private func setCallbacks(_ sink: UnsafeMutableRawPointer) throws(HTTPError) {
         try handle.set(CURLOPT_WRITEFUNCTION) { data, size, count, context in
             let chunk = UnsafeRawBufferPointer(start: data, count: size * count)
-            return Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue().appendBody(chunk) ? size * count : 0
+            return Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue().appendBody(chunk)
+                ? size * count : 0
         }
         try handle.set(CURLOPT_WRITEDATA, pointer: sink)
         try handle.set(CURLOPT_HEADERFUNCTION) { data, size, count, context in
@@ -148,10 +151,11 @@ struct CurlTransfer {
 extension String {
     /// RFC 9110 section 5.6.2: one or more of the `tchar` characters.
     fileprivate var isHTTPToken: Bool {
-        !isEmpty && utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
+        !isEmpty
+            && utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
     }
 }
 

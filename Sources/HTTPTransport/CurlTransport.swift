@@ -43,12 +43,16 @@ public final class CurlTransport: HTTPTransport {
 
     /// "HTTP POST https://cognito-idp.us-east-1.amazonaws.com/ → 200 in 85.1 ms (InitiateAuth)": no query, body or
     /// header.
-    private static func traceLine(_ request: HTTPRequest, _ outcome: Result<HTTPResponse, HTTPError>,
-                                  since start: ContinuousClock.Instant) -> String {
-        let result = switch outcome {
-        case .success(let response): "\(response.status)"
-        case .failure(let error): "failed (\(error))"
-        }
-        return "HTTP \(request) → \(result) in \(DebugTrace.milliseconds(since: start))\(request.operation.map { " (\($0))" } ?? "")"
+    private static func traceLine(
+        _ request: HTTPRequest, _ outcome: Result<HTTPResponse, HTTPError>,
+        since start: ContinuousClock.Instant
+    ) -> String {
+        let result =
+            switch outcome {
+            case .success(let response): "\(response.status)"
+            case .failure(let error): "failed (\(error))"
+            }
+        return
+            "HTTP \(request) → \(result) in \(DebugTrace.milliseconds(since: start))\(request.operation.map { " (\($0))" } ?? "")"
     }
 }

@@ -15,7 +15,8 @@ final class CurlWorker {
     func run() {
         while let job = pool.nextJob() {
             if handle.socketErrno != 0, let fresh = CurlEasyHandle() { handle = fresh }
-            let outcome = job.isCancelled
+            let outcome =
+                job.isCancelled
                 ? .failure(.cancelled)
                 : CurlTransfer(job: job, configuration: pool.configuration, handle: handle).perform()
             pool.workerBecameIdle()

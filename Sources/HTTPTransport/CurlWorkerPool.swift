@@ -23,7 +23,9 @@ final class CurlWorkerPool: @unchecked Sendable {
         let needsWorker = locked {
             queue.append(job)
             lock.signal()
-            guard queue.count > idleWorkerCount, workerCount < configuration.maximumConcurrentTransfers else { return false }
+            guard queue.count > idleWorkerCount, workerCount < configuration.maximumConcurrentTransfers else {
+                return false
+            }
             workerCount += 1
             idleWorkerCount += 1
             return true

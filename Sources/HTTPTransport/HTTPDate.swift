@@ -7,13 +7,15 @@ public enum HTTPDate {
     public static func unixSeconds(_ text: String) -> Double? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
-              parts[1].count == 2, let day = Int(parts[1]), (1...31).contains(day),
-              let monthIndex = months.firstIndex(of: String(parts[2])),
-              parts[3].count == 4, let year = Int(parts[3]), year >= 1970 else { return nil }
+            parts[1].count == 2, let day = Int(parts[1]), (1...31).contains(day),
+            let monthIndex = months.firstIndex(of: String(parts[2])),
+            parts[3].count == 4, let year = Int(parts[3]), year >= 1970
+        else { return nil }
         let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
-              let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+            let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
         let days = daysSinceEpoch(year: year, month: monthIndex + 1, day: day)
         return Double(((days * 24 + hour) * 60 + minute) * 60 + second)
     }

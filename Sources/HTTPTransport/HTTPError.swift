@@ -31,7 +31,9 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isRetryable: Bool {
         switch self {
         case .cannotResolveHost, .cannotConnect, .proxyFailure, .timedOut, .connectionLost: true
-        case .invalidURL, .insecureURL, .invalidRequest, .tlsFailure, .caBundleUnreadable, .responseTooLarge, .cancelled, .other: false
+        case .invalidURL, .insecureURL, .invalidRequest, .tlsFailure, .caBundleUnreadable, .responseTooLarge,
+            .cancelled, .other:
+            false
         }
     }
 

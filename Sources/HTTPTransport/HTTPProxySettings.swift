@@ -23,8 +23,9 @@ public struct HTTPProxySettings: Sendable, Equatable {
     /// in `noProxy`. The one decision: libcurl is handed this proxy or none, never `noProxy` to decide again.
     func proxy(for url: String) -> String? {
         guard let service = ServiceURL(url), service.scheme == "https", !service.authority.host.isLoopback,
-              !NoProxyList(noProxy).contains(service.authority.host),
-              let httpsProxy, !httpsProxy.isEmpty else { return nil }
+            !NoProxyList(noProxy).contains(service.authority.host),
+            let httpsProxy, !httpsProxy.isEmpty
+        else { return nil }
         return httpsProxy
     }
 }

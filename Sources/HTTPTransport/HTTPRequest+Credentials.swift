@@ -11,7 +11,8 @@ extension HTTPRequest {
             guard parts.count == 2 else { return [header.value] }
             let credential = String(parts[1].drop { $0 == " " })
             guard parts[0].lowercased() == "basic",
-                  let decoded = Data(base64Encoded: credential).flatMap({ String(bytes: $0, encoding: .utf8) }) else {
+                let decoded = Data(base64Encoded: credential).flatMap({ String(bytes: $0, encoding: .utf8) })
+            else {
                 return [header.value, credential]
             }
             return [header.value, credential, decoded] + Self.basicSecretForms(decoded)
@@ -28,13 +29,17 @@ extension HTTPRequest {
     /// a server may decode the pair and encode it again its own way.
     private static func basicSecretForms(_ decoded: String) -> [String] {
         guard let colon = decoded.firstIndex(of: ":") else { return [] }
-        let sentId = String(decoded[..<colon]), sentSecret = String(decoded[decoded.index(after: colon)...])
-        let id = FormURLEncoding.percentDecoded(sentId) ?? sentId, secret = FormURLEncoding.percentDecoded(sentSecret) ?? sentSecret
+        let sentId = String(decoded[..<colon])
+        let sentSecret = String(decoded[decoded.index(after: colon)...])
+        let id = FormURLEncoding.percentDecoded(sentId) ?? sentId
+        let secret = FormURLEncoding.percentDecoded(sentSecret) ?? sentSecret
         let encoded = FormURLEncoding.percentEncoded(secret)
         let lowerHex = encoded.split(separator: "%", omittingEmptySubsequences: false).enumerated().map { index, part in
             index == 0 ? String(part) : part.prefix(2).lowercased() + part.dropFirst(2)
         }.joined(separator: "%")
-        let pairs = [id, FormURLEncoding.percentEncoded(id)].flatMap { id in [secret, encoded, lowerHex].map { id + ":" + $0 } }
+        let pairs = [id, FormURLEncoding.percentEncoded(id)].flatMap { id in
+            [secret, encoded, lowerHex].map { id + ":" + $0 }
+        }
         return [sentSecret, secret] + pairs.map { Data($0.utf8).base64EncodedString() }
     }
 }

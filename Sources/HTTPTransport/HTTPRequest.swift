@@ -16,8 +16,10 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomReflectable 
     /// ("the refresh-token grant"). Set by the client that knows it; never a secret.
     public var operation: String?
 
-    public init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8] = [], secrets: [String] = [],
-                timeout: Duration? = nil) {
+    public init(
+        method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8] = [], secrets: [String] = [],
+        timeout: Duration? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

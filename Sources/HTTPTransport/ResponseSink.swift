@@ -31,9 +31,10 @@ final class ResponseSink {
         if text.hasPrefix("HTTP/") {
             headers.removeAll()
         } else if let colon = text.firstIndex(of: ":") {
-            headers.append(HTTPHeader(
-                name: String(text[..<colon]).trimmingHTTPWhitespace(),
-                value: String(text[text.index(after: colon)...]).trimmingHTTPWhitespace()))
+            headers.append(
+                HTTPHeader(
+                    name: String(text[..<colon]).trimmingHTTPWhitespace(),
+                    value: String(text[text.index(after: colon)...]).trimmingHTTPWhitespace()))
         }
     }
 }
@@ -42,7 +43,8 @@ extension String {
     /// Without leading and trailing spaces, tabs and line ends (RFC 9110 section 5.5).
     fileprivate func trimmingHTTPWhitespace() -> String {
         let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r\n" || $0 == "\r" || $0 == "\n" }
-        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) })
+        else { return "" }
         return String(self[first...last])
     }
 }

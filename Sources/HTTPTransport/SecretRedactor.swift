@@ -64,10 +64,14 @@ public struct SecretRedactor: Sendable {
             var next: [Int] = []
             for position in ends where position < text.count {
                 let character = text[position]
-                if character == byte || (byte == UInt8(ascii: " ") && character == UInt8(ascii: "+")) { next.append(position + 1) }
+                if character == byte || (byte == UInt8(ascii: " ") && character == UInt8(ascii: "+")) {
+                    next.append(position + 1)
+                }
                 if character == UInt8(ascii: "%"), position + 2 < text.count,
-                   let high = FormURLEncoding.hexValue(text[position + 1]), let low = FormURLEncoding.hexValue(text[position + 2]),
-                   high << 4 | low == byte {
+                    let high = FormURLEncoding.hexValue(text[position + 1]),
+                    let low = FormURLEncoding.hexValue(text[position + 2]),
+                    high << 4 | low == byte
+                {
                     next.append(position + 3)
                 }
             }
@@ -88,14 +92,15 @@ public struct SecretRedactor: Sendable {
             texts.append(Data(middle).base64EncodedString())
         }
         let urlSafe = texts.map { text in
-            String(text.compactMap { character -> Character? in
-                switch character {
-                case "+": "-"
-                case "/": "_"
-                case "=": nil
-                default: character
-                }
-            })
+            String(
+                text.compactMap { character -> Character? in
+                    switch character {
+                    case "+": "-"
+                    case "/": "_"
+                    case "=": nil
+                    default: character
+                    }
+                })
         }
         return Set(texts + urlSafe).filter { $0.count >= 8 }.map { Array($0.utf8) }
     }

@@ -4,7 +4,8 @@
 /// If the caller never answers, the browser gets a neutral default page when this value is released, or after
 /// `LoopbackListener.Limits.answerTimeout`.
 public final class AuthorizationCallback: Sendable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable {
+    CustomReflectable
+{
     /// The authorization code: a secret, never shown by `description`.
     public let code: String
     /// The full callback URL the browser requested, query included: it carries the code, so never log it.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// The registered redirect URI whose port was free, with the sockets listening for it.
@@ -24,7 +24,10 @@ struct BoundRedirect {
         throw .bindFailed((otherFailures + busy).joined(separator: "; "))
     }
 
-    private enum Failure: Error { case busy, other(String) }
+    private enum Failure: Error {
+        case busy
+        case other(String)
+    }
 
     private static func bind(_ uri: RegisteredRedirectURI) -> Result<BoundRedirect, Failure> {
         var descriptors: [Int32] = []

@@ -31,9 +31,13 @@ package struct CallbackMatcher: Sendable {
         guard request.method == "GET" else { return .badRequest(.notGET) }
         let query = request.target.dropFirst(requestPath.count + 1)
         guard let parameters = try? AuthorizationResponseQuery(query) else { return .badRequest(.malformedQuery) }
-        guard let state = parameters.state, ConstantTime.equals(state, expectedState) else { return .badRequest(.stateMismatch) }
+        guard let state = parameters.state, ConstantTime.equals(state, expectedState) else {
+            return .badRequest(.stateMismatch)
+        }
         if let error = parameters.error {
-            return .denied(error: ServerText.escaped(error, limit: 64), description: parameters.errorDescription.map { ServerText.escaped($0, limit: 400) })
+            return .denied(
+                error: ServerText.escaped(error, limit: 64),
+                description: parameters.errorDescription.map { ServerText.escaped($0, limit: 400) })
         }
         guard let code = parameters.code, !code.isEmpty else { return .badRequest(.missingCode) }
         return .authorized(code: code)

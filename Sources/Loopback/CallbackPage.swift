@@ -29,15 +29,16 @@ public struct CallbackPage: Sendable, Equatable {
         title: "Not found", message: "This address only receives the sign-in redirect.")
 
     static func badRequest(_ reason: CallbackMatcher.BadRequest) -> CallbackPage {
-        let message = switch reason {
-        case .stateMismatch:
-            "This sign-in response does not belong to the sign-in in progress (its state does not match). "
-                + "Start the sign-in again from the terminal."
-        case .missingCode: "This sign-in response carries no authorization code."
-        case .malformedQuery: "This sign-in response is malformed."
-        case .malformedRequest: "This request is not well-formed HTTP."
-        case .notGET: "This address only answers GET requests."
-        }
+        let message =
+            switch reason {
+            case .stateMismatch:
+                "This sign-in response does not belong to the sign-in in progress (its state does not match). "
+                    + "Start the sign-in again from the terminal."
+            case .missingCode: "This sign-in response carries no authorization code."
+            case .malformedQuery: "This sign-in response is malformed."
+            case .malformedRequest: "This request is not well-formed HTTP."
+            case .notGET: "This address only answers GET requests."
+            }
         return CallbackPage(title: "Bad request", message: message)
     }
 

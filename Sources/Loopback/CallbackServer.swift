@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// The poll loop on the serving thread: accepts connections, reads request heads under their deadlines, answers
 /// strays with 400 or 404, and ends the wait on the redirect of this sign-in. Several connections are served at
@@ -20,8 +21,10 @@ final class CallbackServer {
     /// How long a refused client is given to close after its response before the connection is dropped.
     private static let linger = Duration.seconds(1)
 
-    init(core: ListenerCore, matcher: CallbackMatcher, origin: String, limits: LoopbackListener.Limits,
-         deadline: ContinuousClock.Instant) {
+    init(
+        core: ListenerCore, matcher: CallbackMatcher, origin: String, limits: LoopbackListener.Limits,
+        deadline: ContinuousClock.Instant
+    ) {
         self.core = core
         self.wakeup = core.wakeup
         self.matcher = matcher
@@ -125,7 +128,9 @@ final class CallbackServer {
         return nil
     }
 
-    private func hold(_ connection: ClientConnection, code: String, target: String, _ core: ListenerCore) -> HeldConnection? {
+    private func hold(_ connection: ClientConnection, code: String, target: String, _ core: ListenerCore)
+        -> HeldConnection?
+    {
         let held = HeldConnection(connection.descriptor)
         let callback = AuthorizationCallback(
             code: code, url: origin + target, urlWithoutQuery: origin + matcher.path, connection: held, wakeup: wakeup)

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// One accepted connection on the serving thread: its request head so far, and the instant it must be done by.
 ///
@@ -35,7 +36,9 @@ struct ClientConnection {
         while true {
             let count: Int
             do {
-                count = try SystemCall.retryingInterrupts("recv") { recv(descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT)) }
+                count = try SystemCall.retryingInterrupts("recv") {
+                    recv(descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+                }
             } catch {
                 return error.code == EAGAIN || error.code == EWOULDBLOCK ? .incomplete : .closed
             }
@@ -49,7 +52,9 @@ struct ClientConnection {
         }
     }
 
-    mutating func respond(_ status: HTTPResponse.Status, _ page: CallbackPage, lingerUntil linger: ContinuousClock.Instant) {
+    mutating func respond(
+        _ status: HTTPResponse.Status, _ page: CallbackPage, lingerUntil linger: ContinuousClock.Instant
+    ) {
         HTTPResponse.send(status, page, to: descriptor)
         shutdown(descriptor, Int32(SHUT_WR))
         isClosing = true

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// The bytes of a complete HTTP/1.1 response carrying a page, with headers that keep it out of caches, end the
 /// connection and forbid the page to load or send anything.
@@ -26,7 +27,8 @@ enum HTTPResponse {
 
     static func bytes(_ status: Status, _ page: CallbackPage) -> [UInt8] {
         let body = Array(page.html.utf8)
-        let head = "HTTP/1.1 \(status.rawValue) \(status.reason)\r\n"
+        let head =
+            "HTTP/1.1 \(status.rawValue) \(status.reason)\r\n"
             + "Content-Type: text/html; charset=utf-8\r\n"
             + "Content-Length: \(body.count)\r\n"
             + "Cache-Control: no-store\r\n"
@@ -48,7 +50,9 @@ extension HTTPResponse {
     static func send(_ status: Status, _ page: CallbackPage, to descriptor: Int32) -> Bool {
         let response = bytes(status, page)
         let sent = try? SystemCall.retryingInterrupts("send") {
-            response.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            response.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
         }
         return sent == response.count
     }

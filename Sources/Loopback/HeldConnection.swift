@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// The browser's connection that carried the code, kept open until one page is sent on it.
 final class HeldConnection: Sendable {
@@ -16,7 +17,12 @@ final class HeldConnection: Sendable {
     /// Sends `page` and closes the connection. False when a page was already sent, or the browser has gone.
     @discardableResult
     func answer(_ page: CallbackPage) -> Bool {
-        guard let descriptor = descriptor.withLock({ held in defer { held = nil }; return held }) else { return false }
+        guard
+            let descriptor = descriptor.withLock({ held in
+                defer { held = nil }
+                return held
+            })
+        else { return false }
         let delivered = HTTPResponse.send(.ok, page, to: descriptor)
         shutdown(descriptor, Int32(SHUT_WR))
         close(descriptor)

@@ -21,8 +21,10 @@ public enum LoopbackError: Error, Sendable, Equatable, CustomStringConvertible {
             case .noneRegistered: "no redirect URI is registered for this profile"
             case .malformed: "it is not a well-formed http://host:port/path URL"
             case .notHTTP: "a loopback listener serves plain http:// only"
-            case .notLoopback: "its host is not 127.0.0.1, [::1] or localhost, so a listener there would not be loopback-only"
-            case .missingPort: "it names no port; register the URI with an explicit port, e.g. http://127.0.0.1:8400/callback"
+            case .notLoopback:
+                "its host is not 127.0.0.1, [::1] or localhost, so a listener there would not be loopback-only"
+            case .missingPort:
+                "it names no port; register the URI with an explicit port, e.g. http://127.0.0.1:8400/callback"
             case .hasFragment: "a redirect URI must not contain a fragment (#...)"
             }
         }
@@ -31,7 +33,8 @@ public enum LoopbackError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidRedirectURI(let uri, let problem):
-            return uri.isEmpty ? "Cannot listen for the sign-in redirect: \(problem)."
+            return uri.isEmpty
+                ? "Cannot listen for the sign-in redirect: \(problem)."
                 : "Cannot listen on redirect URI \(uri): \(problem)."
         case .allPortsBusy(let ports):
             let list = ports.map(String.init).joined(separator: ", ")
@@ -54,19 +57,21 @@ public enum LoopbackError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Words for the `error` codes of RFC 6749 section 4.1.2.1 and OpenID Connect Core section 3.1.2.6.
 enum AuthorizationErrorCode {
     static func explanation(of code: String) -> String {
-        let words = switch code {
-        case "access_denied":
-            "the sign-in was refused: it was cancelled in the browser, or the identity provider or the user pool turned it down"
-        case "invalid_request": "the authorization request was malformed or missing a parameter"
-        case "unauthorized_client": "this app client may not use the authorization-code flow"
-        case "unsupported_response_type": "the server does not issue authorization codes to this client"
-        case "invalid_scope": "a requested scope is not allowed for this app client"
-        case "server_error": "the authorization server failed while handling the sign-in"
-        case "temporarily_unavailable": "the authorization server is overloaded or down for maintenance; try again shortly"
-        case "login_required", "interaction_required", "consent_required":
-            "the server needs the user to sign in or consent interactively"
-        default: "the authorization server reported an error"
-        }
+        let words =
+            switch code {
+            case "access_denied":
+                "the sign-in was refused: it was cancelled in the browser, or the identity provider or the user pool turned it down"
+            case "invalid_request": "the authorization request was malformed or missing a parameter"
+            case "unauthorized_client": "this app client may not use the authorization-code flow"
+            case "unsupported_response_type": "the server does not issue authorization codes to this client"
+            case "invalid_scope": "a requested scope is not allowed for this app client"
+            case "server_error": "the authorization server failed while handling the sign-in"
+            case "temporarily_unavailable":
+                "the authorization server is overloaded or down for maintenance; try again shortly"
+            case "login_required", "interaction_required", "consent_required":
+                "the server needs the user to sign in or consent interactively"
+            default: "the authorization server reported an error"
+            }
         return "Sign-in did not complete: \(words) (\(code))."
     }
 }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Receives the OAuth authorization-code redirect from the browser on the loopback interface (RFC 8252).
 ///
@@ -28,8 +29,10 @@ public final class LoopbackListener: Sendable {
         /// How long the browser's connection is held for the caller's page before the default page is sent.
         public var answerTimeout: Duration
 
-        public init(readDeadline: Duration = .seconds(5), maximumHeaderBytes: Int = 16 * 1024,
-                    maximumConnections: Int = 32, answerTimeout: Duration = .seconds(60)) {
+        public init(
+            readDeadline: Duration = .seconds(5), maximumHeaderBytes: Int = 16 * 1024,
+            maximumConnections: Int = 32, answerTimeout: Duration = .seconds(60)
+        ) {
             self.readDeadline = readDeadline
             self.maximumHeaderBytes = maximumHeaderBytes
             self.maximumConnections = maximumConnections
@@ -47,8 +50,10 @@ public final class LoopbackListener: Sendable {
     /// - Parameters:
     ///   - redirectURIs: the profile's registered redirect URIs, tried in order.
     ///   - state: the `state` sent in the authorization request; compared in constant time.
-    public init(redirectURIs: [String], state: String, timeout: Duration = .seconds(180),
-                limits: Limits = Limits()) throws(LoopbackError) {
+    public init(
+        redirectURIs: [String], state: String, timeout: Duration = .seconds(180),
+        limits: Limits = Limits()
+    ) throws(LoopbackError) {
         precondition(!state.isEmpty, "the expected state must not be empty")
         let bound = try BoundRedirect.first(of: RegisteredRedirectURI.parseAll(redirectURIs))
         guard let wakeup = Wakeup() else {

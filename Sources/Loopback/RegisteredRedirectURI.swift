@@ -32,7 +32,8 @@ public struct RegisteredRedirectURI: Sendable, Equatable {
             throw reject(hostText.isEmpty ? .malformed : .notLoopback)
         }
         guard let portText, !portText.isEmpty else { throw reject(.missingPort) }
-        guard portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(portText), (1...65535).contains(port)
+        guard portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(portText),
+            (1...65535).contains(port)
         else { throw reject(.malformed) }
 
         let path = rest.prefix { $0 != "?" }

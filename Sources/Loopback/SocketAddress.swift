@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// An IPv4 or IPv6 socket address, as the C socket calls take and return it.
@@ -56,7 +56,9 @@ struct SocketAddress: CustomStringConvertible {
             let base = bytes.baseAddress!
             if family == AF_INET6 {
                 let address = base.assumingMemoryBound(to: sockaddr_in6.self)
-                _ = withUnsafePointer(to: address.pointee.sin6_addr) { inet_ntop(AF_INET6, $0, &text, socklen_t(text.count)) }
+                _ = withUnsafePointer(to: address.pointee.sin6_addr) {
+                    inet_ntop(AF_INET6, $0, &text, socklen_t(text.count))
+                }
                 return "[\(Self.string(text))]:\(UInt16(bigEndian: address.pointee.sin6_port))"
             }
             let address = base.assumingMemoryBound(to: sockaddr_in.self)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Wakes the serving thread out of `poll` from any thread: a byte written to one end of a socket pair makes the

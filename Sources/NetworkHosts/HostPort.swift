@@ -34,8 +34,10 @@ public struct HostPort: Hashable, Sendable, CustomStringConvertible {
         }
         guard let host = NetworkHost(hostText) else { return nil }
         if let portText {
-            guard (1...5).contains(portText.count), portText.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-                  let port = Int(portText), (1...65535).contains(port) else { return nil }
+            guard (1...5).contains(portText.count),
+                portText.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                let port = Int(portText), (1...65535).contains(port)
+            else { return nil }
             self.init(host: host, port: port)
         } else {
             self.init(host: host, port: nil)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// A host as a URL or a tool names it: an IPv4 literal, an IPv6 literal or a DNS name. Literals are parsed with
@@ -20,7 +20,8 @@ public enum NetworkHost: Hashable, Sendable, CustomStringConvertible {
         if bare.hasPrefix("[") || bare.hasSuffix("]") {
             // Brackets hold an IPv6 literal and nothing else.
             guard bare.hasPrefix("["), bare.hasSuffix("]"), bare.count > 2,
-                  let address = Self.parseIPv6(bare.dropFirst().dropLast()) else { return nil }
+                let address = Self.parseIPv6(bare.dropFirst().dropLast())
+            else { return nil }
             self = .ipv6(address)
         } else if let address = Self.parseIPv4(bare) {
             self = .ipv4(address)
@@ -31,7 +32,8 @@ public enum NetworkHost: Hashable, Sendable, CustomStringConvertible {
             // `localhost.` keeps its dot: libcurl resolves only the bare name locally and asks DNS for this one.
             if name.hasSuffix("."), name != "localhost." { name.removeLast() }
             let allowed = name.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                     || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
             }
             guard !name.isEmpty, allowed, !name.hasPrefix("."), !name.contains("..") else { return nil }

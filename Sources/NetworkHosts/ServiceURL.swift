@@ -15,7 +15,8 @@ public struct ServiceURL: Sendable, Equatable {
         let authorityText = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let bareIPv6 = !authorityText.hasPrefix("[") && authorityText.filter({ $0 == ":" }).count > 1
         guard !authorityText.contains("\\"), !authorityText.contains("%"), !bareIPv6,
-              let authority = HostPort(authorityText) else { return nil }
+            let authority = HostPort(authorityText)
+        else { return nil }
         scheme = url[..<separator.lowerBound].lowercased()
         self.authority = authority
     }

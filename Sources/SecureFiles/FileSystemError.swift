@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Why a file operation failed. Messages name the path and say what to do; they never carry file contents.
 public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 extension FileTrust {
@@ -23,7 +23,8 @@ extension FileTrust {
                 }
                 let isLeaf = position == 0
                 if !isLeaf, info.st_mode & S_IFMT == S_IFDIR, info.st_mode & S_ISVTX != 0,
-                   info.st_uid == geteuid() || info.st_uid == 0 {
+                    info.st_uid == geteuid() || info.st_uid == 0
+                {
                     continue
                 }
                 try FileTrust.ownerWritable.check(info, path: directory)
@@ -40,7 +41,8 @@ extension FileTrust {
 
     /// Where the longest existing part of `path` resolves, with the missing rest appended.
     private static func resolvedExistingPart(of path: String) -> String? {
-        var existing = path, missing: [String] = []
+        var existing = path
+        var missing: [String] = []
         while true {
             if let resolved = realpath(existing, nil) {
                 defer { free(resolved) }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Who besides this user may touch a file the project reads, checked on its `stat` before the content is used.
@@ -17,7 +17,8 @@ public enum FileTrust: Sendable {
         case .private:
             guard info.st_uid == me else { throw .foreignOwner(path: path, owner: info.st_uid) }
             guard info.st_mode & 0o077 == 0 else {
-                throw .unsafePermissions(path: path, mode: info.st_mode, expected: info.st_mode & S_IFMT == S_IFDIR ? 0o700 : 0o600)
+                throw .unsafePermissions(
+                    path: path, mode: info.st_mode, expected: info.st_mode & S_IFMT == S_IFDIR ? 0o700 : 0o600)
             }
         case .ownerWritable:
             guard info.st_uid == me || info.st_uid == 0 else { throw .foreignOwner(path: path, owner: info.st_uid) }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Directories that hold the project's files: created with mode 0700, and refused when others can get in.
@@ -30,7 +30,9 @@ public enum PrivateDirectory {
         try FileTrust.private.check(info, path: path)
     }
 
-    private static func makeParents(of path: String, created: inout Bool, beforeCreating: (String) -> Void) throws(FileSystemError) {
+    private static func makeParents(of path: String, created: inout Bool, beforeCreating: (String) -> Void)
+        throws(FileSystemError)
+    {
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path) }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Reading and writing the project's private files (mode 0600).
 ///
@@ -27,7 +28,9 @@ public enum SecureFile {
         while true {
             let count: Int
             do {
-                count = try SystemCall.retryingInterrupts("read") { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+                count = try SystemCall.retryingInterrupts("read") {
+                    chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                }
             } catch {
                 throw .from(errno: error.code, path: path, operation: "read")
             }
@@ -59,7 +62,9 @@ public enum SecureFile {
         }
         do {
             defer { close(fd) }
-            guard fchmod(fd, mode_t(mode & 0o7777)) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "chmod") }
+            guard fchmod(fd, mode_t(mode & 0o7777)) == 0 else {
+                throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "chmod")
+            }
             try writeAll(fd: fd, contents: Array(contents), path: temporaryPath)
             if let modificationTime {
                 let time = timespec(tv_sec: modificationTime.seconds, tv_nsec: modificationTime.nanoseconds)
@@ -67,7 +72,9 @@ public enum SecureFile {
                     throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "set the time of")
                 }
             }
-            guard !durable || fsync(fd) == 0 else { throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "fsync") }
+            guard !durable || fsync(fd) == 0 else {
+                throw FileSystemError.from(errno: errno, path: temporaryPath, operation: "fsync")
+            }
         }
         guard rename(temporaryPath, path) == 0 else { throw .from(errno: errno, path: path, operation: "replace") }
         committed = true

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Time since this machine booted (CLOCK_BOOTTIME, counting suspend too), with the boot's id. No one sets this

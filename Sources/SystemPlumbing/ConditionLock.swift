@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// A mutex with a condition variable (on the monotonic clock), for the worker pools whose threads block waiting

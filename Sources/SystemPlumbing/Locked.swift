@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// A value behind a pthread mutex: the same use as `Synchronization.Mutex`, but a lock ThreadSanitizer can see.

@@ -1,6 +1,6 @@
-package extension ContinuousClock.Instant {
+extension ContinuousClock.Instant {
     /// Milliseconds from `now` to this instant, rounded up, as `poll` takes them (0 once it has passed).
-    func pollTimeout(from now: ContinuousClock.Instant) -> Int32 {
+    package func pollTimeout(from now: ContinuousClock.Instant) -> Int32 {
         let remaining = now.duration(to: self)
         guard remaining > .zero else { return 0 }
         let (seconds, attoseconds) = remaining.components

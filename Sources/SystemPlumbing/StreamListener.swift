@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Listening stream sockets, for the loopback redirect listener (TCP) and the agent (a Unix socket): non-blocking
@@ -11,7 +11,8 @@ package enum StreamListener {
     package static func open(
         family: Int32, backlog: Int32, prepare: (Int32) -> Void = { _ in }, bind: (Int32) -> Int32
     ) throws(SystemCallError) -> Int32 {
-        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(
+            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw SystemCallError(call: "socket", code: errno) }
         prepare(descriptor)
         guard bind(descriptor) == 0 else {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// A system call that failed: which one, and its error number.
@@ -62,7 +62,7 @@ package enum SystemCall {
         do {
             _ = try retryingInterrupts("flock") { flock(descriptor, waiting ? operation : operation | LOCK_NB) }
             return true
-        } catch where !waiting && error.wouldBlock {
+        } catch  where !waiting && error.wouldBlock {
             return false
         }
     }

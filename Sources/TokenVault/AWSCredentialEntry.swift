@@ -11,8 +11,10 @@ public struct AWSCredentialEntry: Sendable, Equatable {
     /// What they were issued for; nil for an entry saved before this was recorded, which is never served.
     public var scope: AWSCredentialScope?
 
-    public init(accessKeyId: String, secretAccessKey: SecretBytes, sessionToken: SecretBytes, expiresAt: Double,
-                scope: AWSCredentialScope?) {
+    public init(
+        accessKeyId: String, secretAccessKey: SecretBytes, sessionToken: SecretBytes, expiresAt: Double,
+        scope: AWSCredentialScope?
+    ) {
         self.accessKeyId = accessKeyId
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken

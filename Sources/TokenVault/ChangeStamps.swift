@@ -1,6 +1,7 @@
 import SecureFiles
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// One small file per profile, `<directory>/<profile>.revision`, replaced every time the profile's credential record
@@ -47,7 +48,9 @@ public struct ChangeStamps: Sendable, Equatable {
         clock_gettime(CLOCK_REALTIME, &now)
         do {
             try PrivateDirectory.create(directory)
-            try SecureFile.write(Array("\(now.tv_sec).\(now.tv_nsec)\n".utf8), to: path, modificationTime: (now.tv_sec, now.tv_nsec), durable: false)
+            try SecureFile.write(
+                Array("\(now.tv_sec).\(now.tv_nsec)\n".utf8), to: path, modificationTime: (now.tv_sec, now.tv_nsec),
+                durable: false)
         } catch {
             throw EncryptedFileVault.vaultError(error)
         }

@@ -65,17 +65,24 @@ extension CredentialRecord {
             lastRefreshAt: lastRefreshAt, clockOffset: clockOffset, clockAnchor: clockAnchor,
             refusedClockOffset: refusedClockOffset, sessionEndedReason: sessionEndedReason,
             clientSecret: clientSecret.map(Self.text),
-            identityId: identityId, identityPoolId: identityPoolId, aws: awsCredentials.map {
-                StoredAWSCredentials(accessKeyId: $0.accessKeyId, secretAccessKey: Self.text($0.secretAccessKey),
-                                     sessionToken: Self.text($0.sessionToken), expiresAt: $0.expiresAt,
-                                     identityPoolId: $0.scope?.identityPoolId, roleARN: $0.scope?.roleARN)
+            identityId: identityId, identityPoolId: identityPoolId,
+            aws: awsCredentials.map {
+                StoredAWSCredentials(
+                    accessKeyId: $0.accessKeyId, secretAccessKey: Self.text($0.secretAccessKey),
+                    sessionToken: Self.text($0.sessionToken), expiresAt: $0.expiresAt,
+                    identityPoolId: $0.scope?.identityPoolId, roleARN: $0.scope?.roleARN)
             },
-            device: device.map { StoredDevice(key: $0.key, groupKey: $0.groupKey, password: Self.text($0.password), name: $0.name) },
+            device: device.map {
+                StoredDevice(key: $0.key, groupKey: $0.groupKey, password: Self.text($0.password), name: $0.name)
+            },
             binding: binding,
-            pendingRevocations: pendingRevocations.isEmpty ? nil : pendingRevocations.map {
-                StoredPendingRevocation(refreshToken: Self.text($0.refreshToken), origin: $0.origin, signedInAt: $0.signedInAt,
-                                        lastRefreshAt: $0.lastRefreshAt, lastTriedAt: $0.lastTriedAt, lastFailure: $0.lastFailure)
-            })
+            pendingRevocations: pendingRevocations.isEmpty
+                ? nil
+                : pendingRevocations.map {
+                    StoredPendingRevocation(
+                        refreshToken: Self.text($0.refreshToken), origin: $0.origin, signedInAt: $0.signedInAt,
+                        lastRefreshAt: $0.lastRefreshAt, lastTriedAt: $0.lastTriedAt, lastFailure: $0.lastFailure)
+                })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         // Encoding plain strings, numbers and optionals cannot fail.
@@ -116,15 +123,19 @@ extension CredentialRecord {
         identityId = stored.identityId
         identityPoolId = stored.identityPoolId
         awsCredentials = stored.aws.map { aws in
-            AWSCredentialEntry(accessKeyId: aws.accessKeyId, secretAccessKey: SecretBytes(utf8: aws.secretAccessKey),
-                               sessionToken: SecretBytes(utf8: aws.sessionToken), expiresAt: aws.expiresAt,
-                               scope: aws.identityPoolId.map { AWSCredentialScope(identityPoolId: $0, roleARN: aws.roleARN) })
+            AWSCredentialEntry(
+                accessKeyId: aws.accessKeyId, secretAccessKey: SecretBytes(utf8: aws.secretAccessKey),
+                sessionToken: SecretBytes(utf8: aws.sessionToken), expiresAt: aws.expiresAt,
+                scope: aws.identityPoolId.map { AWSCredentialScope(identityPoolId: $0, roleARN: aws.roleARN) })
         }
-        device = stored.device.map { DeviceEntry(key: $0.key, groupKey: $0.groupKey, password: SecretBytes(utf8: $0.password), name: $0.name) }
+        device = stored.device.map {
+            DeviceEntry(key: $0.key, groupKey: $0.groupKey, password: SecretBytes(utf8: $0.password), name: $0.name)
+        }
         binding = stored.binding
         pendingRevocations = (stored.pendingRevocations ?? []).map {
-            PendingRevocation(refreshToken: SecretBytes(utf8: $0.refreshToken), origin: $0.origin, signedInAt: $0.signedInAt,
-                              lastRefreshAt: $0.lastRefreshAt, lastTriedAt: $0.lastTriedAt, lastFailure: $0.lastFailure)
+            PendingRevocation(
+                refreshToken: SecretBytes(utf8: $0.refreshToken), origin: $0.origin, signedInAt: $0.signedInAt,
+                lastRefreshAt: $0.lastRefreshAt, lastTriedAt: $0.lastTriedAt, lastFailure: $0.lastFailure)
         }
     }
 

@@ -18,8 +18,11 @@ extension EncryptedFileVault {
             throw .io("there is no vault at \(directory) yet; saving a profile creates it")
         }
         let current = try await passphraseSource.passphrase(for: .unlock)
-        let location = keyFilePath, parameters = kdfParameters, directory = self.directory
-        let (rewrapped, key, names) = try await DedicatedThread.run { () throws(VaultError) -> (VaultKeyFile, SecretBytes, [String]) in
+        let location = keyFilePath
+        let parameters = kdfParameters
+        let directory = self.directory
+        let (rewrapped, key, names) = try await DedicatedThread.run {
+            () throws(VaultError) -> (VaultKeyFile, SecretBytes, [String]) in
             try VaultKeyFileLock.withLock(directory: directory) { () throws(VaultError) in
                 let oldKey = try keyFile.unwrap(passphrase: current, location: location)
                 // Another process may have changed it meanwhile: rewrap only the file whose key we just checked.
@@ -36,7 +39,9 @@ extension EncryptedFileVault {
                 let opened = try Self.openAll(names.map { ($0, self.recordPath(profile: $0)) }, using: oldKey)
                 let newKey = SecureRandom.secretBytes(count: AES256GCM.keyByteCount)
                 let rewrapped = try VaultKeyFile(wrapping: newKey, passphrase: new, parameters: parameters)
-                for (path, record) in opened { try Self.write(try VaultRecordFile.seal(record, using: newKey), to: path) }
+                for (path, record) in opened {
+                    try Self.write(try VaultRecordFile.seal(record, using: newKey), to: path)
+                }
                 try Self.write(rewrapped.encoded, to: location)
                 return (rewrapped, newKey, names)
             }

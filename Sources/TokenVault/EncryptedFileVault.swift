@@ -1,10 +1,11 @@
 import AuthCrypto
 import SecureFiles
-#if canImport(Glibc)
-internal import Glibc
-#endif
 import Synchronization
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Credential records in encrypted files, for machines without a Secret Service.
 ///
@@ -80,12 +81,15 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     public func load(profile: String) async throws(VaultError) -> CredentialRecord? {
         let path = try checkedRecordPath(profile)
         guard try directoryExists() else { return nil }
-        if case .read(let record)? = try readWithKey(profile: profile, { keyFile in cachedKey(for: keyFile) }) { return record }
+        if case .read(let record)? = try readWithKey(profile: profile, { keyFile in cachedKey(for: keyFile) }) {
+            return record
+        }
         return try await withDataKey(creatingVault: false) { key throws(VaultError) in
             // Read again under the lock: a re-key may have rewritten it since.
             guard let bytes = try Self.read(path) else { return nil }
-            return try Self.open(VaultRecordFile.envelope(of: bytes, location: path), profile: profile, using: key,
-                                 location: path, bindings: bindings)
+            return try Self.open(
+                VaultRecordFile.envelope(of: bytes, location: path), profile: profile, using: key,
+                location: path, bindings: bindings)
         }
     }
 
@@ -99,7 +103,8 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// stale key fails the tag, and `load` then drops it after its key check.
     public nonisolated func recordAtHand(profile: String) -> CredentialRecord? {
         guard let keyring, !lockedHere.load(ordering: .acquiring), ProfileFileName.isValid(profile),
-              (try? directoryExists()) == true else { return nil }
+            (try? directoryExists()) == true
+        else { return nil }
         let read = try? readWithKey(profile: profile, verifyingKeyFile: false) { keyFile in
             guard case .found(let key) = keyring.load(keyFile.cacheDescription), key.count == AES256GCM.keyByteCount
             else { return nil }
@@ -187,7 +192,9 @@ public actor EncryptedFileVault: VaultRecordAtHand {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
             guard name.hasSuffix(Self.recordSuffix) else { continue }
             let profile = String(name.dropLast(Self.recordSuffix.count))
             if ProfileFileName.isValid(profile) { names.append(profile) }
@@ -263,7 +270,8 @@ public actor EncryptedFileVault: VaultRecordAtHand {
             } else {
                 throw .corrupted(location: keyFilePath, reason: "the key file is missing, so no record can be read")
             }
-            let outcome = try await VaultKeyFileLock.withSharedLock(directory: directory) { () async throws(VaultError) -> T? in
+            let outcome = try await VaultKeyFileLock.withSharedLock(directory: directory) {
+                () async throws(VaultError) -> T? in
                 guard let current = try readKeyFile(), current.matches(key) else { return nil }
                 return try await body(key)
             }
@@ -282,10 +290,15 @@ public actor EncryptedFileVault: VaultRecordAtHand {
             throw .lockedUntilUnlocked
         }
         let location = keyFilePath
-        var purpose = PassphraseSource.Purpose.unlock, tried = 0
+        var purpose = PassphraseSource.Purpose.unlock
+        var tried = 0
         while true {
             let passphrase: SecretBytes
-            if let given { passphrase = given } else { passphrase = try await passphraseSource.passphrase(for: purpose) }
+            if let given {
+                passphrase = given
+            } else {
+                passphrase = try await passphraseSource.passphrase(for: purpose)
+            }
             tried += 1
             do {
                 let key = try await DedicatedThread.run { () throws(VaultError) in
@@ -335,7 +348,8 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// with one key file. If another process won, its key file is unlocked with the passphrase given here.
     private func createVault() async throws(VaultError) -> SecretBytes {
         let passphrase = try await passphraseSource.passphrase(for: .create)
-        let location = keyFilePath, parameters = kdfParameters
+        let location = keyFilePath
+        let parameters = kdfParameters
         let outcome = try await DedicatedThread.run { () throws(VaultError) -> (VaultKeyFile, SecretBytes?) in
             try VaultKeyFileLock.withLock(directory: FilePath.parent(of: location)) { () throws(VaultError) in
                 if let existing = try Self.read(location) {
@@ -366,10 +380,12 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// readable by this uid only.
     private static func describe(_ sharing: KernelKeyringCache.Sharing) -> String {
         switch sharing {
-        case .sharedWithThisUserOnly: return "yes: every process of uid \(getuid()) finds the key in the user keyring; no other uid can read it"
+        case .sharedWithThisUserOnly:
+            return "yes: every process of uid \(getuid()) finds the key in the user keyring; no other uid can read it"
         case .notCached: return "no: no key is cached in the user keyring"
         case .otherPermissions(let permissions):
-            return "no: the cached key's permissions (\(String(permissions, radix: 16))) are not this user's alone; lock the vault and unlock it again to replace the key"
+            return
+                "no: the cached key's permissions (\(String(permissions, radix: 16))) are not this user's alone; lock the vault and unlock it again to replace the key"
         case .unavailable(let problem): return "no: \(problem)"
         }
     }

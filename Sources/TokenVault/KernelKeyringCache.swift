@@ -1,9 +1,10 @@
 import AuthCrypto
 internal import CKeyutils
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// The data key in the kernel's user keyring (`@u`) through libkeyutils. Every process of this uid reaches `@u`,
 /// whatever session keyring it runs in: a PAM login links `@u` into its session keyring, while cron, systemd
@@ -71,7 +72,8 @@ struct KernelKeyringCache: Sendable {
         guard serial >= 0 else { return Self.problem(errno) }
         defer { _ = keyctl_unlink(serial, KEY_SPEC_THREAD_KEYRING) }
         guard setTimeout(serial, timeoutSeconds) == 0, keyctl_setperm(serial, Self.permissions) == 0,
-              keyctl_link(serial, keyring) == 0 else {
+            keyctl_link(serial, keyring) == 0
+        else {
             let problem = Self.problem(errno)
             _ = keyctl_invalidate(serial)
             return problem
@@ -101,7 +103,9 @@ struct KernelKeyringCache: Sendable {
         let serial = keyctl_search(keyring, "user", description, 0)
         guard serial >= 0 else { return Self.isMissing(errno) ? .notCached : .unavailable(Self.problem(errno)) }
         var buffer: UnsafeMutablePointer<CChar>?
-        guard keyctl_describe_alloc(key_serial_t(serial), &buffer) >= 0, let buffer else { return .unavailable(Self.problem(errno)) }
+        guard keyctl_describe_alloc(key_serial_t(serial), &buffer) >= 0, let buffer else {
+            return .unavailable(Self.problem(errno))
+        }
         defer { free(buffer) }
         // "type;uid;gid;perm;description", the permissions in hexadecimal.
         let fields = String(cString: buffer).split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)

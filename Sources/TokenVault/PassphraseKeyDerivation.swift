@@ -22,8 +22,9 @@ enum PassphraseKeyDerivation {
     ) throws(VaultError) -> SecretBytes {
         runs.add(1, ordering: .relaxed)
         do {
-            return try Scrypt.deriveKey(password: passphrase, salt: salt, parameters: parameters,
-                                        outputByteCount: AES256GCM.keyByteCount)
+            return try Scrypt.deriveKey(
+                password: passphrase, salt: salt, parameters: parameters,
+                outputByteCount: AES256GCM.keyByteCount)
         } catch {
             throw .io("cannot derive the vault key: \(error)")
         }

@@ -15,8 +15,10 @@ public struct PendingRevocation: Sendable, Equatable, CustomStringConvertible {
     public var lastTriedAt: Double
     public var lastFailure: String
 
-    public init(refreshToken: SecretBytes, origin: SessionOrigin, signedInAt: Double?, lastRefreshAt: Double?,
-                lastTriedAt: Double, lastFailure: String) {
+    public init(
+        refreshToken: SecretBytes, origin: SessionOrigin, signedInAt: Double?, lastRefreshAt: Double?,
+        lastTriedAt: Double, lastFailure: String
+    ) {
         self.refreshToken = refreshToken
         self.origin = origin
         self.signedInAt = signedInAt

@@ -4,7 +4,9 @@ enum ProfileFileName {
     static func isValid(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 128, !name.hasPrefix(".") else { return false }
         return name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-@+".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "._-@+".unicodeScalars.contains(scalar))
         }
     }
 

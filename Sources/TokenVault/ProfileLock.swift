@@ -1,9 +1,10 @@
 import DebugTrace
 import SecureFiles
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Serializes work on one profile across processes: an exclusive `flock` on a lock file beside the vault, separate
 /// from the data so that readers of the data never wait on it. The store holds it across "read the vault, refresh,
@@ -63,7 +64,11 @@ public struct ProfileLock: Sendable {
         let start = ContinuousClock.now
         var waited = false
         defer {
-            if waited { trace("waited \(DebugTrace.milliseconds(since: start)) for the lock of profile '\(profile)' (another process held it)") }
+            if waited {
+                trace(
+                    "waited \(DebugTrace.milliseconds(since: start)) for the lock of profile '\(profile)' (another process held it)"
+                )
+            }
         }
         while true {
             do {

@@ -18,13 +18,17 @@ final class SecretServiceConnection {
         else {
             throw SecretServiceError.vaultError(taking: error, stage: .connecting, cancellable: cancellable)
         }
-        guard let collection = authvault_secret_collection_for_alias_sync(
-            service, "default", SECRET_COLLECTION_NONE, cancellable.pointer, &error)
+        guard
+            let collection = authvault_secret_collection_for_alias_sync(
+                service, "default", SECRET_COLLECTION_NONE, cancellable.pointer, &error)
         else {
             authvault_g_object_unref(UnsafeMutableRawPointer(service))
-            if error != nil { throw SecretServiceError.vaultError(taking: error, stage: .connecting, cancellable: cancellable) }
-            throw .unavailable("the Secret Service has no default collection; create one (for example the 'Login' "
-                + "keyring in Seahorse)")
+            if error != nil {
+                throw SecretServiceError.vaultError(taking: error, stage: .connecting, cancellable: cancellable)
+            }
+            throw .unavailable(
+                "the Secret Service has no default collection; create one (for example the 'Login' "
+                    + "keyring in Seahorse)")
         }
         self.service = service
         self.collection = collection
@@ -67,7 +71,9 @@ final class SecretServiceConnection {
 
     /// Our items in the default collection that match `attributes`, with their secrets when `loadSecrets`.
     func items(matching attributes: SecretAttributes, loadSecrets: Bool) throws(VaultError) -> [Item] {
-        let flags = loadSecrets ? SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_LOAD_SECRETS.rawValue)
+        let flags =
+            loadSecrets
+            ? SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_LOAD_SECRETS.rawValue)
             : SECRET_SEARCH_ALL
         return try withItems(matching: attributes, flags: flags) { itemPointer in
             Item(attributes: Self.attributes(of: itemPointer), secret: loadSecrets ? Self.secret(of: itemPointer) : nil)
@@ -77,16 +83,20 @@ final class SecretServiceConnection {
     /// Creates or replaces the item with exactly these attributes.
     func store(_ secret: SecretBytes, label: String, attributes: SecretAttributes) throws(VaultError) {
         let value = secret.withUnsafeBytes { bytes in
-            authvault_secret_value_new(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count,
-                                       "application/json")
+            authvault_secret_value_new(
+                bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count,
+                "application/json")
         }
         defer { authvault_secret_value_unref(UnsafeMutableRawPointer(value)) }
         var error: UnsafeMutablePointer<GError>?
         let item = try attributes.withTable { (table) throws(VaultError) in
-            authvault_secret_item_create_sync(collection, SecretServiceSchema.shared.pointer, table, label, value,
-                                    SECRET_ITEM_CREATE_REPLACE, cancellable.pointer, &error)
+            authvault_secret_item_create_sync(
+                collection, SecretServiceSchema.shared.pointer, table, label, value,
+                SECRET_ITEM_CREATE_REPLACE, cancellable.pointer, &error)
         }
-        guard let item else { throw SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable) }
+        guard let item else {
+            throw SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable)
+        }
         authvault_g_object_unref(UnsafeMutableRawPointer(item))
     }
 
@@ -109,8 +119,9 @@ final class SecretServiceConnection {
     ) throws(VaultError) -> [T] {
         var error: UnsafeMutablePointer<GError>?
         let list = try attributes.withTable { (table) throws(VaultError) in
-            authvault_secret_collection_search_sync(collection, SecretServiceSchema.shared.pointer, table, flags,
-                                          cancellable.pointer, &error)
+            authvault_secret_collection_search_sync(
+                collection, SecretServiceSchema.shared.pointer, table, flags,
+                cancellable.pointer, &error)
         }
         if let error { throw SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable) }
         defer { authvault_object_list_free(list) }

@@ -20,7 +20,8 @@ enum SecretServiceError {
         taking error: UnsafeMutablePointer<GError>, stage: Stage, cancellable: CallCancellable
     ) -> VaultError {
         defer { authvault_g_error_free(error) }
-        let domain = error.pointee.domain, code = error.pointee.code
+        let domain = error.pointee.domain
+        let code = error.pointee.code
         let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
 
         if domain == authvault_g_io_error_quark() {
@@ -33,7 +34,8 @@ enum SecretServiceError {
                 return .timedOut(seconds: cancellable.timeoutSeconds)
             case G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue, G_DBUS_ERROR_NAME_HAS_NO_OWNER.rawValue:
                 return .unavailable("no Secret Service (org.freedesktop.secrets) on the session bus: \(message)")
-            case G_DBUS_ERROR_DISCONNECTED.rawValue, G_DBUS_ERROR_NO_SERVER.rawValue, G_DBUS_ERROR_FILE_NOT_FOUND.rawValue:
+            case G_DBUS_ERROR_DISCONNECTED.rawValue, G_DBUS_ERROR_NO_SERVER.rawValue,
+                G_DBUS_ERROR_FILE_NOT_FOUND.rawValue:
                 return .unavailable("cannot reach the session bus: \(message)")
             default:
                 break

@@ -16,9 +16,13 @@ enum SecretServiceLookup {
             throw SecretServiceError.vaultError(taking: error, stage: .connecting, cancellable: cancellable)
         }
         defer { authvault_g_object_unref(UnsafeMutableRawPointer(service)) }
-        guard let alias = authvault_secret_service_read_alias_dbus_path_sync(service, "default", cancellable.pointer, &error)
+        guard
+            let alias = authvault_secret_service_read_alias_dbus_path_sync(
+                service, "default", cancellable.pointer, &error)
         else {
-            if error != nil { throw SecretServiceError.vaultError(taking: error, stage: .connecting, cancellable: cancellable) }
+            if error != nil {
+                throw SecretServiceError.vaultError(taking: error, stage: .connecting, cancellable: cancellable)
+            }
             return nil
         }
         let collectionPrefix = String(cString: alias) + "/"
@@ -26,11 +30,14 @@ enum SecretServiceLookup {
 
         var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
         let searched = try attributes.withTable { (table) throws(VaultError) in
-            authvault_secret_service_search_for_dbus_paths_sync(service, SecretServiceSchema.shared.pointer, table,
-                                                                cancellable.pointer, &unlocked, nil, &error)
+            authvault_secret_service_search_for_dbus_paths_sync(
+                service, SecretServiceSchema.shared.pointer, table,
+                cancellable.pointer, &unlocked, nil, &error)
         }
         defer { authvault_g_strfreev(unlocked) }
-        guard searched != 0 else { throw SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable) }
+        guard searched != 0 else {
+            throw SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable)
+        }
         var paths: [UnsafeMutablePointer<gchar>] = []
         var cursor = unlocked
         while let path = cursor?.pointee {
@@ -41,10 +48,13 @@ enum SecretServiceLookup {
 
         let list = paths.map { UnsafePointer($0) as UnsafePointer<gchar>? } + [nil]
         let table = list.withUnsafeBufferPointer { buffer in
-            authvault_secret_service_get_secrets_for_dbus_paths_sync(service, UnsafeMutablePointer(mutating: buffer.baseAddress),
-                                                                     cancellable.pointer, &error)
+            authvault_secret_service_get_secrets_for_dbus_paths_sync(
+                service, UnsafeMutablePointer(mutating: buffer.baseAddress),
+                cancellable.pointer, &error)
         }
-        guard let table else { throw SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable) }
+        guard let table else {
+            throw SecretServiceError.vaultError(taking: error, stage: .operating, cancellable: cancellable)
+        }
         defer { authvault_g_hash_table_unref(table) }
         return paths.compactMap { path in
             guard let value = authvault_g_hash_table_lookup(table, path) else { return nil }

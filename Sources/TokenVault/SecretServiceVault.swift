@@ -45,14 +45,16 @@ public struct SecretServiceVault: VaultBackend {
         let attributes = SecretAttributes.profile(profile, binding: bindings[profile])
         // The hot path reads as `secret-tool lookup` does; only when nothing unlocked matched does the full way
         // (a collection proxy, its lock state, the unlock prompt) tell a locked collection from a missing item.
-        let found = try await call("look up the item of profile '\(profile)'", timeout: timeout) { cancellable throws(VaultError) in
+        let found = try await call("look up the item of profile '\(profile)'", timeout: timeout) {
+            cancellable throws(VaultError) in
             try SecretServiceLookup.unlockedSecrets(matching: attributes, cancellable: cancellable)
         }
         let secrets: [SecretBytes]
         if let found {
             secrets = found
         } else {
-            secrets = try await withUnlockedCollection("search the items of profile '\(profile)'") { connection throws(VaultError) in
+            secrets = try await withUnlockedCollection("search the items of profile '\(profile)'") {
+                connection throws(VaultError) in
                 try connection.items(matching: attributes, loadSecrets: true).compactMap(\.secret)
             }
         }
@@ -61,8 +63,9 @@ public struct SecretServiceVault: VaultBackend {
         for secret in secrets {
             let record = try CredentialRecord(serialized: secret)
             guard record.profile == profile else {
-                throw .corrupted(location: "Secret Service item of profile '\(profile)'",
-                                 reason: "it holds the record of profile '\(record.profile)'")
+                throw .corrupted(
+                    location: "Secret Service item of profile '\(profile)'",
+                    reason: "it holds the record of profile '\(record.profile)'")
             }
             if newest.map({ record.revision > $0.revision }) ?? true { newest = record }
         }
@@ -73,7 +76,8 @@ public struct SecretServiceVault: VaultBackend {
         let attributes = SecretAttributes.profile(record.profile, binding: bindings[record.profile])
         let label = Self.label(for: record)
         let secret = record.serialized()
-        try await withUnlockedCollection("store the item of profile '\(record.profile)'") { connection throws(VaultError) in
+        try await withUnlockedCollection("store the item of profile '\(record.profile)'") {
+            connection throws(VaultError) in
             try connection.store(secret, label: label, attributes: attributes)
         }
         try changeStamps.bump(profile: record.profile)
@@ -97,13 +101,16 @@ public struct SecretServiceVault: VaultBackend {
 
     public func status() async -> VaultStatus {
         do {
-            return try await call("read the default collection's state", timeout: timeout) { cancellable throws(VaultError) in
+            return try await call("read the default collection's state", timeout: timeout) {
+                cancellable throws(VaultError) in
                 let connection = try SecretServiceConnection(cancellable: cancellable)
                 return VaultStatus(
                     backend: .secretService, state: connection.isLocked ? .locked : .available,
                     location: "Secret Service \(connection.collectionDescription)",
-                    details: ["collection": connection.collectionPath, "label": connection.label,
-                              "timeout": "\(timeout.inSeconds) s"])
+                    details: [
+                        "collection": connection.collectionPath, "label": connection.label,
+                        "timeout": "\(timeout.inSeconds) s",
+                    ])
             }
         } catch {
             let state: VaultStatus.State
@@ -112,8 +119,9 @@ public struct SecretServiceVault: VaultBackend {
             case .locked: state = .locked
             default: state = .unavailable(Self.detail(of: error))
             }
-            return VaultStatus(backend: .secretService, state: state, location: "Secret Service default collection",
-                               details: ["timeout": "\(timeout.inSeconds) s"])
+            return VaultStatus(
+                backend: .secretService, state: state, location: "Secret Service default collection",
+                details: ["timeout": "\(timeout.inSeconds) s"])
         }
     }
 
@@ -138,7 +146,8 @@ public struct SecretServiceVault: VaultBackend {
         do {
             return try await call(what, timeout: timeout, operation)
         } catch .locked(let detail) where allowPrompt {
-            let unlocked = try await call("unlock the default collection through its prompt", timeout: promptTimeout) { cancellable throws(VaultError) in
+            let unlocked = try await call("unlock the default collection through its prompt", timeout: promptTimeout) {
+                cancellable throws(VaultError) in
                 try SecretServiceConnection(cancellable: cancellable).unlockWithPrompt()
             }
             guard unlocked else {

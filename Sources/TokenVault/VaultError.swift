@@ -45,7 +45,8 @@ public enum VaultError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsafePermissions(let detail):
             return detail
         case .lockTimedOut(let profile, let seconds):
-            return "Another authvault process held the lock of profile '\(profile)' for more than \(seconds) s; try again."
+            return
+                "Another authvault process held the lock of profile '\(profile)' for more than \(seconds) s; try again."
         case .io(let detail):
             return detail
         }

@@ -35,12 +35,14 @@ package struct VaultKeyFile: Sendable, Equatable {
         keyCheck = Self.keyCheck(for: dataKey)
         wrappedKey = []
         wrapTag = []
-        let wrappingKey = try PassphraseKeyDerivation.keyEncryptionKey(passphrase: passphrase, salt: salt,
-                                                                     parameters: parameters)
+        let wrappingKey = try PassphraseKeyDerivation.keyEncryptionKey(
+            passphrase: passphrase, salt: salt,
+            parameters: parameters)
         do {
             let box = try dataKey.withUnsafeBytes { (plaintext) throws(CryptoError) in
-                try AES256GCM.seal(plaintext, using: wrappingKey, nonce: wrapNonce,
-                                   authenticating: authenticatedHeader)
+                try AES256GCM.seal(
+                    plaintext, using: wrappingKey, nonce: wrapNonce,
+                    authenticating: authenticatedHeader)
             }
             wrappedKey = box.ciphertext
             wrapTag = box.tag
@@ -59,11 +61,13 @@ package struct VaultKeyFile: Sendable, Equatable {
             throw .corrupted(location: location, reason: "it is not an authvault key file")
         }
         guard let version = reader.readUInt16() else { throw truncated }
-        guard version == Self.formatVersion else { throw .unsupportedVersion(location: location, version: Int(version)) }
+        guard version == Self.formatVersion else {
+            throw .unsupportedVersion(location: location, version: Int(version))
+        }
         guard let kdf = reader.readShort(), let logN = reader.readUInt8(), let r = reader.readUInt32(),
-              let p = reader.readUInt32(), let salt = reader.readShort(),
-              let nonce = reader.read(AES256GCM.nonceByteCount), let wrapped = reader.read(AES256GCM.keyByteCount),
-              let tag = reader.read(AES256GCM.tagByteCount), let keyCheck = reader.read(HMACSHA256.byteCount)
+            let p = reader.readUInt32(), let salt = reader.readShort(),
+            let nonce = reader.read(AES256GCM.nonceByteCount), let wrapped = reader.read(AES256GCM.keyByteCount),
+            let tag = reader.read(AES256GCM.tagByteCount), let keyCheck = reader.read(HMACSHA256.byteCount)
         else { throw truncated }
         let checkedLength = reader.offset
         guard let checksum = reader.read(SHA256.byteCount) else { throw truncated }
@@ -74,7 +78,8 @@ package struct VaultKeyFile: Sendable, Equatable {
             throw .corrupted(location: location, reason: "the checksum does not match")
         }
         guard kdf == Array(Self.kdfName.utf8) else {
-            throw .corrupted(location: location, reason: "unknown key derivation '\(String(decoding: kdf, as: UTF8.self))'")
+            throw .corrupted(
+                location: location, reason: "unknown key derivation '\(String(decoding: kdf, as: UTF8.self))'")
         }
         parameters = ScryptParameters(logN: logN, r: r, p: p)
         guard PassphraseKeyDerivation.isAcceptable(parameters), salt.count >= 16 else {
@@ -100,8 +105,9 @@ package struct VaultKeyFile: Sendable, Equatable {
 
     /// The data key, or `.wrongPassphrase` when the tag fails on this (checksum-verified) file. Runs the KDF once.
     func unwrap(passphrase: SecretBytes, location: String) throws(VaultError) -> SecretBytes {
-        let wrappingKey = try PassphraseKeyDerivation.keyEncryptionKey(passphrase: passphrase, salt: salt,
-                                                                     parameters: parameters)
+        let wrappingKey = try PassphraseKeyDerivation.keyEncryptionKey(
+            passphrase: passphrase, salt: salt,
+            parameters: parameters)
         let dataKey: SecretBytes
         do {
             let box = try AES256GCM.SealedBox(nonce: wrapNonce, ciphertext: wrappedKey, tag: wrapTag)
@@ -136,10 +142,11 @@ package struct VaultKeyFile: Sendable, Equatable {
     }
 
     private static func description(of bytes: some Sequence<UInt8>) -> String {
-        "authvault:vault-key:" + bytes.map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        "authvault:vault-key:"
+            + bytes.map { byte in
+                let hex = String(byte, radix: 16)
+                return hex.count == 1 ? "0" + hex : hex
+            }.joined()
     }
 
     private static func keyCheck(for dataKey: SecretBytes) -> [UInt8] {

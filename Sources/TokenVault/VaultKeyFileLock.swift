@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
-internal import SystemPlumbing
 import SecureFiles
+internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Serializes changes to `vault.key` across processes: an exclusive `flock` on a hidden lock file beside it
 /// (profile names cannot start with '.', so it never meets a profile's files) for creating, rewrapping and
@@ -51,7 +52,8 @@ enum VaultKeyFileLock {
     }
 
     /// Shared, on the calling thread, when no re-key holds the lock; nil, without running `body`, when one does.
-    static func withSharedLockIfFree<T>(directory: String, _ body: () throws(VaultError) -> T) throws(VaultError) -> T? {
+    static func withSharedLockIfFree<T>(directory: String, _ body: () throws(VaultError) -> T) throws(VaultError) -> T?
+    {
         let descriptor = try open(directory)
         defer { close(descriptor) }
         do {

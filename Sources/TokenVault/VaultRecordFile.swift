@@ -16,8 +16,9 @@ package enum VaultRecordFile {
         let box: AES256GCM.SealedBox
         do {
             box = try plaintext.withUnsafeBytes { (plaintext) throws(CryptoError) in
-                try AES256GCM.seal(plaintext, using: dataKey,
-                                   authenticating: associatedData(profile: record.profile, version: formatVersion))
+                try AES256GCM.seal(
+                    plaintext, using: dataKey,
+                    authenticating: associatedData(profile: record.profile, version: formatVersion))
             }
         } catch {
             throw .io("cannot encrypt the record of profile '\(record.profile)': \(error)")
@@ -48,11 +49,12 @@ package enum VaultRecordFile {
         guard let version = reader.readUInt16() else { throw truncated }
         guard version == formatVersion else { throw .unsupportedVersion(location: location, version: Int(version)) }
         guard let nonce = reader.read(AES256GCM.nonceByteCount), reader.remaining >= AES256GCM.tagByteCount,
-              let ciphertext = reader.read(reader.remaining - AES256GCM.tagByteCount),
-              let tag = reader.read(AES256GCM.tagByteCount)
+            let ciphertext = reader.read(reader.remaining - AES256GCM.tagByteCount),
+            let tag = reader.read(AES256GCM.tagByteCount)
         else { throw truncated }
         do {
-            return Envelope(version: version, box: try AES256GCM.SealedBox(nonce: nonce, ciphertext: ciphertext, tag: tag))
+            return Envelope(
+                version: version, box: try AES256GCM.SealedBox(nonce: nonce, ciphertext: ciphertext, tag: tag))
         } catch {
             throw truncated
         }
@@ -63,11 +65,14 @@ package enum VaultRecordFile {
     ) throws(VaultError) -> CredentialRecord {
         let plaintext: SecretBytes
         do {
-            plaintext = try AES256GCM.open(envelope.box, using: dataKey,
-                                           authenticating: associatedData(profile: profile, version: envelope.version))
+            plaintext = try AES256GCM.open(
+                envelope.box, using: dataKey,
+                authenticating: associatedData(profile: profile, version: envelope.version))
         } catch {
-            throw .corrupted(location: location, reason: "the record failed authentication (altered, truncated, "
-                + "or not the record of profile '\(profile)')")
+            throw .corrupted(
+                location: location,
+                reason: "the record failed authentication (altered, truncated, "
+                    + "or not the record of profile '\(profile)')")
         }
         let record: CredentialRecord
         do {

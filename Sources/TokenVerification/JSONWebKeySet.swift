@@ -15,7 +15,9 @@ public struct JSONWebKeySet: Sendable {
         }
         var keys: [String: JSONWebKey] = [:]
         for entry in document.keys where (entry.use ?? "sig") == "sig" {
-            guard let kid = entry.kid, let key = entry.signingKey, (entry.alg ?? key.algorithm) == key.algorithm else { continue }
+            guard let kid = entry.kid, let key = entry.signingKey, (entry.alg ?? key.algorithm) == key.algorithm else {
+                continue
+            }
             keys[kid] = key
         }
         self.keys = keys
@@ -41,11 +43,13 @@ private struct KeySetDocument: Decodable {
             switch kty {
             case "RSA":
                 guard let n = n.flatMap(Base64URL.decode), let e = e.flatMap(Base64URL.decode),
-                      let key = try? RSAPublicKey(modulus: n, exponent: e) else { return nil }
+                    let key = try? RSAPublicKey(modulus: n, exponent: e)
+                else { return nil }
                 return .rs256(key)
             case "EC":
                 guard crv == "P-256", let x = x.flatMap(Base64URL.decode), let y = y.flatMap(Base64URL.decode),
-                      let key = try? P256PublicKey(x: x, y: y) else { return nil }
+                    let key = try? P256PublicKey(x: x, y: y)
+                else { return nil }
                 return .es256(key)
             default:
                 return nil

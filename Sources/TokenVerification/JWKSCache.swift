@@ -30,7 +30,8 @@ public actor JWKSCache {
         self.url = url
         self.transport = transport
         self.fetchTimeout = fetchTimeout
-        self.minimumRefetchInterval = Double(minimumRefetchInterval.components.seconds)
+        self.minimumRefetchInterval =
+            Double(minimumRefetchInterval.components.seconds)
             + Double(minimumRefetchInterval.components.attoseconds) / 1e18
         self.now = now
     }
@@ -66,8 +67,9 @@ public actor JWKSCache {
 
     private func startFetch() {
         lastFetchStarted = now()
-        var request = HTTPRequest(method: "GET", url: url, headers: [HTTPHeader(name: "Accept", value: "application/json")],
-                                  timeout: fetchTimeout)
+        var request = HTTPRequest(
+            method: "GET", url: url, headers: [HTTPHeader(name: "Accept", value: "application/json")],
+            timeout: fetchTimeout)
         request.operation = "the JWKS signing keys"
         let transport = self.transport
         inFlight = Task { () -> Result<JSONWebKeySet, TokenError> in

@@ -75,7 +75,9 @@ public struct TokenVerifier: Sendable {
     private func verifiedSignature(_ token: String) async throws(TokenError) -> JWT {
         let jwt = try JWT(compact: token)
         // Checked before any fetch, so `none` or HS256 never reaches the key set.
-        guard JSONWebKey.supportedAlgorithms.contains(jwt.header.alg) else { throw .unsupportedAlgorithm(jwt.header.alg) }
+        guard JSONWebKey.supportedAlgorithms.contains(jwt.header.alg) else {
+            throw .unsupportedAlgorithm(jwt.header.alg)
+        }
         let key: JSONWebKey
         if let kid = jwt.header.kid {
             key = try await keys.key(for: kid)
@@ -84,7 +86,9 @@ public struct TokenVerifier: Sendable {
         } else {
             throw .malformed("the header has no 'kid'")
         }
-        guard key.algorithm == jwt.header.alg else { throw .algorithmMismatch(header: jwt.header.alg, key: key.algorithm) }
+        guard key.algorithm == jwt.header.alg else {
+            throw .algorithmMismatch(header: jwt.header.alg, key: key.algorithm)
+        }
         guard key.isValidSignature(jwt.signature, for: jwt.signingInput) else { throw .badSignature }
         return jwt
     }

@@ -1,6 +1,7 @@
 import AuthVaultCLI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 exit(await AuthVault.main())

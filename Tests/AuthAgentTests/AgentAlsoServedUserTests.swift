@@ -1,7 +1,7 @@
 import AuthAgent
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension AgentSuites {
     /// `AgentServer.Options.alsoServed`: another user (a container's, through a bind-mounted socket) gets the tokens
@@ -22,24 +22,32 @@ extension AgentSuites {
                 // The directory is private: reach the socket as a bind mount would, through an open one.
                 chmod(agent.directory.path, 0o711)
                 chmod(agent.directory.appending("authvault"), 0o711)
-                let replies = try await ask(as: 65534, agent.socketPath, [
-                    #"{"v":1,"op":"token","profile":"work"}"#, #"{"v":1,"op":"status"}"#, #"{"v":1,"op":"lock"}"#,
-                    #"{"v":1,"op":"unlock"}"#, #"{"v":1,"op":"version"}"#,
-                    #"{"v":1,"op":"token","profile":"empty"}"#, #"{"v":1,"op":"token","profile":"ghost"}"#,
-                    #"{"v":1,"op":"awsCredentials","profile":"empty"}"#,
-                ])
+                let replies = try await ask(
+                    as: 65534, agent.socketPath,
+                    [
+                        #"{"v":1,"op":"token","profile":"work"}"#, #"{"v":1,"op":"status"}"#, #"{"v":1,"op":"lock"}"#,
+                        #"{"v":1,"op":"unlock"}"#, #"{"v":1,"op":"version"}"#,
+                        #"{"v":1,"op":"token","profile":"empty"}"#, #"{"v":1,"op":"token","profile":"ghost"}"#,
+                        #"{"v":1,"op":"awsCredentials","profile":"empty"}"#,
+                    ])
                 #expect(replies.count == 8)
                 #expect(replies.first?.contains(#""token":"#) == true, "\(replies)")
-                #expect(Array(replies[1...]) == Array(repeating: RawAgentRequests.notServed, count: 7),
-                        "status, lock, unlock, version, unlisted and unknown profiles alike: one refusal, nothing more")
+                #expect(
+                    Array(replies[1...]) == Array(repeating: RawAgentRequests.notServed, count: 7),
+                    "status, lock, unlock, version, unlisted and unknown profiles alike: one refusal, nothing more")
                 #expect(agent.profiles.locks == 0 && agent.profiles.unlocks == 0)
                 let owner = AgentClient(socketPath: agent.socketPath, timeout: .seconds(10))
                 #expect(try await OffPool.run { try owner.status() }.count == 1, "the owner is still served all")
-                await #expect(throws: AgentClientError.server(AgentFailure(.signInRequired, "No usable session for profile 'empty' (not signed in)."))) {
+                await #expect(
+                    throws: AgentClientError.server(
+                        AgentFailure(.signInRequired, "No usable session for profile 'empty' (not signed in)."))
+                ) {
                     try await OffPool.run { try owner.token(profile: "empty") }
                 }
-                await #expect(throws: AgentClientError.server(AgentFailure(.unknownProfile, "No profile 'ghost' is configured.")),
-                              "the owner still hears why") {
+                await #expect(
+                    throws: AgentClientError.server(AgentFailure(.unknownProfile, "No profile 'ghost' is configured.")),
+                    "the owner still hears why"
+                ) {
                     try await OffPool.run { try owner.token(profile: "ghost") }
                 }
 
@@ -57,8 +65,17 @@ extension AgentSuites {
                 chmod(agent.directory.path, 0o711)
                 chmod(agent.directory.appending("authvault"), 0o711)
                 let reply = try await ask(as: 65534, agent.socketPath, [#"{"v":1,"op":"token","profile":"locked"}"#])
-                #expect(reply == [#"{"v":1,"ok":false,"error":{"code":"vaultLocked","message":"The vault of profile 'locked' is locked in the agent."}}"#])
-                await #expect(throws: AgentClientError.server(AgentFailure(.vaultLocked, "The vault of profile 'locked' is locked: The keyring is locked (collection 'login' is locked)."))) {
+                #expect(
+                    reply == [
+                        #"{"v":1,"ok":false,"error":{"code":"vaultLocked","message":"The vault of profile 'locked' is locked in the agent."}}"#
+                    ])
+                await #expect(
+                    throws: AgentClientError.server(
+                        AgentFailure(
+                            .vaultLocked,
+                            "The vault of profile 'locked' is locked: The keyring is locked (collection 'login' is locked)."
+                        ))
+                ) {
                     try await OffPool.run { try agent.client.token(profile: "locked") }
                 }
             }
@@ -74,9 +91,13 @@ extension AgentSuites {
         @Test func aClientTrustsOnlyTheAgentUserItIsTold() async throws {
             try await withAgent { agent in
                 let path = agent.socketPath
-                _ = try await OffPool.run { try AgentClient(socketPath: path, agentUid: geteuid()).token(profile: "work") }
+                _ = try await OffPool.run {
+                    try AgentClient(socketPath: path, agentUid: geteuid()).token(profile: "work")
+                }
                 let other = geteuid() == 0 ? UInt32(65534) : 0
-                await #expect(throws: AgentClientError.connectionFailed("\(path) is not served by an agent of uid \(other)")) {
+                await #expect(
+                    throws: AgentClientError.connectionFailed("\(path) is not served by an agent of uid \(other)")
+                ) {
                     try await OffPool.run { try AgentClient(socketPath: path, agentUid: other).token(profile: "work") }
                 }
             }

@@ -1,7 +1,7 @@
 import AuthAgent
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension AgentSuites {
     /// The client's typed errors, against sockets that are not a healthy agent.
@@ -22,7 +22,9 @@ extension AgentSuites {
         @Test func noSocketMeansNotRunning() throws {
             let directory = try TemporaryDirectory(prefix: "agent")
             let path = directory.appending("agent.sock")
-            #expect(throws: AgentClientError.notRunning(socketPath: path)) { try AgentClient(socketPath: path).token(profile: "work") }
+            #expect(throws: AgentClientError.notRunning(socketPath: path)) {
+                try AgentClient(socketPath: path).token(profile: "work")
+            }
         }
 
         @Test func anAgentThatNeverAnswersTimesOut() async throws {

@@ -9,7 +9,9 @@ import TokenVault
 /// A vault whose keyring is locked, to see how the agent reports it.
 struct LockedVault: VaultBackend {
     let kind = VaultBackendKind.memory
-    func load(profile: String) async throws(VaultError) -> CredentialRecord? { throw .locked("collection 'login' is locked") }
+    func load(profile: String) async throws(VaultError) -> CredentialRecord? {
+        throw .locked("collection 'login' is locked")
+    }
     func save(_ record: CredentialRecord) async throws(VaultError) { throw .locked("collection 'login' is locked") }
     func delete(profile: String) async throws(VaultError) { throw .locked("collection 'login' is locked") }
     func profiles() async throws(VaultError) -> [String] { [] }
@@ -51,8 +53,9 @@ final class TestProfiles: AgentProfileProvider {
         default: throw AgentFailure(.unknownProfile, "No profile '\(profile)' is configured.")
         }
         counts.withLock { $0.storesMade += 1 }
-        let store = AuthStore(profile: profile, vault: backend, lock: ProfileLock(directory: lockDirectory, profile: profile),
-                              authority: authority, now: clock.now)
+        let store = AuthStore(
+            profile: profile, vault: backend, lock: ProfileLock(directory: lockDirectory, profile: profile),
+            authority: authority, now: clock.now)
         made.withLock { $0.append(store) }
         return store
     }
@@ -67,8 +70,9 @@ final class TestProfiles: AgentProfileProvider {
 
     /// Signs "work" in through a store of its own, as `authvault login` would before the agent starts.
     func signInWork() async throws {
-        let store = AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: lockDirectory, profile: "work"),
-                              authority: authority, now: clock.now)
+        let store = AuthStore(
+            profile: "work", vault: vault, lock: ProfileLock(directory: lockDirectory, profile: "work"),
+            authority: authority, now: clock.now)
         _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
     }
 
@@ -98,26 +102,34 @@ struct AgentFixture {
     let socketPath: String
     let server: AgentServer
 
-    init(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServed: [UInt32: Set<String>] = [:],
-         restrictedSockets: [AgentServer.RestrictedSocket] = []) async throws {
+    init(
+        limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true,
+        alsoServed: [UInt32: Set<String>] = [:],
+        restrictedSockets: [AgentServer.RestrictedSocket] = []
+    ) async throws {
         directory = try TemporaryDirectory(prefix: "agent")
         authority = FakeAuthority(clock: clock)
         profiles = TestProfiles(clock: clock, authority: authority, lockDirectory: directory.appending("locks"))
         if signedIn { try await profiles.signInWork() }
         socketPath = AgentClient.socketPath(runtimeDirectory: directory.path)
-        server = try AgentServer.start(socketPath: socketPath, profiles: profiles,
-                                       options: .init(version: "9.9.9-test", limits: limits,
-                                                      alsoServed: alsoServed, restrictedSockets: restrictedSockets),
-                                       log: log.sink)
+        server = try AgentServer.start(
+            socketPath: socketPath, profiles: profiles,
+            options: .init(
+                version: "9.9.9-test", limits: limits,
+                alsoServed: alsoServed, restrictedSockets: restrictedSockets),
+            log: log.sink)
     }
 
     var client: AgentClient { AgentClient(socketPath: socketPath) }
 }
 
 /// Runs `body` with a fresh agent, and stops the agent afterwards, whether `body` succeeded or not.
-func withAgent(limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServed: [UInt32: Set<String>] = [:],
-               restrictedSockets: [AgentServer.RestrictedSocket] = [], _ body: (AgentFixture) async throws -> Void) async throws {
-    let agent = try await AgentFixture(limits: limits, signedIn: signedIn, alsoServed: alsoServed, restrictedSockets: restrictedSockets)
+func withAgent(
+    limits: AgentServer.Limits = AgentServer.Limits(), signedIn: Bool = true, alsoServed: [UInt32: Set<String>] = [:],
+    restrictedSockets: [AgentServer.RestrictedSocket] = [], _ body: (AgentFixture) async throws -> Void
+) async throws {
+    let agent = try await AgentFixture(
+        limits: limits, signedIn: signedIn, alsoServed: alsoServed, restrictedSockets: restrictedSockets)
     do {
         try await body(agent)
     } catch {

@@ -1,7 +1,7 @@
 import AuthAgent
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension AgentSuites {
     /// Many clients at once: all get valid tokens, and a session near expiry is refreshed exactly once.
@@ -23,12 +23,15 @@ extension AgentSuites {
         static let seconds = Double(ProcessInfo.processInfo.environment["AGENT_HAMMER_SECONDS"] ?? "") ?? 3
 
         /// `clients` threads, each asking with the requester it makes (the token text, or nil), for `seconds`.
-        func hammer(_ clients: Int, expected: String, makeRequester: @escaping @Sendable () -> () -> String?) async -> Figures {
+        func hammer(_ clients: Int, expected: String, makeRequester: @escaping @Sendable () -> () -> String?) async
+            -> Figures
+        {
             let seconds = Self.seconds
             let started = Date()
             let results = await onThreads(clients) { _ -> (valid: Int, invalid: Int, milliseconds: [Double]) in
                 let request = makeRequester()
-                var valid = 0, invalid = 0
+                var valid = 0
+                var invalid = 0
                 var milliseconds: [Double] = []
                 milliseconds.reserveCapacity(200_000)
                 while Date().timeIntervalSince(started) < seconds {
@@ -43,9 +46,10 @@ extension AgentSuites {
             let elapsed = Date().timeIntervalSince(started)
             let sorted = results.flatMap(\.milliseconds).sorted()
             let valid = results.map(\.valid).reduce(0, +)
-            return Figures(valid: valid, invalid: results.map(\.invalid).reduce(0, +), perThread: results.map(\.valid),
-                           tokensPerSecond: Int(Double(valid) / elapsed), p50: sorted[sorted.count / 2],
-                           p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
+            return Figures(
+                valid: valid, invalid: results.map(\.invalid).reduce(0, +), perThread: results.map(\.valid),
+                tokensPerSecond: Int(Double(valid) / elapsed), p50: sorted[sorted.count / 2],
+                p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
         }
 
         @Test func sixteenClientsHammeringAllGetValidTokens() async throws {
@@ -72,7 +76,9 @@ extension AgentSuites {
                 let figures = await hammer(16, expected: expected) {
                     let connection = try? RawConnection(path: path)
                     return {
-                        guard let connection, connection.send(line), let reply = try? connection.readLine() else { return nil }
+                        guard let connection, connection.send(line), let reply = try? connection.readLine() else {
+                            return nil
+                        }
                         return (try? object(reply))?["token"] as? String
                     }
                 }
@@ -88,9 +94,11 @@ extension AgentSuites {
                 let before = try #require(try await agent.profiles.storedAccessToken())
                 // Warm the cache.
                 _ = try await OffPool.run { try AgentClient(socketPath: path).token(profile: "work") }
-                agent.clock.advance(by: 3590)   // 10 s left: inside the mandatory window
+                agent.clock.advance(by: 3590)  // 10 s left: inside the mandatory window
                 let tokens = await onThreads(50) { _ in
-                    (try? AgentClient(socketPath: path, timeout: .seconds(5)).token(profile: "work")).map { text($0.token) }
+                    (try? AgentClient(socketPath: path, timeout: .seconds(5)).token(profile: "work")).map {
+                        text($0.token)
+                    }
                 }
                 #expect(agent.authority.refreshCount == 1)
                 #expect(Set(tokens).count == 1)

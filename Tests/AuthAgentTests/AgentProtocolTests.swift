@@ -1,7 +1,7 @@
 import AuthAgent
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension AgentSuites {
     /// The wire protocol as a client written against the brief sees it: hand-written request lines, replies read
@@ -15,14 +15,15 @@ extension AgentSuites {
                 let lines = try await OffPool.run { () -> [String] in
                     let connection = try RawConnection(path: path)
                     // Five requests in one write, before reading anything: answered in order.
-                    connection.send("""
-                    {"v":1,"op":"token","profile":"work","kind":"access"}
-                    {"v":1,"op":"token","profile":"work"}
-                    {"v":1,"op":"status"}
-                    {"v":1,"op":"version"}
-                    {"v":1,"op":"ping"}
+                    connection.send(
+                        """
+                        {"v":1,"op":"token","profile":"work","kind":"access"}
+                        {"v":1,"op":"token","profile":"work"}
+                        {"v":1,"op":"status"}
+                        {"v":1,"op":"version"}
+                        {"v":1,"op":"ping"}
 
-                    """)
+                        """)
                     return try (0..<5).map { _ in try connection.readLine() }
                 }
                 for line in lines[0...1] {
@@ -88,7 +89,9 @@ extension AgentSuites {
                 let path = agent.socketPath
                 let (unknown, missing) = try await OffPool.run { () -> (String, String) in
                     let connection = try RawConnection(path: path)
-                    connection.send(#"{"v":1,"op":"token","profile":"other"}"# + "\n" + #"{"v":1,"op":"token","profile":"work"}"# + "\n")
+                    connection.send(
+                        #"{"v":1,"op":"token","profile":"other"}"# + "\n" + #"{"v":1,"op":"token","profile":"work"}"#
+                            + "\n")
                     return (try connection.readLine(), try connection.readLine())
                 }
                 #expect(try errorCode(unknown) == "unknownProfile")

@@ -1,7 +1,7 @@
 import AuthAgent
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension AgentSuites {
     /// `AgentServer.Options.restrictedSockets`: a second socket that serves its profiles' tokens to the agent's own
@@ -22,7 +22,8 @@ extension AgentSuites {
             let path = directory.appending("container/agent.sock")
             try await withAgent(restrictedSockets: [.init(path: path, profiles: ["work"])]) { agent in
                 var status = stat()
-                #expect(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK && status.st_mode & 0o777 == 0o600)
+                #expect(
+                    lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK && status.st_mode & 0o777 == 0o600)
                 #expect(lstat(directory.appending("container"), &status) == 0 && status.st_mode & 0o777 == 0o700)
                 let token = try #require(try await agent.profiles.storedAccessToken())
                 let restricted = AgentClient(socketPath: path, timeout: .seconds(10))
@@ -34,10 +35,12 @@ extension AgentSuites {
                     connection.send(request + "\n")
                     replies.append(try connection.readLine())
                 }
-                #expect(replies == Array(repeating: RawAgentRequests.notServed, count: Self.everythingElse.count),
-                        "one refusal, byte for byte, for every request it may not make")
+                #expect(
+                    replies == Array(repeating: RawAgentRequests.notServed, count: Self.everythingElse.count),
+                    "one refusal, byte for byte, for every request it may not make")
                 #expect(!replies.joined().contains(token))
-                #expect(agent.profiles.locks == 0 && agent.profiles.unlocks == 0, "lock and unlock never reached the host")
+                #expect(
+                    agent.profiles.locks == 0 && agent.profiles.unlocks == 0, "lock and unlock never reached the host")
                 connection.send(#"{"v":1,"op":"ping"}"# + "\n")
                 #expect(try connection.readLine() == #"{"v":1,"ok":true}"#)
 
@@ -61,7 +64,9 @@ extension AgentSuites {
             let open = directory.appending("open")
             mkdir(open, 0o700)
             chmod(open, 0o777)
-            await #expect(throws: AgentServerError.unsafeDirectory(path: open, reason: "is open to other users (mode 777)")) {
+            await #expect(
+                throws: AgentServerError.unsafeDirectory(path: open, reason: "is open to other users (mode 777)")
+            ) {
                 try await withAgent(restrictedSockets: [.init(path: open + "/agent.sock", profiles: ["work"])]) { _ in }
             }
             var status = stat()
@@ -88,10 +93,11 @@ extension AgentSuites {
                 chmod(directory.appending("container"), 0o711)
                 var status = stat()
                 #expect(lstat(path, &status) == 0 && status.st_mode & 0o777 == 0o666, "reachable through a bind mount")
-                let replies = try await RawAgentRequests.send([
-                    #"{"v":1,"op":"token","profile":"work"}"#, #"{"v":1,"op":"token","profile":"empty"}"#,
-                    #"{"v":1,"op":"token","profile":"locked"}"#, #"{"v":1,"op":"status"}"#,
-                ], to: path, asUid: 65534)
+                let replies = try await RawAgentRequests.send(
+                    [
+                        #"{"v":1,"op":"token","profile":"work"}"#, #"{"v":1,"op":"token","profile":"empty"}"#,
+                        #"{"v":1,"op":"token","profile":"locked"}"#, #"{"v":1,"op":"status"}"#,
+                    ], to: path, asUid: 65534)
                 #expect(replies.count == 4)
                 #expect(replies.first?.contains(#""token":"#) == true, "\(replies)")
                 #expect(Array(replies[1...]) == Array(repeating: RawAgentRequests.notServed, count: 3))

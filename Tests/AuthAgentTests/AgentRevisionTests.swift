@@ -1,8 +1,8 @@
 import AuthAgent
 import AuthStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension AgentSuites {
     /// The agent follows the profiles' change stamps: another process's change (a sign-in, a sign-out, a
@@ -20,15 +20,24 @@ extension AgentSuites {
                 try await agent.profiles.signInWork()
                 let newer = try #require(try await agent.profiles.storedAccessToken())
                 expectSecret(first, differsFrom: newer, "a new token in the vault")
-                expectSecret(first, equals: text(try await OffPool.run { try client.token(profile: "work") }.token), "the store's token in memory")
+                expectSecret(
+                    first, equals: text(try await OffPool.run { try client.token(profile: "work") }.token),
+                    "the store's token in memory")
                 #expect(agent.profiles.storesMade == 1)
 
                 try agent.profiles.changeStamps.bump(profile: "work")
-                expectSecret(newer, equals: text(try await OffPool.run { try client.token(profile: "work") }.token), "after the bump")
+                expectSecret(
+                    newer, equals: text(try await OffPool.run { try client.token(profile: "work") }.token),
+                    "after the bump")
                 #expect(agent.profiles.storesMade == 2, "the store is made again, and reads the record again")
                 // Unchanged since: served from the new store, no store made per request.
-                expectSecret(newer, differsFrom: text(try await OffPool.run { try client.token(profile: "work", kind: .id) }.token), "the ID token")
-                expectSecret(newer, equals: text(try await OffPool.run { try client.token(profile: "work") }.token), "from the new store")
+                expectSecret(
+                    newer,
+                    differsFrom: text(try await OffPool.run { try client.token(profile: "work", kind: .id) }.token),
+                    "the ID token")
+                expectSecret(
+                    newer, equals: text(try await OffPool.run { try client.token(profile: "work") }.token),
+                    "from the new store")
                 #expect(agent.profiles.storesMade == 2)
             }
         }
@@ -64,7 +73,8 @@ extension AgentSuites {
         }
 
         /// The agent refuses the token of "work": sign in.
-        func expectSignInRequired(_ client: AgentClient, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        func expectSignInRequired(_ client: AgentClient, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        {
             do {
                 _ = try await OffPool.run { try client.token(profile: "work") }
                 Issue.record("a token after the sign-out", sourceLocation: sourceLocation)
@@ -86,7 +96,7 @@ extension AgentSuites {
             }
         }
 
-    @Test func unlockIsPassedToTheHost() async throws {
+        @Test func unlockIsPassedToTheHost() async throws {
             try await withAgent { agent in
                 try await OffPool.run { try agent.client.lock() }
                 try await OffPool.run { try agent.client.unlock() }

@@ -1,15 +1,16 @@
 import AuthAgent
 import Foundation
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 
 extension AgentSuites {
     /// Misbehaving clients, each while a well-behaved one keeps asking: the well-behaved one never notices.
     @Suite struct AgentRobustnessTests {
         /// Asks for tokens on a thread of its own until told to stop; counts answers and the slowest one.
         final class SteadyClient: Sendable {
-            private let state = Locked<(answers: Int, failures: Int, slowest: Duration, stop: Bool)>((0, 0, .zero, false))
+            private let state = Locked<(answers: Int, failures: Int, slowest: Duration, stop: Bool)>(
+                (0, 0, .zero, false))
             let finished = Locked<Bool>(false)
 
             init(socketPath: String, expected: String) {
@@ -56,7 +57,9 @@ extension AgentSuites {
                     var generator = SystemRandomNumberGenerator()
                     for _ in 0..<50 {
                         let connection = try RawConnection(path: path)
-                        var noise = (0..<Int.random(in: 1...4000, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                        var noise = (0..<Int.random(in: 1...4000, using: &generator)).map { _ in
+                            UInt8.random(in: 0...255, using: &generator)
+                        }
                         noise.removeAll { $0 == 0x0A }
                         connection.send(noise + [0x0A])
                         let reply = try connection.readLine()
@@ -96,7 +99,10 @@ extension AgentSuites {
                     let started = Date()
                     var cutOff = false
                     for byte in Array(#"{"v":1,"op":"ping"}"#.utf8) {
-                        guard connection.send([byte]) else { cutOff = true; break }
+                        guard connection.send([byte]) else {
+                            cutOff = true
+                            break
+                        }
                         if !connection.closesWithin(1.0) { continue }
                         cutOff = true
                         break
@@ -119,8 +125,8 @@ extension AgentSuites {
                         case 0:
                             // A whole request, and leave before the reply.
                             connection.send(#"{"v":1,"op":"token","profile":"work"}"# + "\n")
-                        case 1: connection.send(#"{"v":1,"op":"tok"#)                              // half a request
-                        default: break                                                              // nothing at all
+                        case 1: connection.send(#"{"v":1,"op":"tok"#)  // half a request
+                        default: break  // nothing at all
                         }
                         shutdown(connection.descriptor, Int32(SHUT_RDWR))
                     }

@@ -1,8 +1,8 @@
 import AuthAgent
 import AuthStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension AgentSuites {
     /// The agent through a real socket, with its client.
@@ -15,11 +15,13 @@ extension AgentSuites {
 
                 let access = try await OffPool.run { try client.token(profile: "work") }
                 expectSecret(stored, equals: text(access.token), "the access token")
-                #expect(access.expiresAt == issuedAt + 3600)   // the fake authority issues hour-long tokens
+                #expect(access.expiresAt == issuedAt + 3600)  // the fake authority issues hour-long tokens
                 #expect(access.username == "alice-internal")
                 let id = try await OffPool.run { try client.token(profile: "work", kind: .id) }
-                expectSecret(text(try #require(try await agent.profiles.vault.load(profile: "work")?.idToken)), equals: text(id.token),
-                             "the ID token")
+                expectSecret(
+                    text(try #require(try await agent.profiles.vault.load(profile: "work")?.idToken)),
+                    equals: text(id.token),
+                    "the ID token")
                 expectNoSecrets(in: "\(access)", [stored], "the reply's description")
 
                 let status = try await OffPool.run { try client.status() }
@@ -61,7 +63,9 @@ extension AgentSuites {
                 let empty = try #require(try await failure("empty"))
                 #expect(empty.code == .signInRequired)
                 #expect(empty.message.contains("No usable session for profile 'empty'"))
-                #expect(!empty.message.contains("authvault login"), "the agent names no command; its caller adds the remedy")
+                #expect(
+                    !empty.message.contains("authvault login"), "the agent names no command; its caller adds the remedy"
+                )
                 #expect(try await failure("locked")?.code == .vaultLocked)
 
                 // Past expiry with Cognito unreachable: a network failure, and the session stays.
@@ -72,7 +76,9 @@ extension AgentSuites {
 
                 let status = try await OffPool.run { try client.status(profile: "locked") }
                 #expect(status.first?.state == "vaultUnavailable")
-                await #expect(throws: AgentClientError.server(AgentFailure(.unknownProfile, "No profile 'nope' is configured."))) {
+                await #expect(
+                    throws: AgentClientError.server(AgentFailure(.unknownProfile, "No profile 'nope' is configured."))
+                ) {
                     try await OffPool.run { try client.status(profile: "nope") }
                 }
             }
@@ -92,7 +98,8 @@ extension AgentSuites {
                 }
                 #expect(agent.authority.refreshCount == 1)
                 let second = try await OffPool.run { try client.token(profile: "work") }
-                expectSecret(try await agent.profiles.storedAccessToken(), equals: text(second.token), "the refreshed token")
+                expectSecret(
+                    try await agent.profiles.storedAccessToken(), equals: text(second.token), "the refreshed token")
                 #expect(second.token != first.token)
 
                 // Mandatory window of the new token (10 s left): the caller waits for a new one.
@@ -117,10 +124,14 @@ extension AgentSuites {
         @Test func refusesADirectoryOthersCanOpen() async throws {
             let directory = try TemporaryDirectory(prefix: "agent")
             let shared = directory.appending("authvault")
-            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
-            let profiles = TestProfiles(clock: TestClock(), authority: FakeAuthority(clock: TestClock()), lockDirectory: directory.appending("locks"))
+            try FileManager.default.createDirectory(
+                atPath: shared, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+            let profiles = TestProfiles(
+                clock: TestClock(), authority: FakeAuthority(clock: TestClock()),
+                lockDirectory: directory.appending("locks"))
             #expect {
-                _ = try AgentServer.start(socketPath: shared + "/agent.sock", profiles: profiles, options: .init(version: "t"))
+                _ = try AgentServer.start(
+                    socketPath: shared + "/agent.sock", profiles: profiles, options: .init(version: "t"))
             } throws: { error in
                 guard case .unsafeDirectory(let path, _) = error as? AgentServerError else { return false }
                 return path == shared
@@ -129,12 +140,17 @@ extension AgentSuites {
 
         @Test func refusesALinkedDirectory() async throws {
             let directory = try TemporaryDirectory(prefix: "agent")
-            let target = directory.appending("target"), linked = directory.appending("authvault")
-            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            let target = directory.appending("target")
+            let linked = directory.appending("authvault")
+            try FileManager.default.createDirectory(
+                atPath: target, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: target)
-            let profiles = TestProfiles(clock: TestClock(), authority: FakeAuthority(clock: TestClock()), lockDirectory: directory.appending("locks"))
+            let profiles = TestProfiles(
+                clock: TestClock(), authority: FakeAuthority(clock: TestClock()),
+                lockDirectory: directory.appending("locks"))
             #expect {
-                _ = try AgentServer.start(socketPath: linked + "/agent.sock", profiles: profiles, options: .init(version: "t"))
+                _ = try AgentServer.start(
+                    socketPath: linked + "/agent.sock", profiles: profiles, options: .init(version: "t"))
             } throws: { error in
                 guard case .unsafeDirectory(let path, let reason) = error as? AgentServerError else { return false }
                 return path == linked && reason.contains("symbolic link")
@@ -144,10 +160,12 @@ extension AgentSuites {
         @Test func replacesAStaleSocketButNeverALiveAgent() async throws {
             let directory = try TemporaryDirectory(prefix: "agent")
             let path = AgentClient.socketPath(runtimeDirectory: directory.path)
-            try FileManager.default.createDirectory(atPath: directory.appending("authvault"), withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory.appending("authvault"), withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700])
             let clock = TestClock()
-            let profiles = TestProfiles(clock: clock, authority: FakeAuthority(clock: clock), lockDirectory: directory.appending("locks"))
+            let profiles = TestProfiles(
+                clock: clock, authority: FakeAuthority(clock: clock), lockDirectory: directory.appending("locks"))
 
             // Something that answers on the path without the agent's lock (an older agent, say) is left alone.
             let listener = try boundSocket(at: path)
@@ -179,9 +197,11 @@ extension AgentSuites {
         @Test func stopFinishesTheReplyInFlightRemovesTheSocketAndReturnsPromptly() async throws {
             try await withAgent { agent in
                 let client = agent.client
-                agent.clock.advance(by: 3590)   // mandatory window: the next token request waits for a 200 ms refresh
+                agent.clock.advance(by: 3590)  // mandatory window: the next token request waits for a 200 ms refresh
                 let path = agent.socketPath
-                async let inFlight = OffPool.run { try AgentClient(socketPath: path, timeout: .seconds(5)).token(profile: "work") }
+                async let inFlight = OffPool.run {
+                    try AgentClient(socketPath: path, timeout: .seconds(5)).token(profile: "work")
+                }
                 for _ in 0..<100 where agent.authority.refreshCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
                 try #require(agent.authority.refreshCount == 1)
 
@@ -191,9 +211,11 @@ extension AgentSuites {
                 #expect(took < .seconds(1))
                 #expect(!FileManager.default.fileExists(atPath: agent.socketPath))
                 let token = try await inFlight
-                expectSecret(try await agent.profiles.storedAccessToken(), equals: text(token.token), "the token the caller waited for")
+                expectSecret(
+                    try await agent.profiles.storedAccessToken(), equals: text(token.token),
+                    "the token the caller waited for")
                 #expect(throws: AgentClientError.notRunning(socketPath: agent.socketPath)) { try client.ping() }
-                await agent.server.stop()   // a second stop is harmless
+                await agent.server.stop()  // a second stop is harmless
                 await agent.server.waitUntilStopped()
             }
         }

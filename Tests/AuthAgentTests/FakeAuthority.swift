@@ -10,7 +10,8 @@ import TestSupport
 final class FakeAuthority: SessionAuthority {
     let clock: TestClock
     let lifetime: Double
-    private let state = Locked<(refreshes: Int, generation: Int, failure: CognitoError?, delay: Duration)>((0, 0, nil, .milliseconds(200)))
+    private let state = Locked<(refreshes: Int, generation: Int, failure: CognitoError?, delay: Duration)>(
+        (0, 0, nil, .milliseconds(200)))
 
     init(clock: TestClock, lifetime: Double = 3600) {
         self.clock = clock
@@ -22,17 +23,24 @@ final class FakeAuthority: SessionAuthority {
     func setRefreshDelay(_ delay: Duration) { state.withLock { $0.delay = delay } }
 
     private func tokens(refreshToken: SecretBytes?) -> CognitoTokens {
-        let generation = state.withLock { $0.generation += 1; return $0.generation }
-        let issued = clock.reading, expires = clock.reading + lifetime
+        let generation = state.withLock {
+            $0.generation += 1
+            return $0.generation
+        }
+        let issued = clock.reading
+        let expires = clock.reading + lifetime
         return CognitoTokens(
             idToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "id-\(generation)")),
-            accessToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "access-\(generation)")),
+            accessToken: SecretBytes(
+                utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "access-\(generation)")),
             refreshToken: refreshToken ?? SecretBytes(utf8: "refresh-\(generation)"),
             idTokenExpiresAt: expires, accessTokenExpiresAt: expires,
             identity: VerifiedIdentity(username: "alice-internal", subject: "sub-1", email: "alice@example.com"))
     }
 
-    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError)
+        -> SignInStep
+    {
         guard case .password(let password, _) = method, password == SecretBytes(utf8: "correct horse") else {
             throw .notAuthorized(message: "Incorrect username or password.")
         }
@@ -45,7 +53,8 @@ final class FakeAuthority: SessionAuthority {
         throw .invalidConfiguration("the agent's tests confirm no device")
     }
 
-    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
+    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError)
+    {
         throw .invalidConfiguration("the agent's tests remember no device")
     }
 

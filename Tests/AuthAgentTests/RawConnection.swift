@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A client socket driven byte by byte, to misbehave on purpose and to read raw reply lines. One thread reads;
@@ -9,7 +10,10 @@ final class RawConnection: @unchecked Sendable {
     let descriptor: Int32
     private var buffered: [UInt8] = []
 
-    enum Failure: Error { case connect(Int32), closed, timedOut }
+    enum Failure: Error {
+        case connect(Int32)
+        case closed, timedOut
+    }
 
     init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -28,7 +32,9 @@ final class RawConnection: @unchecked Sendable {
     func send(_ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
             guard count > 0 else { return false }
             sent += count
         }

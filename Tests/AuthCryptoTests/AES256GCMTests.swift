@@ -27,16 +27,21 @@ import Testing
     // McGrew & Viega, "The Galois/Counter Mode of Operation (GCM)", appendix B, test cases 13 to 16 (256-bit keys;
     // 16 is 15 with the last 4 plaintext bytes dropped and associated data added).
     static let specification: [Vector] = [
-        Vector(name: "13 empty", key: zeroKey, nonce: String(repeating: "00", count: 12), plaintext: "", aad: "",
-               ciphertext: "", tag: "530f8afbc74536b9a963b4f1c4cb738b"),
-        Vector(name: "14 one zero block", key: zeroKey, nonce: String(repeating: "00", count: 12),
-               plaintext: String(repeating: "00", count: 16), aad: "",
-               ciphertext: "cea7403d4d606b6e074ec5d3baf39d18", tag: "d0d1c8a799996bf0265b98b5d48ab919"),
-        Vector(name: "15 four blocks", key: key15, nonce: "cafebabefacedbaddecaf888", plaintext: plaintext15, aad: "",
-               ciphertext: ciphertext15, tag: "b094dac5d93471bdec1a502270e3cc6c"),
-        Vector(name: "16 with AAD", key: key15, nonce: "cafebabefacedbaddecaf888", plaintext: String(plaintext15.dropLast(8)),
-               aad: "feedfacedeadbeeffeedfacedeadbeefabaddad2",
-               ciphertext: String(ciphertext15.dropLast(8)), tag: "76fc6ece0f4e1768cddf8853bb2d551b"),
+        Vector(
+            name: "13 empty", key: zeroKey, nonce: String(repeating: "00", count: 12), plaintext: "", aad: "",
+            ciphertext: "", tag: "530f8afbc74536b9a963b4f1c4cb738b"),
+        Vector(
+            name: "14 one zero block", key: zeroKey, nonce: String(repeating: "00", count: 12),
+            plaintext: String(repeating: "00", count: 16), aad: "",
+            ciphertext: "cea7403d4d606b6e074ec5d3baf39d18", tag: "d0d1c8a799996bf0265b98b5d48ab919"),
+        Vector(
+            name: "15 four blocks", key: key15, nonce: "cafebabefacedbaddecaf888", plaintext: plaintext15, aad: "",
+            ciphertext: ciphertext15, tag: "b094dac5d93471bdec1a502270e3cc6c"),
+        Vector(
+            name: "16 with AAD", key: key15, nonce: "cafebabefacedbaddecaf888",
+            plaintext: String(plaintext15.dropLast(8)),
+            aad: "feedfacedeadbeeffeedfacedeadbeefabaddad2",
+            ciphertext: String(ciphertext15.dropLast(8)), tag: "76fc6ece0f4e1768cddf8853bb2d551b"),
     ]
 
     @Test(arguments: specification) func sealMatchesSpecification(_ vector: Vector) throws {
@@ -51,7 +56,8 @@ import Testing
 
     @Test(arguments: specification) func openMatchesSpecification(_ vector: Vector) throws {
         let box = try AES256GCM.SealedBox(combined: bytes(vector.nonce + vector.ciphertext + vector.tag))
-        let plaintext = try AES256GCM.open(box, using: SecretBytes(bytes(vector.key)), authenticating: bytes(vector.aad))
+        let plaintext = try AES256GCM.open(
+            box, using: SecretBytes(bytes(vector.key)), authenticating: bytes(vector.aad))
         #expect(plaintext == SecretBytes(bytes(vector.plaintext)))
     }
 
@@ -68,7 +74,8 @@ import Testing
         tag[15] ^= 0x01
         let tampered = try AES256GCM.SealedBox(nonce: box.nonce, ciphertext: box.ciphertext, tag: tag)
         #expect(throws: CryptoError.authenticationFailure) {
-            try AES256GCM.open(tampered, using: SecretBytes(bytes(Self.key15)), authenticating: bytes(Self.vector16.aad))
+            try AES256GCM.open(
+                tampered, using: SecretBytes(bytes(Self.key15)), authenticating: bytes(Self.vector16.aad))
         }
     }
 
@@ -78,7 +85,8 @@ import Testing
         ciphertext[0] ^= 0x80
         let tampered = try AES256GCM.SealedBox(nonce: box.nonce, ciphertext: ciphertext, tag: box.tag)
         #expect(throws: CryptoError.authenticationFailure) {
-            try AES256GCM.open(tampered, using: SecretBytes(bytes(Self.key15)), authenticating: bytes(Self.vector16.aad))
+            try AES256GCM.open(
+                tampered, using: SecretBytes(bytes(Self.key15)), authenticating: bytes(Self.vector16.aad))
         }
     }
 
@@ -114,11 +122,13 @@ import Testing
             try AES256GCM.seal(utf8("x"), using: SecureRandom.secretBytes(count: 16), authenticating: [UInt8]())
         }
         #expect(throws: CryptoError.self) {
-            try AES256GCM.seal(utf8("x"), using: key, nonce: [UInt8](repeating: 0, count: 16), authenticating: [UInt8]())
+            try AES256GCM.seal(
+                utf8("x"), using: key, nonce: [UInt8](repeating: 0, count: 16), authenticating: [UInt8]())
         }
         #expect(throws: CryptoError.self) { try AES256GCM.SealedBox(combined: [UInt8](repeating: 0, count: 27)) }
         #expect(throws: CryptoError.self) {
-            try AES256GCM.SealedBox(nonce: [UInt8](repeating: 0, count: 12), ciphertext: [UInt8](), tag: [UInt8](repeating: 0, count: 15))
+            try AES256GCM.SealedBox(
+                nonce: [UInt8](repeating: 0, count: 12), ciphertext: [UInt8](), tag: [UInt8](repeating: 0, count: 15))
         }
     }
 }

@@ -5,7 +5,8 @@ import Testing
 @Suite struct Base64URLTests {
     // RFC 4648 section 10, without the padding.
     static let rfc4648: [(String, String)] = [
-        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy"),
+        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
+        ("foobar", "Zm9vYmFy"),
     ]
 
     @Test func rfc4648Vectors() {

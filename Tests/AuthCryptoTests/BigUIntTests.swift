@@ -1,7 +1,7 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct BigUIntTests {
     // RFC 5054 appendix A / RFC 3526 group 15, the 3072-bit SRP group Cognito uses. Produced by
@@ -65,7 +65,7 @@ import TestSupport
             cases.append((a, b, m))
         }
         cases.append(("0", "0", "1"))
-        cases.append(("5", "9", "7"))   // a < b in subtraction
+        cases.append(("5", "9", "7"))  // a < b in subtraction
         cases.append(("ffffffffffffffff", "1", "2"))  // even modulus with power
 
         let script = """
@@ -80,13 +80,16 @@ import TestSupport
         let lines = output.stdoutText.split(separator: "\n")
         try #require(lines.count == cases.count)
         for (operands, line) in zip(cases, lines) {
-            let a = try #require(BigUInt(hex: operands.a)), b = try #require(BigUInt(hex: operands.b))
+            let a = try #require(BigUInt(hex: operands.a))
+            let b = try #require(BigUInt(hex: operands.b))
             let m = try #require(BigUInt(hex: operands.m))
             let results = [
                 a.power(b, modulus: m), a.multiplying(b, modulus: m), a.adding(b, modulus: m),
                 a.subtracting(b, modulus: m), a.modulo(m), a + b, a * b,
             ].map(\.hex)
-            #expect(results == line.split(separator: " ").map(String.init), "a=\(operands.a) b=\(operands.b) m=\(operands.m)")
+            #expect(
+                results == line.split(separator: " ").map(String.init),
+                "a=\(operands.a) b=\(operands.b) m=\(operands.m)")
         }
     }
 
@@ -96,8 +99,11 @@ import TestSupport
         let exponentHex = hex(SecureRandom.bytes(count: 32))
         let result = BigUInt(2).power(try #require(BigUInt(hex: exponentHex)), modulus: prime)
         let output = try ProcessRunner.run(
-            PeerPython.path, ["-c", "import sys; print(format(pow(2, int(sys.argv[1], 16), int(sys.argv[2], 16)), 'x'))",
-                        exponentHex, Self.rfc5054Prime3072])
+            PeerPython.path,
+            [
+                "-c", "import sys; print(format(pow(2, int(sys.argv[1], 16), int(sys.argv[2], 16)), 'x'))",
+                exponentHex, Self.rfc5054Prime3072,
+            ])
         #expect(result.hex == output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(result < prime)
     }

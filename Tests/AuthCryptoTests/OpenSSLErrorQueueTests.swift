@@ -10,7 +10,9 @@ import Testing
         let key = SecretBytes(zeroedCount: 32)
         let box = try AES256GCM.SealedBox(
             nonce: [UInt8](repeating: 0, count: 12), ciphertext: [1, 2, 3], tag: [UInt8](repeating: 0, count: 16))
-        #expect(throws: CryptoError.authenticationFailure) { try AES256GCM.open(box, using: key, authenticating: [UInt8]()) }
+        #expect(throws: CryptoError.authenticationFailure) {
+            try AES256GCM.open(box, using: key, authenticating: [UInt8]())
+        }
         #expect(ERR_peek_error() == 0)
     }
 

@@ -1,14 +1,15 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// ES256 verification: RFC 7515's published example, and keys and signatures made by the openssl CLI.
 @Suite struct P256PublicKeyTests {
     /// RFC 7515 Appendix A.3: the JWK's x and y, the signing input and the JWS signature (raw r || s).
     static let x = "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU"
     static let y = "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"
-    static let signingInput = "eyJhbGciOiJFUzI1NiJ9"
+    static let signingInput =
+        "eyJhbGciOiJFUzI1NiJ9"
         + ".eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
     static let signature = "DtEhU3ljbEg8L38VWAfUAqOyKAM6-Xx-F4GawxaepmXFCgfTjDxw5djxLa8ISlSApmWQxfKTUJqPP3-Kg6NU1Q"
 
@@ -22,12 +23,15 @@ import TestSupport
         var flipped = signature
         flipped[40] ^= 0x01
         #expect(!key.isValidSignature(flipped, for: Array(Self.signingInput.utf8)))
-        #expect(!key.isValidSignature(signature.dropLast(), for: Array(Self.signingInput.utf8)), "r || s is exactly 64 bytes")
+        #expect(
+            !key.isValidSignature(signature.dropLast(), for: Array(Self.signingInput.utf8)),
+            "r || s is exactly 64 bytes")
         #expect(!key.isValidSignature([UInt8](repeating: 0, count: 64), for: Array(Self.signingInput.utf8)))
     }
 
     @Test func openSSLSignaturesVerifyAndOtherKeysDoNot() throws {
-        let signer = try P256TestKey(), other = try P256TestKey()
+        let signer = try P256TestKey()
+        let other = try P256TestKey()
         let (x, y) = try signer.coordinates()
         let key = try P256PublicKey(x: x, y: y)
         let (otherX, otherY) = try other.coordinates()
@@ -41,12 +45,15 @@ import TestSupport
     }
 
     @Test func pointsOffTheCurveAndWrongLengthsAreRefused() throws {
-        let x = try Self.decoded(Self.x), y = try Self.decoded(Self.y)
+        let x = try Self.decoded(Self.x)
+        let y = try Self.decoded(Self.y)
         var offCurve = y
         offCurve[31] ^= 0x01
         #expect(throws: CryptoError.invalidKey) { try P256PublicKey(x: x, y: offCurve) }
         #expect(throws: CryptoError.invalidKey) { try P256PublicKey(x: x.dropFirst(), y: y) }
         #expect(throws: CryptoError.invalidKey) { try P256PublicKey(x: [0] + x, y: y) }
-        #expect(throws: CryptoError.invalidKey) { try P256PublicKey(x: [UInt8](repeating: 0, count: 32), y: [UInt8](repeating: 0, count: 32)) }
+        #expect(throws: CryptoError.invalidKey) {
+            try P256PublicKey(x: [UInt8](repeating: 0, count: 32), y: [UInt8](repeating: 0, count: 32))
+        }
     }
 }

@@ -1,7 +1,7 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Keys and signatures made by the openssl CLI, verified by AuthCrypto.
 @Suite struct RSAPublicKeyTests {
@@ -18,8 +18,10 @@ import TestSupport
                 "openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:\(bits)", "-out", keyPath])
             try #require(generated.status == 0, "\(generated.stderrText)")
             // `-modulus` prints "Modulus=<HEX>"; `-text` prints "publicExponent: 65537 (0x10001)".
-            let modulusOutput = try ProcessRunner.run("openssl", ["rsa", "-in", keyPath, "-noout", "-modulus"]).stdoutText
-            let modulusHex = try #require(modulusOutput.split(separator: "=").last).trimmingCharacters(in: .whitespacesAndNewlines)
+            let modulusOutput = try ProcessRunner.run("openssl", ["rsa", "-in", keyPath, "-noout", "-modulus"])
+                .stdoutText
+            let modulusHex = try #require(modulusOutput.split(separator: "=").last).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             modulus = AuthCryptoTests.bytes(modulusHex)
             let text = try ProcessRunner.run("openssl", ["rsa", "-in", keyPath, "-noout", "-text"]).stdoutText
             let exponentLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("publicExponent:") })
@@ -31,7 +33,8 @@ import TestSupport
             let messagePath = directory.appending("message")
             let signaturePath = directory.appending("signature")
             try Data(message).write(to: URL(fileURLWithPath: messagePath))
-            let signed = try ProcessRunner.run("openssl", ["dgst", "-sha256", "-sign", keyPath, "-out", signaturePath, messagePath])
+            let signed = try ProcessRunner.run(
+                "openssl", ["dgst", "-sha256", "-sign", keyPath, "-out", signaturePath, messagePath])
             try #require(signed.status == 0, "\(signed.stderrText)")
             return [UInt8](try Data(contentsOf: URL(fileURLWithPath: signaturePath)))
         }

@@ -1,9 +1,10 @@
 import AuthCrypto
 import CognitoAuth
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TokenVault
+
 @testable import AuthStore
 
 /// Identity-pool credentials served by the store: fetched with the session's ID token, kept in the vault with the
@@ -25,8 +26,9 @@ import TokenVault
 
     /// A store as one process has it; several on the same vault and lock directory are several processes.
     func makeStore() -> AuthStore {
-        AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: directory.path, profile: "work"),
-                  authority: authority, refreshesInBackground: false, now: clock.now)
+        AuthStore(
+            profile: "work", vault: vault, lock: ProfileLock(directory: directory.path, profile: "work"),
+            authority: authority, refreshesInBackground: false, now: clock.now)
     }
 
     func signedInStore() async throws -> AuthStore {
@@ -45,7 +47,9 @@ import TokenVault
         let stored = try #require(try await vault.load(profile: "work"))
         #expect(pool.calls.getId == 1 && pool.calls.credentials == 1)
         #expect(pool.calls.logins.count == 2)
-        for login in pool.calls.logins { expectSecret(text(stored.idToken), equals: login, "each call's login is the stored ID token") }
+        for login in pool.calls.logins {
+            expectSecret(text(stored.idToken), equals: login, "each call's login is the stored ID token")
+        }
         #expect(stored.identityId == credentials.identityId)
         #expect(stored.awsCredentials?.accessKeyId == credentials.accessKeyId)
         #expect(stored.awsCredentials?.sessionToken == credentials.sessionToken)
@@ -60,8 +64,8 @@ import TokenVault
     @Test func credentialsNearingTheMinimumAreFetchedAgainForTheSameIdentity() async throws {
         let store = try await signedInStore()
         let first = try await store.validAWSCredentials(request)
-        clock.advance(by: 3600 - 16 * 60 + 1)   // less than 16 minutes left
-        _ = try await store.validIDToken()       // (the session itself is refreshed as usual)
+        clock.advance(by: 3600 - 16 * 60 + 1)  // less than 16 minutes left
+        _ = try await store.validIDToken()  // (the session itself is refreshed as usual)
         let second = try await store.validAWSCredentials(request)
         #expect(second.accessKeyId != first.accessKeyId)
         #expect(second.expiresAt - clock.reading >= 15 * 60)
@@ -120,7 +124,8 @@ import TokenVault
         #expect(self.pool.calls.getId == 1 && self.pool.calls.credentials == 2)
         #expect(try await vault.load(profile: "work")?.awsCredentials?.scope == self.pool.scope)
 
-        self.pool.repoint(to: AWSCredentialScope(identityPoolId: "us-east-1:00000000-0000-4000-8000-00000000000b", roleARN: nil))
+        self.pool.repoint(
+            to: AWSCredentialScope(identityPoolId: "us-east-1:00000000-0000-4000-8000-00000000000b", roleARN: nil))
         let otherPool = try await store.validAWSCredentials(request)
         #expect(otherPool.accessKeyId != otherRole.accessKeyId, "the old pool's credentials were served")
         #expect(self.pool.calls.getId == 2, "the new pool was asked for an identity")

@@ -2,15 +2,20 @@ import AuthCrypto
 import CognitoAuth
 import Testing
 import TokenVault
+
 @testable import AuthStore
 
 @Suite struct AuthMachineTests {
-    static let session = SessionSummary(user: "alice@example.com", accessTokenExpiresAt: 2000, idTokenExpiresAt: 2000,
-                                        lastRefreshAt: nil, revision: 1)
-    static let later = SessionSummary(user: "alice@example.com", accessTokenExpiresAt: 5600, idTokenExpiresAt: 5600,
-                                      lastRefreshAt: 2000, revision: 2)
-    static let challenge = ChallengeSummary(AuthChallenge(kind: .softwareTokenMFA, session: SecretBytes(utf8: "Sess-7f3a9c"),
-                                                          expiresAt: 180, username: "alice", parameters: [:]))
+    static let session = SessionSummary(
+        user: "alice@example.com", accessTokenExpiresAt: 2000, idTokenExpiresAt: 2000,
+        lastRefreshAt: nil, revision: 1)
+    static let later = SessionSummary(
+        user: "alice@example.com", accessTokenExpiresAt: 5600, idTokenExpiresAt: 5600,
+        lastRefreshAt: 2000, revision: 2)
+    static let challenge = ChallengeSummary(
+        AuthChallenge(
+            kind: .softwareTokenMFA, session: SecretBytes(utf8: "Sess-7f3a9c"),
+            expiresAt: 180, username: "alice", parameters: [:]))
     static let timeout = CognitoError.network(.timedOut)
 
     /// The machine as a table: each row is state + event -> state + effects.
@@ -30,18 +35,33 @@ import TokenVault
         (.awaitingChallenge(challenge), .vaultLoaded(nil), .signedOut, []),
         (.signedIn(session), .refreshStarted, .refreshing(session), [.startRefresh]),
         (.refreshing(session), .refreshSucceeded(later), .signedIn(later), [.resumeWaiters]),
-        (.refreshing(session), .refreshFailedTransiently(timeout, at: 1990), .signedIn(session.afterFailedRefresh(timeout, at: 1990)),
-         [.resumeWaiters]),
+        (
+            .refreshing(session), .refreshFailedTransiently(timeout, at: 1990),
+            .signedIn(session.afterFailedRefresh(timeout, at: 1990)),
+            [.resumeWaiters]
+        ),
         // The refresh has already recorded the end in the vault, under the lock: nothing clears it twice.
-        (.refreshing(session), .sessionEnded(.refreshRejected("revoked")), .needsSignIn(.refreshRejected("revoked")),
-         [.resumeWaiters]),
+        (
+            .refreshing(session), .sessionEnded(.refreshRejected("revoked")), .needsSignIn(.refreshRejected("revoked")),
+            [.resumeWaiters]
+        ),
         (.refreshing(session), .vaultFailed(.locked("x")), .vaultUnavailable(.locked("x")), [.resumeWaiters]),
-        (.signedIn(session), .signOutStarted(global: true), .signingOut, [.clearStoredSession, .revokeRemotely(global: true)]),
-        (.refreshing(session), .signOutStarted(global: false), .signingOut,
-         [.cancelRefresh, .resumeWaiters, .clearStoredSession, .revokeRemotely(global: false)]),
-        (.awaitingChallenge(challenge), .signOutStarted(global: false), .signingOut,
-         [.clearStoredSession, .revokeRemotely(global: false)]),
-        (.needsSignIn(.noRefreshToken), .signOutStarted(global: false), .signingOut, [.clearStoredSession, .revokeRemotely(global: false)]),
+        (
+            .signedIn(session), .signOutStarted(global: true), .signingOut,
+            [.clearStoredSession, .revokeRemotely(global: true)]
+        ),
+        (
+            .refreshing(session), .signOutStarted(global: false), .signingOut,
+            [.cancelRefresh, .resumeWaiters, .clearStoredSession, .revokeRemotely(global: false)]
+        ),
+        (
+            .awaitingChallenge(challenge), .signOutStarted(global: false), .signingOut,
+            [.clearStoredSession, .revokeRemotely(global: false)]
+        ),
+        (
+            .needsSignIn(.noRefreshToken), .signOutStarted(global: false), .signingOut,
+            [.clearStoredSession, .revokeRemotely(global: false)]
+        ),
         (.signingOut, .signOutFinished, .signedOut, []),
         // AWS credentials saved with the record change no state, and need no session (a guest's).
         (.signedIn(session), .awsCredentialsSaved, .signedIn(session), []),
@@ -67,15 +87,21 @@ import TokenVault
     /// description of the state shows it.
     @Test func theChallengeSessionInTheStateIsNeverPrinted() {
         let state = AuthState.awaitingChallenge(Self.challenge)
-        for text in ["\(state)", String(reflecting: state), "\(Self.challenge)", String(reflecting: Self.challenge),
-                     "\(AuthEvent.challengeIssued(Self.challenge))"] {
+        for text in [
+            "\(state)", String(reflecting: state), "\(Self.challenge)", String(reflecting: Self.challenge),
+            "\(AuthEvent.challengeIssued(Self.challenge))",
+        ] {
             #expect(!text.contains("7f3a9c"), "\(text)")
         }
     }
 
     @Test func transientRefreshFailureNeverEndsTheSession() {
-        let after = AuthMachine.transition(from: .refreshing(Self.session), on: .refreshFailedTransiently(Self.timeout, at: 1990))
-        guard case .signedIn = after?.state else { Issue.record("session lost"); return }
+        let after = AuthMachine.transition(
+            from: .refreshing(Self.session), on: .refreshFailedTransiently(Self.timeout, at: 1990))
+        guard case .signedIn = after?.state else {
+            Issue.record("session lost")
+            return
+        }
         #expect(after?.effects.contains(.clearStoredSession) == false)
     }
 
@@ -86,7 +112,10 @@ import TokenVault
             state = AuthMachine.transition(from: state, on: .refreshStarted)!.state
             state = AuthMachine.transition(from: state, on: .refreshFailedTransiently(Self.timeout, at: moment))!.state
         }
-        guard case .signedIn(let failing) = state else { Issue.record("session lost"); return }
+        guard case .signedIn(let failing) = state else {
+            Issue.record("session lost")
+            return
+        }
         #expect(failing.refreshFailures == RefreshFailures(consecutive: 2, lastFailedAt: 1995, lastError: Self.timeout))
         #expect(failing.refreshFailures?.nextAttemptAt(RefreshPolicy()) == 1997)
         state = AuthMachine.transition(from: state, on: .refreshStarted)!.state
@@ -97,7 +126,8 @@ import TokenVault
     @Test func everyWayOutOfARefreshResumesItsWaiters() {
         let events: [AuthEvent] = [
             .vaultLoaded(Self.later), .vaultLoaded(nil), .vaultLoadedEndedSession(.signedOutElsewhere),
-            .vaultFailed(.locked("x")), .signInStarted, .challengeIssued(Self.challenge), .sessionEstablished(Self.later),
+            .vaultFailed(.locked("x")), .signInStarted, .challengeIssued(Self.challenge),
+            .sessionEstablished(Self.later),
             .refreshStarted, .refreshSucceeded(Self.later), .refreshFailedTransiently(Self.timeout, at: 1990),
             .sessionEnded(.noRefreshToken), .signOutStarted(global: true), .signOutFinished,
         ]
@@ -109,9 +139,11 @@ import TokenVault
 
     /// A refresh starts only on `refreshStarted` from a session, and only a sign-out stops one.
     @Test func onlyTheRefreshRowsStartOrStopARefresh() {
-        let states: [AuthState] = [.bootstrapping, .signedOut, .signingIn, .awaitingChallenge(Self.challenge),
-                                   .signedIn(Self.session), .refreshing(Self.session), .needsSignIn(.noRefreshToken),
-                                   .vaultUnavailable(.locked("x")), .signingOut]
+        let states: [AuthState] = [
+            .bootstrapping, .signedOut, .signingIn, .awaitingChallenge(Self.challenge),
+            .signedIn(Self.session), .refreshing(Self.session), .needsSignIn(.noRefreshToken),
+            .vaultUnavailable(.locked("x")), .signingOut,
+        ]
         let events: [AuthEvent] = [
             .vaultLoaded(Self.later), .vaultFailed(.locked("x")), .signInStarted, .sessionEstablished(Self.later),
             .refreshStarted, .refreshSucceeded(Self.later), .refreshFailedTransiently(Self.timeout, at: 1990),
@@ -120,8 +152,12 @@ import TokenVault
         for state in states {
             for event in events {
                 let effects = AuthMachine.transition(from: state, on: event)?.effects ?? []
-                if effects.contains(.startRefresh) { #expect(event == .refreshStarted && state == .signedIn(Self.session)) }
-                if effects.contains(.cancelRefresh) { #expect(event == .signOutStarted(global: false) && state == .refreshing(Self.session)) }
+                if effects.contains(.startRefresh) {
+                    #expect(event == .refreshStarted && state == .signedIn(Self.session))
+                }
+                if effects.contains(.cancelRefresh) {
+                    #expect(event == .signOutStarted(global: false) && state == .refreshing(Self.session))
+                }
                 // Local state first: the vault is cleared before any remote call.
                 if let revoke = effects.firstIndex(of: .revokeRemotely(global: false)) {
                     #expect(effects.firstIndex(of: .clearStoredSession).map { $0 < revoke } == true)

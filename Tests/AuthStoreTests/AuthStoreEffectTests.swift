@@ -2,6 +2,7 @@ import AuthCrypto
 import CognitoAuth
 import Testing
 import TokenVault
+
 @testable import AuthStore
 
 /// The effects the machine returns, as the store performs them while other work is in flight: a refresh held on
@@ -21,7 +22,7 @@ extension AuthStoreTests {
         authority.setRefresh(.succeed(rotating: true))
         let store = try await signedInStore()
         authority.refreshGate.close()
-        clock.advance(by: 3590)   // mandatory: callers wait for the refresh
+        clock.advance(by: 3590)  // mandatory: callers wait for the refresh
         let waiter = Task { try await store.validAccessToken() }
         #expect(await eventually { await store.refreshWaiters.count == 1 && authority.refreshGate.arrivals == 1 })
         let signOut = Task { await store.signOut(global: false) }
@@ -31,7 +32,10 @@ extension AuthStoreTests {
             return state == .signingOut && waiting == 0
         }
         authority.refreshGate.open()
-        guard told else { Issue.record("the sign-out was refused, or left the waiter waiting"); return }
+        guard told else {
+            Issue.record("the sign-out was refused, or left the waiter waiting")
+            return
+        }
         await #expect(throws: AuthStoreError.signInRequired(nil)) { try await waiter.value }
         let result = await signOut.value
         #expect(result.isComplete)
@@ -54,7 +58,9 @@ extension AuthStoreTests {
         let result = await store.signOut(global: false)
         #expect(result.isComplete)
         #expect(await store.state == .signedOut)
-        await #expect(throws: AuthStoreError.noPendingChallenge) { try await store.answer(.code(SecretBytes(utf8: "123456"))) }
+        await #expect(throws: AuthStoreError.noPendingChallenge) {
+            try await store.answer(.code(SecretBytes(utf8: "123456")))
+        }
         #expect(authority.calls.respond == 0)
         #expect(try await vault.load(profile: "work") == nil)
     }
@@ -74,9 +80,13 @@ extension AuthStoreTests {
         await #expect(throws: AuthStoreError.rejected(.codeMismatch(message: "Invalid code received for user"))) {
             try await wrongAnswer.value
         }
-        guard case .awaitingChallenge = await store.state else { Issue.record("challenge lost"); return }
+        guard case .awaitingChallenge = await store.state else {
+            Issue.record("challenge lost")
+            return
+        }
         guard case .signedIn = try await store.answer(.code(SecretBytes(utf8: "123456"))) else {
-            Issue.record("expected a session"); return
+            Issue.record("expected a session")
+            return
         }
         #expect(try await vault.load(profile: "work")?.hasSession == true)
         #expect(authority.calls.revoke == 0)
@@ -93,7 +103,10 @@ extension AuthStoreTests {
         let waiters = (0..<3).map { _ in Task { try await store.validAccessToken() } }
         #expect(await eventually { await store.refreshWaiters.count == 3 && authority.refreshGate.arrivals == 1 })
         authority.refreshGate.open()
-        guard await eventually({ await store.refreshWaiters.isEmpty }) else { Issue.record("waiters left waiting"); return }
+        guard await eventually({ await store.refreshWaiters.isEmpty }) else {
+            Issue.record("waiters left waiting")
+            return
+        }
         for waiter in waiters {
             await #expect(throws: AuthStoreError.signInRequired(.refreshRejected("Refresh Token has been revoked"))) {
                 try await waiter.value

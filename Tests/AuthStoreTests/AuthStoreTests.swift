@@ -1,10 +1,11 @@
 import AuthCrypto
 import CognitoAuth
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TokenVault
 import TokenVerification
+
 @testable import AuthStore
 
 /// The store's own logic with a scripted authority and an in-memory vault. Against the real client and
@@ -21,8 +22,9 @@ import TokenVerification
     }
 
     func makeStore(vault: (any VaultBackend)? = nil) -> AuthStore {
-        AuthStore(profile: "work", vault: vault ?? self.vault, lock: ProfileLock(directory: directory.path, profile: "work"),
-                  authority: authority, now: clock.now)
+        AuthStore(
+            profile: "work", vault: vault ?? self.vault, lock: ProfileLock(directory: directory.path, profile: "work"),
+            authority: authority, now: clock.now)
     }
 
     func signedInStore() async throws -> AuthStore {
@@ -50,7 +52,10 @@ import TokenVerification
 
         // A new process (a new store on the same vault) starts signed in.
         let later = makeStore()
-        guard case .signedIn(let summary) = await later.bootstrap() else { Issue.record("not signed in"); return }
+        guard case .signedIn(let summary) = await later.bootstrap() else {
+            Issue.record("not signed in")
+            return
+        }
         #expect(summary.user == "alice@example.com")
     }
 
@@ -66,14 +71,22 @@ import TokenVerification
     @Test func aWrongCodeKeepsTheChallengeForAnotherTry() async throws {
         authority.setChallenges([.softwareTokenMFA])
         let store = makeStore()
-        guard case .challenge(let challenge) = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse")) else {
-            Issue.record("expected a challenge"); return
+        guard
+            case .challenge(let challenge) = try await store.signIn(
+                username: "alice", password: SecretBytes(utf8: "correct horse"))
+        else {
+            Issue.record("expected a challenge")
+            return
         }
         #expect(challenge.kind == .softwareTokenMFA)
         await #expect(throws: AuthStoreError.self) { try await store.answer(.code(SecretBytes(utf8: "000000"))) }
-        guard case .awaitingChallenge = await store.state else { Issue.record("challenge lost"); return }
+        guard case .awaitingChallenge = await store.state else {
+            Issue.record("challenge lost")
+            return
+        }
         guard case .signedIn = try await store.answer(.code(SecretBytes(utf8: "123456"))) else {
-            Issue.record("expected a session"); return
+            Issue.record("expected a session")
+            return
         }
         #expect(authority.calls.respond == 2)
     }
@@ -83,14 +96,18 @@ import TokenVerification
         let store = makeStore()
         _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
         clock.advance(by: 181)
-        await #expect(throws: AuthStoreError.challengeExpired) { try await store.answer(.code(SecretBytes(utf8: "123456"))) }
-        await #expect(throws: AuthStoreError.noPendingChallenge) { try await store.answer(.code(SecretBytes(utf8: "123456"))) }
+        await #expect(throws: AuthStoreError.challengeExpired) {
+            try await store.answer(.code(SecretBytes(utf8: "123456")))
+        }
+        await #expect(throws: AuthStoreError.noPendingChallenge) {
+            try await store.answer(.code(SecretBytes(utf8: "123456")))
+        }
     }
 
     @Test func fiftyConcurrentCallersInTheMandatoryWindowCauseOneRefresh() async throws {
         let store = try await signedInStore()
         let before = try await store.validAccessToken()
-        clock.advance(by: 3590)   // 10 s left: mandatory
+        clock.advance(by: 3590)  // 10 s left: mandatory
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<50 { group.addTask { text(try await store.validAccessToken()) } }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
@@ -104,7 +121,7 @@ import TokenVerification
     @Test func advisoryWindowServesTheCurrentTokenAndRefreshesInTheBackground() async throws {
         let store = try await signedInStore()
         let before = try await store.validAccessToken()
-        clock.advance(by: 3400)   // 200 s left: advisory
+        clock.advance(by: 3400)  // 200 s left: advisory
         #expect(try await store.validAccessToken() == before)
         for _ in 0..<200 {
             if try await vault.load(profile: "work")?.accessToken != before { break }
@@ -123,21 +140,26 @@ import TokenVerification
         try await Task.sleep(for: .milliseconds(100))
         #expect(try await store.validAccessToken() == before)
         #expect(try await store.validAccessToken() == before)
-        #expect(authority.calls.refresh == 1)   // throttled: no second attempt within the retry delay
+        #expect(authority.calls.refresh == 1)  // throttled: no second attempt within the retry delay
     }
 
     @Test func transientFailuresNeverSignOutOrTouchTheVault() async throws {
         let store = try await signedInStore()
         let stored = try await vault.load(profile: "work")
-        for error: CognitoError in [.network(.timedOut), .network(.connectionLost("reset")), .serverError(status: 503),
-                                    .tooManyRequests(message: "slow down"), .internalError(message: "oops")] {
+        for error: CognitoError in [
+            .network(.timedOut), .network(.connectionLost("reset")), .serverError(status: 503),
+            .tooManyRequests(message: "slow down"), .internalError(message: "oops"),
+        ] {
             authority.setRefresh(.fail(error))
-            clock.advance(by: 3700)   // expired
+            clock.advance(by: 3700)  // expired
             await #expect(throws: AuthStoreError.network(error)) { try await store.validAccessToken() }
-            guard case .signedIn = await store.state else { Issue.record("session lost after \(error)"); return }
+            guard case .signedIn = await store.state else {
+                Issue.record("session lost after \(error)")
+                return
+            }
             #expect(try await vault.load(profile: "work") == stored)
             clock.advance(by: -3700)
-            clock.advance(by: 60)    // past the retry delay
+            clock.advance(by: 60)  // past the retry delay
         }
     }
 
@@ -154,10 +176,13 @@ import TokenVerification
             let mapped = CognitoError(error)
             #expect(mapped.isRetryable && !mapped.requiresSignIn, "\(error)")
         }
-        let over = CognitoError(.refused(.invalidGrant, description: "Refresh Token has been revoked", status: 400, operation: .refresh))
+        let over = CognitoError(
+            .refused(.invalidGrant, description: "Refresh Token has been revoked", status: 400, operation: .refresh))
         #expect(over.requiresSignIn && !over.isRetryable)
         #expect(over.description.contains("Refresh Token has been revoked"))
-        #expect(!CognitoError(.refused(.invalidGrant, description: "", status: 400, operation: .codeExchange)).requiresSignIn)
+        #expect(
+            !CognitoError(.refused(.invalidGrant, description: "", status: 400, operation: .codeExchange))
+                .requiresSignIn)
         #expect(!CognitoError(.refused(.invalidClient, description: "", status: 401, operation: .refresh)).isRetryable)
     }
 
@@ -188,8 +213,9 @@ import TokenVerification
 
     @Test func aBrowserSessionKeepsItsIdentitiesAndIsRefreshedAsABrowserSession() async throws {
         let store = makeStore()
-        let browser = OAuthTokens(tokens: authority.tokens(), identities: [FederatedIdentity(providerName: "Google", userId: "1122")],
-                                  refreshTokenRotated: false)
+        let browser = OAuthTokens(
+            tokens: authority.tokens(), identities: [FederatedIdentity(providerName: "Google", userId: "1122")],
+            refreshTokenRotated: false)
         let summary = try await store.signIn(browserTokens: browser)
         #expect(summary.user == "alice@example.com")
         let stored = try #require(try await vault.load(profile: "work"))
@@ -222,7 +248,9 @@ import TokenVerification
         #expect(summary.revision == (try await vault.load(profile: "work"))?.revision)
         authority.setRefresh(.fail(.network(.cannotConnect("127.0.0.1:9"))))
         await #expect(throws: AuthStoreError.self) { try await store.refreshNow() }
-        await #expect(throws: AuthStoreError.signInRequired(nil)) { try await makeStore(vault: MemoryVault()).refreshNow() }
+        await #expect(throws: AuthStoreError.signInRequired(nil)) {
+            try await makeStore(vault: MemoryVault()).refreshNow()
+        }
     }
 
     @Test func aSecondProcessAdoptsTheRefreshAnotherMadeInsteadOfRefreshingAgain() async throws {

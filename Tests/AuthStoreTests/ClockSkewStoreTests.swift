@@ -1,8 +1,9 @@
 import AuthCrypto
 import CognitoAuth
-import Testing
 import TestSupport
+import Testing
 import TokenVault
+
 @testable import AuthStore
 
 /// A machine whose clock is ten minutes off the provider's: the store times tokens by the provider's clock, so it
@@ -24,8 +25,9 @@ import TokenVault
     /// A store on a machine whose clock reads `skew` seconds more than the provider's.
     func makeStore(skew: Double, vault: (any VaultBackend)? = nil) -> AuthStore {
         let local: @Sendable () -> Double = { [provider] in provider.reading + skew }
-        return AuthStore(profile: "work", vault: vault ?? self.vault, lock: ProfileLock(directory: directory.path, profile: "work"),
-                         authority: authority, now: local, clock: ServerClock(local: local))
+        return AuthStore(
+            profile: "work", vault: vault ?? self.vault, lock: ProfileLock(directory: directory.path, profile: "work"),
+            authority: authority, now: local, clock: ServerClock(local: local))
     }
 
     /// Signs in, the provider's answer teaching the store's clock as `ClockLearningTransport` does.
@@ -53,7 +55,7 @@ import TokenVault
     @Test func aClockTenMinutesBehindRefreshesWhenTheProviderSaysTheTokenIsDue() async throws {
         let store = makeStore(skew: -600)
         try await signIn(store)
-        provider.advance(by: 590)   // ten seconds left by the provider's clock; ten minutes by the local one
+        provider.advance(by: 590)  // ten seconds left by the provider's clock; ten minutes by the local one
         let stale = try #require(try await vault.load(profile: "work")?.accessToken)
         #expect(try await store.validAccessToken() != stale)
         #expect(authority.calls.refresh == 1)
@@ -67,7 +69,7 @@ import TokenVault
 
         let behind = makeStore(skew: -600, vault: MemoryVault())
         try await signIn(behind)
-        provider.advance(by: 490)   // 110 s left by the provider's clock (its advisory window), 710 s by the local one
+        provider.advance(by: 490)  // 110 s left by the provider's clock (its advisory window), 710 s by the local one
         #expect(behind.freshToken(.access) == nil)
     }
 

@@ -1,9 +1,10 @@
 import AuthCrypto
 import CognitoAuth
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TokenVault
+
 @testable import AuthStore
 
 /// The machine as a remembered device: confirmed after a sign-in when the policy says so, kept in the vault across
@@ -19,8 +20,9 @@ import TokenVault
     }
 
     func makeStore(policy: DevicePolicy? = DevicePolicy(name: "build-host", remember: false)) -> AuthStore {
-        AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
-                  authority: authority, devicePolicy: policy, now: bench.clock.now)
+        AuthStore(
+            profile: "work", vault: vault, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
+            authority: authority, devicePolicy: policy, now: bench.clock.now)
     }
 
     func signIn(_ store: AuthStore) async throws {
@@ -33,7 +35,9 @@ import TokenVault
         let device = try #require(try await vault.load(profile: "work")?.device)
         #expect(device.name == "build-host" && device.key == "us-east-1_device-1")
         #expect(authority.devices.snapshot.known[device.key]?.remembered == true)
-        #expect(await store.recordFacts()?.device == RecordFacts.Device(key: device.key, name: device.name), "its key and name, no secret")
+        #expect(
+            await store.recordFacts()?.device == RecordFacts.Device(key: device.key, name: device.name),
+            "its key and name, no secret")
 
         _ = await store.signOut(global: false)
         let afterSignOut = try #require(try await vault.load(profile: "work"))

@@ -4,6 +4,7 @@ import Foundation
 import SystemPlumbing
 import TestSupport
 import TokenVault
+
 @testable import AuthStore
 
 /// Scripted answers from "Cognito", counting the calls: fault injection for the store's own logic. The store
@@ -29,7 +30,9 @@ final class FakeAuthority: SessionAuthority {
 
     let clock: TestClock
     let lifetime: Double
-    private let state = Locked<(behaviour: RefreshBehaviour, calls: Calls, generation: Int, challenges: [ChallengeKind], delay: Duration)>(
+    private let state = Locked<
+        (behaviour: RefreshBehaviour, calls: Calls, generation: Int, challenges: [ChallengeKind], delay: Duration)
+    >(
         (.succeed(rotating: false), Calls(), 0, [], .milliseconds(20)))
 
     init(clock: TestClock, lifetime: Double = 3600) {
@@ -43,11 +46,16 @@ final class FakeAuthority: SessionAuthority {
     var calls: Calls { state.withLock { $0.calls } }
 
     func tokens(refreshToken: SecretBytes? = nil) -> CognitoTokens {
-        let generation = state.withLock { $0.generation += 1; return $0.generation }
-        let issued = clock.reading, expires = clock.reading + lifetime
+        let generation = state.withLock {
+            $0.generation += 1
+            return $0.generation
+        }
+        let issued = clock.reading
+        let expires = clock.reading + lifetime
         return CognitoTokens(
             idToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "id-\(generation)")),
-            accessToken: SecretBytes(utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "access-\(generation)")),
+            accessToken: SecretBytes(
+                utf8: fakeJWT(issuedAt: issued, expiresAt: expires, marker: "access-\(generation)")),
             refreshToken: refreshToken ?? SecretBytes(utf8: "refresh-\(generation)"),
             idTokenExpiresAt: expires, accessTokenExpiresAt: expires,
             identity: VerifiedIdentity(username: "alice-internal", subject: "sub-1", email: "alice@example.com"))
@@ -56,11 +64,15 @@ final class FakeAuthority: SessionAuthority {
     private func nextStep() -> SignInStep {
         let kind: ChallengeKind? = state.withLock { $0.challenges.isEmpty ? nil : $0.challenges.removeFirst() }
         guard let kind else { return .signedIn(tokens()) }
-        return .challenge(AuthChallenge(kind: kind, session: SecretBytes(utf8: "session"), expiresAt: clock.reading + 180,
-                                        username: "alice-internal", parameters: [:]))
+        return .challenge(
+            AuthChallenge(
+                kind: kind, session: SecretBytes(utf8: "session"), expiresAt: clock.reading + 180,
+                username: "alice-internal", parameters: [:]))
     }
 
-    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError)
+        -> SignInStep
+    {
         state.withLock { $0.calls.signIn += 1 }
         guard case .password(let password, _) = method, password == SecretBytes(utf8: "correct horse") else {
             throw .notAuthorized(message: "Incorrect username or password.")
@@ -77,7 +89,8 @@ final class FakeAuthority: SessionAuthority {
         devices.confirm(newDevice, name: name)
     }
 
-    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
+    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError)
+    {
         devices.setRemembered(remembered, key: deviceKey)
     }
 
@@ -120,7 +133,9 @@ final class FakeAuthority: SessionAuthority {
         let refreshToken = session.refreshToken
         state.withLock { $0.calls.revoke += 1 }
         if let failure = revokeFailures.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw failure }
-        state.withLock { $0.calls.revokedTokens.append(refreshToken.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }) }
+        state.withLock {
+            $0.calls.revokedTokens.append(refreshToken.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+        }
     }
 
     func globalSignOut(accessToken: SecretBytes) async throws(CognitoError) {

@@ -28,20 +28,31 @@ final class FakeDevices: Sendable {
         }
         if device != nil, !known { throw .resourceNotFound(message: "Device does not exist.") }
         guard device == nil, case .signedIn(let tokens) = step else { return step }
-        let number = state.withLock { $0.next += 1; return $0.next - 1 }
-        return .signedIn(CognitoTokens(
-            idToken: tokens.idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            idTokenExpiresAt: tokens.idTokenExpiresAt, accessTokenExpiresAt: tokens.accessTokenExpiresAt, identity: tokens.identity,
-            newDevice: NewDeviceMetadata(deviceKey: "us-east-1_device-\(number)", deviceGroupKey: "-group")))
+        let number = state.withLock {
+            $0.next += 1
+            return $0.next - 1
+        }
+        return .signedIn(
+            CognitoTokens(
+                idToken: tokens.idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+                idTokenExpiresAt: tokens.idTokenExpiresAt, accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+                identity: tokens.identity,
+                newDevice: NewDeviceMetadata(deviceKey: "us-east-1_device-\(number)", deviceGroupKey: "-group")))
     }
 
-    func confirm(_ newDevice: NewDeviceMetadata, name: String) -> (device: RememberedDevice, userConfirmationNecessary: Bool) {
+    func confirm(_ newDevice: NewDeviceMetadata, name: String) -> (
+        device: RememberedDevice, userConfirmationNecessary: Bool
+    ) {
         let userDecides = state.withLock { state in
             state.known[newDevice.deviceKey] = (name, !state.userDecides)
             return state.userDecides
         }
-        return (RememberedDevice(key: newDevice.deviceKey, groupKey: newDevice.deviceGroupKey, password: SecretBytes(utf8: "device-password")),
-                userDecides)
+        return (
+            RememberedDevice(
+                key: newDevice.deviceKey, groupKey: newDevice.deviceGroupKey,
+                password: SecretBytes(utf8: "device-password")),
+            userDecides
+        )
     }
 
     func setRemembered(_ remembered: Bool, key: String) {

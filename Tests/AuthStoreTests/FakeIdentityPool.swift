@@ -3,6 +3,7 @@ import CognitoAuth
 import SystemPlumbing
 import TestSupport
 import TokenVault
+
 @testable import AuthStore
 
 /// A scripted identity pool counting its calls: credentials that last `lifetime` seconds on the test's clock,
@@ -17,8 +18,10 @@ final class FakeIdentityPool: IdentityPoolAuthority {
 
     let clock: TestClock
     let lifetime: Double
-    private let state = Locked<(calls: Calls, forgotten: Set<String>, failure: CognitoError?, nextIdentity: Int)>((Calls(), [], nil, 1))
-    private let configured = Locked(AWSCredentialScope(identityPoolId: "us-east-1:00000000-0000-4000-8000-00000000000a", roleARN: nil))
+    private let state = Locked<(calls: Calls, forgotten: Set<String>, failure: CognitoError?, nextIdentity: Int)>(
+        (Calls(), [], nil, 1))
+    private let configured = Locked(
+        AWSCredentialScope(identityPoolId: "us-east-1:00000000-0000-4000-8000-00000000000a", roleARN: nil))
 
     init(clock: TestClock, lifetime: Double = 3600) {
         self.clock = clock
@@ -59,12 +62,13 @@ final class FakeIdentityPool: IdentityPoolAuthority {
         try? await Task.sleep(for: .milliseconds(30))
         if let failure { throw failure }
         if forgotten { throw .identityPoolNotFound(message: "Identity '\(identityId)' not found.") }
-        return AWSCredentials(accessKeyId: "ASIAFAKE\(number)", secretAccessKey: SecretBytes(utf8: "secret-key-\(number)"),
-                              sessionToken: SecretBytes(utf8: "session-token-\(number)"), expiresAt: clock.reading + lifetime,
-                              identityId: identityId)
+        return AWSCredentials(
+            accessKeyId: "ASIAFAKE\(number)", secretAccessKey: SecretBytes(utf8: "secret-key-\(number)"),
+            sessionToken: SecretBytes(utf8: "session-token-\(number)"), expiresAt: clock.reading + lifetime,
+            identityId: identityId)
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

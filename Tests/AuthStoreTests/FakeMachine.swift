@@ -1,8 +1,9 @@
 import AuthCrypto
 import CognitoAuth
 import SystemPlumbing
-import TokenVault
 import TestSupport
+import TokenVault
+
 @testable import AuthStore
 
 /// A scripted token endpoint for machine profiles: each fetch answers a new token (`machine-1`, `machine-2`, ...)
@@ -29,7 +30,9 @@ final class FakeMachine: MachineAuthority {
         }
         if let failure { throw failure }
         let now = clock.reading
-        return MachineToken(accessToken: SecretBytes(utf8: fakeJWT(issuedAt: now, expiresAt: now + lifetime, marker: "machine-\(count)")),
-                            expiresAt: now + lifetime, issuedAt: now, clientId: "ci-client", scopes: ["api/read"])
+        return MachineToken(
+            accessToken: SecretBytes(
+                utf8: fakeJWT(issuedAt: now, expiresAt: now + lifetime, marker: "machine-\(count)")),
+            expiresAt: now + lifetime, issuedAt: now, clientId: "ci-client", scopes: ["api/read"])
     }
 }

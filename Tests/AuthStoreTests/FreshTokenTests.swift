@@ -1,9 +1,10 @@
 import AuthCrypto
 import CognitoAuth
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 import TokenVault
+
 @testable import AuthStore
 
 /// `freshToken`, the store's answer without waiting for its actor: exactly the token `validToken` would hand out
@@ -25,16 +26,20 @@ import TokenVault
             let served = try await store.validToken(kind)
             let fresh = try #require(store.freshToken(kind))
             expectSecret(text(served.token), equals: text(fresh.token), "\(kind)")
-            #expect(fresh.expiresAt == served.expiresAt && fresh.username == served.username && fresh.username == "alice-internal")
+            #expect(
+                fresh.expiresAt == served.expiresAt && fresh.username == served.username
+                    && fresh.username == "alice-internal")
         }
 
         let before = text(store.freshToken(.access)?.token)
-        bench.clock.advance(by: 3400)   // the advisory window: the store would refresh
+        bench.clock.advance(by: 3400)  // the advisory window: the store would refresh
         #expect(store.freshToken(.access) == nil && store.freshToken(.id) == nil)
-        _ = try await store.validAccessToken()   // starts the refresh in the background, serving the current token
+        _ = try await store.validAccessToken()  // starts the refresh in the background, serving the current token
         #expect(await bench.eventually { store.freshToken(.access) != nil }, "the refreshed token is fresh")
         expectSecret(before, differsFrom: text(store.freshToken(.access)?.token))
-        expectSecret(text(try await bench.vault.load(profile: "work")?.accessToken), equals: text(store.freshToken(.access)?.token))
+        expectSecret(
+            text(try await bench.vault.load(profile: "work")?.accessToken),
+            equals: text(store.freshToken(.access)?.token))
     }
 
     @Test func aSignOutOrAnEndedSessionLeavesNothingFresh() async throws {
@@ -51,8 +56,9 @@ import TokenVault
     }
 
     @Test func aMachineProfileHasAFreshAccessTokenAndNoIDToken() async throws {
-        let store = AuthStore(profile: "work", vault: bench.vault, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
-                              authority: bench.authority, machine: FakeMachine(clock: bench.clock), now: bench.clock.now)
+        let store = AuthStore(
+            profile: "work", vault: bench.vault, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
+            authority: bench.authority, machine: FakeMachine(clock: bench.clock), now: bench.clock.now)
         let served = try await store.validAccessToken()
         expectSecret(text(served), equals: text(store.freshToken(.access)?.token))
         #expect(store.freshToken(.id) == nil)
@@ -69,7 +75,8 @@ import TokenVault
         let store = bench.makeStore(vault: atHand)
         for kind in [TokenKind.access, .id] {
             let served = try #require(store.freshTokenAtHand(kind))
-            expectSecret(text(served.token), equals: text(kind == .access ? record.accessToken : record.idToken), "\(kind)")
+            expectSecret(
+                text(served.token), equals: text(kind == .access ? record.accessToken : record.idToken), "\(kind)")
             #expect(served.username == "alice-internal")
         }
         #expect(await store.state == .bootstrapping, "the actor never ran")
@@ -77,9 +84,11 @@ import TokenVault
         let served = try await store.validToken(.access)
         #expect(served.expiresAt == store.freshTokenAtHand(.access)?.expiresAt)
 
-        bench.clock.advance(by: 3400)   // the advisory window: the store would refresh
+        bench.clock.advance(by: 3400)  // the advisory window: the store would refresh
         #expect(bench.makeStore(vault: atHand).freshTokenAtHand(.access) == nil)
-        #expect(bench.makeStore(vault: AtHandVault(CredentialRecord(profile: "work"))).freshTokenAtHand(.access) == nil, "no session")
+        #expect(
+            bench.makeStore(vault: AtHandVault(CredentialRecord(profile: "work"))).freshTokenAtHand(.access) == nil,
+            "no session")
         #expect(bench.makeStore().freshTokenAtHand(.access) == nil, "a vault that has nothing at hand")
     }
 }

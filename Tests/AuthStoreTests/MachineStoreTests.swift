@@ -1,10 +1,11 @@
 import AuthCrypto
 import CognitoAuth
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TokenVault
 import TokenVerification
+
 @testable import AuthStore
 
 /// A machine profile's store (the client-credentials grant): no sign-in, a token fetched when there is none or it
@@ -22,8 +23,9 @@ import TokenVerification
     }
 
     func makeStore(inBackground: Bool = false) -> AuthStore {
-        AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
-                  authority: bench.authority, machine: machine, refreshesInBackground: inBackground, now: clock.now)
+        AuthStore(
+            profile: "work", vault: vault, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
+            authority: bench.authority, machine: machine, refreshesInBackground: inBackground, now: clock.now)
     }
 
     /// The `jti` marker of a fake token.
@@ -37,8 +39,13 @@ import TokenVerification
         #expect(marker(try await store.validAccessToken()) == "machine-1")
         #expect(machine.fetches == 1)
         let stored = try #require(try await vault.load(profile: "work"))
-        #expect(stored.origin == .clientCredentials && stored.identity?.username == "ci-client" && stored.refreshToken == nil)
-        guard case .signedIn(let session) = await store.state else { Issue.record("not signed in"); return }
+        #expect(
+            stored.origin == .clientCredentials && stored.identity?.username == "ci-client"
+                && stored.refreshToken == nil)
+        guard case .signedIn(let session) = await store.state else {
+            Issue.record("not signed in")
+            return
+        }
         #expect(session.user == "ci-client")
         // Another process's store reads the cached token.
         #expect(marker(try await makeStore().validAccessToken()) == "machine-1")
@@ -51,20 +58,23 @@ import TokenVerification
     @Test func nearExpiryANewTokenIsFetched() async throws {
         let store = makeStore()
         _ = try await store.validAccessToken()
-        clock.advance(by: 3600 - 200)   // advisory: 200 s left of 3600
+        clock.advance(by: 3600 - 200)  // advisory: 200 s left of 3600
         #expect(marker(try await store.validAccessToken()) == "machine-2")
 
         let agent = makeStore(inBackground: true)
         clock.advance(by: 3600 - 200)
         #expect(marker(try await agent.validAccessToken()) == "machine-2", "the current token, at once")
-        while await agent.record?.accessToken.flatMap(marker) != "machine-3" { try await Task.sleep(for: .milliseconds(5)) }
-        clock.advance(by: 3600 - 30)    // mandatory: 30 s left
+        while await agent.record?.accessToken.flatMap(marker) != "machine-3" {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        clock.advance(by: 3600 - 30)  // mandatory: 30 s left
         #expect(marker(try await agent.validAccessToken()) == "machine-4")
     }
 
     @Test func concurrentCallersShareOneFetch() async throws {
         machine.gate.close()
-        let store = makeStore(), other = makeStore()
+        let store = makeStore()
+        let other = makeStore()
         async let first = store.validAccessToken()
         async let second = store.validAccessToken()
         async let third = other.validAccessToken()

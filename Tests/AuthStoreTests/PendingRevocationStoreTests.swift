@@ -1,9 +1,10 @@
 import AuthCrypto
 import CognitoAuth
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TokenVault
+
 @testable import AuthStore
 
 /// A revocation that failed for a passing reason is kept (never as a session) and retried; any other answer of the
@@ -21,8 +22,9 @@ import TokenVault
     }
 
     func signedInStore() async throws -> AuthStore {
-        let store = AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: directory.path, profile: "work"),
-                              authority: authority, now: clock.now)
+        let store = AuthStore(
+            profile: "work", vault: vault, lock: ProfileLock(directory: directory.path, profile: "work"),
+            authority: authority, now: clock.now)
         _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
         return store
     }
@@ -59,8 +61,9 @@ import TokenVault
         _ = await store.signOut(global: false)
         clock.advance(by: 7200)
         await #expect(throws: AuthStoreError.signInRequired(nil)) { try await store.validAccessToken() }
-        let fresh = AuthStore(profile: "work", vault: vault, lock: ProfileLock(directory: directory.path, profile: "work"),
-                              authority: authority, now: clock.now)
+        let fresh = AuthStore(
+            profile: "work", vault: vault, lock: ProfileLock(directory: directory.path, profile: "work"),
+            authority: authority, now: clock.now)
         await #expect(throws: AuthStoreError.signInRequired(nil)) { try await fresh.validAccessToken() }
         #expect(authority.calls.refresh == 0 && authority.calls.refreshTokensSeen.isEmpty)
     }
@@ -81,7 +84,9 @@ import TokenVault
         authority.failRevocations([Self.offline, Self.offline])
         _ = await store.signOut(global: false)
         _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
-        #expect(try await vault.load(profile: "work")?.pendingRevocations.count == 1, "a failed retry never fails the sign-in")
+        #expect(
+            try await vault.load(profile: "work")?.pendingRevocations.count == 1,
+            "a failed retry never fails the sign-in")
         #expect(try await vault.load(profile: "work")?.hasSession == true)
 
         clock.advance(by: 7200)

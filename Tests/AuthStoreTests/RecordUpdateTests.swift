@@ -1,9 +1,10 @@
 import AuthCrypto
 import CognitoAuth
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 import TokenVault
+
 @testable import AuthStore
 
 /// Every change of what a profile holds goes through the store's one record update: under the profile lock, the
@@ -25,9 +26,10 @@ import TokenVault
 
     /// A store as one process has it; several on the same vault and lock directory are several processes.
     func makeStore(machine: (any MachineAuthority)? = nil) -> AuthStore {
-        AuthStore(profile: "work", vault: counting, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
-                  authority: bench.authority, machine: machine, refreshesInBackground: false,
-                  devicePolicy: DevicePolicy(name: "build-host", remember: false), now: bench.clock.now)
+        AuthStore(
+            profile: "work", vault: counting, lock: ProfileLock(directory: bench.directory.path, profile: "work"),
+            authority: bench.authority, machine: machine, refreshesInBackground: false,
+            devicePolicy: DevicePolicy(name: "build-host", remember: false), now: bench.clock.now)
     }
 
     func signIn(_ store: AuthStore) async throws {
@@ -61,14 +63,20 @@ import TokenVault
         _ operation: String, of store: AuthStore, observer: Observer, sourceLocation: SourceLocation = #_sourceLocation,
         _ body: () async throws -> Void
     ) async throws {
-        let writes = counting.writes, revision = try await stored?.revision ?? 0, told = observer.count
+        let writes = counting.writes
+        let revision = try await stored?.revision ?? 0
+        let told = observer.count
         try await body()
         let after = try await stored
         #expect(counting.writes == writes + 1, "\(operation): one write", sourceLocation: sourceLocation)
-        #expect(after?.revision == revision + 1, "\(operation): the revision one higher", sourceLocation: sourceLocation)
-        #expect(await store.recordFacts()?.revision == after?.revision, "\(operation): the store's memory follows",
-                sourceLocation: sourceLocation)
-        #expect(await bench.eventually { observer.count > told }, "\(operation): the observers told", sourceLocation: sourceLocation)
+        #expect(
+            after?.revision == revision + 1, "\(operation): the revision one higher", sourceLocation: sourceLocation)
+        #expect(
+            await store.recordFacts()?.revision == after?.revision, "\(operation): the store's memory follows",
+            sourceLocation: sourceLocation)
+        #expect(
+            await bench.eventually { observer.count > told }, "\(operation): the observers told",
+            sourceLocation: sourceLocation)
     }
 
     @Test func everyOperationChangesTheRecordOnceThroughTheOneUpdate() async throws {
@@ -85,12 +93,21 @@ import TokenVault
         }
         try await expectOneChange("a refresh", of: store, observer: observer) { _ = try await store.refreshNow() }
         let device = try #require(try await stored?.device?.key)
-        try await expectOneChange("a device forgotten", of: store, observer: observer) { await store.forgetDevice(device) }
-        try await expectOneChange("a sign-out", of: store, observer: observer) { _ = await store.signOut(global: false) }
-        expectSecret("client-secret-1", equals: text(try await stored?.clientSecret), "a sign-out keeps the client secret")
+        try await expectOneChange("a device forgotten", of: store, observer: observer) {
+            await store.forgetDevice(device)
+        }
+        try await expectOneChange("a sign-out", of: store, observer: observer) {
+            _ = await store.signOut(global: false)
+        }
+        expectSecret(
+            "client-secret-1", equals: text(try await stored?.clientSecret), "a sign-out keeps the client secret")
         let browser = OAuthTokens(tokens: bench.authority.tokens(), identities: [], refreshTokenRotated: false)
-        try await expectOneChange("a browser sign-in", of: store, observer: observer) { _ = try await store.signIn(browserTokens: browser) }
-        try await expectOneChange("a client secret removed", of: store, observer: observer) { try await store.setClientSecret(nil) }
+        try await expectOneChange("a browser sign-in", of: store, observer: observer) {
+            _ = try await store.signIn(browserTokens: browser)
+        }
+        try await expectOneChange("a client secret removed", of: store, observer: observer) {
+            try await store.setClientSecret(nil)
+        }
         let last = try #require(try await stored)
         #expect(last.clientSecret == nil && last.hasSession)
     }
@@ -98,23 +115,31 @@ import TokenVault
     @Test func aMachineTokenChangesTheRecordOnceThroughTheOneUpdate() async throws {
         let store = makeStore(machine: FakeMachine(clock: bench.clock))
         let observer = await Observer(store)
-        try await expectOneChange("a machine token", of: store, observer: observer) { _ = try await store.validAccessToken() }
+        try await expectOneChange("a machine token", of: store, observer: observer) {
+            _ = try await store.validAccessToken()
+        }
         bench.clock.advance(by: 3590)
-        try await expectOneChange("the next machine token", of: store, observer: observer) { _ = try await store.validAccessToken() }
+        try await expectOneChange("the next machine token", of: store, observer: observer) {
+            _ = try await store.validAccessToken()
+        }
         try await expectOneChange("a client secret saved", of: store, observer: observer) {
             try await store.setClientSecret(SecretBytes(utf8: "client-secret-1"))
         }
-        try await expectOneChange("a sign-out", of: store, observer: observer) { _ = await store.signOut(global: false) }
+        try await expectOneChange("a sign-out", of: store, observer: observer) {
+            _ = await store.signOut(global: false)
+        }
     }
 
     @Test func aChangeThatChangesNothingWritesNothing() async throws {
-        let store = makeStore(), other = makeStore()
+        let store = makeStore()
+        let other = makeStore()
         try await signIn(store)
         await other.bootstrap()
         try await store.setClientSecret(SecretBytes(utf8: "client-secret-1"))
         let request = AWSCredentialRequest(pool: pool, providerName: Self.provider)
         _ = try await store.validAWSCredentials(request)
-        let writes = counting.writes, revision = try await stored?.revision
+        let writes = counting.writes
+        let revision = try await stored?.revision
 
         try await store.setClientSecret(SecretBytes(utf8: "client-secret-1"))
         await store.forgetDevice("a device this machine is not")
@@ -129,16 +154,18 @@ import TokenVault
     /// A store whose memory is behind the vault (another process changed the record since it last looked) changes
     /// the record as the vault holds it, read again under the lock: nothing the other process wrote is lost.
     @Test func aChangeByAnotherStoreOnTheSameVaultIsNotLost() async throws {
-        let first = makeStore(), second = makeStore()
+        let first = makeStore()
+        let second = makeStore()
         try await signIn(first)
         await second.bootstrap()
 
         _ = try await first.refreshNow()
         let refreshed = try #require(try await stored)
-        try await second.setClientSecret(SecretBytes(utf8: "client-secret-2"))   // second still holds the first session
+        try await second.setClientSecret(SecretBytes(utf8: "client-secret-2"))  // second still holds the first session
         var latest = try #require(try await stored)
         #expect(latest.revision == refreshed.revision + 1)
-        expectSecret(text(refreshed.refreshToken), equals: text(latest.refreshToken), "the refresh another store made is kept")
+        expectSecret(
+            text(refreshed.refreshToken), equals: text(latest.refreshToken), "the refresh another store made is kept")
         expectSecret(text(refreshed.accessToken), equals: text(latest.accessToken))
         expectSecret("client-secret-2", equals: text(latest.clientSecret))
 

@@ -3,28 +3,34 @@ import AuthVaultApp
 import CognitoAuth
 import Foundation
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 
 /// The account use cases in-process against moto: each asks its answers (piped, given or prompted) in order, sends
 /// nothing before it has them all, and fails with a typed reason that names no command.
 @Suite struct AccountUseCaseTests {
     @Test func signUpConfirmAndChangeThePassword() async throws {
         let pool = try await MotoProfile.make()
-        let password = MotoProfile.newPassword(), changed = MotoProfile.newPassword()
-        var answers = Answers(piped: [.newPassword], given: [.username: "newcomer"], input: GivenInput(password + "\n"), prompter: NoPrompter())
-        let (username, result) = try await pool.application.signUp(profile: "work", attributes: ["email": "newcomer@example.com"],
-                                                                   answers: &answers)
+        let password = MotoProfile.newPassword()
+        let changed = MotoProfile.newPassword()
+        var answers = Answers(
+            piped: [.newPassword], given: [.username: "newcomer"], input: GivenInput(password + "\n"),
+            prompter: NoPrompter())
+        let (username, result) = try await pool.application.signUp(
+            profile: "work", attributes: ["email": "newcomer@example.com"],
+            answers: &answers)
         #expect(username == "newcomer" && !result.userSub.isEmpty && !result.userConfirmed)
         #expect(await pool.userStatus("newcomer") == "UNCONFIRMED")
 
         // moto accepts any ConfirmSignUp code.
-        var confirm = Answers(given: [.username: "newcomer", .code: "483920"], input: GivenInput(""), prompter: NoPrompter())
+        var confirm = Answers(
+            given: [.username: "newcomer", .code: "483920"], input: GivenInput(""), prompter: NoPrompter())
         #expect(try await pool.application.confirmSignUp(profile: "work", answers: &confirm) == "newcomer")
         #expect(await pool.userStatus("newcomer") == "CONFIRMED")
 
         try await pool.signIn("newcomer", password: password)
-        var change = Answers(piped: [.password, .newPassword], input: GivenInput("\(password)\n\(changed)\n"), prompter: NoPrompter())
+        var change = Answers(
+            piped: [.password, .newPassword], input: GivenInput("\(password)\n\(changed)\n"), prompter: NoPrompter())
         #expect(try await pool.application.changePassword(profile: "work", answers: &change) == "newcomer@example.com")
         try await pool.signIn("newcomer", password: changed)
     }
@@ -50,7 +56,8 @@ import TestSupport
     /// A new password typed twice differently is not sent; the prompts say what they ask, never the answer.
     @Test func passwordsThatDifferAreNotSent() async throws {
         let pool = try await MotoProfile.make()
-        let first = MotoProfile.newPassword(), second = MotoProfile.newPassword()
+        let first = MotoProfile.newPassword()
+        let second = MotoProfile.newPassword()
         let person = ScriptedPrompter(["typo", first, second])
         var answers = Answers(input: GivenInput(""), prompter: person)
         do {
@@ -67,8 +74,9 @@ import TestSupport
     /// Piped answers come one line each in the order asked, a line for a question that never came is skipped, a
     /// repeating question takes the next line, and a one-time answer is not read twice.
     @Test func pipedAnswersFollowTheOrderAsked() throws {
-        var answers = Answers(piped: [.password, .newPassword, .code], repeating: [.code],
-                              input: GivenInput("pw\n\nnew\nc1\nc2\n"), prompter: NoPrompter())
+        var answers = Answers(
+            piped: [.password, .newPassword, .code], repeating: [.code],
+            input: GivenInput("pw\n\nnew\nc1\nc2\n"), prompter: NoPrompter())
         #expect(try answers.secret(.password, prompt: "") == SecretBytes(utf8: "pw"))
         // No new password was asked: its line is dropped when the code's question comes.
         #expect(try answers.secret(.code, prompt: "") == SecretBytes(utf8: "c1"))
@@ -86,11 +94,13 @@ import TestSupport
         let password = MotoProfile.newPassword()
         try await pool.createUser("forgetful", password: password)
         let answers = Answers(given: [.username: "forgetful"], input: GivenInput(""), prompter: NoPrompter())
-        let (username, delivery) = try await pool.application.requestCode(.passwordReset, profile: "work", answers: answers)
+        let (username, delivery) = try await pool.application.requestCode(
+            .passwordReset, profile: "work", answers: answers)
         #expect(username == "forgetful")
         #expect(delivery?.destination?.hasPrefix("f***@") == true)
         // The code given and no new password to go with it: nothing is sent, the old password still works.
-        var reset = Answers(given: [.username: "forgetful", .code: "123456"], input: GivenInput(""), prompter: NoPrompter())
+        var reset = Answers(
+            given: [.username: "forgetful", .code: "123456"], input: GivenInput(""), prompter: NoPrompter())
         do {
             _ = try await pool.application.confirmForgotPassword(profile: "work", answers: &reset)
             Issue.record("a password was reset without a new one")

@@ -1,12 +1,13 @@
 import AuthAgent
 import AuthCrypto
-@testable import AuthVaultApp
 import CognitoAuth
 import Foundation
 import SystemPlumbing
 import TestSupport
 import Testing
 import TokenVault
+
+@testable import AuthVaultApp
 
 /// The application's uses with the outside world given: a configuration resolved from the environment, a profile
 /// opened on the backend its configuration names, a token for a tool from the agent or else the vault.
@@ -17,11 +18,15 @@ import TokenVault
         let application: Application
 
         /// - Parameter endpoint: the user-pool API's URL; nil for the region's.
-        init(variables: [String: String] = [:], vault: VaultChoice = .file, endpoint: String? = nil,
-             now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws {
+        init(
+            variables: [String: String] = [:], vault: VaultChoice = .file, endpoint: String? = nil,
+            now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        ) throws {
             directory = try TemporaryDirectory()
-            var environment = ["HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": "correct horse",
-                               "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]
+            var environment = [
+                "HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": "correct horse",
+                "AUTHVAULT_KEY_CACHE_TIMEOUT": "0",
+            ]
             environment.merge(variables) { $1 }
             application = Application(environment: EnvironmentVariables(environment), now: now)
             var settings = ProfileSettings()
@@ -37,8 +42,11 @@ import TokenVault
         let home = try Home()
         #expect(home.application.configPath == home.directory.path + "/.config/authvault/config.json")
         #expect(home.application.dataDirectory == home.directory.path + "/.local/share/authvault")
-        let elsewhere = Application(environment: EnvironmentVariables([
-            "HOME": "/nowhere", "XDG_DATA_HOME": "/data", "AUTHVAULT_CONFIG": "/etc/av.json", "AUTHVAULT_PROFILE": "work"]))
+        let elsewhere = Application(
+            environment: EnvironmentVariables([
+                "HOME": "/nowhere", "XDG_DATA_HOME": "/data", "AUTHVAULT_CONFIG": "/etc/av.json",
+                "AUTHVAULT_PROFILE": "work",
+            ]))
         #expect(elsewhere.configPath == "/etc/av.json")
         #expect(elsewhere.dataDirectory == "/data/authvault")
         #expect(elsewhere.defaultProfileName == "work")
@@ -61,7 +69,9 @@ import TokenVault
         settings.userPoolId = "eu-west-1_AbC123"
         settings.clientId = "machine1"
         settings.grant = .clientCredentials
-        #expect(throws: ConfigError.incomplete(profile: "ci", missing: "--hosted-ui")) { try ResolvedProfile(name: "ci", settings: settings) }
+        #expect(throws: ConfigError.incomplete(profile: "ci", missing: "--hosted-ui")) {
+            try ResolvedProfile(name: "ci", settings: settings)
+        }
         settings.hostedUI = "https://ci.auth.eu-west-1.amazoncognito.com"
         let hosted = try ResolvedProfile(name: "ci", settings: settings)
         #expect(hosted.scopes.isEmpty && hosted.grant == .clientCredentials)
@@ -84,7 +94,9 @@ import TokenVault
         await #expect {
             try await home.application.openProfile(named: "play")
         } throws: { error in
-            guard case .configuration(.noSuchProfile(let name, _, let known))? = error as? ApplicationError else { return false }
+            guard case .configuration(.noSuchProfile(let name, _, let known))? = error as? ApplicationError else {
+                return false
+            }
             return name == "play" && known == ["work"]
         }
     }
@@ -100,14 +112,18 @@ import TokenVault
     }
 
     /// Numbers that would trap when turned into a time-out (1e300 seconds as Int64 milliseconds) are refused.
-    @Test(arguments: ["AUTHVAULT_KEY_CACHE_TIMEOUT", "AUTHVAULT_SECRET_SERVICE_TIMEOUT"],
-          ["9223372036854775807", "1e300", "1e309", "-1", "nan", "inf"])
+    @Test(
+        arguments: ["AUTHVAULT_KEY_CACHE_TIMEOUT", "AUTHVAULT_SECRET_SERVICE_TIMEOUT"],
+        ["9223372036854775807", "1e300", "1e309", "-1", "nan", "inf"])
     func anOutOfRangeTimeoutNamesTheVariableAndTheRange(variable: String, value: String) async throws {
-        let home = try Home(variables: [variable: value], vault: variable == "AUTHVAULT_KEY_CACHE_TIMEOUT" ? .file : .secretService)
+        let home = try Home(
+            variables: [variable: value], vault: variable == "AUTHVAULT_KEY_CACHE_TIMEOUT" ? .file : .secretService)
         await #expect {
             try await home.application.openProfile(named: "work")
         } throws: { error in
-            guard case .invalidVariable(let name, let found, let expected)? = error as? ApplicationError else { return false }
+            guard case .invalidVariable(let name, let found, let expected)? = error as? ApplicationError else {
+                return false
+            }
             return name == variable && found == value && expected.hasPrefix("a number of seconds from 0 to ")
         }
     }
@@ -115,8 +131,11 @@ import TokenVault
     @Test func noAgentAndNoSessionIsNoUsableSession() async throws {
         // The socket names no agent: the fetch goes on to the vault, which holds nothing for the profile.
         let home = try Home()
-        let application = Application(environment: EnvironmentVariables(
-            home.application.environment.all.merging(["AUTHVAULT_AGENT_SOCKET": home.directory.appending("no-agent.sock")]) { $1 }))
+        let application = Application(
+            environment: EnvironmentVariables(
+                home.application.environment.all.merging([
+                    "AUTHVAULT_AGENT_SOCKET": home.directory.appending("no-agent.sock")
+                ]) { $1 }))
         await #expect {
             try await application.helperToken(.access, profile: "work")
         } throws: { error in
@@ -166,9 +185,11 @@ import TokenVault
     @Test func theFirstAutomaticChoiceIsSaidAndRecorded() async throws {
         let home = try Home(vault: .auto)
         let notices = Locked<[String]>([])
-        let application = Application(environment: home.application.environment, notice: { line in
-            notices.withLock { $0.append("\(line)") }
-        })
+        let application = Application(
+            environment: home.application.environment,
+            notice: { line in
+                notices.withLock { $0.append("\(line)") }
+            })
         let session = try await application.openProfile(named: "work")
         let factory = application.vaults(for: try application.configStore.load())
         #expect(try factory.knownBackend(for: "work") == session.backend)
@@ -194,8 +215,9 @@ import TokenVault
     @Test func aMalformedBackendRecordIsAReasonNamingItsFile() async throws {
         let home = try Home(vault: .auto)
         let record = home.application.dataDirectory + "/backends.json"
-        try FileManager.default.createDirectory(atPath: home.application.dataDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home.application.dataDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try Data("not json".utf8).write(to: URL(fileURLWithPath: record))
         chmod(record, 0o600)
         await #expect {

@@ -1,8 +1,8 @@
 import AuthVaultApp
 import Foundation
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 
 /// The browser sign-in's listener, owned by the application: the presenter is shown the request redirected to the
 /// port it listens on, a cancel ends the wait (even one that came before the listener existed), and the presenter
@@ -31,8 +31,11 @@ import TestSupport
         endpoints.token = "https://idp.example.com/token"
         settings.oauthEndpoints = endpoints
         settings.redirectURIs = ["http://127.0.0.1:\(port)/callback"]
-        let session = try ProfileSession.open(settings: settings, vault: .encryptedFile(directory: directory.appending("vault"),
-                                                                                          passphrase: .fixed(SecretBytes(utf8: "browser sign-in test"))))
+        let session = try ProfileSession.open(
+            settings: settings,
+            vault: .encryptedFile(
+                directory: directory.appending("vault"),
+                passphrase: .fixed(SecretBytes(utf8: "browser sign-in test"))))
         return BrowserSignIn(session: session, identityProvider: nil, timeout: .seconds(30))
     }
 
@@ -41,7 +44,10 @@ import TestSupport
             _ = try await body()
             Issue.record("the sign-in went on")
         } catch {
-            guard case .failed(.cancelled) = error else { Issue.record("\(error)"); return }
+            guard case .failed(.cancelled) = error else {
+                Issue.record("\(error)")
+                return
+            }
         }
     }
 
@@ -51,7 +57,9 @@ import TestSupport
         let signIn = try signIn(port: port, in: directory)
         let cancel = BrowserSignInCancel()
         let presenter = RecordingPresenter(cancelOnShow: cancel)
-        await expectCancelled { () async throws(BrowserSignInError) in try await signIn.signInThroughListener(presenter: presenter, cancel: cancel) }
+        await expectCancelled { () async throws(BrowserSignInError) in
+            try await signIn.signInThroughListener(presenter: presenter, cancel: cancel)
+        }
         #expect(presenter.shown.withLock { $0 } == ["http://127.0.0.1:\(port)/callback"])
         #expect(presenter.ended.withLock { $0 } == 1)
         #expect(await signIn.session.state() == .signedOut)
@@ -65,7 +73,9 @@ import TestSupport
         let cancel = BrowserSignInCancel()
         cancel.fire()
         let presenter = RecordingPresenter(cancelOnShow: nil)
-        await expectCancelled { () async throws(BrowserSignInError) in try await signIn.signInThroughListener(presenter: presenter, cancel: cancel) }
+        await expectCancelled { () async throws(BrowserSignInError) in
+            try await signIn.signInThroughListener(presenter: presenter, cancel: cancel)
+        }
         #expect(presenter.ended.withLock { $0 } == 1)
     }
 }

@@ -1,8 +1,9 @@
 import AuthCrypto
-@testable import AuthVaultApp
 import TestSupport
 import Testing
 import TokenVault
+
+@testable import AuthVaultApp
 
 /// The client-secret use case, in-process: the secret goes into the profile's vault record beside the session,
 /// through the profile's store (one write, the revision one higher), and goes again when removed.

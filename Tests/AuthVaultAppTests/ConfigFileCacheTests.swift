@@ -1,7 +1,7 @@
 import AuthVaultApp
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The configuration is read once per process while the file stays as it was, and read again as soon as it is not:
 /// replaced, written in place, or made writable by others (which is then refused, as on a first read).
@@ -16,13 +16,15 @@ import TestSupport
 
         var chosen = ConfigFile()
         chosen.currentProfile = "work"
-        try store.save(chosen)   // an atomic replace: a new file
+        try store.save(chosen)  // an atomic replace: a new file
         #expect(try store.load().currentProfile == "work")
 
         // Written in place, same size: the change time moves.
         let bytes = try #require(FileManager.default.contents(atPath: path))
         let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.write(contentsOf: Data(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"work\"", with: "\"home\"").utf8))
+        try handle.write(
+            contentsOf: Data(
+                String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"work\"", with: "\"home\"").utf8))
         try handle.close()
         #expect(store.currentProfile() == "home")
 

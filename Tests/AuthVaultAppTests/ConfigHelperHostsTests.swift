@@ -1,7 +1,7 @@
 import AuthVaultApp
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `ConfigStore.helperHosts` reads only the helper hosts, with the agent's JSON parser, and agrees with `load`:
 /// the same lists for a good file, and `load`'s own error for a file that is not a configuration.
@@ -39,7 +39,8 @@ import TestSupport
     func aBrokenFileGetsLoadsError(text: String) throws {
         let directory = try TemporaryDirectory(prefix: "config-hosts")
         let store = try store(text, in: directory)
-        var fromLoad: ConfigError?, fromHosts: ConfigError?
+        var fromLoad: ConfigError?
+        var fromHosts: ConfigError?
         do { _ = try store.load() } catch { fromLoad = error }
         do { _ = try store.helperHosts() } catch { fromHosts = error }
         #expect(fromLoad != nil)

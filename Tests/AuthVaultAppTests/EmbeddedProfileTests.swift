@@ -1,11 +1,12 @@
 import AuthCrypto
 import AuthStore
-@testable import AuthVaultApp
 import Foundation
 import TestSupport
 import Testing
 import TokenVault
 import TokenVerification
+
+@testable import AuthVaultApp
 
 /// A profile's session built in code (`ProfileSession.open(profile:settings:vault:)`): no configuration file, no
 /// environment; the vault chosen by the program, every file of it in the directory it names; settings checked as
@@ -26,7 +27,8 @@ import TokenVerification
         let paths = FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []
         return paths.filter { path in
             var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
         }.sorted()
     }
 
@@ -56,7 +58,9 @@ import TokenVerification
         #expect(vault.bindings == ["app": ProfileBinding(userPoolId: "eu-west-1_AbC123", clientId: "client1")])
         #expect(session.lock.path == directory + "/locks/app.lock")
         #expect(await vault.status().details["keyCache"] == "disabled", "no key goes to the user keyring unless asked")
-        #expect(session.profile.issuer == "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC123", "derived as for a configured profile")
+        #expect(
+            session.profile.issuer == "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC123",
+            "derived as for a configured profile")
         #expect(!FileManager.default.fileExists(atPath: directory), "opening writes nothing")
     }
 
@@ -133,8 +137,9 @@ import TokenVerification
         try await pool.createUser("embedded", password: password)
         let root = try TemporaryDirectory()
         let directory = root.appending("vault")
-        let settings = ProfileSettings.cognito(userPoolId: pool.poolId, clientId: pool.clientId, endpoint: pool.moto.endpoint,
-                                               jwksURL: pool.jwksURL)
+        let settings = ProfileSettings.cognito(
+            userPoolId: pool.poolId, clientId: pool.clientId, endpoint: pool.moto.endpoint,
+            jwksURL: pool.jwksURL)
         let session = try ProfileSession.open(settings: settings, vault: fileVault(directory))
         let states = await session.states()
         let observed = Task {
@@ -146,7 +151,10 @@ import TokenVerification
             return kinds
         }
 
-        guard case .signedIn(let summary) = try await session.signIn(username: "embedded", password: SecretBytes(utf8: password)) else {
+        guard
+            case .signedIn(let summary) = try await session.signIn(
+                username: "embedded", password: SecretBytes(utf8: password))
+        else {
             Issue.record("the sign-in asked a challenge")
             return
         }
@@ -158,7 +166,8 @@ import TokenVerification
         // A second store on the same directory, as the next run of the program builds it, reads the session.
         let reopened = try ProfileSession.open(settings: settings, vault: fileVault(directory))
         #expect(Claims(unverifiedPayloadOf: try await reopened.validAccessToken())?.subject == subject)
-        let wrongPassphrase = try ProfileSession.open(settings: settings, vault: fileVault(directory, passphrase: "wrong"))
+        let wrongPassphrase = try ProfileSession.open(
+            settings: settings, vault: fileVault(directory, passphrase: "wrong"))
         await #expect { try await wrongPassphrase.validAccessToken() } throws: { error in
             guard case .vaultLocked(let cause, _)? = error as? ApplicationError else { return false }
             return cause.underlying as? VaultError == .wrongPassphrase
@@ -167,7 +176,8 @@ import TokenVerification
         // moto has no RevokeToken (HTTP 500): the sign-out says so, and clears the local session all the same.
         let result = await session.signOut()
         #expect(result.revoked == false && result.remoteFailures.count == 1)
-        #expect(await observed.value == ["bootstrapping", "signedOut", "signingIn", "signedIn", "signingOut", "signedOut"])
+        #expect(
+            await observed.value == ["bootstrapping", "signedOut", "signingIn", "signedIn", "signingOut", "signedOut"])
         let afterSignOut = try ProfileSession.open(settings: settings, vault: fileVault(directory))
         await #expect { try await afterSignOut.validAccessToken() } throws: { error in
             guard case .signInRequired? = error as? ApplicationError else { return false }

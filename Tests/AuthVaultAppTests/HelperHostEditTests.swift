@@ -27,19 +27,27 @@ import Testing
         #expect(settings.helperHosts == nil)
         try settings.editHelperHosts(adding: ["", "kube.example.com:6443"], removing: [])
         #expect(settings.helperHosts == ["kube.example.com:6443"])
-        #expect(throws: ConfigError.self) { try settings.editHelperHosts(adding: ["user@git.example.com"], removing: []) }
+        #expect(throws: ConfigError.self) {
+            try settings.editHelperHosts(adding: ["user@git.example.com"], removing: [])
+        }
     }
 
     /// Issue 31 item 3: `host[:port]/path-prefix` is kept, its host lower-case and its path as given; nothing that
     /// can end a line, a key or a section, no dot segment, no empty segment.
     @Test func aPathPrefixIsKeptAndHostileOnesAreRefused() throws {
         var settings = ProfileSettings()
-        try settings.editHelperHosts(adding: ["Git.Example.com:8443/Team/Sub-1", "git.example.com/a%2Fb"], removing: [])
+        try settings.editHelperHosts(
+            adding: ["Git.Example.com:8443/Team/Sub-1", "git.example.com/a%2Fb"], removing: [])
         #expect(settings.helperHosts == ["git.example.com:8443/Team/Sub-1", "git.example.com/a%2Fb"])
-        for hostile in ["git.example.com/", "git.example.com//team", "git.example.com/team/..", "git.example.com/./team",
-                        "git.example.com/te am", "git.example.com/team\nx", "git.example.com/te\"am", "git.example.com/te'am",
-                        "git.example.com/te\\am", "git.example.com/%zz", "git.example.com/%2", "git.example.com\n[x]", "git.example.com/a]b"] {
-            #expect(throws: ConfigError.self, "\(hostile)") { try settings.editHelperHosts(adding: [hostile], removing: []) }
+        for hostile in [
+            "git.example.com/", "git.example.com//team", "git.example.com/team/..", "git.example.com/./team",
+            "git.example.com/te am", "git.example.com/team\nx", "git.example.com/te\"am", "git.example.com/te'am",
+            "git.example.com/te\\am", "git.example.com/%zz", "git.example.com/%2", "git.example.com\n[x]",
+            "git.example.com/a]b",
+        ] {
+            #expect(throws: ConfigError.self, "\(hostile)") {
+                try settings.editHelperHosts(adding: [hostile], removing: [])
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
-import Testing
 import AuthVaultApp
 import TestSupport
+import Testing
 
 /// Where a helper's token may go, decided in one place: the target each protocol describes, matched against the
 /// `--helper-host` entries.
@@ -57,7 +57,8 @@ import TestSupport
     /// VAULT_ADDR is checked at its default address like any other.
     @Test func aToolThatNamesNoServerIsDecidedAllTheSame() throws {
         let home = try TemporaryDirectory()
-        let application = Application(environment: EnvironmentVariables(["HOME": home.path, "XDG_CONFIG_HOME": home.appending("config")]))
+        let application = Application(
+            environment: EnvironmentVariables(["HOME": home.path, "XDG_CONFIG_HOME": home.appending("config")]))
         var work = ProfileSettings()
         work.userPoolId = "us-east-1_Work1"
         work.clientId = "client"
@@ -76,6 +77,8 @@ import TestSupport
         work.helperHosts = ["127.0.0.1:8200"]
         try application.configStore.save(ConfigFile(profiles: ["work": work]))
         #expect(try decide(.vault, nil) == .answer(profile: "work"))
-        #expect(try decide(.vault, "https://vault.example.com:8200") == .notListed(try #require(HelperTarget(url: "https://vault.example.com:8200"))))
+        #expect(
+            try decide(.vault, "https://vault.example.com:8200")
+                == .notListed(try #require(HelperTarget(url: "https://vault.example.com:8200"))))
     }
 }

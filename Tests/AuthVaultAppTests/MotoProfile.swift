@@ -18,17 +18,24 @@ struct MotoProfile {
 
     static func make(variables: [String: String] = [:]) async throws -> MotoProfile {
         let moto = try await MotoServer.shared()
-        let pool = try await moto.call("CreateUserPool", ["PoolName": "app-\(UUID().uuidString.prefix(8))", "AutoVerifiedAttributes": ["email"]])
-        guard let poolId = (pool["UserPool"] as? [String: Any])?["Id"] as? String else { throw TestFixtureError("no pool id") }
-        let created = try await moto.call("CreateUserPoolClient", [
-            "UserPoolId": poolId, "ClientName": "authvault-app-test", "ReadAttributes": ["email"],
-            "ExplicitAuthFlows": ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
-        ])
+        let pool = try await moto.call(
+            "CreateUserPool", ["PoolName": "app-\(UUID().uuidString.prefix(8))", "AutoVerifiedAttributes": ["email"]])
+        guard let poolId = (pool["UserPool"] as? [String: Any])?["Id"] as? String else {
+            throw TestFixtureError("no pool id")
+        }
+        let created = try await moto.call(
+            "CreateUserPoolClient",
+            [
+                "UserPoolId": poolId, "ClientName": "authvault-app-test", "ReadAttributes": ["email"],
+                "ExplicitAuthFlows": ["ALLOW_USER_PASSWORD_AUTH", "ALLOW_USER_SRP_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+            ])
         guard let clientId = (created["UserPoolClient"] as? [String: Any])?["ClientId"] as? String else {
             throw TestFixtureError("no client id")
         }
         let home = try TemporaryDirectory()
-        var environment = ["HOME": home.path, "AUTHVAULT_VAULT_PASSPHRASE": passphrase, "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]
+        var environment = [
+            "HOME": home.path, "AUTHVAULT_VAULT_PASSPHRASE": passphrase, "AUTHVAULT_KEY_CACHE_TIMEOUT": "0",
+        ]
         environment.merge(variables) { $1 }
         let application = Application(environment: EnvironmentVariables(environment))
         var settings = ProfileSettings()
@@ -44,12 +51,20 @@ struct MotoProfile {
 
     /// A confirmed user with a permanent password (or, with `permanent: false`, one Cognito asks to change it).
     func createUser(_ username: String, password: String, permanent: Bool = true) async throws {
-        try await moto.call("AdminCreateUser", ["UserPoolId": poolId, "Username": username, "TemporaryPassword": password,
-                                                "MessageAction": "SUPPRESS",
-                                                "UserAttributes": [["Name": "email", "Value": "\(username)@example.com"],
-                                                                   ["Name": "email_verified", "Value": "true"]]])
+        try await moto.call(
+            "AdminCreateUser",
+            [
+                "UserPoolId": poolId, "Username": username, "TemporaryPassword": password,
+                "MessageAction": "SUPPRESS",
+                "UserAttributes": [
+                    ["Name": "email", "Value": "\(username)@example.com"],
+                    ["Name": "email_verified", "Value": "true"],
+                ],
+            ])
         if permanent {
-            try await moto.call("AdminSetUserPassword", ["UserPoolId": poolId, "Username": username, "Password": password, "Permanent": true])
+            try await moto.call(
+                "AdminSetUserPassword",
+                ["UserPoolId": poolId, "Username": username, "Password": password, "Permanent": true])
         }
     }
 
@@ -61,12 +76,17 @@ struct MotoProfile {
     /// Signs `username` in to the profile with the password on standard input, nobody at a terminal; `newPassword`,
     /// when given, answers Cognito's request for one.
     @discardableResult
-    func signIn(_ username: String, password: String, newPassword: String? = nil, choices: SignInChoices = SignInChoices(),
-                notices: Locked<[SignInNotice]> = Locked([])) async throws -> SessionSummary {
+    func signIn(
+        _ username: String, password: String, newPassword: String? = nil, choices: SignInChoices = SignInChoices(),
+        notices: Locked<[SignInNotice]> = Locked([])
+    ) async throws -> SessionSummary {
         let session = try await application.openProfile(named: "work")
-        let answers = Answers(piped: newPassword == nil ? [.password] : [.password, .newPassword],
-                              input: GivenInput(password + "\n" + (newPassword.map { $0 + "\n" } ?? "")), prompter: NoPrompter())
-        var signIn = UserPoolSignIn(session: session, answers: answers, choices: choices) { notice in notices.withLock { $0.append(notice) } }
+        let answers = Answers(
+            piped: newPassword == nil ? [.password] : [.password, .newPassword],
+            input: GivenInput(password + "\n" + (newPassword.map { $0 + "\n" } ?? "")), prompter: NoPrompter())
+        var signIn = UserPoolSignIn(session: session, answers: answers, choices: choices) { notice in
+            notices.withLock { $0.append(notice) }
+        }
         return try await signIn.run(username: username, flow: .password)
     }
 

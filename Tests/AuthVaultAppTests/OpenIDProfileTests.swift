@@ -1,7 +1,8 @@
-@testable import AuthVaultApp
 import Foundation
 import TestSupport
 import Testing
+
+@testable import AuthVaultApp
 
 /// A profile of an OpenID provider other than Cognito: an issuer (from discovery) and a client, no user pool.
 @Suite struct OpenIDProfileTests {
@@ -33,10 +34,14 @@ import Testing
     @Test func withoutAnIssuerOrAPoolTheProfileIsIncomplete() {
         var neither = settings()
         neither.issuer = nil
-        #expect(throws: ConfigError.incomplete(profile: "idp", missing: "--user-pool-id")) { try ResolvedProfile(name: "idp", settings: neither) }
+        #expect(throws: ConfigError.incomplete(profile: "idp", missing: "--user-pool-id")) {
+            try ResolvedProfile(name: "idp", settings: neither)
+        }
         var noClient = settings()
         noClient.clientId = nil
-        #expect(throws: ConfigError.incomplete(profile: "idp", missing: "--client-id")) { try ResolvedProfile(name: "idp", settings: noClient) }
+        #expect(throws: ConfigError.incomplete(profile: "idp", missing: "--client-id")) {
+            try ResolvedProfile(name: "idp", settings: noClient)
+        }
     }
 
     @Test func theSecretServiceItemIsBoundToTheIssuerInThePoolsPlace() throws {

@@ -1,9 +1,10 @@
 import AuthCrypto
-@testable import AuthVaultApp
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TokenVault
+
+@testable import AuthVaultApp
 
 /// The encrypted file vault's passphrase as a person at a terminal gives it: what the first prompt says, three tries
 /// at a wrong one, and the way out named where nobody can be asked.
@@ -11,7 +12,9 @@ import TokenVault
     private static let passphrase = "the right vault passphrase"
 
     /// An application in a home of its own with profile `work` on the file vault, the passphrase asked of `prompter`.
-    private func application(_ directory: TemporaryDirectory, prompter: any SecretPrompter, variables: [String: String] = [:]) throws -> Application {
+    private func application(
+        _ directory: TemporaryDirectory, prompter: any SecretPrompter, variables: [String: String] = [:]
+    ) throws -> Application {
         var environment = ["HOME": directory.path, "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]
         environment.merge(variables) { $1 }
         let application = Application(environment: EnvironmentVariables(environment), prompter: prompter)
@@ -24,15 +27,18 @@ import TokenVault
     }
 
     private func createVault(in directory: TemporaryDirectory) async throws {
-        let creator = try application(directory, prompter: NoPrompter(), variables: ["AUTHVAULT_VAULT_PASSPHRASE": Self.passphrase])
+        let creator = try application(
+            directory, prompter: NoPrompter(), variables: ["AUTHVAULT_VAULT_PASSPHRASE": Self.passphrase])
         try await creator.vaults(for: creator.configuration()).fileVault().save(CredentialRecord(profile: "work"))
     }
 
     @Test func theFirstPromptSaysWhatThePassphraseProtectsAndHowLongItIsRemembered() async throws {
         let directory = try TemporaryDirectory()
         let person = ScriptedPrompter([Self.passphrase, Self.passphrase])
-        let application = try application(directory, prompter: person, variables: ["AUTHVAULT_KEY_CACHE_TIMEOUT": "900"])
-        try await application.vaults(for: application.configuration()).fileVault().save(CredentialRecord(profile: "work"))
+        let application = try application(
+            directory, prompter: person, variables: ["AUTHVAULT_KEY_CACHE_TIMEOUT": "900"])
+        try await application.vaults(for: application.configuration()).fileVault().save(
+            CredentialRecord(profile: "work"))
         let prompts = person.prompts.withLock { $0 }
         #expect(prompts.count == 2)
         #expect(prompts.first?.contains("protects the tokens in \(application.dataDirectory)") == true, "\(prompts)")
@@ -48,7 +54,10 @@ import TokenVault
         #expect(try await application.unlockFileVault() == .unlocked(inAgent: false))
         let prompts = person.prompts.withLock { $0 }
         #expect(prompts.count == 3)
-        #expect(prompts.dropFirst().allSatisfy { $0.hasPrefix("Wrong vault passphrase, try again.") && $0.hasSuffix("Vault passphrase: ") }, "\(prompts)")
+        #expect(
+            prompts.dropFirst().allSatisfy {
+                $0.hasPrefix("Wrong vault passphrase, try again.") && $0.hasSuffix("Vault passphrase: ")
+            }, "\(prompts)")
     }
 
     @Test func threeWrongPassphrasesAreRefusedWithoutAFourthPrompt() async throws {
@@ -70,7 +79,8 @@ import TokenVault
         let directory = try TemporaryDirectory()
         try await createVault(in: directory)
         let person = ScriptedPrompter([Self.passphrase])
-        let application = try application(directory, prompter: person, variables: ["AUTHVAULT_VAULT_PASSPHRASE": "not it"])
+        let application = try application(
+            directory, prompter: person, variables: ["AUTHVAULT_VAULT_PASSPHRASE": "not it"])
         do {
             _ = try await application.unlockFileVault()
             Issue.record("a wrong passphrase unlocked the vault")

@@ -13,9 +13,13 @@ import Testing
     }
 
     @Test func lowerCaseWinsAndUpperCaseIsReadForHTTPSAndNoProxy() {
-        #expect(settings(["HTTPS_PROXY": "http://upper:1", "NO_PROXY": ".corp"])
+        #expect(
+            settings(["HTTPS_PROXY": "http://upper:1", "NO_PROXY": ".corp"])
                 == HTTPProxySettings(httpsProxy: "http://upper:1", noProxy: ".corp"))
-        #expect(settings(["https_proxy": "http://lower:1", "HTTPS_PROXY": "http://upper:1", "no_proxy": "a", "NO_PROXY": "b"])
+        #expect(
+            settings([
+                "https_proxy": "http://lower:1", "HTTPS_PROXY": "http://upper:1", "no_proxy": "a", "NO_PROXY": "b",
+            ])
                 == HTTPProxySettings(httpsProxy: "http://lower:1", noProxy: "a"))
     }
 
@@ -26,12 +30,16 @@ import Testing
     }
 
     @Test func allProxyServesHTTPSWhenItsOwnIsUnset() {
-        #expect(settings(["ALL_PROXY": "socks5h://proxy:1080"]) == HTTPProxySettings(httpsProxy: "socks5h://proxy:1080"))
-        #expect(settings(["ALL_PROXY": "socks5h://proxy:1080", "https_proxy": "http://web:1"])
+        #expect(
+            settings(["ALL_PROXY": "socks5h://proxy:1080"]) == HTTPProxySettings(httpsProxy: "socks5h://proxy:1080"))
+        #expect(
+            settings(["ALL_PROXY": "socks5h://proxy:1080", "https_proxy": "http://web:1"])
                 == HTTPProxySettings(httpsProxy: "http://web:1"))
     }
 
     @Test func emptyVariablesCountAsUnset() {
-        #expect(settings(["https_proxy": "", "HTTPS_PROXY": "http://upper:1"]) == HTTPProxySettings(httpsProxy: "http://upper:1"))
+        #expect(
+            settings(["https_proxy": "", "HTTPS_PROXY": "http://upper:1"])
+                == HTTPProxySettings(httpsProxy: "http://upper:1"))
     }
 }

@@ -1,12 +1,14 @@
 import AuthVaultApp
-import Testing
 import TestSupport
+import Testing
 
 /// The device sign-in's QR code: libqrencode's modules, drawn in half blocks, read back by a real decoder.
 @Suite struct QRCodeTests {
     static let address = "https://id.example.com/device?user_code=WDJB-MJHT&realm=Acme%20Corp"
 
-    @Test(arguments: [address, "http://127.0.0.1:8443/device", "https://id.example.com/" + String(repeating: "a/", count: 120)])
+    @Test(arguments: [
+        address, "http://127.0.0.1:8443/device", "https://id.example.com/" + String(repeating: "a/", count: 120),
+    ])
     func theDrawingDecodesToTheExactAddress(address: String) throws {
         let code = try #require(QRCode.encode(address), "libqrencode4 is installed by Scripts/install-deps.sh")
         let rows = code.halfBlockRows()
@@ -21,7 +23,10 @@ import TestSupport
         #expect(rows.allSatisfy { $0.count == code.columns })
         // The quiet zone is drawn (light modules are the ink): two full lines above, full columns left and right.
         #expect(rows.prefix(2).allSatisfy { $0.allSatisfy { $0 == "\u{2588}" } })
-        #expect(rows.dropFirst(2).dropLast(2).allSatisfy { $0.hasPrefix("\u{2588}\u{2588}\u{2588}\u{2588}") && $0.hasSuffix("\u{2588}\u{2588}\u{2588}\u{2588}") })
+        #expect(
+            rows.dropFirst(2).dropLast(2).allSatisfy {
+                $0.hasPrefix("\u{2588}\u{2588}\u{2588}\u{2588}") && $0.hasSuffix("\u{2588}\u{2588}\u{2588}\u{2588}")
+            })
     }
 
     @Test func eachPairOfModulesHasItsHalfBlock() {

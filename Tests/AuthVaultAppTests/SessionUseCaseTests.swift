@@ -3,8 +3,8 @@ import AuthVaultApp
 import CognitoAuth
 import Foundation
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 
 /// The signed-in user's use cases in-process against moto: signing in with the answers given, the authenticator
 /// set-up and MFA preferences, devices, the user's description and the session's status.
@@ -13,14 +13,17 @@ import TestSupport
         let pool = try await MotoProfile.make()
         let before = try await pool.application.profileStatus(named: "work")
         #expect(before.state == .signedOut && !before.usable && before.requiresSignIn)
-        guard case .notSignedIn? = before.problem else { throw TestFixtureError("expected not signed in, got \(String(describing: before.problem))") }
+        guard case .notSignedIn? = before.problem else {
+            throw TestFixtureError("expected not signed in, got \(String(describing: before.problem))")
+        }
 
         try await pool.createUser("status-user", password: "Status-pass-1!")
         try await pool.signIn("status-user", password: "Status-pass-1!")
         let after = try await pool.application.profileStatus(named: "work")
         #expect(after.state == .signedIn && after.usable && after.problem == nil)
         let report = StatusReport(after, problem: nil)
-        #expect(report.user == "status-user@example.com" && report.backend == "file" && report.accessTokenExpiresAt != nil)
+        #expect(
+            report.user == "status-user@example.com" && report.backend == "file" && report.accessTokenExpiresAt != nil)
 
         let overview = try await pool.application.vaultOverview(profile: "work")
         #expect(overview.profiles.map(\.name) == ["work"] && overview.profiles.first?.stored == true)
@@ -42,8 +45,9 @@ import TestSupport
 
         var nobody = Answers(input: GivenInput(""), prompter: NoPrompter())
         do {
-            try await pool.application.setUpAuthenticator(profile: "work", authenticatorName: "phone", answers: &nobody,
-                                                          show: { _, _ in shown.withLock { $0 += 1 } }, wrongCode: {})
+            try await pool.application.setUpAuthenticator(
+                profile: "work", authenticatorName: "phone", answers: &nobody,
+                show: { _, _ in shown.withLock { $0 += 1 } }, wrongCode: {})
             Issue.record("set up without a code")
         } catch {
             guard case .answer(.unanswered(.code)) = error else { throw error }
@@ -54,21 +58,26 @@ import TestSupport
         let wrong = String(current.map { Character(String((Int(String($0))! + 1) % 10)) })
         var wrongAnswers = Answers(given: [.code: wrong], input: GivenInput(""), prompter: NoPrompter())
         await #expect(throws: ApplicationError.self) {
-            try await pool.application.setUpAuthenticator(profile: "work", authenticatorName: "phone", answers: &wrongAnswers,
-                                                          show: { _, _ in }, wrongCode: { Issue.record("a given code is not asked again") })
+            try await pool.application.setUpAuthenticator(
+                profile: "work", authenticatorName: "phone", answers: &wrongAnswers,
+                show: { _, _ in }, wrongCode: { Issue.record("a given code is not asked again") })
         }
         #expect(try await pool.application.mfaStatus(profile: "work").enabledMFA == [])
 
         let accounts = Locked<[String]>([])
-        var right = Answers(piped: [.code], input: GivenInput(try await TOTPCode.current() + "\n"), prompter: NoPrompter())
-        try await pool.application.setUpAuthenticator(profile: "work", authenticatorName: "phone", answers: &right,
-                                                      show: { _, account in accounts.withLock { $0.append(account) } }, wrongCode: {})
+        var right = Answers(
+            piped: [.code], input: GivenInput(try await TOTPCode.current() + "\n"), prompter: NoPrompter())
+        try await pool.application.setUpAuthenticator(
+            profile: "work", authenticatorName: "phone", answers: &right,
+            show: { _, account in accounts.withLock { $0.append(account) } }, wrongCode: {})
         #expect(accounts.withLock { $0 } == ["totp-user@example.com"])
         let user = try await pool.application.mfaStatus(profile: "work")
         #expect(user.preferredMFA == .softwareToken && user.enabledMFA == [.softwareToken])
 
         let disabled = Locked<[MFAType]>([])
-        #expect(try await pool.application.disableMFA(nil, profile: "work") { type in disabled.withLock { $0.append(type) } } == [.softwareToken])
+        #expect(
+            try await pool.application.disableMFA(nil, profile: "work") { type in disabled.withLock { $0.append(type) }
+            } == [.softwareToken])
         #expect(disabled.withLock { $0 } == [.softwareToken])
         #expect(try await pool.application.mfaStatus(profile: "work").enabledMFA == [])
         #expect(try await pool.application.disableMFA(nil, profile: "work").isEmpty, "nothing left to turn off")
@@ -79,7 +88,8 @@ import TestSupport
     /// Cognito asks for a new password: piped, it signs in; with none and nobody to ask, the reason is typed.
     @Test func aRequiredNewPasswordIsAnsweredOrTyped() async throws {
         let pool = try await MotoProfile.make()
-        let temporary = "Temp-pass-1!", chosen = MotoProfile.newPassword()
+        let temporary = "Temp-pass-1!"
+        let chosen = MotoProfile.newPassword()
         try await pool.createUser("fresh", password: temporary, permanent: false)
         do {
             try await pool.signIn("fresh", password: temporary)

@@ -1,7 +1,7 @@
 import AuthVaultApp
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `setup docker|aws|vault`: the tool's file edited in place of a person: that one entry, every other line and key
 /// kept, the mode kept (a new file 0600 in a new 0700 directory), nothing written on a dry run (a plan not applied),
@@ -27,7 +27,8 @@ import TestSupport
 
     @Test func dockerKeepsEveryOtherKeyAndTheModeAndUndoes() throws {
         let fixture = try ToolSetupFixture()
-        let original = #"{"auths":{"old.example.com":{}},"credHelpers":{"gcr.io":"gcloud"},"credsStore":"pass","proxies":{"default":{"httpProxy":"http://p:3128"}}}"#
+        let original =
+            #"{"auths":{"old.example.com":{}},"credHelpers":{"gcr.io":"gcloud"},"credsStore":"pass","proxies":{"default":{"httpProxy":"http://p:3128"}}}"#
         let setup = fixture.setup(with: ["DOCKER_CONFIG": "docker"])
         try fixture.write(original, to: "docker/config.json", mode: 0o640)
         try setup.apply(try setup.plan(.docker(registry: "registry.example.com")))
@@ -53,7 +54,10 @@ import TestSupport
     @Test func dockerLeavesAFileItCannotReadAsJSONAlone() throws {
         let fixture = try ToolSetupFixture()
         try fixture.write("{ not json", to: ".docker/config.json", mode: 0o600)
-        #expect(throws: SetupError.malformed(path: fixture.home.appending(".docker/config.json"), problem: "not a JSON object")) {
+        #expect(
+            throws: SetupError.malformed(
+                path: fixture.home.appending(".docker/config.json"), problem: "not a JSON object")
+        ) {
             try fixture.apply(.docker(registry: "registry.example.com"))
         }
         #expect(fixture.text(".docker/config.json") == "{ not json")
@@ -81,7 +85,9 @@ import TestSupport
         let plan = try fixture.apply(.aws(awsProfile: "work"))
         let command = "\(fixture.executable) --profile work aws-credentials"
         #expect(plan.changes == ["[profile work] credential_process = \(command) (was /old/tool --flag)"])
-        #expect(fixture.text(".aws/config") == original.replacing("credential_process = /old/tool --flag", with: "credential_process = \(command)"))
+        #expect(
+            fixture.text(".aws/config")
+                == original.replacing("credential_process = /old/tool --flag", with: "credential_process = \(command)"))
         #expect(try fixture.mode(".aws/config") == 0o644)
         #expect(try fixture.setup.plan(.aws(awsProfile: "work")).changesNothing)
     }
@@ -96,7 +102,10 @@ import TestSupport
         let command = "\(fixture.executable) --profile work aws-credentials"
         #expect(fixture.text(".aws/config") == original + "\n[profile ci]\ncredential_process = \(command)\n")
         try fixture.apply(.aws(awsProfile: "default"))
-        #expect(fixture.text(".aws/config") == "[default]\nregion = eu-west-1\ncredential_process = \(command)\n\n[profile ci]\ncredential_process = \(command)\n")
+        #expect(
+            fixture.text(".aws/config")
+                == "[default]\nregion = eu-west-1\ncredential_process = \(command)\n\n[profile ci]\ncredential_process = \(command)\n"
+        )
         try fixture.apply(.aws(awsProfile: "default"), undo: true)
         #expect(fixture.text(".aws/config") == original + "\n[profile ci]\ncredential_process = \(command)\n")
     }
@@ -107,7 +116,8 @@ import TestSupport
         try fixture.write(original, to: ".vault", mode: 0o600)
         let helper = fixture.home.appending("bin/vault-token-helper-authvault")
         try fixture.apply(.vault)
-        #expect(fixture.text(".vault") == "address = \"https://vault.example.com:8200\"\ntoken_helper = \"\(helper)\"\n")
+        #expect(
+            fixture.text(".vault") == "address = \"https://vault.example.com:8200\"\ntoken_helper = \"\(helper)\"\n")
         #expect(try fixture.setup.plan(.vault).changesNothing)
         try fixture.apply(.vault, undo: true)
         #expect(fixture.text(".vault") == original, "the token helper it replaced is back")
@@ -116,7 +126,8 @@ import TestSupport
     @Test func vaultRefusesAHelperLinkThatIsNotThere() throws {
         let fixture = try ToolSetupFixture()
         try FileManager.default.removeItem(atPath: fixture.home.appending("bin/vault-token-helper-authvault"))
-        #expect(throws: SetupError.helperLinkMissing(path: fixture.home.appending("bin/vault-token-helper-authvault"))) {
+        #expect(throws: SetupError.helperLinkMissing(path: fixture.home.appending("bin/vault-token-helper-authvault")))
+        {
             try fixture.apply(.vault)
         }
         #expect(fixture.text(".vault") == nil)

@@ -18,10 +18,14 @@ struct ToolSetupFixture {
         let bin = home.appending("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         executable = bin + "/authvault"
-        _ = FileManager.default.createFile(atPath: executable, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
-        try FileManager.default.createSymbolicLink(atPath: bin + "/vault-token-helper-authvault", withDestinationPath: "authvault")
-        environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.appending("config"), "GIT_CONFIG_NOSYSTEM": "1",
-                       "PATH": Self.debianTools + ":/usr/bin:/bin"]
+        _ = FileManager.default.createFile(
+            atPath: executable, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createSymbolicLink(
+            atPath: bin + "/vault-token-helper-authvault", withDestinationPath: "authvault")
+        environment = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.appending("config"), "GIT_CONFIG_NOSYSTEM": "1",
+            "PATH": Self.debianTools + ":/usr/bin:/bin",
+        ]
         var work = ProfileSettings()
         work.userPoolId = "us-east-1_Work1"
         work.clientId = "client"
@@ -36,7 +40,9 @@ struct ToolSetupFixture {
     func setup(with variables: [String: String], searchPath: String? = nil) -> ToolSetup {
         var environment = environment.merging(variables.mapValues { home.appending($0) }) { $1 }
         if let searchPath { environment["PATH"] = searchPath }
-        return ToolSetup(application: Application(environment: EnvironmentVariables(environment)), profile: "work", executable: executable)
+        return ToolSetup(
+            application: Application(environment: EnvironmentVariables(environment)), profile: "work",
+            executable: executable)
     }
 
     /// Plans and applies `request`, returning the plan.
@@ -53,8 +59,10 @@ struct ToolSetupFixture {
 
     func write(_ text: String, to relative: String, mode: Int) throws {
         let path = home.appending(relative)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: mode])
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(
+            atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: mode])
     }
 
     func text(_ relative: String) -> String? {

@@ -1,7 +1,7 @@
 import AuthVaultApp
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `setup kubectl` edits the kubeconfig itself (Debian's kubectl 1.20 panics in `config set-credentials`), read
 /// back by Debian's kubectl 1.20: our user and the context's user, every other entry and the mode kept, the same
@@ -47,9 +47,12 @@ import TestSupport
 
         let plan = try setup.plan(.kubectl(context: "prod", user: nil))
         #expect(fixture.text("kube/config") == Self.kubeconfig, "planning (a dry run) writes nothing")
-        #expect(plan.changes == ["user authvault-work: exec \(fixture.executable) kubectl-credential --profile work (client.authentication.k8s.io/v1beta1, provideClusterInfo: true)",
-                                 "context prod: user authvault-work (was admin)",
-                                 "the file is rewritten as JSON, which kubectl reads as YAML (its comments are not kept)"])
+        #expect(
+            plan.changes == [
+                "user authvault-work: exec \(fixture.executable) kubectl-credential --profile work (client.authentication.k8s.io/v1beta1, provideClusterInfo: true)",
+                "context prod: user authvault-work (was admin)",
+                "the file is rewritten as JSON, which kubectl reads as YAML (its comments are not kept)",
+            ])
         try setup.apply(plan)
         #expect(try fixture.mode("kube/config") == mode)
         let written = try fixture.view("kube/config")
@@ -61,10 +64,14 @@ import TestSupport
         #expect(exec["provideClusterInfo"] as? Bool == true, "kubectl names the cluster's server to the plugin")
         #expect(plan.helperHost == .add("kube.example.com:6443"), "the context's server, and no other")
         #expect(try fixture.helperHosts() == ["kube.example.com:6443"])
-        #expect(written.entry("prod", in: "contexts")?["context"] as? NSDictionary == ["cluster": "prod", "user": "authvault-work", "namespace": "web"])
+        #expect(
+            written.entry("prod", in: "contexts")?["context"] as? NSDictionary == [
+                "cluster": "prod", "user": "authvault-work", "namespace": "web",
+            ])
         var expected = before
-        expected["users"] = ((before["users"] as? [[String: Any]] ?? []) + [written.entry("authvault-work", in: "users") ?? [:]])
-            .sorted { ($0["name"] as? String ?? "") < ($1["name"] as? String ?? "") }   // kubectl lists them by name
+        expected["users"] =
+            ((before["users"] as? [[String: Any]] ?? []) + [written.entry("authvault-work", in: "users") ?? [:]])
+            .sorted { ($0["name"] as? String ?? "") < ($1["name"] as? String ?? "") }  // kubectl lists them by name
         expected["contexts"] = written["contexts"]
         #expect(written as NSDictionary == expected as NSDictionary, "every other entry is kept")
 
@@ -75,7 +82,8 @@ import TestSupport
 
         try setup.apply(try setup.plan(.kubectl(context: "prod", user: nil), undo: true))
         #expect(fixture.text("kube/config") == Self.kubeconfig, "the YAML file's own bytes are back, comments and all")
-        let context = try #require(try fixture.view("kube/config").entry("prod", in: "contexts")?["context"] as? [String: Any])
+        let context = try #require(
+            try fixture.view("kube/config").entry("prod", in: "contexts")?["context"] as? [String: Any])
         #expect(context["user"] as? String == "admin", "the context's user is the one it had")
         #expect(try fixture.helperHosts() == [], "and its server")
         #expect(try fixture.mode("kube/config") == mode)
@@ -86,11 +94,18 @@ import TestSupport
         let fixture = try ToolSetupFixture()
         try fixture.write(Self.kubeconfig, to: "kube/config", mode: 0o600)
         let setup = fixture.setup(with: ["KUBECONFIG": "kube/config"])
-        #expect(throws: SetupError.noSuchContext(name: "staging", known: ["dev", "prod"])) { try setup.plan(.kubectl(context: "staging", user: nil)) }
-        #expect(throws: SetupError.kubeconfigUserTaken(name: "admin")) { try setup.plan(.kubectl(context: nil, user: "admin")) }
-        #expect(try setup.plan(.kubectl(context: nil, user: "admin"), undo: true).changesNothing, "the undo leaves a user not ours alone")
+        #expect(throws: SetupError.noSuchContext(name: "staging", known: ["dev", "prod"])) {
+            try setup.plan(.kubectl(context: "staging", user: nil))
+        }
+        #expect(throws: SetupError.kubeconfigUserTaken(name: "admin")) {
+            try setup.plan(.kubectl(context: nil, user: "admin"))
+        }
+        #expect(
+            try setup.plan(.kubectl(context: nil, user: "admin"), undo: true).changesNothing,
+            "the undo leaves a user not ours alone")
 
-        try FileManager.default.setAttributes([.posixPermissions: 0o664], ofItemAtPath: fixture.home.appending("kube/config"))
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o664], ofItemAtPath: fixture.home.appending("kube/config"))
         #expect {
             try setup.plan(.kubectl(context: nil, user: nil))
         } throws: { error in
@@ -104,15 +119,20 @@ import TestSupport
     /// drop them (a v1 exec plugin's interactiveMode, which newer kubectls require).
     @Test func refusesToDropFieldsTheReadingKubectlDoesNotKnow() throws {
         let fixture = try ToolSetupFixture()
-        let newer = Self.kubeconfig.replacing("    token: not-a-real-token\n", with: """
-                exec:
-                  apiVersion: client.authentication.k8s.io/v1
-                  command: gke-gcloud-auth-plugin
-                  interactiveMode: IfAvailable
+        let newer = Self.kubeconfig.replacing(
+            "    token: not-a-real-token\n",
+            with: """
+                    exec:
+                      apiVersion: client.authentication.k8s.io/v1
+                      command: gke-gcloud-auth-plugin
+                      interactiveMode: IfAvailable
 
-            """)
+                """)
         try fixture.write(newer, to: ".kube/config", mode: 0o600)
-        #expect(throws: SetupError.kubeconfigFieldsUnknown(path: fixture.home.appending(".kube/config"), fields: ["interactiveMode"])) {
+        #expect(
+            throws: SetupError.kubeconfigFieldsUnknown(
+                path: fixture.home.appending(".kube/config"), fields: ["interactiveMode"])
+        ) {
             try fixture.apply(.kubectl(context: nil, user: nil))
         }
         #expect(fixture.text(".kube/config") == newer)
@@ -140,7 +160,8 @@ import TestSupport
 
         try fixture.write(Self.kubeconfig, to: "yaml/config", mode: 0o600)
         #expect(throws: SetupError.toolMissing(name: "kubectl")) {
-            try fixture.setup(with: ["KUBECONFIG": "yaml/config"], searchPath: empty).plan(.kubectl(context: nil, user: nil))
+            try fixture.setup(with: ["KUBECONFIG": "yaml/config"], searchPath: empty).plan(
+                .kubectl(context: nil, user: nil))
         }
     }
 
@@ -149,8 +170,10 @@ import TestSupport
         let fixture = try ToolSetupFixture()
         try fixture.write(Self.kubeconfig, to: "second", mode: 0o600)
         let list = ["first", "second", "third"].map { fixture.home.appending($0) }.joined(separator: ":")
-        let setup = ToolSetup(application: Application(environment: EnvironmentVariables(fixture.environment.merging(["KUBECONFIG": list]) { $1 })),
-                              profile: "work", executable: fixture.executable)
+        let setup = ToolSetup(
+            application: Application(
+                environment: EnvironmentVariables(fixture.environment.merging(["KUBECONFIG": list]) { $1 })),
+            profile: "work", executable: fixture.executable)
         #expect(try setup.plan(.kubectl(context: "dev", user: nil)).target == fixture.home.appending("second"))
     }
 }
@@ -158,16 +181,19 @@ import TestSupport
 extension ToolSetupFixture {
     /// The kubeconfig as Debian's kubectl 1.20 reads it.
     func view(_ relative: String) throws -> [String: Any] {
-        let view = try run("kubectl", ["config", "view", "--raw", "-o", "json", "--kubeconfig", home.appending(relative)])
-        guard view.status == 0, let config = try JSONSerialization.jsonObject(with: Data(view.standardOutput)) as? [String: Any] else {
+        let view = try run(
+            "kubectl", ["config", "view", "--raw", "-o", "json", "--kubeconfig", home.appending(relative)])
+        guard view.status == 0,
+            let config = try JSONSerialization.jsonObject(with: Data(view.standardOutput)) as? [String: Any]
+        else {
             throw TestFixtureError("kubectl config view: \(view.standardError)")
         }
         return config
     }
 }
 
-private extension [String: Any] {
-    func entry(_ name: String, in list: String) -> [String: Any]? {
+extension [String: Any] {
+    fileprivate func entry(_ name: String, in list: String) -> [String: Any]? {
         (self[list] as? [[String: Any]])?.first { $0["name"] as? String == name }
     }
 }

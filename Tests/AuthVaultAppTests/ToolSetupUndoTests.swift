@@ -1,7 +1,7 @@
 import AuthVaultApp
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 33 item 5: `--undo` puts back what `setup` replaced and removes only what it added, from the record of
 /// what setup changed: a file that existed has its very bytes back, one that did not is gone again (with the
@@ -10,17 +10,28 @@ import TestSupport
 @Suite struct ToolSetupUndoTests {
     /// Each tool's file, as a person keeps it: comments, odd spacing, other entries, and a value setup replaces.
     static let files: [(request: SetupRequest, path: String, variables: [String: String], text: String)] = [
-        (.git(host: "git.example.com"), ".gitconfig", [:],
-         "# mine\n[user]\n  name=Someone   ; me\n\n[credential \"https://git.example.com\"]\n\thelper = cache\n[alias]\n\tco = checkout\n"),
-        (.docker(registry: "registry.example.com"), ".docker/config.json", [:],
-         "{\n  \"auths\" : { \"other.example.com\": {} },\n   \"credHelpers\": {\"registry.example.com\": \"ecr-login\", \"x.example.com\": \"pass\"}\n}\n"),
-        (.aws(awsProfile: "dev"), ".aws/config", [:],
-         "# AWS\n[default]\nregion=eu-west-1\n\n[ profile  dev ]\nregion = us-east-1\ncredential_process =   /old/tool --flag\n\n[profile other]\noutput = json\n"),
-        (.vault, ".vault", [:], "# Vault\naddress   =  \"https://vault.example.com:8200\"\ntoken_helper=\"/usr/bin/old-helper\"\n"),
-        (.kubectl(context: "prod", user: nil), "kube/config", ["KUBECONFIG": "kube/config"],
-         "{\"apiVersion\": \"v1\",  \"kind\": \"Config\",\n\"clusters\": [{\"name\": \"prod\", \"cluster\": {\"server\": \"https://kube.example.com:6443\"}}],\n"
-            + "  \"users\": [{\"name\": \"admin\", \"user\": {\"token\": \"not-a-real-token\"}}],\n"
-            + "\"contexts\": [{\"name\": \"prod\", \"context\": {\"cluster\": \"prod\", \"user\": \"admin\"}}], \"current-context\": \"prod\"}\n"),
+        (
+            .git(host: "git.example.com"), ".gitconfig", [:],
+            "# mine\n[user]\n  name=Someone   ; me\n\n[credential \"https://git.example.com\"]\n\thelper = cache\n[alias]\n\tco = checkout\n"
+        ),
+        (
+            .docker(registry: "registry.example.com"), ".docker/config.json", [:],
+            "{\n  \"auths\" : { \"other.example.com\": {} },\n   \"credHelpers\": {\"registry.example.com\": \"ecr-login\", \"x.example.com\": \"pass\"}\n}\n"
+        ),
+        (
+            .aws(awsProfile: "dev"), ".aws/config", [:],
+            "# AWS\n[default]\nregion=eu-west-1\n\n[ profile  dev ]\nregion = us-east-1\ncredential_process =   /old/tool --flag\n\n[profile other]\noutput = json\n"
+        ),
+        (
+            .vault, ".vault", [:],
+            "# Vault\naddress   =  \"https://vault.example.com:8200\"\ntoken_helper=\"/usr/bin/old-helper\"\n"
+        ),
+        (
+            .kubectl(context: "prod", user: nil), "kube/config", ["KUBECONFIG": "kube/config"],
+            "{\"apiVersion\": \"v1\",  \"kind\": \"Config\",\n\"clusters\": [{\"name\": \"prod\", \"cluster\": {\"server\": \"https://kube.example.com:6443\"}}],\n"
+                + "  \"users\": [{\"name\": \"admin\", \"user\": {\"token\": \"not-a-real-token\"}}],\n"
+                + "\"contexts\": [{\"name\": \"prod\", \"context\": {\"cluster\": \"prod\", \"user\": \"admin\"}}], \"current-context\": \"prod\"}\n"
+        ),
     ]
 
     @Test(arguments: 0..<files.count)
@@ -52,7 +63,9 @@ import TestSupport
         let directory = fixture.home.appending((path as NSString).deletingLastPathComponent)
         let record = fixture.home.appending(".local/share/authvault/setup-changes.json")
         #expect(try FileManager.default.attributesOfItem(atPath: record)[.posixPermissions] as? Int == 0o600)
-        #expect(try FileManager.default.attributesOfItem(atPath: (record as NSString).deletingLastPathComponent)[.posixPermissions] as? Int == 0o700)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: (record as NSString).deletingLastPathComponent)[
+                .posixPermissions] as? Int == 0o700)
         try setup.apply(try setup.plan(request, undo: true))
         #expect(!FileManager.default.fileExists(atPath: fixture.home.appending(path)), "no empty file left")
         if directory != fixture.home.path && directory != fixture.home.appending("") {
@@ -61,11 +74,14 @@ import TestSupport
     }
 
     /// `request` set up by profile work, then by profile team, in the file at `path` that held `original`.
-    static func setUpByBoth(_ request: SetupRequest, in path: String, _ original: String) throws -> (ToolSetupFixture, work: ToolSetup, team: ToolSetup) {
+    static func setUpByBoth(_ request: SetupRequest, in path: String, _ original: String) throws -> (
+        ToolSetupFixture, work: ToolSetup, team: ToolSetup
+    ) {
         let fixture = try ToolSetupFixture()
         try fixture.addProfile("team")
         try fixture.write(original, to: path, mode: 0o600)
-        let work = fixture.setup, team = fixture.setup(profile: "team")
+        let work = fixture.setup
+        let team = fixture.setup(profile: "team")
         try work.apply(try work.plan(request))
         try team.apply(try team.plan(request))
         return (fixture, work, team)
@@ -73,7 +89,8 @@ import TestSupport
 
     @Test func aDockerEntryAnotherProfileSetUpIsKeptUntilItsUndo() throws {
         let original = "{\"auths\": {}}\n"
-        let (fixture, work, team) = try Self.setUpByBoth(.docker(registry: "registry.example.com"), in: ".docker/config.json", original)
+        let (fixture, work, team) = try Self.setUpByBoth(
+            .docker(registry: "registry.example.com"), in: ".docker/config.json", original)
         let both = fixture.text(".docker/config.json")
         let undo = try work.plan(.docker(registry: "registry.example.com"), undo: true)
         #expect(undo.notes == ["the entry stays: profile 'team' set it up too"])
@@ -88,7 +105,9 @@ import TestSupport
         let original = "[user]\n\tname = Someone\n"
         let (fixture, work, team) = try Self.setUpByBoth(.git(host: "git.example.com"), in: ".gitconfig", original)
         try team.apply(try team.plan(.git(host: "git.example.com"), undo: true))
-        let helpers = try fixture.run("git", ["config", "--global", "--get-all", "credential.https://git.example.com.helper"]).text
+        let helpers = try fixture.run(
+            "git", ["config", "--global", "--get-all", "credential.https://git.example.com.helper"]
+        ).text
         #expect(helpers == "\n!\(fixture.executable) --profile work git-credential\n", "profile work's helper is back")
         try work.apply(try work.plan(.git(host: "git.example.com"), undo: true))
         #expect(fixture.text(".gitconfig") == original)
@@ -96,12 +115,15 @@ import TestSupport
 
     @Test func anEditMadeSinceSetupIsKeptAndWhatSetupReplacedComesBack() throws {
         let fixture = try ToolSetupFixture()
-        try fixture.write("[default]\nregion = eu-west-1\ncredential_process = /old/tool\n", to: ".aws/config", mode: 0o600)
+        try fixture.write(
+            "[default]\nregion = eu-west-1\ncredential_process = /old/tool\n", to: ".aws/config", mode: 0o600)
         try fixture.apply(.aws(awsProfile: "default"))
         try fixture.write((fixture.text(".aws/config") ?? "") + "output = json\n", to: ".aws/config", mode: 0o600)
         let undo = try fixture.apply(.aws(awsProfile: "default"), undo: true)
         #expect(undo.notes.contains { $0.contains("changed since setup") })
-        #expect(fixture.text(".aws/config") == "[default]\nregion = eu-west-1\ncredential_process = /old/tool\noutput = json\n")
+        #expect(
+            fixture.text(".aws/config")
+                == "[default]\nregion = eu-west-1\ncredential_process = /old/tool\noutput = json\n")
     }
 
     @Test func aGitHelperReplacedComesBackIntoAFileEditedSince() throws {
@@ -110,8 +132,12 @@ import TestSupport
         try fixture.apply(.git(host: "git.example.com"))
         _ = try fixture.run("git", ["config", "--global", "user.name", "Someone"])
         try fixture.apply(.git(host: "git.example.com"), undo: true)
-        #expect(try fixture.run("git", ["config", "--global", "--get-all", "credential.https://git.example.com.helper"]).text == "cache\n")
-        #expect(try fixture.run("git", ["config", "--global", "user.name"]).text == "Someone\n", "the edit made since is kept")
+        #expect(
+            try fixture.run("git", ["config", "--global", "--get-all", "credential.https://git.example.com.helper"])
+                .text == "cache\n")
+        #expect(
+            try fixture.run("git", ["config", "--global", "user.name"]).text == "Someone\n",
+            "the edit made since is kept")
     }
 
     @Test func whileAnotherSetupStaysInTheFileTheReplacedValueComesBack() throws {
@@ -140,14 +166,18 @@ import TestSupport
     @Test func awsForAProfileWithoutAnIdentityPoolIsRefusedUpFront() throws {
         let fixture = try ToolSetupFixture()
         try fixture.addProfile("team", identityPool: false)
-        #expect(throws: SetupError.noIdentityPool(profile: "team")) { try fixture.setup(profile: "team").plan(.aws(awsProfile: "team")) }
+        #expect(throws: SetupError.noIdentityPool(profile: "team")) {
+            try fixture.setup(profile: "team").plan(.aws(awsProfile: "team"))
+        }
         #expect(fixture.text(".aws/config") == nil)
     }
 
     @Test func aContextWithAnEmptyUserIsNotSaidToHaveHadOne() throws {
         let fixture = try ToolSetupFixture()
-        try fixture.write("{\"apiVersion\": \"v1\", \"kind\": \"Config\", \"clusters\": [{\"name\": \"c\", \"cluster\": {\"server\": \"https://k.example.com\"}}],"
-                          + " \"contexts\": [{\"name\": \"prod\", \"context\": {\"cluster\": \"c\", \"user\": \"\"}}]}\n", to: ".kube/config", mode: 0o600)
+        try fixture.write(
+            "{\"apiVersion\": \"v1\", \"kind\": \"Config\", \"clusters\": [{\"name\": \"c\", \"cluster\": {\"server\": \"https://k.example.com\"}}],"
+                + " \"contexts\": [{\"name\": \"prod\", \"context\": {\"cluster\": \"c\", \"user\": \"\"}}]}\n",
+            to: ".kube/config", mode: 0o600)
         let plan = try fixture.setup.plan(.kubectl(context: "prod", user: nil))
         #expect(plan.changes.contains("context prod: user authvault-work"), "\(plan.changes)")
         #expect(!plan.changes.contains { $0.contains("(was )") })
@@ -160,7 +190,9 @@ extension ToolSetupFixture {
         settings.userPoolId = "us-east-1_Team1"
         settings.clientId = "client"
         if identityPool { settings.identityPoolId = "us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6" }
-        try application.configStore.update { (file: inout ConfigFile) throws(ConfigError) in file.profiles[name] = settings }
+        try application.configStore.update { (file: inout ConfigFile) throws(ConfigError) in
+            file.profiles[name] = settings
+        }
     }
 
     func setup(profile: String) -> ToolSetup {

@@ -1,7 +1,7 @@
 import AuthVaultApp
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A file that cannot be read is named once in the message, whichever reader failed: the wording is chosen by
 /// where the error comes from, never by looking into the reason's text.
@@ -25,8 +25,12 @@ import TestSupport
             _ = try ConfigStore(path: path).load()
             Issue.record("a file others may change was loaded")
         } catch {
-            guard case .unreadable = error else { Issue.record("got \(error)"); return }
-            #expect(error.description.hasPrefix("Cannot read the configuration file: \(path) has mode 0666"), "\(error)")
+            guard case .unreadable = error else {
+                Issue.record("got \(error)")
+                return
+            }
+            #expect(
+                error.description.hasPrefix("Cannot read the configuration file: \(path) has mode 0666"), "\(error)")
         }
     }
 }

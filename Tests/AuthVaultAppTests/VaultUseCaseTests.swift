@@ -1,10 +1,11 @@
 import AuthCrypto
-@testable import AuthVaultApp
 import Foundation
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 import TokenVault
+
+@testable import AuthVaultApp
 
 /// The vault use cases in-process on the encrypted file vault of a home of their own: no command names in their
 /// reasons, every change said as it is made.
@@ -19,7 +20,9 @@ import TokenVault
 
     private func home(_ variables: [String: String] = [:], vault: VaultChoice? = .file) throws -> Home {
         let directory = try TemporaryDirectory()
-        var environment = ["HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": Self.passphrase, "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]
+        var environment = [
+            "HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": Self.passphrase, "AUTHVAULT_KEY_CACHE_TIMEOUT": "0",
+        ]
         environment.merge(variables) { $1 }
         let application = Application(environment: EnvironmentVariables(environment))
         var settings = ProfileSettings()
@@ -31,7 +34,8 @@ import TokenVault
     }
 
     @Test func migratingAnUnknownProfileIsAConfigurationReason() async throws {
-        let home = try home(), application = home.application
+        let home = try home()
+        let application = home.application
         do {
             try await application.migrateVault(to: .file, profile: "play") { _ in Issue.record("nothing moves") }
             Issue.record("migrated a profile that is not configured")
@@ -41,7 +45,8 @@ import TokenVault
     }
 
     @Test func aProfileWithNothingToMoveIsSwitchedAndSaysSo() async throws {
-        let home = try home(vault: nil), application = home.application
+        let home = try home(vault: nil)
+        let application = home.application
         let moves = Locked<[VaultMove]>([])
         try await application.migrateVault(to: .file, profile: nil) { move in moves.withLock { $0.append(move) } }
         #expect(moves.withLock { $0 } == [.switched(profile: "work", to: .file, already: false)])
@@ -54,23 +59,30 @@ import TokenVault
     @Test func aChangedPassphraseReplacesTheOldOne() async throws {
         let newPassphrase = "the new vault passphrase"
         let home = try home(["AUTHVAULT_NEW_VAULT_PASSPHRASE": newPassphrase])
-        let application = home.application, directory = home.directory
+        let application = home.application
+        let directory = home.directory
         var record = CredentialRecord(profile: "work")
         record.refreshToken = SecretBytes(utf8: "a refresh token")
         try await application.vaults(for: application.configuration()).fileVault().save(record)
         #expect(try await application.unlockFileVault() == .unlocked(inAgent: false), "no agent was told")
         try await application.changeVaultPassphrase(rekey: true)
         #expect(try await application.lockFileVault() == false)
-        let old = Application(environment: EnvironmentVariables(["HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": Self.passphrase,
-                                                                 "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]))
+        let old = Application(
+            environment: EnvironmentVariables([
+                "HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": Self.passphrase,
+                "AUTHVAULT_KEY_CACHE_TIMEOUT": "0",
+            ]))
         do {
             _ = try await old.unlockFileVault()
             Issue.record("the old passphrase still opens the vault")
         } catch {
             guard case .vaultLocked = error else { throw error }
         }
-        let new = Application(environment: EnvironmentVariables(["HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": newPassphrase,
-                                                                 "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]))
+        let new = Application(
+            environment: EnvironmentVariables([
+                "HOME": directory.path, "AUTHVAULT_VAULT_PASSPHRASE": newPassphrase,
+                "AUTHVAULT_KEY_CACHE_TIMEOUT": "0",
+            ]))
         #expect(try await new.unlockFileVault() == .unlocked(inAgent: false))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Cached AWS credentials are served only for the identity pool and role they were issued for: after
 /// `authvault configure --aws-role-arn` or `--identity-pool-id`, the next `aws-credentials` fetches anew and sends
@@ -26,41 +26,56 @@ import TestSupport
         #expect(beforeFetch["awsCredentialsExpireAt"] == nil && beforeFetch["identityId"] != nil, "\(beforeFetch)")
         try expectServed(await cli.run(["aws-credentials", "--format", "json"]))
         var records = try await fixture.identity.records()
-        #expect(records.map(\.operation) == ["GetId", "GetCredentialsForIdentity", "GetCredentialsForIdentity"],
-                "the old role's credentials were served: \(records)")
+        #expect(
+            records.map(\.operation) == ["GetId", "GetCredentialsForIdentity", "GetCredentialsForIdentity"],
+            "the old role's credentials were served: \(records)")
         #expect(records.last?.role == Self.role)
 
         // Another pool, through the agent: a new identity from the new pool, then its credentials.
-        let other = try await fixture.moto.call("CreateIdentityPool", [
-            "IdentityPoolName": "e2e\(UUID().uuidString.prefix(8))", "AllowUnauthenticatedIdentities": false,
-            "CognitoIdentityProviders": [["ProviderName": fixture.provider, "ClientId": fixture.profile.pool.clientId]],
-        ], service: "AWSCognitoIdentityService")
+        let other = try await fixture.moto.call(
+            "CreateIdentityPool",
+            [
+                "IdentityPoolName": "e2e\(UUID().uuidString.prefix(8))", "AllowUnauthenticatedIdentities": false,
+                "CognitoIdentityProviders": [
+                    ["ProviderName": fixture.provider, "ClientId": fixture.profile.pool.clientId]
+                ],
+            ], service: "AWSCognitoIdentityService")
         let otherPool = try #require(other["IdentityPoolId"] as? String)
         let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent.log")
         defer { agent.kill() }
         try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
         let throughAgent = cli.environment.filter { $0.key != "AUTHVAULT_VAULT_PASSPHRASE" }
         let viaAgent = { () async throws in
-            try expectServed(await BoundedProcess.run(cli.authvault, ["aws-credentials", "--format", "json"],
-                                                      environment: throughAgent, timeout: 30))
+            try expectServed(
+                await BoundedProcess.run(
+                    cli.authvault, ["aws-credentials", "--format", "json"],
+                    environment: throughAgent, timeout: 30))
         }
         try await viaAgent()
-        #expect(try await fixture.identity.records().count == 3, "the agent serves what the vault holds for this pool and role")
+        #expect(
+            try await fixture.identity.records().count == 3,
+            "the agent serves what the vault holds for this pool and role")
         #expect(try await cli.run(["configure", "--identity-pool-id", otherPool]).status == 0)
         let otherPoolStatus = try await awsStatus(cli)
-        #expect(otherPoolStatus["awsCredentialsExpireAt"] == nil && otherPoolStatus["identityId"] == nil, "the old pool's identity")
+        #expect(
+            otherPoolStatus["awsCredentialsExpireAt"] == nil && otherPoolStatus["identityId"] == nil,
+            "the old pool's identity")
         try await viaAgent()
-        #expect(try await fixture.identity.poolsAskedForAnIdentity() == [fixture.poolId, otherPool],
-                "the agent served the old pool's credentials")
+        #expect(
+            try await fixture.identity.poolsAskedForAnIdentity() == [fixture.poolId, otherPool],
+            "the agent served the old pool's credentials")
         records = try await fixture.identity.records()
-        #expect(records.count == 5 && records.last?.operation == "GetCredentialsForIdentity" && records.last?.role == Self.role, "\(records)")
+        #expect(
+            records.count == 5 && records.last?.operation == "GetCredentialsForIdentity"
+                && records.last?.role == Self.role, "\(records)")
 
         // The role dropped, through the agent again: the pool's own choice, fetched anew for the kept identity.
         #expect(try await cli.run(["configure", "--aws-role-arn", ""]).status == 0)
         try await viaAgent()
         records = try await fixture.identity.records()
-        #expect(records.count == 6 && records.last?.operation == "GetCredentialsForIdentity" && records.last?.role == nil,
-                "the agent served the old role's credentials: \(records)")
+        #expect(
+            records.count == 6 && records.last?.operation == "GetCredentialsForIdentity" && records.last?.role == nil,
+            "the agent served the old role's credentials: \(records)")
         try await viaAgent()
         #expect(try await fixture.identity.records().count == 6, "then reused")
         _ = try await cli.storedRecord()

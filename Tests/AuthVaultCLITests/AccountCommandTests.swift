@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The account commands of the built binary against moto (through a proxy that checks SECRET_HASH), with and
 /// without an app client secret. Every scenario ends by checking that no password, code or token was printed.
@@ -13,7 +13,8 @@ import TestSupport
         let password = AccountScenario.newPassword()
         scenario.remember(password)
 
-        let signUp = try await scenario.run(["signup", "--username", username, "--email", email, "--password-stdin"], stdin: password + "\n")
+        let signUp = try await scenario.run(
+            ["signup", "--username", username, "--email", email, "--password-stdin"], stdin: password + "\n")
         #expect(signUp.status == 0, "\(signUp.stderrText)")
         #expect(signUp.stdout.isEmpty)
         // moto masks the auto-verified address as Cognito does: first letter, then ***.
@@ -53,7 +54,8 @@ import TestSupport
     @Test(arguments: [false, true])
     func forgottenPasswordIsResetWithTheCodeFromMoto(withSecret: Bool) async throws {
         let scenario = try await AccountScenario.make(withSecret: withSecret)
-        let oldPassword = AccountScenario.newPassword(), newPassword = AccountScenario.newPassword()
+        let oldPassword = AccountScenario.newPassword()
+        let newPassword = AccountScenario.newPassword()
         try await scenario.createUser("forgetful", password: oldPassword, email: "forgetful@example.com")
         scenario.remember(newPassword)
 
@@ -66,13 +68,15 @@ import TestSupport
         scenario.remember(code)
 
         // moto checks codes of its own form: one digit more can never match.
-        let wrong = try await scenario.run(["confirm-forgot-password", "--username", "forgetful", "--code", code + "0", "--new-password-stdin"],
-                                           stdin: newPassword + "\n")
+        let wrong = try await scenario.run(
+            ["confirm-forgot-password", "--username", "forgetful", "--code", code + "0", "--new-password-stdin"],
+            stdin: newPassword + "\n")
         #expect(wrong.status == 1)
         #expect(wrong.stderrText.contains("ask for a new code"), "\(wrong.stderrText)")
 
-        let reset = try await scenario.run(["confirm-forgot-password", "--username", "forgetful", "--code", code, "--new-password-stdin"],
-                                           stdin: newPassword + "\n")
+        let reset = try await scenario.run(
+            ["confirm-forgot-password", "--username", "forgetful", "--code", code, "--new-password-stdin"],
+            stdin: newPassword + "\n")
         #expect(reset.status == 0, "\(reset.stderrText)")
 
         let withOld = try await scenario.login("forgetful", password: oldPassword)
@@ -86,18 +90,22 @@ import TestSupport
 
     @Test func changePasswordNeedsTheCurrentOneAndKeepsTheSession() async throws {
         let scenario = try await AccountScenario.make(withSecret: false)
-        let first = AccountScenario.newPassword(), second = AccountScenario.newPassword()
+        let first = AccountScenario.newPassword()
+        let second = AccountScenario.newPassword()
         try await scenario.createUser("changer", password: first, email: "changer@example.com")
         scenario.remember(second)
 
-        let notSignedIn = try await scenario.run(["change-password", "--password-stdin", "--new-password-stdin"], stdin: "\(first)\n\(second)\n")
+        let notSignedIn = try await scenario.run(
+            ["change-password", "--password-stdin", "--new-password-stdin"], stdin: "\(first)\n\(second)\n")
         #expect(notSignedIn.status == 3, "\(notSignedIn.stderrText)")
         #expect(notSignedIn.stderrText.contains("authvault login"))
 
         #expect(try await scenario.login("changer", password: first).status == 0)
-        let wrong = try await scenario.run(["change-password", "--password-stdin", "--new-password-stdin"], stdin: "\(second)\n\(second)\n")
+        let wrong = try await scenario.run(
+            ["change-password", "--password-stdin", "--new-password-stdin"], stdin: "\(second)\n\(second)\n")
         #expect(wrong.status == 1, "\(wrong.stderrText)")
-        let changed = try await scenario.run(["change-password", "--password-stdin", "--new-password-stdin"], stdin: "\(first)\n\(second)\n")
+        let changed = try await scenario.run(
+            ["change-password", "--password-stdin", "--new-password-stdin"], stdin: "\(first)\n\(second)\n")
         #expect(changed.status == 0, "\(changed.stderrText)")
         #expect(changed.stderrText.contains("Changed the password of changer@example.com"))
         #expect(try await scenario.run(["whoami"]).status == 0)
@@ -128,15 +136,20 @@ import TestSupport
         // The secret and URI are the user's own and shown on stderr; the code is not.
         let code = try await TOTPCode.current()
         scenario.remember(code)
-        let setUp = withSecret
+        let setUp =
+            withSecret
             ? try await scenario.run(["mfa", "setup-totp", "--code-stdin"], stdin: code + "\n")
             : try await scenario.run(["mfa", "setup-totp", "--code", code, "--authenticator-name", "test phone"])
         #expect(setUp.status == 0, "\(setUp.stderrText)")
-        #expect(setUp.stderrText.contains("otpauth://totp/AuthVault%20default%3Atotp-user%40example.com?secret=asdfasdfasdf&issuer=AuthVault%20default"),
-                "\(setUp.stderrText)")
+        #expect(
+            setUp.stderrText.contains(
+                "otpauth://totp/AuthVault%20default%3Atotp-user%40example.com?secret=asdfasdfasdf&issuer=AuthVault%20default"
+            ),
+            "\(setUp.stderrText)")
         #expect(setUp.stderrText.contains("secret: asdfasdfasdf"))
         #expect(setUp.stdout.isEmpty)
-        #expect(try await scenario.mfaStatus() == .init(preferred: "SOFTWARE_TOKEN_MFA", enabled: ["SOFTWARE_TOKEN_MFA"]))
+        #expect(
+            try await scenario.mfaStatus() == .init(preferred: "SOFTWARE_TOKEN_MFA", enabled: ["SOFTWARE_TOKEN_MFA"]))
 
         try await scenario.logout()
         let noCode = try await scenario.login("totp-user", password: password)
@@ -171,7 +184,8 @@ import TestSupport
         for (stored, refusal) in [("", "no secret hash was sent"), ("not-the-secret", "the secret hash is wrong")] {
             if !stored.isEmpty { scenario.remember(stored) }
             #expect(try await scenario.run(["configure", "--client-secret-stdin"], stdin: stored + "\n").status == 0)
-            let output = try await scenario.run(["signup", "--username", "refused", "--password-stdin"], stdin: password + "\n")
+            let output = try await scenario.run(
+                ["signup", "--username", "refused", "--password-stdin"], stdin: password + "\n")
             #expect(output.status == 1, "\(output.stderrText)")
             #expect(output.stderrText.contains("proxy: \(refusal)"), "\(output.stderrText)")
             let last = try await scenario.proxy.records().last
@@ -196,9 +210,11 @@ import TestSupport
     func resendCodeAgainstTheStandIn(withSecret: Bool) async throws {
         // The stand-in checks the request against the API reference, SecretHash included.
         let scenario = try await AccountScenario.make(withSecret: withSecret)
-        let standIn = try await CognitoStandIn.start(.init(
-            poolId: scenario.poolId, clientId: scenario.clientId, clientSecret: scenario.clientSecret, refreshToken: "unused",
-            idToken: "unused", accessToken: "unused", jwks: Data(#"{"keys": []}"#.utf8), users: ["pending"]))
+        let standIn = try await CognitoStandIn.start(
+            .init(
+                poolId: scenario.poolId, clientId: scenario.clientId, clientSecret: scenario.clientSecret,
+                refreshToken: "unused",
+                idToken: "unused", accessToken: "unused", jwks: Data(#"{"keys": []}"#.utf8), users: ["pending"]))
         try await scenario.configure(endpoint: standIn.endpoint)
 
         let sent = try await scenario.run(["resend-code", "--username", "pending"])
@@ -234,16 +250,22 @@ import TestSupport
         #expect(empty.stderrText.contains("--password-stdin"))
 
         #expect(try await scenario.login("scripted", password: password).status == 0)
-        for (arguments, flag) in [(["change-password"], "--password-stdin"), (["change-password", "--password-stdin"], "--new-password-stdin"),
-                                  (["mfa", "setup-totp"], "--code")] {
-            let output = try await scenario.run(arguments, stdin: arguments.contains("--password-stdin") ? password + "\n" : nil)
+        for (arguments, flag) in [
+            (["change-password"], "--password-stdin"),
+            (["change-password", "--password-stdin"], "--new-password-stdin"),
+            (["mfa", "setup-totp"], "--code"),
+        ] {
+            let output = try await scenario.run(
+                arguments, stdin: arguments.contains("--password-stdin") ? password + "\n" : nil)
             #expect(output.status == 2, "\(arguments): \(output.stderrText)")
             #expect(output.stderrText.contains(flag), "\(arguments): \(output.stderrText)")
         }
         // setup-totp refused before asking Cognito for a secret nobody could confirm.
         #expect(!(try await scenario.proxy.records()).map(\.operation).contains("AssociateSoftwareToken"))
-        for arguments in [["mfa", "enable", "--method", "fingerprint"], ["signup", "--attribute", "novalue"],
-                          ["mfa", "setup-totp", "--code", "1", "--code-stdin"]] {
+        for arguments in [
+            ["mfa", "enable", "--method", "fingerprint"], ["signup", "--attribute", "novalue"],
+            ["mfa", "setup-totp", "--code", "1", "--code-stdin"],
+        ] {
             #expect(try await scenario.run(arguments).status == 2, "\(arguments)")
         }
         scenario.expectNoSecretsPrinted()
@@ -251,7 +273,9 @@ import TestSupport
 
     @Test func statusesWithoutASessionALockedVaultOrANetwork() async throws {
         let scenario = try await AccountScenario.make(withSecret: false)
-        for arguments in [["whoami"], ["mfa", "status"], ["mfa", "disable"], ["mfa", "setup-totp", "--code", "123456"]] {
+        for arguments in [
+            ["whoami"], ["mfa", "status"], ["mfa", "disable"], ["mfa", "setup-totp", "--code", "123456"],
+        ] {
             let output = try await scenario.run(arguments)
             #expect(output.status == 3, "\(arguments): \(output.stderrText)")
             #expect(output.stderrText.contains("authvault login"), "\(arguments): \(output.stderrText)")
@@ -268,7 +292,8 @@ import TestSupport
         // No passphrase and no terminal: the vault stays locked.
         let binary = BuiltProducts.executable("authvault")
         let locked = try await OffPool.run { [environment = scenario.directories.environment] in
-            try ProcessRunner.run(binary, ["whoami"], environment: environment.merging(["AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]) { $1 })
+            try ProcessRunner.run(
+                binary, ["whoami"], environment: environment.merging(["AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]) { $1 })
         }
         #expect(locked.status == 4, "\(locked.stderrText)")
 
@@ -281,17 +306,26 @@ import TestSupport
 
     @Test func everyAccountCommandHasHelp() async throws {
         let binary = BuiltProducts.executable("authvault")
-        let commands = [["signup"], ["confirm-signup"], ["resend-code"], ["forgot-password"], ["confirm-forgot-password"],
-                        ["change-password"], ["whoami"], ["mfa", "status"], ["mfa", "setup-totp"], ["mfa", "enable"], ["mfa", "disable"]]
+        let commands = [
+            ["signup"], ["confirm-signup"], ["resend-code"], ["forgot-password"], ["confirm-forgot-password"],
+            ["change-password"], ["whoami"], ["mfa", "status"], ["mfa", "setup-totp"], ["mfa", "enable"],
+            ["mfa", "disable"],
+        ]
         for command in commands {
-            let output = try await OffPool.run { try ProcessRunner.run(binary, command + ["--help"], environment: ["PATH": "/usr/bin:/bin"]) }
+            let output = try await OffPool.run {
+                try ProcessRunner.run(binary, command + ["--help"], environment: ["PATH": "/usr/bin:/bin"])
+            }
             #expect(output.status == 0)
             #expect(output.stdoutText.hasPrefix("OVERVIEW: "), "\(command)")
             // A discussion paragraph between the overview and the usage line.
             let paragraphs = output.stdoutText.components(separatedBy: "\n\n")
-            #expect(paragraphs.count > 3 && paragraphs[2].hasPrefix("USAGE: authvault \(command.joined(separator: " "))"), "\(command)")
+            #expect(
+                paragraphs.count > 3 && paragraphs[2].hasPrefix("USAGE: authvault \(command.joined(separator: " "))"),
+                "\(command)")
         }
-        let group = try await OffPool.run { try ProcessRunner.run(binary, ["mfa", "--help"], environment: ["PATH": "/usr/bin:/bin"]) }
+        let group = try await OffPool.run {
+            try ProcessRunner.run(binary, ["mfa", "--help"], environment: ["PATH": "/usr/bin:/bin"])
+        }
         for name in ["status", "setup-totp", "enable", "disable"] { #expect(group.stdoutText.contains("  \(name) ")) }
     }
 }
@@ -302,18 +336,22 @@ extension AccountCommandTests {
         @Test func signUpAndConfirmAtATerminal() async throws {
             let scenario = try await AccountScenario.make(withSecret: false)
             let password = AccountScenario.newPassword()
-            let signUp = try await scenario.onTerminal(["signup", "--email", "typed@example.com"], answers: [
-                ("Username:", "typed"), ("Password for typed:", password), ("Repeat the password:", password),
-            ])
+            let signUp = try await scenario.onTerminal(
+                ["signup", "--email", "typed@example.com"],
+                answers: [
+                    ("Username:", "typed"), ("Password for typed:", password), ("Repeat the password:", password),
+                ])
             #expect(signUp.status == 0, "\(signUp.screen)")
             #expect(signUp.answered == 3)
             #expect(signUp.screen.contains("Signed up typed"))
             expectNoSecrets(in: signUp.screen, [password], "the screen")
 
-            let confirm = try await scenario.onTerminal(["confirm-signup", "--username", "typed"], answers: [("Confirmation code for typed:", "913377")])
+            let confirm = try await scenario.onTerminal(
+                ["confirm-signup", "--username", "typed"], answers: [("Confirmation code for typed:", "913377")])
             #expect(confirm.status == 0, "\(confirm.screen)")
             #expect(!confirm.screen.contains("913377"))
-            let user = try await scenario.moto.call("AdminGetUser", ["UserPoolId": scenario.poolId, "Username": "typed"])
+            let user = try await scenario.moto.call(
+                "AdminGetUser", ["UserPoolId": scenario.poolId, "Username": "typed"])
             #expect(user["UserStatus"] as? String == "CONFIRMED")
         }
 
@@ -324,9 +362,12 @@ extension AccountCommandTests {
             #expect(try await scenario.login("retrier", password: password).status == 0)
             let code = try await TOTPCode.current()
             let wrongCode = code == "000000" ? "111111" : "000000"
-            let run = try await scenario.onTerminal(["mfa", "setup-totp"], answers: [
-                ("First code from the authenticator app:", wrongCode), ("First code from the authenticator app:", code),
-            ])
+            let run = try await scenario.onTerminal(
+                ["mfa", "setup-totp"],
+                answers: [
+                    ("First code from the authenticator app:", wrongCode),
+                    ("First code from the authenticator app:", code),
+                ])
             #expect(run.status == 0, "\(run.screen)")
             #expect(run.answered == 2)
             #expect(run.screen.contains("That code is not right"))
@@ -340,9 +381,12 @@ extension AccountCommandTests {
             let password = AccountScenario.newPassword()
             try await scenario.createUser("typist", password: password, email: "typist@example.com")
             #expect(try await scenario.login("typist", password: password).status == 0)
-            let run = try await scenario.onTerminal(["change-password"], answers: [
-                ("Current password:", password), ("New password:", "Other-Pass-1"), ("Repeat the password:", "Other-Pass-2"),
-            ])
+            let run = try await scenario.onTerminal(
+                ["change-password"],
+                answers: [
+                    ("Current password:", password), ("New password:", "Other-Pass-1"),
+                    ("Repeat the password:", "Other-Pass-2"),
+                ])
             #expect(run.status == 2, "\(run.screen)")
             #expect(run.screen.contains("differ"))
             expectNoSecrets(in: run.screen, [password, "Other-Pass"], "the screen")

@@ -1,7 +1,7 @@
 import Foundation
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 
 /// One person using the built `authvault` binary against moto, through a `SecretHashProxy` that checks SECRET_HASH
 /// where moto does not: a user pool and app client of its own (with or without a secret), isolated HOME and XDG
@@ -22,8 +22,10 @@ final class AccountScenario: Sendable {
     private let transcript = Locked<[(arguments: [String], stderr: String)]>([])
     private let secrets = Locked<Set<String>>([])
 
-    private init(moto: MotoServer, proxy: SecretHashProxy, poolId: String, clientId: String, clientSecret: String?,
-                 directories: SecretServiceSession) {
+    private init(
+        moto: MotoServer, proxy: SecretHashProxy, poolId: String, clientId: String, clientSecret: String?,
+        directories: SecretServiceSession
+    ) {
         self.moto = moto
         self.proxy = proxy
         self.poolId = poolId
@@ -41,40 +43,56 @@ final class AccountScenario: Sendable {
     /// configured for them, its client secret (if any) stored with `configure --client-secret-stdin`.
     static func make(withSecret: Bool) async throws -> AccountScenario {
         let moto = try await MotoServer.shared()
-        let pool = try await moto.call("CreateUserPool", ["PoolName": "account-\(UUID().uuidString.prefix(8))",
-                                                          "AutoVerifiedAttributes": ["email"]])
-        let poolId = try required((pool["UserPool"] as? [String: Any])?["Id"] as? String, "CreateUserPool answered no id")
-        let created = try await moto.call("CreateUserPoolClient", [
-            "UserPoolId": poolId, "ClientName": "authvault-account-test", "GenerateSecret": withSecret, "ReadAttributes": ["email"],
-            "ExplicitAuthFlows": ["ALLOW_USER_SRP_AUTH", "ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
-        ])
-        let client = try required(created["UserPoolClient"] as? [String: Any], "CreateUserPoolClient answered no client")
+        let pool = try await moto.call(
+            "CreateUserPool",
+            [
+                "PoolName": "account-\(UUID().uuidString.prefix(8))",
+                "AutoVerifiedAttributes": ["email"],
+            ])
+        let poolId = try required(
+            (pool["UserPool"] as? [String: Any])?["Id"] as? String, "CreateUserPool answered no id")
+        let created = try await moto.call(
+            "CreateUserPoolClient",
+            [
+                "UserPoolId": poolId, "ClientName": "authvault-account-test", "GenerateSecret": withSecret,
+                "ReadAttributes": ["email"],
+                "ExplicitAuthFlows": ["ALLOW_USER_SRP_AUTH", "ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+            ])
+        let client = try required(
+            created["UserPoolClient"] as? [String: Any], "CreateUserPoolClient answered no client")
         let clientId = try required(client["ClientId"] as? String, "no ClientId")
         let secret = withSecret ? try required(client["ClientSecret"] as? String, "moto generated no secret") : nil
         let proxy = try await SecretHashProxy.start(upstream: moto.baseURL, clientId: clientId, clientSecret: secret)
-        let scenario = AccountScenario(moto: moto, proxy: proxy, poolId: poolId, clientId: clientId, clientSecret: secret,
-                                       directories: try SecretServiceSession(.noBus))
+        let scenario = AccountScenario(
+            moto: moto, proxy: proxy, poolId: poolId, clientId: clientId, clientSecret: secret,
+            directories: try SecretServiceSession(.noBus))
         try await scenario.configure(endpoint: proxy.endpoint)
         return scenario
     }
 
     /// Points the profile at `endpoint` (moto's JWKS for the keys), storing the client secret when there is one.
     func configure(endpoint: String) async throws {
-        let configured = try await run(["configure", "--user-pool-id", poolId, "--client-id", clientId, "--endpoint", endpoint,
-                                        "--jwks-url", moto.jwksURL(poolId: poolId), "--vault", "file"])
+        let configured = try await run([
+            "configure", "--user-pool-id", poolId, "--client-id", clientId, "--endpoint", endpoint,
+            "--jwks-url", moto.jwksURL(poolId: poolId), "--vault", "file",
+        ])
         guard configured.status == 0 else { throw TestFixtureError("configure failed: \(configured.stderrText)") }
         if let clientSecret {
             let stored = try await run(["configure", "--client-secret-stdin"], stdin: clientSecret + "\n")
-            guard stored.status == 0 else { throw TestFixtureError("configure --client-secret-stdin failed: \(stored.stderrText)") }
+            guard stored.status == 0 else {
+                throw TestFixtureError("configure --client-secret-stdin failed: \(stored.stderrText)")
+            }
         }
     }
 
     /// Runs the built binary with this scenario's environment, off the cooperative pool, and keeps its stderr.
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil) async throws -> ProcessOutput {
-        let binary = BuiltProducts.executable("authvault"), environment = environment
+        let binary = BuiltProducts.executable("authvault")
+        let environment = environment
         let output = try await OffPool.run {
-            try ProcessRunner.run(binary, arguments, stdin: stdin.map { Data($0.utf8) }, environment: environment, timeout: 60)
+            try ProcessRunner.run(
+                binary, arguments, stdin: stdin.map { Data($0.utf8) }, environment: environment, timeout: 60)
         }
         transcript.withLock { $0.append((arguments, output.stderrText)) }
         return output
@@ -86,7 +104,9 @@ final class AccountScenario: Sendable {
     }
 
     /// Runs the built binary on a pseudo-terminal, typing `answers` at its prompts. The screen shows what was echoed.
-    func onTerminal(_ arguments: [String], answers: [(prompt: String, answer: String)]) async throws -> (screen: String, status: Int32, answered: Int) {
+    func onTerminal(_ arguments: [String], answers: [(prompt: String, answer: String)]) async throws -> (
+        screen: String, status: Int32, answered: Int
+    ) {
         let command = [BuiltProducts.executable("authvault")] + arguments
         let environment = environment.merging(["TERM": "dumb"]) { $1 }
         return try await OffPool.run {
@@ -98,8 +118,9 @@ final class AccountScenario: Sendable {
     /// `login --password --auth-flow password` (moto does not verify SRP), the password on standard input.
     @discardableResult
     func login(_ username: String, password: String, extra: [String] = []) async throws -> ProcessOutput {
-        let output = try await run(["login", "--password", "--username", username, "--password-stdin", "--auth-flow", "password"] + extra,
-                                   stdin: password + "\n")
+        let output = try await run(
+            ["login", "--password", "--username", username, "--password-stdin", "--auth-flow", "password"] + extra,
+            stdin: password + "\n")
         if output.status == 0 { try rememberVaultTokens() }
         return output
     }
@@ -107,17 +128,25 @@ final class AccountScenario: Sendable {
     /// `logout`, which clears the session here first. moto has no RevokeToken, so the remote half fails (status 5).
     func logout(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let output = try await run(["logout"])
-        #expect(output.status == 0 || (output.status == 5 && output.stderrText.contains("The tokens are gone from this machine")),
-                "\(output.stderrText)", sourceLocation: sourceLocation)
+        #expect(
+            output.status == 0
+                || (output.status == 5 && output.stderrText.contains("The tokens are gone from this machine")),
+            "\(output.stderrText)", sourceLocation: sourceLocation)
     }
 
     /// A confirmed user with a permanent password and an e-mail address, made through moto's admin API.
     func createUser(_ username: String, password: String, email: String) async throws {
         remember(password)
-        try await moto.call("AdminCreateUser", ["UserPoolId": poolId, "Username": username, "TemporaryPassword": password,
-                                                "MessageAction": "SUPPRESS",
-                                                "UserAttributes": [["Name": "email", "Value": email], ["Name": "email_verified", "Value": "true"]]])
-        try await moto.call("AdminSetUserPassword", ["UserPoolId": poolId, "Username": username, "Password": password, "Permanent": true])
+        try await moto.call(
+            "AdminCreateUser",
+            [
+                "UserPoolId": poolId, "Username": username, "TemporaryPassword": password,
+                "MessageAction": "SUPPRESS",
+                "UserAttributes": [["Name": "email", "Value": email], ["Name": "email_verified", "Value": "true"]],
+            ])
+        try await moto.call(
+            "AdminSetUserPassword",
+            ["UserPoolId": poolId, "Username": username, "Password": password, "Permanent": true])
     }
 
     /// What `mfa status --json` says.
@@ -128,7 +157,8 @@ final class AccountScenario: Sendable {
 
     func mfaStatus() async throws -> MFAStatus {
         let output = try await run(["mfa", "status", "--json"])
-        guard output.status == 0, let object = try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any] else {
+        guard output.status == 0, let object = try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any]
+        else {
             throw TestFixtureError("mfa status --json failed: \(output.stderrText)")
         }
         return MFAStatus(preferred: object["preferred"] as? String, enabled: object["enabled"] as? [String] ?? [])
@@ -144,11 +174,16 @@ final class AccountScenario: Sendable {
     func rememberVaultTokens() throws {
         var environment = directories.environment
         environment["VAULT_PASSPHRASE"] = Self.passphrase
-        let output = try ProcessRunner.run("/usr/bin/python3", [
-            "\(SecretServiceSession.scriptsDirectory)/decrypt_vault_record.py", directories.environment["XDG_DATA_HOME"]! + "/authvault", "default",
-        ], environment: environment)
+        let output = try ProcessRunner.run(
+            "/usr/bin/python3",
+            [
+                "\(SecretServiceSession.scriptsDirectory)/decrypt_vault_record.py",
+                directories.environment["XDG_DATA_HOME"]! + "/authvault", "default",
+            ], environment: environment)
         guard output.status == 0 else { throw TestFixtureError("decrypt_vault_record.py failed: \(output.stderrText)") }
-        let record = (try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])?["record"] as? [String: Any] ?? [:]
+        let record =
+            (try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])?["record"] as? [String: Any]
+            ?? [:]
         for key in ["accessToken", "idToken", "refreshToken", "clientSecret"] {
             if let value = record[key] as? String, !value.isEmpty { remember(value) }
         }
@@ -162,8 +197,9 @@ final class AccountScenario: Sendable {
         let secrets = secrets.withLock { $0 }
         for run in transcript.withLock({ $0 }) {
             for secret in secrets where SecretScan.holds(run.stderr, secret) {
-                Issue.record("a secret (\(secret.count) characters) appeared on stderr of 'authvault \(run.arguments.joined(separator: " "))'",
-                             sourceLocation: sourceLocation)
+                Issue.record(
+                    "a secret (\(secret.count) characters) appeared on stderr of 'authvault \(run.arguments.joined(separator: " "))'",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -174,7 +210,9 @@ final class AccountScenario: Sendable {
     }
 
     /// The proxy saw calls that must carry a secret hash, all of them with the right one (or none, without a secret).
-    func expectSecretHashesChecked(_ operations: Set<String>, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectSecretHashesChecked(_ operations: Set<String>, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
         let records = try await proxy.records()
         let checked = Set(records.filter(\.checked).map(\.operation))
         #expect(operations.isSubset(of: checked), "checked: \(checked.sorted())", sourceLocation: sourceLocation)

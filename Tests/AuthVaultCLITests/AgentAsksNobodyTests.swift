@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `authvault agent` started on a terminal, where a person could be asked: it never is. Without the vault passphrase
 /// the agent starts locked and says so, and a client's request that needs the passphrase, or the keyring's unlock, is
@@ -26,7 +26,9 @@ struct AgentAsksNobodyTests {
         let served = try await cli.run(["token"], extraEnvironment: ["AUTHVAULT_VAULT_PASSPHRASE": ""])
         #expect(served.status == 0, "the same agent, still running, serves: \(served.stderrText)")
         expectSecret(stored + "\n", equals: served.stdoutText)
-        #expect(try await cli.run(["vault", "lock"], extraEnvironment: keyCache, wrapper: agent.inSession).status == 0, "no key left behind")
+        #expect(
+            try await cli.run(["vault", "lock"], extraEnvironment: keyCache, wrapper: agent.inSession).status == 0,
+            "no key left behind")
 
         let screen = try await agent.stop()
         #expect(screen.status == 0)
@@ -57,15 +59,21 @@ struct AgentAsksNobodyTests {
     /// `authvault token` with no passphrase of its own: "vault locked" from the agent, with the remedy, before the
     /// client would give up waiting on an agent stuck at a prompt (usually well within a second). Returns what it said.
     @discardableResult
-    static func expectLockedAtOnce(_ cli: HeadlessCLI, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    static func expectLockedAtOnce(_ cli: HeadlessCLI, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> String
+    {
         let started = ContinuousClock.now
         let locked = try await cli.run(["token"], extraEnvironment: ["AUTHVAULT_VAULT_PASSPHRASE": ""])
         let took = ContinuousClock.now - started
         #expect(locked.status == 4, "\(locked.stderrText)", sourceLocation: sourceLocation)
         #expect(locked.stdout.isEmpty, sourceLocation: sourceLocation)
-        #expect(locked.stderrText.contains("'authvault vault unlock'"), "\(locked.stderrText)", sourceLocation: sourceLocation)
+        #expect(
+            locked.stderrText.contains("'authvault vault unlock'"), "\(locked.stderrText)",
+            sourceLocation: sourceLocation)
         // An agent stuck at a prompt would be given up on after the client's 5 s, and the direct path names no remedy.
-        #expect(took < .seconds(5), "answered by the agent, not by the client giving up on it: \(took)", sourceLocation: sourceLocation)
+        #expect(
+            took < .seconds(5), "answered by the agent, not by the client giving up on it: \(took)",
+            sourceLocation: sourceLocation)
         return locked.stderrText
     }
 }
@@ -79,17 +87,27 @@ private struct TerminalAgent {
     private let terminal: Task<PseudoTerminal.Session, any Error>
 
     static func start(_ cli: HeadlessCLI, extraEnvironment: [String: String] = [:]) async throws -> TerminalAgent {
-        let inSession = ["/usr/bin/keyctl", "session", "authvault-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"]
+        let inSession = [
+            "/usr/bin/keyctl", "session", "authvault-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
+        ]
         let pidFile = cli.root + "/agent.pid"
         let environment = cli.environment.merging(extraEnvironment) { $1 }.merging(["TERM": "dumb"]) { $1 }
             .filter { $0.key != "AUTHVAULT_VAULT_PASSPHRASE" }
         // The keyring made findable by its name, by this user only.
-        let command = inSession + ["/bin/sh", "-c", "keyctl setperm @s 0x3f3f0000 && echo $$ > \"$0\" && exec \"$1\" agent",
-                                   pidFile, cli.authvault]
-        let terminal = Task { try await OffPool.run { try PseudoTerminal.run(command, answers: [], environment: environment) } }
+        let command =
+            inSession + [
+                "/bin/sh", "-c", "keyctl setperm @s 0x3f3f0000 && echo $$ > \"$0\" && exec \"$1\" agent",
+                pidFile, cli.authvault,
+            ]
+        let terminal = Task {
+            try await OffPool.run { try PseudoTerminal.run(command, answers: [], environment: environment) }
+        }
         let socket = cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock"
-        for _ in 0..<1000 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(10)) }
-        let pidText = try? String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        for _ in 0..<1000 where !FileManager.default.fileExists(atPath: socket) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let pidText = try? String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         guard let pid = pidText.flatMap({ Int32($0) }), FileManager.default.fileExists(atPath: socket) else {
             terminal.cancel()
             throw TestFixtureError("the agent did not start on its terminal")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `authvault agent` as a user runs it, and `authvault token` going through it.
 @Suite struct AgentCommandTests {
@@ -11,7 +11,8 @@ import TestSupport
         let cli = try HeadlessCLI()
         let socket = cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock"
         for round in 0..<15 {
-            let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent-\(round).log")
+            let agent = try AgentProcess.start(
+                cli.authvault, environment: cli.environment, log: cli.root + "/agent-\(round).log")
             defer { agent.kill() }
             try await agent.waitForSocket(socket)
             #expect(try await agent.terminate(timeout: 5) == 0, "round \(round): \(agent.log)")
@@ -39,7 +40,8 @@ import TestSupport
         let viaAgent = try ProcessRunner.run(cli.authvault, ["token"], environment: wrongPassphrase)
         #expect(viaAgent.status == 0, "\(viaAgent.stderrText)")
         expectSecret(stored + "\n", equals: viaAgent.stdoutText)
-        let gitViaAgent = try ProcessRunner.run(cli.authvault, ["token", "--format", "header"], environment: wrongPassphrase)
+        let gitViaAgent = try ProcessRunner.run(
+            cli.authvault, ["token", "--format", "header"], environment: wrongPassphrase)
         expectSecret("Authorization: Bearer \(stored)\n", equals: gitViaAgent.stdoutText)
 
         // SIGTERM stops it cleanly and removes the socket; then the direct path is used again.
@@ -47,6 +49,8 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: socket))
         let direct = try ProcessRunner.run(cli.authvault, ["token"], environment: wrongPassphrase)
         #expect(direct.status == 4)
-        expectSecret(stored + "\n", equals: try ProcessRunner.run(cli.authvault, ["token"], environment: cli.environment).stdoutText)
+        expectSecret(
+            stored + "\n",
+            equals: try ProcessRunner.run(cli.authvault, ["token"], environment: cli.environment).stdoutText)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 
 /// The real `authvault agent` process on a signed-in profile whose Cognito calls go through a fault proxy in front
 /// of moto, serving helper processes that have no vault passphrase of their own: without the agent each of them
@@ -24,7 +24,8 @@ import TestSupport
 
         // Outside the profile's directories, which the leak sweep reads: this file holds the passphrase by design.
         let secrets = try TemporaryDirectory(prefix: "agent-passphrase")
-        let passphrase = try WatchedPassphraseFile(path: secrets.appending("vault-passphrase"), passphrase: HeadlessCLI.vaultPassphrase)
+        let passphrase = try WatchedPassphraseFile(
+            path: secrets.appending("vault-passphrase"), passphrase: HeadlessCLI.vaultPassphrase)
         var agentEnvironment = cli.environment
         agentEnvironment["AUTHVAULT_VAULT_PASSPHRASE"] = nil
         agentEnvironment["AUTHVAULT_VAULT_PASSPHRASE_FILE"] = passphrase.path
@@ -37,22 +38,28 @@ import TestSupport
         let results = try await withThrowingTaskGroup(of: (Int, ProcessOutput).self) { group in
             for index in 0..<50 {
                 group.addTask {
-                    let output = index.isMultiple(of: 2)
-                        ? try await BoundedProcess.run(cli.authvault, ["token"], environment: clientEnvironment, timeout: 25)
-                        : try await BoundedProcess.run(cli.authvault, ["git-credential", "get"],
-                                                       stdin: Data("protocol=https\nhost=\(Self.gitHost)\n\n".utf8),
-                                                       environment: clientEnvironment, timeout: 25)
+                    let output =
+                        index.isMultiple(of: 2)
+                        ? try await BoundedProcess.run(
+                            cli.authvault, ["token"], environment: clientEnvironment, timeout: 25)
+                        : try await BoundedProcess.run(
+                            cli.authvault, ["git-credential", "get"],
+                            stdin: Data("protocol=https\nhost=\(Self.gitHost)\n\n".utf8),
+                            environment: clientEnvironment, timeout: 25)
                     return (index, output)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
 
-        #expect(results.allSatisfy { $0.1.status == 0 },
-                "\(results.map(\.1.status)) \(Set(results.map(\.1.stderrText).filter { !$0.isEmpty })); agent: \(agent.log)")
+        #expect(
+            results.allSatisfy { $0.1.status == 0 },
+            "\(results.map(\.1.status)) \(Set(results.map(\.1.stderrText).filter { !$0.isEmpty })); agent: \(agent.log)"
+        )
         #expect(results.allSatisfy { $0.1.stderr.isEmpty })
         let served = results.map { index, output in
-            index.isMultiple(of: 2) ? output.stdoutText.trimmingCharacters(in: .newlines) : Self.password(in: output.stdoutText)
+            index.isMultiple(of: 2)
+                ? output.stdoutText.trimmingCharacters(in: .newlines) : Self.password(in: output.stdoutText)
         }
         for token in Set(served) { cli.remember(token, as: "a token served through the agent") }
         let distinct = Set(served).count
@@ -88,7 +95,9 @@ import TestSupport
 
     /// The `password=` value of a git credential answer.
     static func password(in answer: String) -> String {
-        answer.split(separator: "\n").first { $0.hasPrefix("password=") }.map { String($0.dropFirst("password=".count)) } ?? ""
+        answer.split(separator: "\n").first { $0.hasPrefix("password=") }.map {
+            String($0.dropFirst("password=".count))
+        } ?? ""
     }
 }
 
@@ -102,8 +111,10 @@ final class AgentProcess: @unchecked Sendable {
         self.logPath = logPath
     }
 
-    static func start(_ authvault: String, _ arguments: [String] = ["agent"], environment: [String: String],
-                      log: String, currentDirectory: String? = nil) throws -> AgentProcess {
+    static func start(
+        _ authvault: String, _ arguments: [String] = ["agent"], environment: [String: String],
+        log: String, currentDirectory: String? = nil
+    ) throws -> AgentProcess {
         guard FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600]) else {
             throw TestFixtureError("cannot create \(log)")
         }
@@ -128,7 +139,9 @@ final class AgentProcess: @unchecked Sendable {
             guard process.isRunning else { throw TestFixtureError("the agent exited: \(log)") }
             try await Task.sleep(for: .milliseconds(10))
         }
-        guard FileManager.default.fileExists(atPath: path) else { throw TestFixtureError("no agent socket at \(path): \(log)") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw TestFixtureError("no agent socket at \(path): \(log)")
+        }
     }
 
     /// SIGTERM (or `signal`), then its exit status, or the signal that ended it (SIGKILL and a failure after
@@ -165,8 +178,11 @@ final class WatchedPassphraseFile: Sendable {
     private let seen = Locked(0)
 
     init(path: String, passphrase: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data((passphrase + "\n").utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data((passphrase + "\n").utf8),
+                attributes: [.posixPermissions: 0o600])
+        else {
             throw TestFixtureError("cannot create \(path)")
         }
         self.path = path
@@ -188,7 +204,9 @@ final class WatchedPassphraseFile: Sendable {
                 // struct inotify_event: wd, mask, cookie, len (4 bytes each), then `len` bytes of name.
                 var offset = 0
                 while offset + 16 <= length {
-                    let field = { (at: Int) in buffer[offset + at..<offset + at + 4].reversed().reduce(0) { $0 << 8 | Int($1) } }
+                    let field = { (at: Int) in
+                        buffer[offset + at..<offset + at + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
+                    }
                     if UInt32(field(4)) & UInt32(IN_OPEN) != 0 { count += 1 }
                     offset += 16 + field(12)
                 }
@@ -207,9 +225,13 @@ final class RawUnixConnection: @unchecked Sendable {
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
-        guard descriptor >= 0, connected == 0 else { throw TestFixtureError("cannot connect to \(path): errno \(errno)") }
+        guard descriptor >= 0, connected == 0 else {
+            throw TestFixtureError("cannot connect to \(path): errno \(errno)")
+        }
     }
 
     func close() {

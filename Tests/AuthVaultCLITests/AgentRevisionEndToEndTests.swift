@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A running `authvault agent`, and the commands that change what it serves: sign-out, sign-in as another user,
 /// `vault lock` and `unlock`, `vault migrate` and `change-passphrase --rekey`. Each reaches the agent before the
@@ -20,7 +20,9 @@ import TestSupport
         do {
             try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
             let first = try await token(cli)
-            guard first.status == 0 else { throw TestFixtureError("the agent served nothing: \(first.stderr); \(agent.log)") }
+            guard first.status == 0 else {
+                throw TestFixtureError("the agent served nothing: \(first.stderr); \(agent.log)")
+            }
             return (profile, agent, first)
         } catch {
             agent.kill()
@@ -43,8 +45,10 @@ import TestSupport
 
         // moto has no RevokeToken, so the remote half fails (status 5) after the local sign-out.
         let logout = try await cli.run(["logout"])
-        #expect(logout.status == 0 || (logout.status == 5 && logout.stderrText.contains("The tokens are gone from this machine")),
-                "\(logout.stderrText)")
+        #expect(
+            logout.status == 0
+                || (logout.status == 5 && logout.stderrText.contains("The tokens are gone from this machine")),
+            "\(logout.stderrText)")
         let after = try await Self.token(cli)
         #expect(after.status == 3, "sign-in required, not the cached token: \(after.stderr)")
         #expect(!after.printed)
@@ -130,7 +134,9 @@ import TestSupport
         let recordBefore = cli.recordBytes
         let login = try await cli.login(SignedInProfile.username, lines: [SignedInProfile.password])
         #expect(login.status == 4, "\(login.stderrText)")
-        #expect(login.stderrText.contains("'authvault vault unlock'") && login.stderrText.contains("Nothing was written"), "\(login.stderrText)")
+        #expect(
+            login.stderrText.contains("'authvault vault unlock'") && login.stderrText.contains("Nothing was written"),
+            "\(login.stderrText)")
         #expect(!login.stderrText.contains("Signed in"))
         #expect(cli.recordBytes == recordBefore, "the record is as it was")
         #expect(try await cli.run(["refresh"]).status == 4, "refresh is refused alike")
@@ -153,13 +159,18 @@ import TestSupport
 
     /// An agent that served with its passphrase from a file (not its environment, no key cache), then `vault lock`
     /// and the file removed: it cannot open its vault again. Also the removed file's path.
-    static func agentThatCannotUnlock() async throws -> (profile: SignedInProfile, agent: AgentProcess, passphraseFile: String) {
+    static func agentThatCannotUnlock() async throws -> (
+        profile: SignedInProfile, agent: AgentProcess, passphraseFile: String
+    ) {
         let profile = try await SignedInProfile.make()
         let cli = profile.cli
         let secrets = try TemporaryDirectory(prefix: "agent-passphrase")
         let passphraseFile = secrets.appending("vault-passphrase")
-        guard FileManager.default.createFile(atPath: passphraseFile, contents: Data((HeadlessCLI.vaultPassphrase + "\n").utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: passphraseFile, contents: Data((HeadlessCLI.vaultPassphrase + "\n").utf8),
+                attributes: [.posixPermissions: 0o600])
+        else {
             throw TestFixtureError("cannot create \(passphraseFile)")
         }
         var environment = cli.environment
@@ -168,7 +179,9 @@ import TestSupport
         let agent = try AgentProcess.start(cli.authvault, environment: environment, log: cli.root + "/agent.log")
         do {
             try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
-            guard try await token(cli).status == 0 else { throw TestFixtureError("the agent served nothing: \(agent.log)") }
+            guard try await token(cli).status == 0 else {
+                throw TestFixtureError("the agent served nothing: \(agent.log)")
+            }
             guard try await cli.run(["vault", "lock"]).status == 0 else { throw TestFixtureError("vault lock failed") }
             try FileManager.default.removeItem(atPath: passphraseFile)
             return (profile, agent, passphraseFile)
@@ -189,8 +202,9 @@ import TestSupport
         cli.remember(newPassphrase, as: "the new vault passphrase")
         let oldKeyFile = try #require(FileManager.default.contents(atPath: cli.keyFilePath))
 
-        let rekey = try await cli.run(["vault", "change-passphrase", "--rekey"],
-                                      extraEnvironment: ["AUTHVAULT_NEW_VAULT_PASSPHRASE": newPassphrase])
+        let rekey = try await cli.run(
+            ["vault", "change-passphrase", "--rekey"],
+            extraEnvironment: ["AUTHVAULT_NEW_VAULT_PASSPHRASE": newPassphrase])
         #expect(rekey.status == 0, "\(rekey.stderrText)")
         let afterRekey = try await Self.token(cli)
         #expect(afterRekey.status == 4, "the agent cannot open the re-keyed vault: \(afterRekey.stderr)")
@@ -201,14 +215,20 @@ import TestSupport
         #expect(direct.status == 0, "the new passphrase opens the re-keyed record: \(direct.stderrText)")
 
         let copy = cli.root + "/old-key-copy"
-        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: copy, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         for (name, contents) in [("vault.key", oldKeyFile), ("default.record", try #require(cli.recordBytes))] {
-            #expect(FileManager.default.createFile(atPath: "\(copy)/\(name)", contents: contents, attributes: [.posixPermissions: 0o600]))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: "\(copy)/\(name)", contents: contents, attributes: [.posixPermissions: 0o600]))
         }
         let opened = try await BoundedProcess.run(
-            BuiltProducts.executable("vault-probe"), ["load", "--backend", "file", "--directory", copy, "--cache", "none", "--profile", "default"],
-            environment: cli.session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": HeadlessCLI.vaultPassphrase]) { $1 })
+            BuiltProducts.executable("vault-probe"),
+            ["load", "--backend", "file", "--directory", copy, "--cache", "none", "--profile", "default"],
+            environment: cli.session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": HeadlessCLI.vaultPassphrase]) {
+                $1
+            })
         #expect(opened.stdoutText.contains(#""outcome":"corrupted""#), "\(opened.stdoutText)")
         cli.expectNoSecretLeaks()
     }
@@ -218,11 +238,15 @@ import TestSupport
     @Test(.enabled(if: SecretServiceSession.isSupported, "needs \(SecretServiceSession.requiredTools)"))
     func aMigrationIsFollowedAtOnce() async throws {
         let keyring = try KeyringMachine()
-        #expect(try await keyring.run(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1",
-                                       "--vault", "file"]).status == 0)
+        #expect(
+            try await keyring.run([
+                "configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1",
+                "--vault", "file",
+            ]).status == 0)
         let first = try await keyring.save("first", backend: "file")
-        let agent = try AgentProcess.start(keyring.authvault, environment: keyring.environment,
-                                           log: keyring.session.root.path + "/agent.log")
+        let agent = try AgentProcess.start(
+            keyring.authvault, environment: keyring.environment,
+            log: keyring.session.root.path + "/agent.log")
         defer { agent.kill() }
         try await agent.waitForSocket(keyring.session.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
         expectSecret(try await keyring.tokenThroughAgent(), equals: first, "agent: \(agent.log)")
@@ -231,7 +255,9 @@ import TestSupport
         #expect(migrate.status == 0, "\(migrate.stderrText)")
         expectSecret(try await keyring.tokenThroughAgent(), equals: first)
         let inKeyring = try await keyring.save("in-keyring", backend: "secret-service")
-        expectSecret(try await keyring.tokenThroughAgent(), equals: inKeyring, "served from the new backend; agent: \(agent.log)")
+        expectSecret(
+            try await keyring.tokenThroughAgent(), equals: inKeyring, "served from the new backend; agent: \(agent.log)"
+        )
         _ = try await keyring.save("left-behind", backend: "file")
         expectSecret(try await keyring.tokenThroughAgent(), equals: inKeyring, "not from the old one")
     }
@@ -247,7 +273,9 @@ private struct KeyringMachine {
 
     init() throws {
         session = try SecretServiceSession(.gnomeKeyring)
-        environment = session.environment.merging(["AUTHVAULT_VAULT_PASSPHRASE": passphrase, "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]) { $1 }
+        environment = session.environment.merging([
+            "AUTHVAULT_VAULT_PASSPHRASE": passphrase, "AUTHVAULT_KEY_CACHE_TIMEOUT": "0",
+        ]) { $1 }
     }
 
     func run(_ arguments: [String], _ extra: [String: String] = [:]) async throws -> ProcessOutput {
@@ -264,15 +292,22 @@ private struct KeyringMachine {
     func save(_ tag: String, backend: String) async throws -> String {
         let now = Int(Date().timeIntervalSince1970)
         let token = try TestJWT.unsigned(["iat": now, "exp": now + 3600, "jti": tag])
-        let record: [String: Any] = ["profile": "default", "revision": 1, "accessToken": token, "refreshToken": "refresh-\(tag)",
-                                     "username": "alice", "accessTokenExpiresAt": Double(now + 3600)]
+        let record: [String: Any] = [
+            "profile": "default", "revision": 1, "accessToken": token, "refreshToken": "refresh-\(tag)",
+            "username": "alice", "accessTokenExpiresAt": Double(now + 3600),
+        ]
         let output = try await BoundedProcess.run(
             BuiltProducts.executable("vault-probe"),
-            ["save", "--backend", backend, "--directory", session.environment["XDG_DATA_HOME"]! + "/authvault", "--logn", "10",
-             "--cache", "none", "--pool", "us-east-1_Test1", "--client", "client1", "--profile", "default"],
+            [
+                "save", "--backend", backend, "--directory", session.environment["XDG_DATA_HOME"]! + "/authvault",
+                "--logn", "10",
+                "--cache", "none", "--pool", "us-east-1_Test1", "--client", "client1", "--profile", "default",
+            ],
             stdin: try JSONSerialization.data(withJSONObject: record),
             environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": passphrase]) { $1 })
-        guard output.stdoutText.contains(#""outcome":"ok""#) else { throw TestFixtureError("vault-probe save: \(output.stdoutText)") }
+        guard output.stdoutText.contains(#""outcome":"ok""#) else {
+            throw TestFixtureError("vault-probe save: \(output.stdoutText)")
+        }
         return token
     }
 }

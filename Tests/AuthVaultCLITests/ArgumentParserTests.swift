@@ -1,12 +1,18 @@
 import Testing
+
 @testable import AuthVaultCLI
 
 @Suite struct ArgumentParserTests {
     let parser = ArgumentParser(root: AuthVault.commands)
 
     @Test func optionsBeforeAndAfterTheCommandAndInlineValues() throws {
-        guard case .run(let type, let parsed, let path) = try parser.parse(["--profile", "work", "configure", "--region=eu-west-1", "--client-id", "abc"]) else {
-            Issue.record("expected a command"); return
+        guard
+            case .run(let type, let parsed, let path) = try parser.parse([
+                "--profile", "work", "configure", "--region=eu-west-1", "--client-id", "abc",
+            ])
+        else {
+            Issue.record("expected a command")
+            return
         }
         #expect(type.spec.name == ConfigureCommand.spec.name)
         #expect(path == ["authvault", "configure"])
@@ -16,8 +22,13 @@ import Testing
     }
 
     @Test func shortOptionAndRepeatableValuesKeepOrder() throws {
-        guard case .run(_, let parsed, _) = try parser.parse(["configure", "-p", "x", "--redirect-uri", "a", "--redirect-uri", "b"]) else {
-            Issue.record("expected a command"); return
+        guard
+            case .run(_, let parsed, _) = try parser.parse([
+                "configure", "-p", "x", "--redirect-uri", "a", "--redirect-uri", "b",
+            ])
+        else {
+            Issue.record("expected a command")
+            return
         }
         #expect(parsed.value(GlobalOption.profile) == "x")
         #expect(parsed.values(ConfigureCommand.redirectURI) == ["a", "b"])
@@ -32,23 +43,31 @@ import Testing
             (["profiles", "remove", "y", "--yes"], "remove", ["authvault", "profiles", "remove"]),
         ] {
             guard case .run(let type, _, let parsedPath) = try parser.parse(arguments) else {
-                Issue.record("expected a command for \(arguments)"); continue
+                Issue.record("expected a command for \(arguments)")
+                continue
             }
             #expect(type.spec.name == command, "\(arguments)")
             #expect(parsedPath == path, "\(arguments)")
         }
-        guard case .help(let node, _) = try parser.parse(["profiles", "--help"]) else { Issue.record("expected help"); return }
+        guard case .help(let node, _) = try parser.parse(["profiles", "--help"]) else {
+            Issue.record("expected help")
+            return
+        }
         #expect(node.name == "profiles", "help for the group lists its commands")
         #expect(throws: UsageError.self) { try parser.parse(["vault"]) }
     }
 
     @Test func helpAnywhereShowsTheDeepestCommand() throws {
         guard case .help(let node, let path) = try parser.parse(["configure", "--region", "x", "--help"]) else {
-            Issue.record("expected help"); return
+            Issue.record("expected help")
+            return
         }
         #expect(node.name == "configure")
         #expect(path == ["authvault", "configure"])
-        guard case .help(_, let rootPath) = try parser.parse([]) else { Issue.record("expected help"); return }
+        guard case .help(_, let rootPath) = try parser.parse([]) else {
+            Issue.record("expected help")
+            return
+        }
         #expect(rootPath == ["authvault"])
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `authvault login` through the browser against django-oauth-toolkit (the Hosted UI stand-in), with headless
 /// Chromium driven by Playwright as the browser, and scripted browsers for what a real one would not do.
@@ -43,7 +43,9 @@ import TestSupport
 
         // Sign-out revokes at the revocation endpoint and opens the logout page.
         let logoutLog = profile.scratch.appending("logout-url")
-        let logout = try await cli.run(["logout", "--browser-command", "sh -c 'printf %s \"$1\" > \(logoutLog)' logout"])
+        let logout = try await cli.run([
+            "logout", "--browser-command", "sh -c 'printf %s \"$1\" > \(logoutLog)' logout",
+        ])
         #expect(logout.status == 0, "\(logout.stderrText)")
         #expect(logout.stderrText.contains("Revoked the refresh token."))
         #expect(logout.stderrText.contains("Opened the Hosted UI's logout page"), "\(logout.stderrText)")
@@ -57,8 +59,9 @@ import TestSupport
 
     @Test func aClientWithASecretSignsInWithHTTPBasic() async throws {
         let profile = try await BrowserProfile.make(client: OAuthServer.confidentialClient)
-        let login = try await profile.login(script: "scripted_browser.py", as: OAuthServer.poolUser, mode: "record",
-                                            environment: ["TEST_BROWSER_SAVED": profile.scratch.appending("saved")])
+        let login = try await profile.login(
+            script: "scripted_browser.py", as: OAuthServer.poolUser, mode: "record",
+            environment: ["TEST_BROWSER_SAVED": profile.scratch.appending("saved")])
         #expect(login.status == 0, "\(login.stderrText)")
         #expect(login.stderrText.contains("Signed in as kim@example.com"))
         profile.cli.expectNoSecretLeaks()
@@ -79,15 +82,19 @@ import TestSupport
     @Test func theNextRegisteredPortIsUsedWhenTheFirstIsBusyAndEveryPortBusyIsAClearError() async throws {
         let profile = try await BrowserProfile.make()
         let first = try LoopbackPort(OAuthServer.redirectPort)
-        let login = try await profile.login(script: "scripted_browser.py", mode: "record",
-                                            environment: ["TEST_BROWSER_SAVED": profile.scratch.appending("saved")])
+        let login = try await profile.login(
+            script: "scripted_browser.py", mode: "record",
+            environment: ["TEST_BROWSER_SAVED": profile.scratch.appending("saved")])
         #expect(login.status == 0, "\(login.stderrText)")
         #expect(try profile.browserOutcome()["redirectURI"] as? String == OAuthServer.secondRedirectURI)
 
         let second = try LoopbackPort(OAuthServer.secondRedirectPort)
         let busy = try await profile.login(script: "scripted_browser.py", mode: "silent")
         #expect(busy.status == 2)
-        #expect(busy.stderrText.contains("Every registered redirect port is in use by another program (\(OAuthServer.redirectPort), \(OAuthServer.secondRedirectPort))"))
+        #expect(
+            busy.stderrText.contains(
+                "Every registered redirect port is in use by another program (\(OAuthServer.redirectPort), \(OAuthServer.secondRedirectPort))"
+            ))
         _ = (first, second)
     }
 
@@ -121,10 +128,12 @@ import TestSupport
     @Test func aReplayedCodeIsRefusedAndTheSessionStaysAsItWas() async throws {
         let profile = try await BrowserProfile.make()
         let saved = profile.scratch.appending("saved")
-        let first = try await profile.login(script: "scripted_browser.py", mode: "record", environment: ["TEST_BROWSER_SAVED": saved])
+        let first = try await profile.login(
+            script: "scripted_browser.py", mode: "record", environment: ["TEST_BROWSER_SAVED": saved])
         #expect(first.status == 0, "\(first.stderrText)")
         let kept = profile.cli.recordBytes
-        let replay = try await profile.login(script: "scripted_browser.py", mode: "replay", environment: ["TEST_BROWSER_SAVED": saved])
+        let replay = try await profile.login(
+            script: "scripted_browser.py", mode: "replay", environment: ["TEST_BROWSER_SAVED": saved])
         #expect(replay.status == 3)
         #expect(replay.stderrText.contains("refused the code"))
         #expect(profile.cli.recordBytes == kept, "the vault was not written")
@@ -136,11 +145,16 @@ import TestSupport
         let cookies = profile.scratch.appending("cookies.txt")
         let user = OAuthServer.federatedUser
         let output = try await OffPool.run {
-            try ProcessRunner.run(PeerPython.path, [ScriptServer.scriptPath("oauth_server/pty_paste.py"), cookies, user.username,
-                                                          user.password, "--", cli.authvault, "login", "--paste"],
-                                  environment: cli.environment.merging(["TERM": "dumb"]) { $1 }, timeout: 120)
+            try ProcessRunner.run(
+                PeerPython.path,
+                [
+                    ScriptServer.scriptPath("oauth_server/pty_paste.py"), cookies, user.username,
+                    user.password, "--", cli.authvault, "login", "--paste",
+                ],
+                environment: cli.environment.merging(["TERM": "dumb"]) { $1 }, timeout: 120)
         }
-        let result = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any], "\(output.stderrText)")
+        let result = try #require(
+            try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any], "\(output.stderrText)")
         let screen = result["screen"] as? String ?? ""
         #expect(result["pasted"] as? Bool == true, "\(screen)")
         #expect(result["status"] as? Int == 0, "\(screen)")
@@ -154,8 +168,11 @@ import TestSupport
     @Test func ctrlCCancelsTheWaitAndFreesThePort() async throws {
         let profile = try await BrowserProfile.make()
         for round in 0..<8 {
-            let process = try InteractiveProcess(profile.cli.authvault, ["login", "--no-browser"], environment: profile.cli.environment)
-            let listening = try await OffPool.run { LoopbackPort.waitUntilListening(OAuthServer.redirectPort, timeout: 20) }
+            let process = try InteractiveProcess(
+                profile.cli.authvault, ["login", "--no-browser"], environment: profile.cli.environment)
+            let listening = try await OffPool.run {
+                LoopbackPort.waitUntilListening(OAuthServer.redirectPort, timeout: 20)
+            }
             #expect(listening, "round \(round)")
             process.kill(signal: SIGINT)
             #expect(process.finish() == 130 && process.terminationSignal == nil, "round \(round)")
@@ -179,6 +196,8 @@ import TestSupport
 enum OAuthServerURLs {
     /// Form-encoded as the CLI sends it (RFC 3986 unreserved characters kept).
     static func encoded(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? value
+        value.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(
+                charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? value
     }
 }

@@ -12,33 +12,47 @@ struct BrowserProfile {
     let scratch: TemporaryDirectory
     var browserLog: String { scratch.appending("browser.json") }
 
-    static func make(client: OAuthServer.Client = OAuthServer.publicClient,
-                     redirectURIs: [String] = [OAuthServer.redirectURI, OAuthServer.secondRedirectURI],
-                     server configuration: OAuthServer.Configuration = .cognitoShaped) async throws -> BrowserProfile {
-        let server = configuration == .cognitoShaped ? try await OAuthServer.shared() : try await OAuthServer.sharedDefault()
+    static func make(
+        client: OAuthServer.Client = OAuthServer.publicClient,
+        redirectURIs: [String] = [OAuthServer.redirectURI, OAuthServer.secondRedirectURI],
+        server configuration: OAuthServer.Configuration = .cognitoShaped
+    ) async throws -> BrowserProfile {
+        let server =
+            configuration == .cognitoShaped ? try await OAuthServer.shared() : try await OAuthServer.sharedDefault()
         let cli = try HeadlessCLI()
         let userPool = configuration == .cognitoShaped ? ["--user-pool-id", "us-east-1_Browser"] : []
-        var arguments = ["configure"] + userPool + ["--client-id", client.clientId,
-                         "--oidc-discovery", server.discoveryURL, "--sign-out-uri", OAuthServer.signOutURI, "--vault", "file"]
+        var arguments =
+            ["configure"] + userPool + [
+                "--client-id", client.clientId,
+                "--oidc-discovery", server.discoveryURL, "--sign-out-uri", OAuthServer.signOutURI, "--vault", "file",
+            ]
         arguments += redirectURIs.flatMap { ["--redirect-uri", $0] }
         if let secret = client.clientSecret {
             cli.remember(secret, as: "the app client secret")
             arguments.append("--client-secret-stdin")
         }
         let output = try await cli.run(arguments, stdin: client.clientSecret.map { $0 + "\n" })
-        guard output.status == 0 else { throw TestFixtureError("configure exited \(output.status): \(output.stderrText)") }
-        return BrowserProfile(server: server, cli: cli, client: client, scratch: try TemporaryDirectory(prefix: "authvault-browser-test"))
+        guard output.status == 0 else {
+            throw TestFixtureError("configure exited \(output.status): \(output.stderrText)")
+        }
+        return BrowserProfile(
+            server: server, cli: cli, client: client, scratch: try TemporaryDirectory(prefix: "authvault-browser-test"))
     }
 
     /// `authvault login --browser-command SCRIPT EXTRA`, the script reading `environment` (user, mode, log file).
-    func login(script: String, as user: OAuthServer.User = OAuthServer.federatedUser, mode: String? = nil,
-               _ extra: [String] = [], environment: [String: String] = [:]) async throws -> ProcessOutput {
-        var variables = ["TEST_BROWSER_LOG": browserLog, "TEST_BROWSER_USER": user.username, "TEST_BROWSER_PASSWORD": user.password]
+    func login(
+        script: String, as user: OAuthServer.User = OAuthServer.federatedUser, mode: String? = nil,
+        _ extra: [String] = [], environment: [String: String] = [:]
+    ) async throws -> ProcessOutput {
+        var variables = [
+            "TEST_BROWSER_LOG": browserLog, "TEST_BROWSER_USER": user.username, "TEST_BROWSER_PASSWORD": user.password,
+        ]
         variables["TEST_BROWSER_MODE"] = mode
         try? FileManager.default.removeItem(atPath: browserLog)
         let command = "\(PeerPython.path) \(ScriptServer.scriptPath("oauth_server/\(script)"))"
-        let output = try await cli.run(["login", "--browser-command", command] + extra,
-                                       extraEnvironment: variables.merging(environment) { $1 })
+        let output = try await cli.run(
+            ["login", "--browser-command", command] + extra,
+            extraEnvironment: variables.merging(environment) { $1 })
         if output.status == 0 { _ = try await cli.storedRecord() }
         return output
     }

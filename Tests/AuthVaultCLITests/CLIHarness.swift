@@ -1,6 +1,7 @@
+import AuthVaultApp
 import Foundation
 import TestSupport
-import AuthVaultApp
+
 @testable import AuthVaultCLI
 
 /// Runs the CLI in-process against an isolated configuration directory and captures what it prints.
@@ -27,9 +28,11 @@ struct CLIHarness {
 
     /// `authvault ARGUMENTS` with `stdin` as its standard input (empty when nil).
     func run(_ arguments: [String], stdin: String? = nil) async -> Result {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let status = await AuthVault.run(arguments: arguments, environment: environment, standardOutput: out, standardError: err,
-                                         standardInput: GivenInput(stdin ?? ""))
+        let out = CapturedOutput()
+        let err = CapturedOutput()
+        let status = await AuthVault.run(
+            arguments: arguments, environment: environment, standardOutput: out, standardError: err,
+            standardInput: GivenInput(stdin ?? ""))
         return Result(status: status, stdout: out.text, stderr: err.text)
     }
 

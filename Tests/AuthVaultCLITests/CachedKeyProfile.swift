@@ -12,8 +12,10 @@ struct CachedKeyProfile {
 
     var dataDirectory: String { root.appending("data") + "/authvault" }
     var environment: [String: String] {
-        ["HOME": root.path, "XDG_CONFIG_HOME": root.appending("config"), "XDG_DATA_HOME": root.appending("data"),
-         "XDG_RUNTIME_DIR": root.appending("runtime"), "PATH": "/usr/bin:/bin", "AUTHVAULT_KEY_CACHE_TIMEOUT": "300"]
+        [
+            "HOME": root.path, "XDG_CONFIG_HOME": root.appending("config"), "XDG_DATA_HOME": root.appending("data"),
+            "XDG_RUNTIME_DIR": root.appending("runtime"), "PATH": "/usr/bin:/bin", "AUTHVAULT_KEY_CACHE_TIMEOUT": "300",
+        ]
     }
 
     init(prefix: String, passphrase: String, tokenID: String) async throws {
@@ -22,30 +24,41 @@ struct CachedKeyProfile {
         let now = Int(Date().timeIntervalSince1970)
         token = try TestJWT.unsigned(["iat": now, "exp": now + 3600, "jti": tokenID])
         try await configure([])
-        let record: [String: Any] = ["profile": "default", "revision": 1, "accessToken": token, "idToken": token,
-                                     "refreshToken": "refresh-\(tokenID)", "username": "alice", "accessTokenExpiresAt": Double(now + 3600)]
+        let record: [String: Any] = [
+            "profile": "default", "revision": 1, "accessToken": token, "idToken": token,
+            "refreshToken": "refresh-\(tokenID)", "username": "alice", "accessTokenExpiresAt": Double(now + 3600),
+        ]
         let saved = try await BoundedProcess.run(
             BuiltProducts.executable("vault-probe"),
-            ["save", "--backend", "file", "--directory", dataDirectory, "--logn", "10", "--cache", "none", "--profile", "default"],
+            [
+                "save", "--backend", "file", "--directory", dataDirectory, "--logn", "10", "--cache", "none",
+                "--profile", "default",
+            ],
             stdin: try JSONSerialization.data(withJSONObject: record),
             environment: environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": passphrase]) { $1 }, timeout: 30)
-        guard saved.stdoutText.contains(#""outcome":"ok""#) else { throw TestFixtureError("vault-probe save: \(saved.stdoutText)") }
+        guard saved.stdoutText.contains(#""outcome":"ok""#) else {
+            throw TestFixtureError("vault-probe save: \(saved.stdoutText)")
+        }
     }
 
     /// `authvault configure` on the file vault, for the pool the record was saved for, with `extra` arguments.
     func configure(_ extra: [String]) async throws {
-        let arguments = ["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"] + extra
+        let arguments =
+            ["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"] + extra
         let configured = try await BoundedProcess.run(authvault, arguments, environment: environment, timeout: 30)
         guard configured.status == 0 else { throw TestFixtureError("configure: \(configured.stderrText)") }
     }
 
     /// `script` under `sh -ec` in a new anonymous session keyring, with `$AUTHVAULT`, the given passphrase (if any)
     /// and `extra` variables.
-    func inNewSession(_ script: String, passphrase: String? = nil, extra: [String: String] = [:]) async throws -> ProcessOutput {
+    func inNewSession(_ script: String, passphrase: String? = nil, extra: [String: String] = [:]) async throws
+        -> ProcessOutput
+    {
         var environment = environment.merging(extra) { $1 }
         environment["AUTHVAULT"] = authvault
         environment["AUTHVAULT_VAULT_PASSPHRASE"] = passphrase
-        return try await BoundedProcess.run("/usr/bin/keyctl", ["session", "-", "sh", "-ec", script], environment: environment, timeout: 60)
+        return try await BoundedProcess.run(
+            "/usr/bin/keyctl", ["session", "-", "sh", "-ec", script], environment: environment, timeout: 60)
     }
 
     /// Drops the test vault's key from the user keyring (it would go after AUTHVAULT_KEY_CACHE_TIMEOUT anyway).

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What the processes authvault starts get from it: the browser of `logout --browser` a URL without the ID token,
 /// the command of `exec` the token asked for and nothing else of ours (no AUTHVAULT_* variable, the user's own
@@ -8,8 +8,9 @@ import TestSupport
 @Suite struct ChildProcessSecretTests {
     /// A browser sign-in (the ID token is then in the vault, and remembered as a secret of the test).
     func signIn(_ profile: BrowserProfile) async throws -> String {
-        let login = try await profile.login(script: "scripted_browser.py", as: OAuthServer.poolUser, mode: "record",
-                                            environment: ["TEST_BROWSER_SAVED": profile.scratch.appending("saved")])
+        let login = try await profile.login(
+            script: "scripted_browser.py", as: OAuthServer.poolUser, mode: "record",
+            environment: ["TEST_BROWSER_SAVED": profile.scratch.appending("saved")])
         #expect(login.status == 0, "\(login.stderrText)")
         return try #require(try await profile.cli.storedRecord()?["idToken"] as? String)
     }
@@ -20,7 +21,8 @@ import TestSupport
 
         // A browser command that records its arguments and environment.
         var idToken = try await signIn(profile)
-        let argumentsLog = profile.scratch.appending("browser-arguments"), environmentLog = profile.scratch.appending("browser-environment")
+        let argumentsLog = profile.scratch.appending("browser-arguments")
+        let environmentLog = profile.scratch.appending("browser-environment")
         let recorder = "sh -c 'printf \"%s\\n\" \"$0\" \"$@\" > \(argumentsLog); env > \(environmentLog)' browser"
         let recorded = try await cli.run(["logout", "--browser-command", recorder])
         #expect(recorded.status == 0, "\(recorded.stderrText)")
@@ -28,8 +30,9 @@ import TestSupport
         let arguments = String(decoding: try eventualContents(of: argumentsLog), as: UTF8.self)
         let tokenInArguments = arguments.contains(idToken)
         #expect(!tokenInArguments, "the ID token is on the browser's command line")
-        #expect(arguments.contains("/logout?client_id=authvault-public&post_logout_redirect_uri="),
-                "\(tokenInArguments ? "(not shown: it holds the ID token)" : arguments)")
+        #expect(
+            arguments.contains("/logout?client_id=authvault-public&post_logout_redirect_uri="),
+            "\(tokenInArguments ? "(not shown: it holds the ID token)" : arguments)")
         let environment = String(decoding: try eventualContents(of: environmentLog), as: UTF8.self)
         #expect(!environment.split(separator: "\n").contains { $0.hasPrefix("AUTHVAULT_") })
 
@@ -40,8 +43,10 @@ import TestSupport
         _ = try await signIn(profile)
         let printed = try await cli.run(["logout", "--browser"], extraEnvironment: ["PATH": "/nonexistent"])
         #expect(printed.status == 0, "\(printed.stderrText)")
-        #expect(printed.stderrText.contains("To end the browser's Hosted UI session too, open: \(profile.server.baseURL)/logout?client_id="),
-                "\(printed.stderrText)")
+        #expect(
+            printed.stderrText.contains(
+                "To end the browser's Hosted UI session too, open: \(profile.server.baseURL)/logout?client_id="),
+            "\(printed.stderrText)")
         cli.expectNoSecretLeaks()
     }
 
@@ -51,11 +56,14 @@ import TestSupport
         let profile = try await SignedInProfile.make()
         let cli = profile.cli
         let scratch = try TemporaryDirectory(prefix: "authvault-exec")
-        let environmentLog = scratch.appending("environment"), limitLog = scratch.appending("core-limit")
-        let script = #"ulimit -S -c 4096; exec "$0" exec --env API_TOKEN -- /bin/sh -c 'env > "$1"; ulimit -c > "$2"' child "$1" "$2""#
+        let environmentLog = scratch.appending("environment")
+        let limitLog = scratch.appending("core-limit")
+        let script =
+            #"ulimit -S -c 4096; exec "$0" exec --env API_TOKEN -- /bin/sh -c 'env > "$1"; ulimit -c > "$2"' child "$1" "$2""#
         let environment = cli.environment.merging(["AUTHVAULT_PROFILE": HeadlessCLI.profile]) { $1 }
         let output = try await OffPool.run {
-            try ProcessRunner.run("/bin/sh", ["-c", script, cli.authvault, environmentLog, limitLog], environment: environment)
+            try ProcessRunner.run(
+                "/bin/sh", ["-c", script, cli.authvault, environmentLog, limitLog], environment: environment)
         }
         #expect(output.status == 0, "\(output.stderrText)")
         let lines = String(decoding: try eventualContents(of: environmentLog), as: UTF8.self).split(separator: "\n")

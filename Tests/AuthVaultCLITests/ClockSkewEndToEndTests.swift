@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built binary on a machine whose clock is ten minutes off (libfaketime preloaded), against moto on real
 /// time: sign-in works, `token` twice asks Cognito nothing, a token is refreshed when Cognito's clock says it is
@@ -33,8 +33,9 @@ struct ClockSkewEndToEndTests {
         try await cli.configure(pool, endpoint: proxy.endpoint)
         let machine = SkewedMachine(cli: cli, proxy: proxy, environment: try fakeTime(skew))
         cli.remember(SignedInProfile.password, as: "the password")
-        let login = try await machine.run(["login", "--password", "--username", SignedInProfile.username, "--password-stdin"],
-                                     stdin: SignedInProfile.password + "\n")
+        let login = try await machine.run(
+            ["login", "--password", "--username", SignedInProfile.username, "--password-stdin"],
+            stdin: SignedInProfile.password + "\n")
         #expect(login.status == 0, "\(login.stderrText)")
         return machine
     }
@@ -45,7 +46,10 @@ struct ClockSkewEndToEndTests {
         guard let library = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             throw TestFixtureError("libfaketime is missing: run Scripts/install-deps.sh test")
         }
-        return ["LD_PRELOAD": library, "FAKETIME": seconds < 0 ? "\(seconds)" : "+\(seconds)", "FAKETIME_DONT_FAKE_MONOTONIC": "1"]
+        return [
+            "LD_PRELOAD": library, "FAKETIME": seconds < 0 ? "\(seconds)" : "+\(seconds)",
+            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+        ]
     }
 
     func storedOffset(_ machine: SkewedMachine) async throws -> Double {
@@ -64,7 +68,9 @@ struct ClockSkewEndToEndTests {
         #expect(calls.isEmpty)
 
         let status = try await machine.run(["status"])
-        #expect(status.stdoutText.contains("Clock:      this machine's clock is 10 min behind the identity provider's"), "\(status.stdoutText)")
+        #expect(
+            status.stdoutText.contains("Clock:      this machine's clock is 10 min behind the identity provider's"),
+            "\(status.stdoutText)")
         let json = try await machine.run(["status", "--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
         #expect((report["clockOffsetSeconds"] as? Int).map { abs($0 - 600) < 5 } == true, "\(report)")
@@ -96,10 +102,14 @@ struct ClockSkewEndToEndTests {
         let json = try await machine.run(["token", "--format", "json"])
         let served = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
         let expiry = try #require(try await machine.cli.storedRecord()?["accessTokenExpiresAt"] as? Double)
-        #expect((served["expiresAtUnix"] as? NSNumber).map(\.doubleValue).map { abs($0 - (expiry + 600)) < 5 } == true, "\(served["expiresAtUnix"] ?? "-")")
+        #expect(
+            (served["expiresAtUnix"] as? NSNumber).map(\.doubleValue).map { abs($0 - (expiry + 600)) < 5 } == true,
+            "\(served["expiresAtUnix"] ?? "-")")
 
         let status = try await machine.run(["status"])
-        #expect(status.stdoutText.contains("this machine's clock is 10 min ahead of the identity provider's"), "\(status.stdoutText)")
+        #expect(
+            status.stdoutText.contains("this machine's clock is 10 min ahead of the identity provider's"),
+            "\(status.stdoutText)")
         #expect(status.stdoutText.contains("Access:     valid until"), "\(status.stdoutText)")
         machine.cli.expectNoSecretLeaks()
     }
@@ -112,8 +122,10 @@ struct ClockSkewEndToEndTests {
         record["refusedClockOffset"] = 7200.0
         try await profile.cli.saveRecord(record)
         let status = try await profile.cli.run(["status"])
-        #expect(status.stdoutText.contains("Clock:      the identity provider's answers put its clock 2 h ahead of this machine's: "
-                                           + "more than 60 min, so not adopted"), "\(status.stdoutText)")
+        #expect(
+            status.stdoutText.contains(
+                "Clock:      the identity provider's answers put its clock 2 h ahead of this machine's: "
+                    + "more than 60 min, so not adopted"), "\(status.stdoutText)")
         let json = try await profile.cli.run(["status", "--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
         #expect(report["clockOffsetRefusedSeconds"] as? Int == 7200, "\(report)")

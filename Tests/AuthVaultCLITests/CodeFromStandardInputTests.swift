@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One-time codes piped in on standard input (`--code-stdin`, `--mfa-code-stdin`), never on the command line,
 /// against moto: each command that takes a code, lines in the order the questions come, each read only when its
@@ -8,16 +8,19 @@ import TestSupport
 @Suite struct CodeFromStandardInputTests {
     @Test func confirmationAndResetCodesFromStandardInput() async throws {
         let scenario = try await AccountScenario.make(withSecret: false)
-        let password = AccountScenario.newPassword(), newPassword = AccountScenario.newPassword()
+        let password = AccountScenario.newPassword()
+        let newPassword = AccountScenario.newPassword()
         scenario.remember(password)
         scenario.remember(newPassword)
 
-        let signUp = try await scenario.run(["signup", "--username", "piped", "--email", "piped@example.com", "--password-stdin"],
-                                            stdin: password + "\n")
+        let signUp = try await scenario.run(
+            ["signup", "--username", "piped", "--email", "piped@example.com", "--password-stdin"],
+            stdin: password + "\n")
         #expect(signUp.status == 0, "\(signUp.stderrText)")
         let confirmationCode = "552211"  // moto takes any ConfirmSignUp code
         scenario.remember(confirmationCode)
-        let confirmed = try await scenario.run(["confirm-signup", "--username", "piped", "--code-stdin"], stdin: confirmationCode + "\n")
+        let confirmed = try await scenario.run(
+            ["confirm-signup", "--username", "piped", "--code-stdin"], stdin: confirmationCode + "\n")
         #expect(confirmed.status == 0, "\(confirmed.stderrText)")
         let user = try await scenario.moto.call("AdminGetUser", ["UserPoolId": scenario.poolId, "Username": "piped"])
         #expect(user["UserStatus"] as? String == "CONFIRMED")
@@ -33,12 +36,19 @@ import TestSupport
         #expect(done.status == 0, "\(done.stderrText)")
         #expect(try await scenario.login("piped", password: newPassword).status == 0)
 
-        for (arguments, flag) in [(["confirm-signup", "--username", "piped", "--code-stdin"], "--code-stdin"),
-                                  (reset, "--new-password-stdin")] {
+        for (arguments, flag) in [
+            (["confirm-signup", "--username", "piped", "--code-stdin"], "--code-stdin"),
+            (reset, "--new-password-stdin"),
+        ] {
             let missing = try await scenario.run(arguments, stdin: arguments == reset ? "123456\n" : "")
-            #expect(missing.status == 2 && missing.stderrText.contains("\(flag) was given but no line is left"), "\(missing.stderrText)")
+            #expect(
+                missing.status == 2 && missing.stderrText.contains("\(flag) was given but no line is left"),
+                "\(missing.stderrText)")
         }
-        for arguments in [["confirm-signup", "--code", "1", "--code-stdin"], ["login", "--password", "--mfa-code", "1", "--mfa-code-stdin"]] {
+        for arguments in [
+            ["confirm-signup", "--code", "1", "--code-stdin"],
+            ["login", "--password", "--mfa-code", "1", "--mfa-code-stdin"],
+        ] {
             #expect(try await scenario.run(arguments).status == 2, "\(arguments)")
         }
         scenario.expectNoSecretsPrinted()
@@ -50,16 +60,27 @@ import TestSupport
     /// sign-in takes its code from the third line, the new-password line that Cognito no longer asks for skipped.
     @Test func loginTakesItsMFACodeFromStandardInputWhenItIsAsked() async throws {
         let scenario = try await AccountScenario.make(withSecret: false)
-        try await scenario.moto.call("SetUserPoolMfaConfig", ["UserPoolId": scenario.poolId, "MfaConfiguration": "ON",
-                                                               "SoftwareTokenMfaConfiguration": ["Enabled": true]])
-        let temporary = AccountScenario.newPassword(), password = AccountScenario.newPassword()
+        try await scenario.moto.call(
+            "SetUserPoolMfaConfig",
+            [
+                "UserPoolId": scenario.poolId, "MfaConfiguration": "ON",
+                "SoftwareTokenMfaConfiguration": ["Enabled": true],
+            ])
+        let temporary = AccountScenario.newPassword()
+        let password = AccountScenario.newPassword()
         scenario.remember(temporary)
         scenario.remember(password)
-        try await scenario.moto.call("AdminCreateUser", ["UserPoolId": scenario.poolId, "Username": "second-factor", "TemporaryPassword": temporary,
-                                                         "MessageAction": "SUPPRESS",
-                                                         "UserAttributes": [["Name": "email", "Value": "second-factor@example.com"]]])
+        try await scenario.moto.call(
+            "AdminCreateUser",
+            [
+                "UserPoolId": scenario.poolId, "Username": "second-factor", "TemporaryPassword": temporary,
+                "MessageAction": "SUPPRESS",
+                "UserAttributes": [["Name": "email", "Value": "second-factor@example.com"]],
+            ])
         let scratch = try TemporaryDirectory(prefix: "authvault-mfa-stdin")
-        let passwordFile = scratch.appending("passwords"), stderrFile = scratch.appending("stderr"), codeFile = scratch.appending("code")
+        let passwordFile = scratch.appending("passwords")
+        let stderrFile = scratch.appending("stderr")
+        let codeFile = scratch.appending("code")
         try Data("\(temporary)\n\(password)\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
 
         let script = """
@@ -72,13 +93,18 @@ import TestSupport
                 2> "$STDERR_FILE"
             """
         let environment = scenario.environment.merging([
-            "PASSWORD_FILE": passwordFile, "STDERR_FILE": stderrFile, "CODE_FILE": codeFile, "TOTP": ScriptServer.scriptPath("totp.py"), "PYTHON": PeerPython.path,
+            "PASSWORD_FILE": passwordFile, "STDERR_FILE": stderrFile, "CODE_FILE": codeFile,
+            "TOTP": ScriptServer.scriptPath("totp.py"), "PYTHON": PeerPython.path,
             "AUTHVAULT": BuiltProducts.executable("authvault"),
         ]) { $1 }
         try await Self.awayFromAStepBoundary()
-        let setUp = try await OffPool.run { try ProcessRunner.run("/bin/sh", ["-c", script], environment: environment, timeout: 60) }
+        let setUp = try await OffPool.run {
+            try ProcessRunner.run("/bin/sh", ["-c", script], environment: environment, timeout: 60)
+        }
         let setUpStderr = (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? ""
-        if let code = try? String(contentsOfFile: codeFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !code.isEmpty {
+        if let code = try? String(contentsOfFile: codeFile, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines), !code.isEmpty
+        {
             scenario.remember(code)
         }
         #expect(setUp.status == 0, "\(setUpStderr)")
@@ -89,9 +115,12 @@ import TestSupport
         try await scenario.logout()
         let code = try await TOTPCode.current()
         scenario.remember(code)
-        let again = try await scenario.run(["login", "--password", "--username", "second-factor", "--auth-flow", "password",
-                                            "--password-stdin", "--new-password-stdin", "--mfa-code-stdin"],
-                                           stdin: "\(password)\nNever-Asked-1!\n\(code)\n")
+        let again = try await scenario.run(
+            [
+                "login", "--password", "--username", "second-factor", "--auth-flow", "password",
+                "--password-stdin", "--new-password-stdin", "--mfa-code-stdin",
+            ],
+            stdin: "\(password)\nNever-Asked-1!\n\(code)\n")
         #expect(again.status == 0, "\(again.stderrText)")
         try scenario.rememberVaultTokens()
         scenario.expectNoSecretsPrinted()

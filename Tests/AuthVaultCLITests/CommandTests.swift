@@ -1,7 +1,8 @@
-import Foundation
-import Testing
-import TestSupport
 import AuthVaultApp
+import Foundation
+import TestSupport
+import Testing
+
 @testable import AuthVaultCLI
 
 @Suite struct CommandTests {
@@ -34,7 +35,8 @@ import AuthVaultApp
         #expect(result.status == .success)
         let attributes = try FileManager.default.attributesOfItem(atPath: cli.configPath)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let directory = try FileManager.default.attributesOfItem(atPath: (cli.configPath as NSString).deletingLastPathComponent)
+        let directory = try FileManager.default.attributesOfItem(
+            atPath: (cli.configPath as NSString).deletingLastPathComponent)
         #expect((directory[.posixPermissions] as? Int) == 0o700)
 
         let profile = try ConfigStore(path: cli.configPath).profile(named: "default")
@@ -49,10 +51,11 @@ import AuthVaultApp
 
     @Test func configureUpdatesOnlyWhatIsGivenAndEmptyResets() async throws {
         let cli = try CLIHarness()
-        _ = await cli.run("--profile", "work", "configure", "--user-pool-id", "us-east-1_Pool1", "--client-id", "c1",
-                          "--endpoint", "http://127.0.0.1:5000", "--jwks-url", "http://127.0.0.1:5000/jwks.json",
-                          "--redirect-uri", "http://127.0.0.1:8400/callback", "--redirect-uri", "http://localhost:8401/callback",
-                          "--scopes", "openid,email", "--vault", "file", "--identity-provider", "")
+        _ = await cli.run(
+            "--profile", "work", "configure", "--user-pool-id", "us-east-1_Pool1", "--client-id", "c1",
+            "--endpoint", "http://127.0.0.1:5000", "--jwks-url", "http://127.0.0.1:5000/jwks.json",
+            "--redirect-uri", "http://127.0.0.1:8400/callback", "--redirect-uri", "http://localhost:8401/callback",
+            "--scopes", "openid,email", "--vault", "file", "--identity-provider", "")
         let update = await cli.run("-p", "work", "configure", "--client-id", "c2", "--endpoint", "")
         #expect(update.status == .success)
         #expect(update.stderr.contains("Updated profile 'work'"))
@@ -118,7 +121,8 @@ import AuthVaultApp
 
     @Test func malformedConfigIsNamedAndNeverOverwritten() async throws {
         let cli = try CLIHarness()
-        try FileManager.default.createDirectory(atPath: (cli.configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (cli.configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let broken = #"{"version": 1, "profiles": {"a": {"region": 3}}}"#
         try broken.write(toFile: cli.configPath, atomically: false, encoding: .utf8)
         for arguments in [["profiles"], ["configure", "--user-pool-id", "us-east-1_X1", "--client-id", "c"]] {
@@ -137,7 +141,8 @@ import AuthVaultApp
 
     @Test func newerConfigVersionIsRefused() async throws {
         let cli = try CLIHarness()
-        try FileManager.default.createDirectory(atPath: (cli.configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (cli.configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try #"{"version": 9, "profiles": {}}"#.write(toFile: cli.configPath, atomically: false, encoding: .utf8)
         let result = await cli.run("configure", "--user-pool-id", "us-east-1_X1", "--client-id", "c")
         #expect(result.status == .failure)
@@ -157,7 +162,9 @@ import AuthVaultApp
         #expect(lines[1].hasPrefix("   b "))
         #expect(lines[2].hasPrefix("*  default"))
         let json = await cli.run("--profile", "b", "profiles", "--json")
-        let decoded = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["profiles"] as? [[String: Any]]
+        let decoded =
+            (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["profiles"]
+            as? [[String: Any]]
         #expect(decoded?.count == 2)
         #expect(decoded?.first?["current"] as? Bool == true)
         #expect(decoded?.first?["issuer"] as? String == "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_B1")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Refresh as `authvault token` does it in separate processes, through a fault proxy in front of moto: transient
 /// trouble never costs the session, a rejected refresh token ends it, and many processes at once share one refresh.
@@ -15,8 +15,12 @@ import TestSupport
             switch self {
             case .serverError: Array(repeating: .cognitoError("InternalErrorException", status: 500), count: 4)
             case .serverErrorPage: Array(repeating: .htmlPage(status: 500), count: 4)
-            case .throttled: Array(repeating: .cognitoError("TooManyRequestsException", message: "Rate exceeded"), count: 4)
-            case .tooManyRequests: Array(repeating: .cognitoError("TooManyRequestsException", status: 429, message: "Rate exceeded"), count: 4)
+            case .throttled:
+                Array(repeating: .cognitoError("TooManyRequestsException", message: "Rate exceeded"), count: 4)
+            case .tooManyRequests:
+                Array(
+                    repeating: .cognitoError("TooManyRequestsException", status: 429, message: "Rate exceeded"),
+                    count: 4)
             case .connectionReset: Array(repeating: .reset, count: 4)
             case .truncatedBody: Array(repeating: .truncate, count: 4)
             case .malformedJSON: Array(repeating: .malformed, count: 4)
@@ -43,7 +47,8 @@ import TestSupport
     @Test(arguments: TransientFault.allCases, [true, false])
     func aTransientFaultOnRefreshKeepsTheSession(fault: TransientFault, expired: Bool) async throws {
         let profile = try await SignedInProfile.make()
-        let survival = try await expectSessionSurvives(profile, faults: fault.faults, expired: expired, attempts: fault.attempts)
+        let survival = try await expectSessionSurvives(
+            profile, faults: fault.faults, expired: expired, attempts: fault.attempts)
         try await survival.record("\(fault.scenario) on every attempt", expired: expired, profile: profile)
     }
 
@@ -51,11 +56,13 @@ import TestSupport
     @Test(arguments: [true, false])
     func aStallPastTheDeadlineKeepsTheSession(expired: Bool) async throws {
         let profile = try await SignedInProfile.make()
-        let survival = try await expectSessionSurvives(profile, faults: Array(repeating: .stall(seconds: 25), count: 4),
-                                                       expired: expired, attempts: 2)
+        let survival = try await expectSessionSurvives(
+            profile, faults: Array(repeating: .stall(seconds: 25), count: 4),
+            expired: expired, attempts: 2)
         #expect(survival.waited < 27, "the deadline bounds the wait: \(Int(survival.waited)) s")
-        try await survival.record("stall past the deadline", expired: expired, profile: profile,
-                                  extra: [("over within 27 s", survival.waited < 27)])
+        try await survival.record(
+            "stall past the deadline", expired: expired, profile: profile,
+            extra: [("over within 27 s", survival.waited < 27)])
     }
 
     /// What a faulted refresh did, for the fault matrix.
@@ -67,12 +74,18 @@ import TestSupport
         /// Once the fault was gone the same session gave a token moto issued, and the vault holds it.
         let healed: Bool
 
-        func record(_ scenario: String, expired: Bool, profile: SignedInProfile, extra: [FaultFact] = [],
-                    sourceLocation: SourceLocation = #_sourceLocation) async throws {
-            let facts: [FaultFact] = [(expired ? "token exits 5, session kept" : "current token served", answeredAsPromised),
-                         ("vault untouched", vaultUntouched), ("next token refreshes", healed)] + extra
-            try await FaultMatrix.record("\(scenario) (\(expired ? "token expired" : "token about to expire"))", facts,
-                                         tokensLost: healed ? 0 : 1, sweeping: profile.cli, sourceLocation: sourceLocation)
+        func record(
+            _ scenario: String, expired: Bool, profile: SignedInProfile, extra: [FaultFact] = [],
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws {
+            let facts: [FaultFact] =
+                [
+                    (expired ? "token exits 5, session kept" : "current token served", answeredAsPromised),
+                    ("vault untouched", vaultUntouched), ("next token refreshes", healed),
+                ] + extra
+            try await FaultMatrix.record(
+                "\(scenario) (\(expired ? "token expired" : "token about to expire"))", facts,
+                tokensLost: healed ? 0 : 1, sweeping: profile.cli, sourceLocation: sourceLocation)
         }
     }
 
@@ -80,8 +93,10 @@ import TestSupport
     /// mandatory window) it prints the current token and exits 0. Either way the vault is not written, and once
     /// the faults are gone the same session refreshes.
     /// Returns how long the faulted `token` took and what held.
-    private func expectSessionSurvives(_ profile: SignedInProfile, faults: [FaultProxy.Fault], expired: Bool, attempts: Int,
-                                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> Survival {
+    private func expectSessionSurvives(
+        _ profile: SignedInProfile, faults: [FaultProxy.Fault], expired: Bool, attempts: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Survival {
         let aged = try await profile.cli.ageTokens(expiringIn: expired ? -120 : 55)
         let stub = try #require(aged["accessToken"] as? String)
         let before = try #require(profile.cli.recordBytes)
@@ -92,27 +107,35 @@ import TestSupport
         let output = try await profile.cli.run(["token"])
         let waited = Date().timeIntervalSince(started)
         let servedCurrent = output.stdoutText == stub + "\n"
-        let answeredAsPromised = expired
+        let answeredAsPromised =
+            expired
             ? output.status == 5 && output.stdout.isEmpty && output.stderrText.contains("The stored session is kept.")
             : output.status == 0 && servedCurrent
         let vaultUntouched = profile.cli.recordBytes == before
         if expired {
             #expect(output.status == 5, "\(output.stderrText)", sourceLocation: sourceLocation)
             #expect(output.stdout.isEmpty, sourceLocation: sourceLocation)
-            #expect(output.stderrText.contains("The stored session is kept."), "\(output.stderrText)", sourceLocation: sourceLocation)
-            #expect(output.stderrText.components(separatedBy: "network is back").count <= 2, "said once: \(output.stderrText)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                output.stderrText.contains("The stored session is kept."), "\(output.stderrText)",
+                sourceLocation: sourceLocation)
+            #expect(
+                output.stderrText.components(separatedBy: "network is back").count <= 2,
+                "said once: \(output.stderrText)",
+                sourceLocation: sourceLocation)
         } else {
             #expect(output.status == 0, "\(output.stderrText)", sourceLocation: sourceLocation)
             #expect(servedCurrent, "the current token, still valid", sourceLocation: sourceLocation)
         }
         #expect(vaultUntouched, "the vault is not written", sourceLocation: sourceLocation)
-        #expect(try await profile.operations(after: baseline) == Array(repeating: "InitiateAuth", count: attempts),
-                sourceLocation: sourceLocation)
+        #expect(
+            try await profile.operations(after: baseline) == Array(repeating: "InitiateAuth", count: attempts),
+            sourceLocation: sourceLocation)
 
         // Every process can tell why the session is not usable right now.
         let status = try await profile.cli.run(["status"])
-        #expect(status.stdoutText.contains("the last refresh failed"), "\(status.stdoutText)", sourceLocation: sourceLocation)
+        #expect(
+            status.stdoutText.contains("the last refresh failed"), "\(status.stdoutText)",
+            sourceLocation: sourceLocation)
 
         try await profile.proxy.inject([])
         let healed = try await profile.cli.run(["token"])
@@ -127,8 +150,9 @@ import TestSupport
         let keptRefreshToken = sameSecret(record?["refreshToken"] as? String, aged["refreshToken"] as? String)
         #expect(stored, "the new token is in the vault", sourceLocation: sourceLocation)
         #expect(keptRefreshToken, "no rotation: the refresh token stays", sourceLocation: sourceLocation)
-        return Survival(waited: waited, answeredAsPromised: answeredAsPromised, vaultUntouched: vaultUntouched,
-                        healed: healed.status == 0 && owner == SignedInProfile.username && stored)
+        return Survival(
+            waited: waited, answeredAsPromised: answeredAsPromised, vaultUntouched: vaultUntouched,
+            healed: healed.status == 0 && owner == SignedInProfile.username && stored)
     }
 
     enum Rejection: String, CaseIterable, Sendable {
@@ -143,7 +167,10 @@ import TestSupport
         let profile = try await SignedInProfile.make()
         switch rejection {
         case .revokedAtMoto: try await profile.pool.signOutEverywhere(SignedInProfile.username)
-        case .reuseDetected: try await profile.proxy.inject([.cognitoError("RefreshTokenReuseException", message: "Refresh token has been reused")])
+        case .reuseDetected:
+            try await profile.proxy.inject([
+                .cognitoError("RefreshTokenReuseException", message: "Refresh token has been reused")
+            ])
         }
         try await profile.cli.ageTokens(expiringIn: -120)
         let baseline = try await profile.proxy.records().count
@@ -159,9 +186,11 @@ import TestSupport
         // A later process still says why the session is unusable: it ended, it was not merely never there.
         let status = try await profile.cli.run(["status", "--json"])
         #expect(status.status == 3)
-        let problem = (try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])?["problem"] as? String ?? ""
-        #expect(["rejected", "revoked", "expired", "ended"].contains { problem.contains($0) },
-                "status gives the reason the session ended, not \"\(problem)\"")
+        let problem =
+            (try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])?["problem"] as? String ?? ""
+        #expect(
+            ["rejected", "revoked", "expired", "ended"].contains { problem.contains($0) },
+            "status gives the reason the session ended, not \"\(problem)\"")
         #expect(try await profile.cli.run(["token"]).status == 3)
         profile.cli.expectNoSecretLeaks()
     }
@@ -247,7 +276,9 @@ import TestSupport
         let results = try await outputs
         #expect(waiting == 20, "every process reached the lock before it was released")
 
-        #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.status)) \(results.map(\.stderrText).filter { !$0.isEmpty })")
+        #expect(
+            results.allSatisfy { $0.status == 0 },
+            "\(results.map(\.status)) \(results.map(\.stderrText).filter { !$0.isEmpty })")
         let printed = Set(results.map { $0.stdoutText.trimmingCharacters(in: .newlines) })
         let distinct = printed.count
         #expect(distinct == 1, "all print the same token")
@@ -324,10 +355,14 @@ final class HeldFileLock: @unchecked Sendable {
         let canonical = String(cString: resolved)
         let files = FileManager.default
         let me = String(getpid())
-        let pids = ((try? files.contentsOfDirectory(atPath: "/proc")) ?? []).filter { $0 != me && $0.allSatisfy(\.isNumber) }
+        let pids = ((try? files.contentsOfDirectory(atPath: "/proc")) ?? []).filter {
+            $0 != me && $0.allSatisfy(\.isNumber)
+        }
         return pids.filter { pid in
             let descriptors = (try? files.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-            return descriptors.contains { (try? files.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == canonical }
+            return descriptors.contains {
+                (try? files.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == canonical
+            }
         }.count
     }
 }

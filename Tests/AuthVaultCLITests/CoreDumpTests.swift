@@ -1,10 +1,12 @@
 import CProcessControl
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import AuthVaultCLI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Secrets stay out of core dumps: every `authvault` process is non-dumpable with a core-size limit of 0, and
@@ -42,14 +44,16 @@ import Glibc
         let cli = profile.cli
         let directory = try TemporaryDirectory(prefix: "authvault-core")
         // Swift's crash backtracer would handle the signal itself; the kernel's default action is the point.
-        let agent = try AgentProcess.start(cli.authvault, environment: cli.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 },
-                                           log: cli.root + "/agent.log", currentDirectory: directory.path)
+        let agent = try AgentProcess.start(
+            cli.authvault, environment: cli.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 },
+            log: cli.root + "/agent.log", currentDirectory: directory.path)
         defer { agent.kill() }
         try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
 
         // Served through the agent (no passphrase here): it has unlocked the vault.
-        let token = try await BoundedProcess.run(cli.authvault, ["token"],
-                                                 environment: cli.environment.filter { $0.key != "AUTHVAULT_VAULT_PASSPHRASE" })
+        let token = try await BoundedProcess.run(
+            cli.authvault, ["token"],
+            environment: cli.environment.filter { $0.key != "AUTHVAULT_VAULT_PASSPHRASE" })
         #expect(token.status == 0, "\(token.stderrText) agent: \(agent.log)")
         let limits = try Self.coreLimits(pid: agent.pid)
         #expect(limits.soft == "0", "Max core file size: \(limits)")
@@ -62,8 +66,11 @@ import Glibc
         #expect(Self.cores(in: directory.path).isEmpty, "the agent dumped core")
 
         let control = try TemporaryDirectory(prefix: "authvault-core-control")
-        _ = try ProcessRunner.run("/bin/sh", ["-c", "ulimit -S -c \(limits.hard); kill -SEGV $$"], currentDirectory: control.path)
-        #expect(!Self.cores(in: control.path).isEmpty, "an ordinary process dumps core here, so the agent's absence of one counts")
+        _ = try ProcessRunner.run(
+            "/bin/sh", ["-c", "ulimit -S -c \(limits.hard); kill -SEGV $$"], currentDirectory: control.path)
+        #expect(
+            !Self.cores(in: control.path).isEmpty,
+            "an ordinary process dumps core here, so the agent's absence of one counts")
         cli.expectNoSecretLeaks()
     }
 

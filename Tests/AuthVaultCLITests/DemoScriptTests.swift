@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `make demo`'s script, run on the built binary: every step works, the browser step included (make test installs
 /// Chromium and Playwright), no secret reaches its output, nothing but the main job is on the screen, and it leaves
@@ -9,15 +9,19 @@ import TestSupport
     @Test func theDemoRunsEndToEndAndCleansUp() async throws {
         let authvault = BuiltProducts.executable("authvault")
         let output = try await OffPool.run {
-            try ProcessRunner.run("/bin/bash", [PackageFiles.path("Scripts/demo.sh"), authvault],
-                                  environment: ProcessInfo.processInfo.environment, timeout: 240)
+            try ProcessRunner.run(
+                "/bin/bash", [PackageFiles.path("Scripts/demo.sh"), authvault],
+                environment: ProcessInfo.processInfo.environment, timeout: 240)
         }
         let text = output.stdoutText + output.stderrText
         #expect(output.status == 0, "\(text)")
-        for step in ["Signed in as demo", "State:      signed in as demo", "E-mail:     demo@example.com", "\"token_use\": \"access\"",
-                     "Refreshed the tokens of demo", "The access token changed.", "password=<token, redacted>",
-                     "through the agent", "The agent stopped on SIGTERM", "Signed in as fed@example.com via Google",
-                     "Federated:  Google:1122334455", "Revoked the refresh token.", "State:      signed out", "Demo finished"] {
+        for step in [
+            "Signed in as demo", "State:      signed in as demo", "E-mail:     demo@example.com",
+            "\"token_use\": \"access\"",
+            "Refreshed the tokens of demo", "The access token changed.", "password=<token, redacted>",
+            "through the agent", "The agent stopped on SIGTERM", "Signed in as fed@example.com via Google",
+            "Federated:  Google:1122334455", "Revoked the refresh token.", "State:      signed out", "Demo finished",
+        ] {
             #expect(text.contains(step), "the demo shows: \(step)")
         }
         expectNoSecrets(in: text, ["eyJ"], "no token (a JWT starts with eyJ) is printed")

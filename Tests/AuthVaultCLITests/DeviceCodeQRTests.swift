@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `login --device`'s QR code (issue 34, item 5), against the device-grant stand-in (django-oauth-toolkit): drawn on
 /// a UTF-8 terminal wide enough and decoded from the captured screen by zbarimg; never with --no-qr, a locale that is
@@ -11,16 +11,22 @@ import TestSupport
 
     /// The address the screen printed on a line of its own that carries the code, else the plain one.
     static func scannedAddress(_ screen: String) -> String? {
-        let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let marker = lines.firstIndex { $0.hasPrefix("or open this address, which carries the code:") }
+        let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let marker =
+            lines.firstIndex { $0.hasPrefix("or open this address, which carries the code:") }
             ?? lines.firstIndex { $0.hasPrefix("To sign in, open this address") }
         return marker.flatMap { lines[($0 + 1)...].first { !$0.isEmpty } }
     }
 
-    func login(_ options: [String] = [], environment: [String: String] = utf8, columns: Int? = 200) async throws -> String {
+    func login(_ options: [String] = [], environment: [String: String] = utf8, columns: Int? = 200) async throws
+        -> String
+    {
         let (_, cli) = try await DeviceGrantLoginTests.deviceProfile()
-        let run = try await cli.runOnTerminal(["login", "--device"] + options, answers: Self.cancelAtTheEnd,
-                                              extraEnvironment: environment, columns: columns)
+        let run = try await cli.runOnTerminal(
+            ["login", "--device"] + options, answers: Self.cancelAtTheEnd,
+            extraEnvironment: environment, columns: columns)
         #expect(run.status == 130 && run.screen.contains("and enter the code:"), "\(run.screen)")
         return run.screen
     }
@@ -33,12 +39,17 @@ import TestSupport
     }
 
     @Test func noQRCodeWithNoQRANonUTF8LocaleOrANarrowTerminal() async throws {
-        let screens = [("--no-qr", try await login(["--no-qr"])),
-                       // The terminal driver is Python, which would set LC_CTYPE=C.UTF-8 for its children under LANG=C.
-                       ("LANG=C", try await login(environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": "", "PYTHONCOERCECLOCALE": "0"])),
-                       ("LC_ALL=POSIX", try await login(environment: ["LANG": "C.UTF-8", "LC_ALL": "POSIX"])),
-                       ("30 columns", try await login(columns: 30)),
-                       ("no size", try await login(columns: nil))]
+        let screens = [
+            ("--no-qr", try await login(["--no-qr"])),
+            // The terminal driver is Python, which would set LC_CTYPE=C.UTF-8 for its children under LANG=C.
+            (
+                "LANG=C",
+                try await login(environment: ["LANG": "C", "LC_ALL": "", "LC_CTYPE": "", "PYTHONCOERCECLOCALE": "0"])
+            ),
+            ("LC_ALL=POSIX", try await login(environment: ["LANG": "C.UTF-8", "LC_ALL": "POSIX"])),
+            ("30 columns", try await login(columns: 30)),
+            ("no size", try await login(columns: nil)),
+        ]
         for (terminal, screen) in screens {
             #expect(!screen.contains("\u{2588}") && !screen.contains("scan this code"), "\(terminal): \(screen)")
             #expect(try QRScreen.decode(screen).isEmpty)
@@ -51,10 +62,13 @@ import TestSupport
         let environment = cli.environment.merging(Self.utf8) { $1 }
         for redirect in ["2>&1 | cat", "| cat"] {
             let session = try await OffPool.run {
-                try PseudoTerminal.run(["/bin/sh", "-c", "\"$0\" login --device \(redirect)", cli.authvault],
-                                       answers: Self.cancelAtTheEnd, environment: environment, columns: 200)
+                try PseudoTerminal.run(
+                    ["/bin/sh", "-c", "\"$0\" login --device \(redirect)", cli.authvault],
+                    answers: Self.cancelAtTheEnd, environment: environment, columns: 200)
             }
-            #expect(session.screen.contains("and enter the code:") && !session.screen.contains("\u{2588}"), "\(redirect): \(session.screen)")
+            #expect(
+                session.screen.contains("and enter the code:") && !session.screen.contains("\u{2588}"),
+                "\(redirect): \(session.screen)")
         }
     }
 
@@ -63,7 +77,8 @@ import TestSupport
         let directory = try TemporaryDirectory(prefix: "authvault-noqr")
         let source = directory.appending("empty.c")
         try "int authvault_not_qrencode;\n".write(toFile: source, atomically: true, encoding: .utf8)
-        let compiled = try ProcessRunner.run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-o", directory.appending("libqrencode.so.4"), source])
+        let compiled = try ProcessRunner.run(
+            "/usr/bin/env", ["cc", "-shared", "-fPIC", "-o", directory.appending("libqrencode.so.4"), source])
         try #require(compiled.status == 0, "\(compiled.stderrText)")
         let screen = try await login(environment: Self.utf8.merging(["LD_LIBRARY_PATH": directory.path]) { $1 })
         #expect(!screen.contains("\u{2588}") && !screen.lowercased().contains("qrencode"), "\(screen)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Remembered devices through the built binary, against the sign-in stand-in in front of moto: the first sign-in
 /// confirms the machine as a device (kept in the vault after sign-out, named in `status`), the next proves it by
@@ -16,9 +16,12 @@ import TestSupport
         #expect(first.status == 0, "\(first.stderrText)")
         let device = try #require(try await scenario.statusDevice(), "status names no device")
         #expect(device.name == "build-box" && device.key.hasPrefix("us-east-1_"))
-        #expect(first.stderrText.contains("Cognito now knows this machine as device 'build-box' (\(device.key))"), "\(first.stderrText)")
+        #expect(
+            first.stderrText.contains("Cognito now knows this machine as device 'build-box' (\(device.key))"),
+            "\(first.stderrText)")
         let text = try await account.run(["status"])
-        #expect(text.stdoutText.contains("Device:     this machine is 'build-box' (\(device.key))"), "\(text.stdoutText)")
+        #expect(
+            text.stdoutText.contains("Device:     this machine is 'build-box' (\(device.key))"), "\(text.stdoutText)")
         let listed = try await account.run(["devices", "list"])
         #expect(listed.status == 0, "\(listed.stderrText)")
         #expect(listed.stdoutText.hasPrefix("* \(device.key)  build-box  (remembered"), "\(listed.stdoutText)")
@@ -30,8 +33,10 @@ import TestSupport
         #expect(second.status == 0, "\(second.stderrText)")
         #expect(!second.stderrText.contains("now knows this machine"))
         let proof = try await scenario.requests(after: seen)
-        #expect(proof.contains("RespondToAuthChallenge DEVICE_SRP_AUTH") && proof.contains("RespondToAuthChallenge DEVICE_PASSWORD_VERIFIER"),
-                "\(proof)")
+        #expect(
+            proof.contains("RespondToAuthChallenge DEVICE_SRP_AUTH")
+                && proof.contains("RespondToAuthChallenge DEVICE_PASSWORD_VERIFIER"),
+            "\(proof)")
         #expect(!proof.contains("ConfirmDevice"))
 
         let forgot = try await account.run(["devices", "forget"])
@@ -40,7 +45,8 @@ import TestSupport
         #expect(try await scenario.statusDevice() == nil)
         #expect(try await rememberedStatus(account).isEmpty)
         let again = try await account.run(["devices", "forget"])
-        #expect(again.status == 2 && again.stderrText.contains("This machine is no remembered device of profile 'default'"))
+        #expect(
+            again.status == 2 && again.stderrText.contains("This machine is no remembered device of profile 'default'"))
 
         let third = try await account.login("dana", password: password)
         #expect(third.status == 0, "\(third.stderrText)")
@@ -54,8 +60,12 @@ import TestSupport
     @Test func aRememberedDeviceSkipsTheAuthenticatorApp() async throws {
         let scenario = try await StandInScenario.make()
         let account = scenario.account
-        try await account.moto.call("SetUserPoolMfaConfig", ["UserPoolId": account.poolId, "MfaConfiguration": "OPTIONAL",
-                                                             "SoftwareTokenMfaConfiguration": ["Enabled": true]])
+        try await account.moto.call(
+            "SetUserPoolMfaConfig",
+            [
+                "UserPoolId": account.poolId, "MfaConfiguration": "OPTIONAL",
+                "SoftwareTokenMfaConfiguration": ["Enabled": true],
+            ])
         let password = try await scenario.addUser("mallory", email: "mallory@example.com")
         #expect(try await account.login("mallory", password: password).status == 0)
         try await CodeFromStandardInputTests.awayFromAStepBoundary()
@@ -85,7 +95,8 @@ import TestSupport
         try await account.logout()
         let asked = try await account.login("opal", password: password, extra: ["--remember-device"])
         #expect(asked.status == 0, "\(asked.stderrText)")
-        #expect(asked.stderrText.contains("Cognito remembers this machine ('laptop') from now on."), "\(asked.stderrText)")
+        #expect(
+            asked.stderrText.contains("Cognito remembers this machine ('laptop') from now on."), "\(asked.stderrText)")
         #expect(try await rememberedStatus(account) == [true])
         #expect(try await scenario.standIn.requests().contains("UpdateDeviceStatus"))
         account.expectNoSecretsPrinted()
@@ -99,9 +110,12 @@ import TestSupport
         #expect(try await account.login("fern", password: password).status == 0)
         let device = try #require(try await scenario.statusDevice())
         let accessToken = try await account.run(["token"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let forgotten = try await LoopbackHTTP.send(url: scenario.standIn.endpoint, headers: [
-            "Content-Type": "application/x-amz-json-1.1", "X-Amz-Target": "AWSCognitoIdentityProviderService.ForgetDevice",
-        ], body: try JSONSerialization.data(withJSONObject: ["AccessToken": accessToken, "DeviceKey": device.key]))
+        let forgotten = try await LoopbackHTTP.send(
+            url: scenario.standIn.endpoint,
+            headers: [
+                "Content-Type": "application/x-amz-json-1.1",
+                "X-Amz-Target": "AWSCognitoIdentityProviderService.ForgetDevice",
+            ], body: try JSONSerialization.data(withJSONObject: ["AccessToken": accessToken, "DeviceKey": device.key]))
         #expect(forgotten.status == 200)
 
         try await account.logout()
@@ -119,29 +133,43 @@ import TestSupport
         let password = try await scenario.addUser("gale", email: "gale@example.com")
         #expect(try await account.login("gale", password: password).status == 0)
         let here = try #require(try await scenario.statusDevice())
-        let configured = try await account.run(["--profile", "other", "configure", "--user-pool-id", account.poolId, "--client-id", account.clientId,
-                                                "--endpoint", scenario.standIn.endpoint, "--jwks-url", account.moto.jwksURL(poolId: account.poolId)])
+        let configured = try await account.run([
+            "--profile", "other", "configure", "--user-pool-id", account.poolId, "--client-id", account.clientId,
+            "--endpoint", scenario.standIn.endpoint, "--jwks-url", account.moto.jwksURL(poolId: account.poolId),
+        ])
         #expect(configured.status == 0, "\(configured.stderrText)")
-        let other = try await account.run(["--profile", "other", "login", "--password", "--username", "gale", "--password-stdin",
-                                           "--auth-flow", "password", "--device-name", "other-box"], stdin: password + "\n")
+        let other = try await account.run(
+            [
+                "--profile", "other", "login", "--password", "--username", "gale", "--password-stdin",
+                "--auth-flow", "password", "--device-name", "other-box",
+            ], stdin: password + "\n")
         #expect(other.status == 0, "\(other.stderrText)")
         let listed = try await account.run(["devices", "list"])
         let lines = listed.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines.count == 2 && lines.filter { $0.hasPrefix("* ") } == lines.filter { $0.contains(here.key) }, "\(listed.stdoutText)")
-        let otherKey = try #require(lines.first { $0.contains("other-box") }?.split(separator: " ").first.map(String.init))
+        #expect(
+            lines.count == 2 && lines.filter { $0.hasPrefix("* ") } == lines.filter { $0.contains(here.key) },
+            "\(listed.stdoutText)")
+        let otherKey = try #require(
+            lines.first { $0.contains("other-box") }?.split(separator: " ").first.map(String.init))
 
         let forgot = try await account.run(["devices", "forget", otherKey])
-        #expect(forgot.status == 0 && forgot.stderrText.contains("Cognito forgot device \(otherKey)."), "\(forgot.stderrText)")
+        #expect(
+            forgot.status == 0 && forgot.stderrText.contains("Cognito forgot device \(otherKey)."),
+            "\(forgot.stderrText)")
         #expect(try await rememberedStatus(account).count == 1)
         #expect(try await scenario.statusDevice()?.key == here.key)
         account.expectNoSecretsPrinted()
     }
 
     /// `devices list --json`, which is one object valid against docs/devices-list.schema.json and holds no secret.
-    private func rememberedStatus(_ account: AccountScenario, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [Bool] {
+    private func rememberedStatus(_ account: AccountScenario, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> [Bool]
+    {
         let output = try await account.run(["devices", "list", "--json"])
         let violations = try await JSONSchemaCheck.violations(of: output.stdout, against: "devices-list.schema.json")
-        #expect(output.status == 0 && violations.isEmpty, "\(violations) \(output.stderrText)", sourceLocation: sourceLocation)
+        #expect(
+            output.status == 0 && violations.isEmpty, "\(violations) \(output.stderrText)",
+            sourceLocation: sourceLocation)
         account.expectNoSecrets(in: output.stdoutText, "devices list --json", sourceLocation: sourceLocation)
         let listing = try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any]
         let entries = listing?["devices"] as? [[String: Any]] ?? []

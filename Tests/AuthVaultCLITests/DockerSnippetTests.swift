@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Examples/docker/config.json as docker reads it: for each registry in `credHelpers`, docker runs the program
 /// `docker-credential-<value>` with the argument `get` and the registry's host on standard input (no newline), and
@@ -18,11 +18,13 @@ import TestSupport
         let hosts = try await cli.run(["configure"] + helpers.keys.sorted().flatMap { ["--helper-host", $0] })
         #expect(hosts.status == 0, "\(hosts.stderrText)")
         let accessToken = try #require(try await cli.storedRecord()?["accessToken"] as? String)
-        let links = try CommandLinks(Set(helpers.values).map { "docker-credential-\($0)" }, to: cli.authvault, in: cli.root)
+        let links = try CommandLinks(
+            Set(helpers.values).map { "docker-credential-\($0)" }, to: cli.authvault, in: cli.root)
 
         for (registry, helper) in helpers.sorted(by: { $0.key < $1.key }) {
-            let output = try await BoundedProcess.run(links.path("docker-credential-\(helper)"), ["get"],
-                                                      stdin: Data(registry.utf8), environment: cli.environment)
+            let output = try await BoundedProcess.run(
+                links.path("docker-credential-\(helper)"), ["get"],
+                stdin: Data(registry.utf8), environment: cli.environment)
             #expect(output.status == 0, "\(output.stderrText)")
             let answer = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: String])
             #expect(answer["ServerURL"] == registry)

@@ -1,7 +1,8 @@
 import AuthVaultApp
-@testable import AuthVaultCLI
 import Foundation
 import Testing
+
+@testable import AuthVaultCLI
 
 /// The process environment read variable by variable says what Foundation's copy of it says, and as a whole is
 /// that copy; a given dictionary is read as given.

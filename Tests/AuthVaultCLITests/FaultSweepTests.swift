@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The fault matrix's leak sweep can fail: it sees a secret a child was given and a core file, and AuthVault leaves
 /// no core even when killed by a core-dumping signal in the middle of a refresh with the core-size limit raised.
@@ -14,7 +14,9 @@ import TestSupport
         let exec = try await cli.run(["exec", "--env", "API_TOKEN", "--", capture.script, "true"])
         #expect(exec.status == 0, "\(exec.stderrText)")
         _ = try await cli.storedRecord()
-        let childLeaks = cli.secretLeaks().filter { $0.contains("/home/unfiltered-captures/") && $0.contains(".environ") }
+        let childLeaks = cli.secretLeaks().filter {
+            $0.contains("/home/unfiltered-captures/") && $0.contains(".environ")
+        }
         #expect(!childLeaks.isEmpty, "the sweep saw the token in the child's environment")
 
         try Data().write(to: URL(fileURLWithPath: cli.root + "/home/core"))
@@ -23,7 +25,9 @@ import TestSupport
 
     /// SIGQUIT (core action) while `token` waits for a stalled refresh, started with the core-size limit raised in
     /// the isolated home: the process dies by the signal and leaves no core file (it made itself non-dumpable).
-    @Test(.enabled(if: SecretScan.corePattern.hasPrefix("core"), "kernel.core_pattern is not a file in the working directory"))
+    @Test(
+        .enabled(
+            if: SecretScan.corePattern.hasPrefix("core"), "kernel.core_pattern is not a file in the working directory"))
     func aCoreDumpingSignalMidRefreshLeavesNoCore() async throws {
         let profile = try await SignedInProfile.make()
         let cli = profile.cli
@@ -44,7 +48,8 @@ import TestSupport
             """
         // Without the Swift runtime's backtracer, which catches SIGQUIT itself and exits instead of dumping core.
         let environment = cli.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-        let victim = try InteractiveProcess("/usr/bin/python3", ["-c", launcher, home, cli.authvault], environment: environment)
+        let victim = try InteractiveProcess(
+            "/usr/bin/python3", ["-c", launcher, home, cli.authvault], environment: environment)
         // Into the refresh: the proxy has the call.
         var waits = 0
         while try await profile.proxy.records().last?.fault != "stall", waits < 200 {
@@ -55,8 +60,11 @@ import TestSupport
         victim.kill(signal: SIGQUIT)
         let killedBySignal = victim.terminationSignal == SIGQUIT
         try await profile.proxy.inject([])
-        let facts: [FaultFact] = [("killed inside the refresh", reachedRefresh && killedBySignal),
-                                  ("next token refreshes", try await FileAndKeyFaultTests.givesAMotoToken(profile))]
-        try await FileAndKeyFaultTests.record("SIGQUIT mid-refresh with the core limit raised (no core file)", facts, profile)
+        let facts: [FaultFact] = [
+            ("killed inside the refresh", reachedRefresh && killedBySignal),
+            ("next token refreshes", try await FileAndKeyFaultTests.givesAMotoToken(profile)),
+        ]
+        try await FileAndKeyFaultTests.record(
+            "SIGQUIT mid-refresh with the core limit raised (no core file)", facts, profile)
     }
 }

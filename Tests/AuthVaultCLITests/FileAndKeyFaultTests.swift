@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Fault matrix rows around one signed-in session (moto behind the fault proxy): the signing keys out of reach, a
 /// configuration or vault file cut short by another program's crash, a full disk while a refresh is written, and a
@@ -18,8 +18,10 @@ import TestSupport
 
         let faulted = try await cli.run(["token"])
         #expect(try await cli.run(["configure", "--jwks-url", profile.pool.jwksURL]).status == 0)
-        let facts: [FaultFact] = [("token exits 5", faulted.status == 5), ("vault untouched", cli.recordBytes == before),
-                     ("next token refreshes", try await Self.givesAMotoToken(profile))]
+        let facts: [FaultFact] = [
+            ("token exits 5", faulted.status == 5), ("vault untouched", cli.recordBytes == before),
+            ("next token refreshes", try await Self.givesAMotoToken(profile)),
+        ]
         try await Self.record("JWKS unreachable during a refresh", facts, profile)
     }
 
@@ -33,11 +35,15 @@ import TestSupport
         try config.prefix(config.count / 2).write(to: URL(fileURLWithPath: cli.configPath))
 
         let faulted = try await cli.run(["token"])
-        let untouched = FileManager.default.contents(atPath: cli.configPath) == config.prefix(config.count / 2)
+        let untouched =
+            FileManager.default.contents(atPath: cli.configPath) == config.prefix(config.count / 2)
             && cli.recordBytes == record
         try config.write(to: URL(fileURLWithPath: cli.configPath))
-        let facts: [FaultFact] = [("token exits 1 naming config.json", faulted.status == 1 && faulted.stderrText.contains("config.json")),
-                     ("files untouched", untouched), ("token works once the file is back", try await Self.givesAMotoToken(profile))]
+        let facts: [FaultFact] = [
+            ("token exits 1 naming config.json", faulted.status == 1 && faulted.stderrText.contains("config.json")),
+            ("files untouched", untouched),
+            ("token works once the file is back", try await Self.givesAMotoToken(profile)),
+        ]
         try await Self.record("config file truncated by another program's crash", facts, profile)
     }
 
@@ -53,9 +59,11 @@ import TestSupport
         let status = try await cli.run(["status"])
         let untouched = cli.recordBytes == damaged
         try record.write(to: URL(fileURLWithPath: cli.recordPath))
-        let facts: [FaultFact] = [("token fails saying damaged", faulted.status != 0 && faulted.stderrText.contains("damaged")),
-                     ("status does not crash", status.status < 128), ("file left for a restore", untouched),
-                     ("token works once restored", try await Self.givesAMotoToken(profile))]
+        let facts: [FaultFact] = [
+            ("token fails saying damaged", faulted.status != 0 && faulted.stderrText.contains("damaged")),
+            ("status does not crash", status.status < 128), ("file left for a restore", untouched),
+            ("token works once restored", try await Self.givesAMotoToken(profile)),
+        ]
         try await Self.record("vault file truncated by another program's crash", facts, profile)
     }
 
@@ -75,16 +83,21 @@ import TestSupport
         let faulted = try await cli.run(["token"])
         let untouched = cli.recordBytes == before
         try disk.free()
-        let facts: [FaultFact] = [("token fails, not a sign-in", faulted.status != 0 && faulted.status != 3), ("old record whole", untouched),
-                     ("next token refreshes", try await Self.givesAMotoToken(profile))]
+        let facts: [FaultFact] = [
+            ("token fails, not a sign-in", faulted.status != 0 && faulted.status != 3), ("old record whole", untouched),
+            ("next token refreshes", try await Self.givesAMotoToken(profile)),
+        ]
         try await Self.record("full disk during a refresh", facts, profile)
     }
 
     /// The machine's clock minutes off (libfaketime, both ways): sign-in and `token` work and a valid token is not
     /// refreshed again and again.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"), "needs faketime (Scripts/install-deps.sh test)"),
-          .enabled(if: !SanitizerOptions.areSet, Comment(rawValue: SanitizerOptions.fakeTimeDeadlock)),
-          arguments: ["-600s", "+600s"])
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"),
+            "needs faketime (Scripts/install-deps.sh test)"),
+        .enabled(if: !SanitizerOptions.areSet, Comment(rawValue: SanitizerOptions.fakeTimeDeadlock)),
+        arguments: ["-600s", "+600s"])
     func aClockMinutesOff(offset: String) async throws {
         let profile = try await SignedInProfile.make()
         let cli = profile.cli
@@ -94,8 +107,11 @@ import TestSupport
         var tokens: [ProcessOutput] = []
         for _ in 0..<5 { tokens.append(try await cli.run(["token"], wrapper: clock)) }
         let refreshes = try await profile.operations(after: baseline).count
-        let facts: [FaultFact] = [("sign-in works", login.status == 0), ("token works", tokens.allSatisfy { $0.status == 0 }),
-                     ("no refresh storm", refreshes <= 1), ("token works on the true clock", try await Self.givesAMotoToken(profile))]
+        let facts: [FaultFact] = [
+            ("sign-in works", login.status == 0), ("token works", tokens.allSatisfy { $0.status == 0 }),
+            ("no refresh storm", refreshes <= 1),
+            ("token works on the true clock", try await Self.givesAMotoToken(profile)),
+        ]
         try await Self.record("clock set \(offset.dropLast()) s off", facts, profile)
     }
 
@@ -108,10 +124,13 @@ import TestSupport
     }
 
     /// A row whose last fact is that the session gave a token afterwards.
-    static func record(_ scenario: String, _ facts: [FaultFact], _ profile: SignedInProfile,
-                       sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    static func record(
+        _ scenario: String, _ facts: [FaultFact], _ profile: SignedInProfile,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let healed = facts.last?.held ?? false
-        try await FaultMatrix.record(scenario, facts, tokensLost: healed ? 0 : 1, sweeping: profile.cli, sourceLocation: sourceLocation)
+        try await FaultMatrix.record(
+            scenario, facts, tokensLost: healed ? 0 : 1, sweeping: profile.cli, sourceLocation: sourceLocation)
     }
 }
 
@@ -124,7 +143,8 @@ final class SmallDisk: @unchecked Sendable {
     init(holding path: String) throws {
         self.path = path
         let saved = path + ".saved"
-        try Self.shell("mv '\(path)' '\(saved)' && mkdir -m 700 '\(path)' && mount -t tmpfs -o size=1m,mode=0700 tmpfs '\(path)'")
+        try Self.shell(
+            "mv '\(path)' '\(saved)' && mkdir -m 700 '\(path)' && mount -t tmpfs -o size=1m,mode=0700 tmpfs '\(path)'")
         mounted = true
         try Self.shell("cp -a '\(saved)/.' '\(path)/' && rm -rf '\(saved)'")
     }
@@ -142,7 +162,9 @@ final class SmallDisk: @unchecked Sendable {
     func unmount() {
         guard mounted else { return }
         mounted = false
-        _ = try? Self.shell("rm -f '\(filler)'; cp -a '\(path)' '\(path).saved' && umount '\(path)' && rmdir '\(path)' && mv '\(path).saved' '\(path)'")
+        _ = try? Self.shell(
+            "rm -f '\(filler)'; cp -a '\(path)' '\(path).saved' && umount '\(path)' && rmdir '\(path)' && mv '\(path).saved' '\(path)'"
+        )
     }
 
     deinit { unmount() }

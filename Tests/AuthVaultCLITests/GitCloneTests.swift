@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Real git (Debian's /usr/bin/git, 2.39) clones over smart HTTPS (a CA the test makes, in GIT_SSL_CAINFO) from a
 /// server that lets in only a valid Cognito access token as the Basic password (checked by the server itself
@@ -42,8 +42,9 @@ import TestSupport
 
         // The snippet's empty helper line kept the global 'store' helper from writing the token down.
         #expect(!FileManager.default.fileExists(atPath: git.home + "/.git-credentials"))
-        #expect(SecretScan.names(of: cli.knownSecrets, in: [first.output, second.output]).isEmpty,
-                "git printed no secret")
+        #expect(
+            SecretScan.names(of: cli.knownSecrets, in: [first.output, second.output]).isEmpty,
+            "git printed no secret")
         cli.expectNoSecretLeaks()
     }
 
@@ -74,11 +75,15 @@ import TestSupport
     @Test func aNamedProfileGivesGitNoTokenForAnotherHostOrPlainHTTP() async throws {
         let git = try await GitSetup.make()
         let cli = git.profile.cli
-        let plain = try await BearerTokenServer.git(projectRoot: git.repositories.path, tls: nil, expecting: git.expectation)
-        let hosts = try await cli.run(["configure", "--helper-host", "127.0.0.1:\(git.server.port)", "--helper-host", "127.0.0.1:\(plain.port)"])
+        let plain = try await BearerTokenServer.git(
+            projectRoot: git.repositories.path, tls: nil, expecting: git.expectation)
+        let hosts = try await cli.run([
+            "configure", "--helper-host", "127.0.0.1:\(git.server.port)", "--helper-host", "127.0.0.1:\(plain.port)",
+        ])
         #expect(hosts.status == 0)
         let everyHost = git.home + "/every-host.gitconfig"
-        try "[credential]\n\thelper =\n\thelper = authvault\n".write(toFile: everyHost, atomically: true, encoding: .utf8)
+        try "[credential]\n\thelper =\n\thelper = authvault\n".write(
+            toFile: everyHost, atomically: true, encoding: .utf8)
         let environment = ["GIT_CONFIG_GLOBAL": everyHost, "AUTHVAULT_PROFILE": HeadlessCLI.profile]
 
         let listed = try await git.clone(git.url, into: "listed", environment: environment)
@@ -86,13 +91,15 @@ import TestSupport
         #expect(try git.server.attempts().contains(where: \.accepted))
 
         let before = try git.server.attempts().count
-        let otherName = try await git.clone(git.url.replacingOccurrences(of: "127.0.0.1", with: "localhost"), into: "other-name",
-                                            environment: environment)
+        let otherName = try await git.clone(
+            git.url.replacingOccurrences(of: "127.0.0.1", with: "localhost"), into: "other-name",
+            environment: environment)
         #expect(otherName.output.status != 0)
         let byName = Array(try git.server.attempts().dropFirst(before))
         #expect(!byName.isEmpty && byName.allSatisfy { $0.reason == "no credentials" }, "\(byName.map(\.reason))")
 
-        let overHTTP = try await git.clone("http://127.0.0.1:\(plain.port)/project.git", into: "plain", environment: environment)
+        let overHTTP = try await git.clone(
+            "http://127.0.0.1:\(plain.port)/project.git", into: "plain", environment: environment)
         #expect(overHTTP.output.status != 0)
         let inClear = try plain.attempts()
         #expect(!inClear.isEmpty && inClear.allSatisfy { $0.reason == "no credentials" }, "\(inClear.map(\.reason))")
@@ -117,7 +124,9 @@ private struct GitSetup {
     var home: String { profile.cli.environment["HOME"]! }
     var url: String { "https://127.0.0.1:\(server.port)/project.git" }
     var expectation: BearerTokenServer.Expectation {
-        .init(jwksURL: profile.pool.jwksURL, issuer: profile.pool.issuer, clientId: profile.pool.clientId, tokenUse: .access)
+        .init(
+            jwksURL: profile.pool.jwksURL, issuer: profile.pool.issuer, clientId: profile.pool.clientId,
+            tokenUse: .access)
     }
 
     static func make() async throws -> GitSetup {
@@ -131,13 +140,19 @@ private struct GitSetup {
             expecting: .init(jwksURL: pool.jwksURL, issuer: pool.issuer, clientId: pool.clientId, tokenUse: .access))
         let cli = profile.cli
         let hosts = try await cli.run(["configure", "--helper-host", "127.0.0.1:\(server.port)"])
-        guard hosts.status == 0 else { throw TestFixtureError("configure --helper-host exited \(hosts.status): \(hosts.stderrText)") }
+        guard hosts.status == 0 else {
+            throw TestFixtureError("configure --helper-host exited \(hosts.status): \(hosts.stderrText)")
+        }
 
         let snippet = try PackageFiles.text("Examples/git/gitconfig")
-        guard snippet.contains(exampleURL) else { throw TestFixtureError("Examples/git/gitconfig no longer names \(exampleURL)") }
+        guard snippet.contains(exampleURL) else {
+            throw TestFixtureError("Examples/git/gitconfig no longer names \(exampleURL)")
+        }
         let home = cli.environment["HOME"]!
         let globalConfig = home + "/.gitconfig"
-        try ("[credential]\n\thelper = store\n" + snippet.replacingOccurrences(of: exampleURL, with: "https://127.0.0.1:\(server.port)"))
+        try
+            ("[credential]\n\thelper = store\n"
+            + snippet.replacingOccurrences(of: exampleURL, with: "https://127.0.0.1:\(server.port)"))
             .write(toFile: globalConfig, atomically: true, encoding: .utf8)
         let links = try CommandLinks(["git-credential-authvault"], to: cli.authvault, in: cli.root)
         let environment = cli.environment.merging([
@@ -148,7 +163,8 @@ private struct GitSetup {
             "GIT_TERMINAL_PROMPT": "0",
             "LC_ALL": "C",
         ]) { $1 }
-        return GitSetup(profile: profile, tls: tls, server: server, repositories: repositories, environment: environment)
+        return GitSetup(
+            profile: profile, tls: tls, server: server, repositories: repositories, environment: environment)
     }
 
     /// `project.git`, with one commit holding README, made by git itself outside any user configuration.
@@ -156,14 +172,23 @@ private struct GitSetup {
         let source = directory.appending("source")
         try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
         try readme.write(toFile: source + "/README", atomically: true, encoding: .utf8)
-        let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
-                           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "LC_ALL": "C"]
-        for arguments in [["init", "-q", "-b", "main", source],
-                          ["-C", source, "add", "README"],
-                          ["-C", source, "-c", "user.name=AuthVault Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "README"],
-                          ["clone", "-q", "--bare", source, directory.appending("project.git")]] {
+        let environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
+            "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "LC_ALL": "C",
+        ]
+        for arguments in [
+            ["init", "-q", "-b", "main", source],
+            ["-C", source, "add", "README"],
+            [
+                "-C", source, "-c", "user.name=AuthVault Test", "-c", "user.email=test@example.com", "commit", "-q",
+                "-m", "README",
+            ],
+            ["clone", "-q", "--bare", source, directory.appending("project.git")],
+        ] {
             let output = try await BoundedProcess.run("/usr/bin/git", arguments, environment: environment)
-            guard output.status == 0 else { throw TestFixtureError("git \(arguments[0]) exited \(output.status): \(output.stderrText)") }
+            guard output.status == 0 else {
+                throw TestFixtureError("git \(arguments[0]) exited \(output.status): \(output.stderrText)")
+            }
         }
     }
 
@@ -171,10 +196,12 @@ private struct GitSetup {
 
     /// `git clone` of `url` (this server's repository by default), with `environment` over the set-up's.
     func clone(_ url: String? = nil, into name: String, environment extra: [String: String] = [:]) async throws
-        -> (output: ProcessOutput, seconds: TimeInterval) {
+        -> (output: ProcessOutput, seconds: TimeInterval)
+    {
         let started = Date()
-        let output = try await BoundedProcess.run("/usr/bin/git", ["clone", url ?? self.url, clonePath(name)],
-                                                  environment: environment.merging(extra) { $1 }, timeout: 60)
+        let output = try await BoundedProcess.run(
+            "/usr/bin/git", ["clone", url ?? self.url, clonePath(name)],
+            environment: environment.merging(extra) { $1 }, timeout: 60)
         return (output, Date().timeIntervalSince(started))
     }
 
@@ -182,4 +209,3 @@ private struct GitSetup {
         try? String(contentsOfFile: clonePath(clone) + "/README", encoding: .utf8)
     }
 }
-

@@ -1,8 +1,9 @@
 import AuthVaultApp
-@testable import AuthVaultCLI
 import Foundation
 import SystemPlumbing
 import TestSupport
+
+@testable import AuthVaultCLI
 
 /// The built `authvault` on a headless machine: isolated HOME and XDG directories with no session bus (so the
 /// encrypted file vault holds the tokens), the vault passphrase in the environment and no key cache (nothing left
@@ -66,11 +67,14 @@ final class HeadlessCLI: Sendable {
     /// - Parameter extraEnvironment: added to the environment (what a browser command of the test reads).
     /// - Parameter wrapper: a command that runs authvault, such as `faketime -f -600s`.
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:],
-             wrapper: [String] = []) async throws -> ProcessOutput {
+    func run(
+        _ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:],
+        wrapper: [String] = []
+    ) async throws -> ProcessOutput {
         let command = wrapper + [authvault] + arguments
-        let output = try await BoundedProcess.run(command[0], Array(command.dropFirst()), stdin: stdin.map { Data($0.utf8) },
-                                                  environment: environment.merging(extraEnvironment) { $1 }, timeout: 90)
+        let output = try await BoundedProcess.run(
+            command[0], Array(command.dropFirst()), stdin: stdin.map { Data($0.utf8) },
+            environment: environment.merging(extraEnvironment) { $1 }, timeout: 90)
         keep(Run(command: arguments.first ?? "", stdout: output.stdoutText, stderr: output.stderrText))
         return output
     }
@@ -79,10 +83,14 @@ final class HeadlessCLI: Sendable {
     /// need no process of their own (no terminal, no signals, no agent, no Secret Service, whose libsecret reads the
     /// process's environment, not the one given).
     @discardableResult
-    func runInProcess(_ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:]) async -> ProcessOutput {
-        let out = CapturedOutput(), err = CapturedOutput()
-        let status = await AuthVault.run(arguments: arguments, environment: environment.merging(extraEnvironment) { $1 },
-                                         standardOutput: out, standardError: err, standardInput: GivenInput(stdin ?? ""))
+    func runInProcess(_ arguments: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:]) async
+        -> ProcessOutput
+    {
+        let out = CapturedOutput()
+        let err = CapturedOutput()
+        let status = await AuthVault.run(
+            arguments: arguments, environment: environment.merging(extraEnvironment) { $1 },
+            standardOutput: out, standardError: err, standardInput: GivenInput(stdin ?? ""))
         keep(Run(command: arguments.first ?? "", stdout: out.text, stderr: err.text))
         return ProcessOutput(status: status.rawValue, stdout: Data(out.text.utf8), stderr: Data(err.text.utf8))
     }
@@ -96,8 +104,10 @@ final class HeadlessCLI: Sendable {
     }
 
     /// On a pseudo-terminal, typing `answers` at their prompts. The screen is kept like standard error.
-    func runOnTerminal(_ arguments: [String], answers: [(prompt: String, answer: String)],
-                       extraEnvironment: [String: String] = [:], columns: Int? = nil) async throws -> TerminalRun {
+    func runOnTerminal(
+        _ arguments: [String], answers: [(prompt: String, answer: String)],
+        extraEnvironment: [String: String] = [:], columns: Int? = nil
+    ) async throws -> TerminalRun {
         let command = [authvault] + arguments
         let environment = self.environment.merging(["TERM": "dumb"]) { $1 }.merging(extraEnvironment) { $1 }
         let run = try await OffPool.run {
@@ -118,23 +128,30 @@ final class HeadlessCLI: Sendable {
     /// A profile for `pool`, its calls sent to `endpoint` (moto itself by default, or a fault proxy in front of it),
     /// keys from moto's JWKS, the app client's secret (if any) stored with --client-secret-stdin.
     func configure(_ pool: CognitoPool, endpoint: String? = nil) async throws {
-        var arguments = ["configure", "--user-pool-id", pool.poolId, "--client-id", pool.clientId,
-                         "--endpoint", endpoint ?? pool.moto.endpoint, "--jwks-url", pool.jwksURL]
+        var arguments = [
+            "configure", "--user-pool-id", pool.poolId, "--client-id", pool.clientId,
+            "--endpoint", endpoint ?? pool.moto.endpoint, "--jwks-url", pool.jwksURL,
+        ]
         if let secret = pool.clientSecret {
             remember(secret, as: "the app client secret")
             arguments.append("--client-secret-stdin")
         }
         let output = try await run(arguments, stdin: pool.clientSecret.map { $0 + "\n" })
-        guard output.status == 0 else { throw TestFixtureError("configure exited \(output.status): \(output.stderrText)") }
+        guard output.status == 0 else {
+            throw TestFixtureError("configure exited \(output.status): \(output.stderrText)")
+        }
     }
 
     /// `authvault login --password --username U --password-stdin EXTRA` with `lines` on standard input (the
     /// password first). After a sign-in, the stored tokens are remembered as secrets.
     @discardableResult
-    func login(_ username: String, lines: [String], _ extra: [String] = [], wrapper: [String] = []) async throws -> ProcessOutput {
+    func login(_ username: String, lines: [String], _ extra: [String] = [], wrapper: [String] = []) async throws
+        -> ProcessOutput
+    {
         for (index, line) in lines.enumerated() { remember(line, as: index == 0 ? "the password" : "a new password") }
-        let output = try await run(["login", "--password", "--username", username, "--password-stdin"] + extra,
-                                   stdin: lines.map { $0 + "\n" }.joined(), wrapper: wrapper)
+        let output = try await run(
+            ["login", "--password", "--username", username, "--password-stdin"] + extra,
+            stdin: lines.map { $0 + "\n" }.joined(), wrapper: wrapper)
         if output.status == 0 { _ = try await storedRecord() }
         return output
     }
@@ -149,16 +166,22 @@ final class HeadlessCLI: Sendable {
         guard result["outcome"] as? String == "ok", let record = result["record"] as? [String: Any] else {
             throw TestFixtureError("vault-probe load: \(result["outcome"] ?? "no outcome")")
         }
-        for field in ["accessToken", "idToken", "refreshToken", "clientSecret", "awsSecretAccessKey", "awsSessionToken"] {
+        for field in [
+            "accessToken", "idToken", "refreshToken", "clientSecret", "awsSecretAccessKey", "awsSessionToken",
+        ] {
             if let value = record[field] as? String { remember(value, as: "the stored \(field)") }
         }
-        for token in record["pendingRevocationTokens"] as? [String] ?? [] { remember(token, as: "a refresh token kept to revoke") }
+        for token in record["pendingRevocationTokens"] as? [String] ?? [] {
+            remember(token, as: "a refresh token kept to revoke")
+        }
         return record
     }
 
     func saveRecord(_ record: [String: Any]) async throws {
         let result = try await probeRun(["save"], stdin: try JSONSerialization.data(withJSONObject: record))
-        guard result["outcome"] as? String == "ok" else { throw TestFixtureError("vault-probe save: \(result["outcome"] ?? "no outcome")") }
+        guard result["outcome"] as? String == "ok" else {
+            throw TestFixtureError("vault-probe save: \(result["outcome"] ?? "no outcome")")
+        }
     }
 
     /// Puts the signed-in session where a test wants it in its lifetime without waiting: the access and ID tokens
@@ -190,8 +213,12 @@ final class HeadlessCLI: Sendable {
 
     private func probeRun(_ arguments: [String], stdin: Data? = nil) async throws -> [String: Any] {
         let output = try await BoundedProcess.run(
-            probe, arguments + ["--backend", "file", "--directory", dataDirectory, "--cache", "none", "--profile", Self.profile],
-            stdin: stdin, environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": Self.vaultPassphrase]) { $1 })
+            probe,
+            arguments + [
+                "--backend", "file", "--directory", dataDirectory, "--cache", "none", "--profile", Self.profile,
+            ],
+            stdin: stdin,
+            environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": Self.vaultPassphrase]) { $1 })
         let line = output.stdoutText.split(separator: "\n").last.map(String.init) ?? ""
         return (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
     }

@@ -1,14 +1,19 @@
 import Testing
+
 @testable import AuthVaultCLI
 
 /// `version` and `help` beside `--version` and `--help`, and "Did you mean" for a near miss.
 @Suite struct HelpAndSuggestionTests {
     @Test func versionAndHelpCommandsPrintWhatTheOptionsPrint() async throws {
         let cli = try CLIHarness()
-        let version = await cli.run("version"), versionOption = await cli.run("--version")
-        #expect(version.status == .success && version.stdout == versionOption.stdout && version.stdout.hasPrefix("authvault "))
+        let version = await cli.run("version")
+        let versionOption = await cli.run("--version")
+        #expect(
+            version.status == .success && version.stdout == versionOption.stdout
+                && version.stdout.hasPrefix("authvault "))
         for path in [[], ["login"], ["vault"], ["vault", "migrate"]] {
-            let command = await cli.run(["help"] + path), option = await cli.run(path + ["--help"])
+            let command = await cli.run(["help"] + path)
+            let option = await cli.run(path + ["--help"])
             #expect(command.status == .success, "\(path)")
             #expect(command.stdout == option.stdout, "\(path)")
         }
@@ -25,10 +30,14 @@ import Testing
         (["help", "confgure"], "Unknown command 'confgure'.\nDid you mean 'configure'?"),
         (["help", "vault", "lok"], "Unknown command 'vault lok'.\nDid you mean 'lock'?"),
         // Issue 26: --device-name is the remembered device's name, on login only; the authenticator has its own.
-        (["mfa", "setup-totp", "--device-name", "phone"],
-         "Unknown option '--device-name': --device-name is the remembered device's name, on 'login'.\nDid you mean '--authenticator-name'?"),
-        (["mfa", "setup-totp", "--device-name=phone"],
-         "Unknown option '--device-name': --device-name is the remembered device's name, on 'login'.\nDid you mean '--authenticator-name'?"),
+        (
+            ["mfa", "setup-totp", "--device-name", "phone"],
+            "Unknown option '--device-name': --device-name is the remembered device's name, on 'login'.\nDid you mean '--authenticator-name'?"
+        ),
+        (
+            ["mfa", "setup-totp", "--device-name=phone"],
+            "Unknown option '--device-name': --device-name is the remembered device's name, on 'login'.\nDid you mean '--authenticator-name'?"
+        ),
     ])
     func aNearMissIsSuggestedOnALineOfItsOwn(arguments: [String], message: String) async throws {
         let result = try await CLIHarness().run(arguments)
@@ -47,8 +56,11 @@ import Testing
     /// completion alike.
     @Test func deviceNameMeansTheRememberedDeviceOnly() async throws {
         let cli = try CLIHarness()
-        let totp = await cli.run(["mfa", "setup-totp", "--help"]), login = await cli.run(["login", "--help"])
-        #expect(totp.stdout.contains("--authenticator-name <name>") && !totp.stdout.contains("--device-name"), "\(totp.stdout)")
+        let totp = await cli.run(["mfa", "setup-totp", "--help"])
+        let login = await cli.run(["login", "--help"])
+        #expect(
+            totp.stdout.contains("--authenticator-name <name>") && !totp.stdout.contains("--device-name"),
+            "\(totp.stdout)")
         #expect(login.stdout.contains("--device-name <name>") && !login.stdout.contains("--authenticator-name"))
         let bash = await cli.run(["completion", "bash"])
         #expect(bash.stdout.contains("--authenticator-name"), "the completion offers the new name")

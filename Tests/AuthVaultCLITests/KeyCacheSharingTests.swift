@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The file vault's key cache outside a login session: each `authvault` runs in a session keyring of its own
 /// (`keyctl session -`, as cron, systemd services, CI and containers run), yet the second finds the key the first
@@ -14,7 +14,8 @@ struct KeyCacheSharingTests {
     var dataDirectory: String { profile.dataDirectory }
 
     init() async throws {
-        profile = try await CachedKeyProfile(prefix: "authvault-key-cache", passphrase: "correct horse", tokenID: "shared-cache")
+        profile = try await CachedKeyProfile(
+            prefix: "authvault-key-cache", passphrase: "correct horse", tokenID: "shared-cache")
     }
 
     /// `script` under `sh -ec` in a new anonymous session keyring, with `$AUTHVAULT`, `$DESCRIPTION` (the vault's
@@ -31,7 +32,8 @@ struct KeyCacheSharingTests {
     static func keyDescription(dataDirectory: String) throws -> String {
         let keyFile = try #require(FileManager.default.contents(atPath: dataDirectory + "/vault.key"))
         try #require(keyFile.count >= 43)
-        return "authvault:vault-key:" + keyFile[keyFile.startIndex + 27 ..< keyFile.startIndex + 43]
+        return "authvault:vault-key:"
+            + keyFile[keyFile.startIndex + 27..<keyFile.startIndex + 43]
             .map { String(format: "%02x", $0) }.joined()
     }
 
@@ -42,7 +44,8 @@ struct KeyCacheSharingTests {
         // No passphrase at all and no terminal: only the cached key can open the vault.
         let second = try await inNewSession(#""$AUTHVAULT" token"#)
         #expect(second.status == 0, "the second process found no cached key: \(second.stderrText)")
-        expectSecret(second.stdoutText.trimmingCharacters(in: .newlines), equals: token, "the second token, from the cached key")
+        expectSecret(
+            second.stdoutText.trimmingCharacters(in: .newlines), equals: token, "the second token, from the cached key")
         let inUserKeyring = try await inNewSession(#"keyctl search @u user "$DESCRIPTION" >/dev/null && echo found"#)
         #expect(inUserKeyring.stdoutText == "found\n", "the key is in the user keyring: \(inUserKeyring.stderrText)")
 
@@ -64,7 +67,8 @@ struct KeyCacheSharingTests {
     /// key planted there with the kernel's default permissions is readable by 65534 (the setup can tell), the vault's
     /// key is not, neither by serial nor by search.
     @Test func anotherUidCannotReadTheCachedKey() async throws {
-        let output = try await inNewSession(#"""
+        let output = try await inNewSession(
+            #"""
             keyctl link @u @s
             "$AUTHVAULT" token >/dev/null
             serial=$(keyctl search @u user "$DESCRIPTION")
@@ -77,11 +81,14 @@ struct KeyCacheSharingTests {
             """#, passphrase: passphrase)
         try await profile.lock()
         #expect(output.status == 0, "\(output.stderrText)")
-        #expect(output.stdoutText == "planted: readable\nvault key: refused\nvault key: not found\n", "\(output.stdoutText)")
+        #expect(
+            output.stdoutText == "planted: readable\nvault key: refused\nvault key: not found\n", "\(output.stdoutText)"
+        )
     }
 }
 
 enum KeyringTools {
-    static let present = ["keyctl", "setpriv"].allSatisfy { (try? ProcessRunner.which($0)) != nil }
+    static let present =
+        ["keyctl", "setpriv"].allSatisfy { (try? ProcessRunner.which($0)) != nil }
         && FileManager.default.fileExists(atPath: "/proc/keys")
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Debian's kubectl 1.20 (`kubernetes-client`, unpacked into .build/debian-tools by Scripts/install-deps.sh: the
 /// /usr/bin/kubectl here may be another one) with the kubeconfig of Examples/kubectl/kubeconfig.yaml, its exec
@@ -20,7 +20,8 @@ import TestSupport
         let attempts = try kube.server.attempts()
         // Discovery (/api, /apis, /api/v1), then the list: every request with the stored ID token, none without.
         #expect(attempts.map(\.path).contains("/api/v1/namespaces"), "\(attempts.map(\.path))")
-        #expect(attempts.allSatisfy { $0.accepted && $0.status == 200 }, "\(attempts.map { "\($0.path) \($0.reason)" })")
+        #expect(
+            attempts.allSatisfy { $0.accepted && $0.status == 200 }, "\(attempts.map { "\($0.path) \($0.reason)" })")
         #expect(attempts.allSatisfy { $0.jti == jti && $0.tokenUse == "id" }, "the profile's current ID token")
         #expect(SecretScan.names(of: cli.knownSecrets, in: [run.output]).isEmpty, "kubectl printed no secret")
         cli.expectNoSecretLeaks()
@@ -48,10 +49,13 @@ import TestSupport
     @Test func aServerTheProfileDoesNotListGetsNoToken() async throws {
         let kube = try await KubectlSetup.make()
         let cli = kube.profile.cli
-        let run = try await kube.kubectl(["get", "namespaces", "-o", "name",
-                                          "--server", "https://localhost:\(kube.server.port)"])
+        let run = try await kube.kubectl([
+            "get", "namespaces", "-o", "name",
+            "--server", "https://localhost:\(kube.server.port)",
+        ])
         #expect(run.output.status != 0)
-        #expect(run.output.stderrText.contains("--helper-host localhost:\(kube.server.port)"), "\(run.output.stderrText)")
+        #expect(
+            run.output.stderrText.contains("--helper-host localhost:\(kube.server.port)"), "\(run.output.stderrText)")
         #expect(try kube.server.attempts().allSatisfy { !$0.accepted }, "no token got in")
         #expect(SecretScan.names(of: cli.knownSecrets, in: [run.output]).isEmpty, "kubectl printed no secret")
         cli.expectNoSecretLeaks()
@@ -67,44 +71,53 @@ extension KubectlTests {
         let cli = profile.cli
         let tls = try TLSFixture()
         let pool = profile.pool
-        let expectation = BearerTokenServer.Expectation(jwksURL: pool.jwksURL, issuer: pool.issuer, clientId: pool.clientId, tokenUse: .id)
+        let expectation = BearerTokenServer.Expectation(
+            jwksURL: pool.jwksURL, issuer: pool.issuer, clientId: pool.clientId, tokenUse: .id)
         let a = try await BearerTokenServer.kubernetes(tls: tls, expecting: expectation)
         let b = try await BearerTokenServer.kubernetes(tls: tls, expecting: expectation)
         let caData = try Data(contentsOf: URL(fileURLWithPath: tls.caCertificatePath)).base64EncodedString()
         let kubeconfig = cli.environment["HOME"]! + "/kubeconfig.yaml"
         try """
-            apiVersion: v1
-            kind: Config
-            clusters:
-            - name: a
-              cluster: {server: "https://127.0.0.1:\(a.port)", certificate-authority-data: \(caData)}
-            - name: b
-              cluster: {server: "https://127.0.0.1:\(b.port)", certificate-authority-data: \(caData)}
-            - name: plain
-              cluster: {server: "http://127.0.0.1:\(b.port)"}
-            contexts:
-            - name: a
-              context: {cluster: a}
-            - name: b
-              context: {cluster: b}
-            - name: plain
-              context: {cluster: plain}
-            current-context: a
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: a
+          cluster: {server: "https://127.0.0.1:\(a.port)", certificate-authority-data: \(caData)}
+        - name: b
+          cluster: {server: "https://127.0.0.1:\(b.port)", certificate-authority-data: \(caData)}
+        - name: plain
+          cluster: {server: "http://127.0.0.1:\(b.port)"}
+        contexts:
+        - name: a
+          context: {cluster: a}
+        - name: b
+          context: {cluster: b}
+        - name: plain
+          context: {cluster: plain}
+        current-context: a
 
-            """.write(toFile: kubeconfig, atomically: true, encoding: .utf8)
-        let environment = cli.environment.merging(["KUBECONFIG": kubeconfig, "PATH": (KubectlSetup.kubectlPath as NSString).deletingLastPathComponent + ":/usr/bin:/bin"]) { $1 }
+        """.write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+        let environment = cli.environment.merging([
+            "KUBECONFIG": kubeconfig,
+            "PATH": (KubectlSetup.kubectlPath as NSString).deletingLastPathComponent + ":/usr/bin:/bin",
+        ]) { $1 }
         func authvault(_ arguments: [String]) async throws -> ProcessOutput {
             try await BoundedProcess.run(cli.authvault, arguments, environment: environment)
         }
         func kubectl(_ arguments: [String]) async throws -> ProcessOutput {
-            try await BoundedProcess.run(KubectlSetup.kubectlPath, arguments + ["--request-timeout=30s"], environment: environment, timeout: 60)
+            try await BoundedProcess.run(
+                KubectlSetup.kubectlPath, arguments + ["--request-timeout=30s"], environment: environment, timeout: 60)
         }
 
         let plain = try await authvault(["setup", "kubectl", "--context", "plain"])
-        #expect(plain.status == 2 && plain.stderrText.contains("a token goes only to an https server"), "\(plain.stderrText)")
+        #expect(
+            plain.status == 2 && plain.stderrText.contains("a token goes only to an https server"),
+            "\(plain.stderrText)")
         let setup = try await authvault(["setup", "kubectl", "--context", "a"])
         #expect(setup.status == 0, "\(setup.stderrText)")
-        #expect(setup.stdoutText.contains("helper hosts of profile 'default': add 127.0.0.1:\(a.port)"), "\(setup.stdoutText)")
+        #expect(
+            setup.stdoutText.contains("helper hosts of profile 'default': add 127.0.0.1:\(a.port)"),
+            "\(setup.stdoutText)")
         let throughA = try await kubectl(["--context", "a", "get", "namespaces", "-o", "name"])
         #expect(throughA.status == 0, "\(throughA.stderrText)")
         #expect(try a.attempts().contains { $0.accepted }, "a got the token")
@@ -116,7 +129,9 @@ extension KubectlTests {
         #expect(throughB.stderrText.contains("--helper-host 127.0.0.1:\(b.port)"), "\(throughB.stderrText)")
         let atB = try b.attempts()
         #expect(atB.allSatisfy { $0.jti == nil && !$0.accepted }, "b saw no token: \(atB.map(\.reason))")
-        #expect(SecretScan.names(of: cli.knownSecrets, in: [throughA, throughB, setup]).isEmpty, "kubectl printed no secret")
+        #expect(
+            SecretScan.names(of: cli.knownSecrets, in: [throughA, throughB, setup]).isEmpty, "kubectl printed no secret"
+        )
         cli.expectNoSecretLeaks()
     }
 }
@@ -147,7 +162,8 @@ private struct KubectlSetup {
         let tls = try TLSFixture()
         let pool = profile.pool
         let server = try await BearerTokenServer.kubernetes(
-            tls: tls, expecting: .init(jwksURL: pool.jwksURL, issuer: pool.issuer, clientId: pool.clientId, tokenUse: .id))
+            tls: tls,
+            expecting: .init(jwksURL: pool.jwksURL, issuer: pool.issuer, clientId: pool.clientId, tokenUse: .id))
 
         let template = try PackageFiles.text("Examples/kubectl/kubeconfig.yaml")
         for placeholder in [exampleServer, exampleCA, exampleProfile] where !template.contains(placeholder) {
@@ -156,7 +172,9 @@ private struct KubectlSetup {
         let caData = try Data(contentsOf: URL(fileURLWithPath: tls.caCertificatePath)).base64EncodedString()
         let cli = profile.cli
         let hosts = try await cli.run(["configure", "--helper-host", "127.0.0.1:\(server.port)"])
-        guard hosts.status == 0 else { throw TestFixtureError("configure --helper-host exited \(hosts.status): \(hosts.stderrText)") }
+        guard hosts.status == 0 else {
+            throw TestFixtureError("configure --helper-host exited \(hosts.status): \(hosts.stderrText)")
+        }
         let kubeconfig = cli.environment["HOME"]! + "/kubeconfig.yaml"
         try template.replacingOccurrences(of: exampleServer, with: "https://127.0.0.1:\(server.port)")
             .replacingOccurrences(of: exampleCA, with: caData)
@@ -173,8 +191,9 @@ private struct KubectlSetup {
     /// kubectl with its standard input not a terminal (as under a CI job or another tool).
     func kubectl(_ arguments: [String]) async throws -> (output: ProcessOutput, seconds: TimeInterval) {
         let started = Date()
-        let output = try await BoundedProcess.run(Self.kubectlPath, arguments + ["--request-timeout=30s"],
-                                                  environment: environment, timeout: 60)
+        let output = try await BoundedProcess.run(
+            Self.kubectlPath, arguments + ["--request-timeout=30s"],
+            environment: environment, timeout: 60)
         return (output, Date().timeIntervalSince(started))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built Examples/LibraryClient (`authvault-library-example`) on a profile the CLI signed in, against a small
 /// API (Tests/TestSupport/Scripts/bearer_api_server.py) that checks the bearer token on its own: RS256 against
@@ -14,9 +14,12 @@ import TestSupport
     }
 
     func startAPI(_ pool: CognitoPool, log: String) async throws -> ScriptServer {
-        try await ScriptServer.start(script: "bearer_api_server.py", arguments: [
-            "--jwks-url", pool.jwksURL, "--issuer", pool.issuer, "--client-id", pool.clientId, "--token-use", "access", "--log", log,
-        ])
+        try await ScriptServer.start(
+            script: "bearer_api_server.py",
+            arguments: [
+                "--jwks-url", pool.jwksURL, "--issuer", pool.issuer, "--client-id", pool.clientId, "--token-use",
+                "access", "--log", log,
+            ])
     }
 
     /// The session has expired: the example's store refreshes it (one InitiateAuth, saved to the vault the CLI
@@ -30,12 +33,14 @@ import TestSupport
         let attemptLog = logs.appending("attempts.jsonl")
         let api = try await startAPI(profile.pool, log: attemptLog)
 
-        let output = try await BoundedProcess.run(example, arguments(api: api.baseURL + "/whoami"),
-                                                  environment: cli.environment, timeout: 25)
+        let output = try await BoundedProcess.run(
+            example, arguments(api: api.baseURL + "/whoami"),
+            environment: cli.environment, timeout: 25)
         #expect(output.status == 0, "\(output.stderrText)")
         let lines = output.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.first == "HTTP 200")
-        let answer = try #require(try JSONSerialization.jsonObject(with: Data((lines.dropFirst().first ?? "").utf8)) as? [String: String])
+        let answer = try #require(
+            try JSONSerialization.jsonObject(with: Data((lines.dropFirst().first ?? "").utf8)) as? [String: String])
         #expect(answer == ["username": SignedInProfile.username, "tokenUse": "access"])
 
         #expect(try await profile.operations(after: baseline) == ["InitiateAuth"], "one refresh upstream")
@@ -62,16 +67,20 @@ import TestSupport
         let attemptLog = logs.appending("attempts.jsonl")
         let api = try await startAPI(pool, log: attemptLog)
 
-        let output = try await BoundedProcess.run(example, arguments(api: api.baseURL + "/whoami"),
-                                                  environment: cli.environment, timeout: 25)
+        let output = try await BoundedProcess.run(
+            example, arguments(api: api.baseURL + "/whoami"),
+            environment: cli.environment, timeout: 25)
         #expect(output.status == 3, "\(output.stderrText)")
         #expect(output.stdout.isEmpty)
         #expect(output.stderrText.contains("authvault login"), "\(output.stderrText)")
         #expect(!FileManager.default.fileExists(atPath: attemptLog), "the API was not called")
     }
 
-    private func expectNoSecrets(in output: ProcessOutput, known secrets: [String: String], sourceLocation: SourceLocation = #_sourceLocation) {
-        let shown = secrets.filter { output.stdoutText.contains($0.key) || output.stderrText.contains($0.key) }.map(\.value)
+    private func expectNoSecrets(
+        in output: ProcessOutput, known secrets: [String: String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let shown = secrets.filter { output.stdoutText.contains($0.key) || output.stderrText.contains($0.key) }.map(
+            \.value)
         #expect(shown.isEmpty, "the example printed \(shown)", sourceLocation: sourceLocation)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The binary loads its libraries from the system's search path only: it carries no RUNPATH or RPATH naming its own
 /// directory (`$ORIGIN`, which SwiftPM adds unless built with `--disable-local-rpath`, as the Makefile builds) or a
@@ -15,10 +15,13 @@ struct LibrarySearchPathTests {
     static func searchPath(of path: String) throws -> [String] {
         let output = try ProcessRunner.run(try ProcessRunner.which("readelf"), ["-d", path])
         #expect(output.status == 0, "\(output.stderrText)")
-        return output.stdoutText.split(separator: "\n").filter { $0.contains("(RPATH)") || $0.contains("(RUNPATH)") }.flatMap { line in
-            guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return [String]() }
-            return line[line.index(after: open)..<close].split(separator: ":").map(String.init)
-        }
+        return output.stdoutText.split(separator: "\n").filter { $0.contains("(RPATH)") || $0.contains("(RUNPATH)") }
+            .flatMap { line in
+                guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else {
+                    return [String]()
+                }
+                return line[line.index(after: open)..<close].split(separator: ":").map(String.init)
+            }
     }
 
     /// The version nodes (`readelf -V`) the ELF file at `path` needs of each library it links.
@@ -44,9 +47,13 @@ struct LibrarySearchPathTests {
         let packageRoot = PackageFiles.root
         for binary in binaries {
             for entry in try Self.searchPath(of: binary) {
-                let unsafe = entry.contains("ORIGIN") || !entry.hasPrefix("/") || entry.contains("/.build")
+                let unsafe =
+                    entry.contains("ORIGIN") || !entry.hasPrefix("/") || entry.contains("/.build")
                     || entry.hasPrefix(packageRoot) || entry.hasPrefix(BuiltProducts.directory)
-                #expect(!unsafe, "\(binary) searches \(entry) for libraries: build it with --disable-local-rpath (the Makefile does)")
+                #expect(
+                    !unsafe,
+                    "\(binary) searches \(entry) for libraries: build it with --disable-local-rpath (the Makefile does)"
+                )
             }
         }
     }
@@ -68,8 +75,11 @@ struct LibrarySearchPathTests {
             try FileManager.default.copyItem(atPath: plants + "/" + soname, toPath: planted)
             let quiet = try runCommands(binary, home: directory.appending("home-\(soname)"), marker: marker)
             #expect(quiet.isEmpty, "\(soname) planted beside the binary was loaded: \(quiet)")
-            let searched = try runCommands(binary, home: directory.appending("searched-\(soname)"), marker: marker, searching: bin)
-            #expect(searched.contains(soname), "no command loaded \(soname) even when told to search its directory: \(searched)")
+            let searched = try runCommands(
+                binary, home: directory.appending("searched-\(soname)"), marker: marker, searching: bin)
+            #expect(
+                searched.contains(soname),
+                "no command loaded \(soname) even when told to search its directory: \(searched)")
             try FileManager.default.removeItem(atPath: planted)
         }
     }
@@ -80,17 +90,17 @@ struct LibrarySearchPathTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         let source = directory + "/planted.c"
         try """
-            #include <fcntl.h>
-            #include <stdlib.h>
-            #include <string.h>
-            #include <unistd.h>
-            __attribute__((constructor)) static void planted(void) {
-                const char *marker = getenv("PLANTED_MARKER");
-                int fd = marker ? open(marker, O_WRONLY | O_CREAT | O_APPEND, 0600) : -1;
-                if (fd >= 0) { write(fd, SONAME "\\n", strlen(SONAME) + 1); close(fd); }
-                _exit(97);
-            }
-            """.write(toFile: source, atomically: true, encoding: .utf8)
+        #include <fcntl.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <unistd.h>
+        __attribute__((constructor)) static void planted(void) {
+            const char *marker = getenv("PLANTED_MARKER");
+            int fd = marker ? open(marker, O_WRONLY | O_CREAT | O_APPEND, 0600) : -1;
+            if (fd >= 0) { write(fd, SONAME "\\n", strlen(SONAME) + 1); close(fd); }
+            _exit(97);
+        }
+        """.write(toFile: source, atomically: true, encoding: .utf8)
         let compiler = try (try? ProcessRunner.which("clang")) ?? ProcessRunner.which("cc")
         let versions = try versionNodes(of: binary)
         for soname in sonames {
@@ -100,8 +110,10 @@ struct LibrarySearchPathTests {
                 try nodes.map { "\($0) { };\n" }.joined().write(toFile: script, atomically: true, encoding: .utf8)
                 versionScript = ["-Wl,--version-script,\(script)"]
             }
-            let built = try ProcessRunner.run(compiler, ["-shared", "-fPIC", "-DSONAME=\"\(soname)\"", "-Wl,-soname,\(soname)"]
-                                              + versionScript + ["-o", directory + "/" + soname, source])
+            let built = try ProcessRunner.run(
+                compiler,
+                ["-shared", "-fPIC", "-DSONAME=\"\(soname)\"", "-Wl,-soname,\(soname)"]
+                    + versionScript + ["-o", directory + "/" + soname, source])
             #expect(built.status == 0, "\(built.stderrText)")
         }
         return directory
@@ -109,24 +121,37 @@ struct LibrarySearchPathTests {
 
     /// Runs the commands that use every library in a fresh home; returns the marks the plants left (and clears them).
     func runCommands(_ binary: String, home: String, marker: String, searching: String? = nil) throws -> String {
-        var environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
-                           "XDG_RUNTIME_DIR": home + "/runtime", "PATH": "/usr/bin:/bin", "PLANTED_MARKER": marker,
-                           "AUTHVAULT_VAULT_PASSPHRASE": "planted test passphrase", "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]
+        var environment = [
+            "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
+            "XDG_RUNTIME_DIR": home + "/runtime", "PATH": "/usr/bin:/bin", "PLANTED_MARKER": marker,
+            "AUTHVAULT_VAULT_PASSPHRASE": "planted test passphrase", "AUTHVAULT_KEY_CACHE_TIMEOUT": "0",
+        ]
         environment["LD_LIBRARY_PATH"] = searching
         let commands: [(arguments: [String], stdin: String)] = [
             (["--version"], ""),
             // Probes the Secret Service (libsecret), creates the file vault for the client secret (scrypt, AES-GCM: libcrypto).
-            (["configure", "--user-pool-id", "us-east-1_Planted1", "--client-id", "planted", "--client-secret-stdin"], "planted-client-secret\n"),
+            (
+                [
+                    "configure", "--user-pool-id", "us-east-1_Planted1", "--client-id", "planted",
+                    "--client-secret-stdin",
+                ], "planted-client-secret\n"
+            ),
             (["vault", "status"], ""),
             // A discovery document from a port nobody listens on: libcurl is opened, the fetch fails.
-            (["-p", "other", "configure", "--oidc-discovery", "http://127.0.0.1:9/.well-known/openid-configuration"], ""),
+            (
+                [
+                    "-p", "other", "configure", "--oidc-discovery",
+                    "http://127.0.0.1:9/.well-known/openid-configuration",
+                ], ""
+            ),
         ]
         let input = home + ".stdin"
         for command in commands {
             // Standard input from a file: a process a plant ended would not read a pipe.
             try command.stdin.write(toFile: input, atomically: true, encoding: .utf8)
-            _ = try ProcessRunner.run("/bin/sh", ["-c", #"exec "$0" "$@" < "$INPUT""#, binary] + command.arguments,
-                                      environment: environment.merging(["INPUT": input]) { $1 })
+            _ = try ProcessRunner.run(
+                "/bin/sh", ["-c", #"exec "$0" "$@" < "$INPUT""#, binary] + command.arguments,
+                environment: environment.merging(["INPUT": input]) { $1 })
         }
         defer { try? FileManager.default.removeItem(atPath: marker) }
         return (try? String(contentsOfFile: marker, encoding: .utf8)) ?? ""

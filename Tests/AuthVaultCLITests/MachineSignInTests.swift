@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Machine sign-in through the built binary against django-oauth-toolkit's client-credentials grant: a profile
 /// with `--grant client-credentials` needs no login; its token is fetched, cached in the vault, fetched again near
@@ -21,19 +21,26 @@ import TestSupport
 
     /// A machine profile on the file vault: the server's token endpoint (as a Hosted UI domain), its issuer and
     /// keys, `secret` on standard input.
-    static func machineProfile(client: OAuthServer.Client = OAuthServer.machineClient, secret: String? = OAuthServer.machineClient.clientSecret,
-                               scopes: String = OAuthServer.machineScope) async throws -> MachineProfile {
+    static func machineProfile(
+        client: OAuthServer.Client = OAuthServer.machineClient,
+        secret: String? = OAuthServer.machineClient.clientSecret,
+        scopes: String = OAuthServer.machineScope
+    ) async throws -> MachineProfile {
         let server = try await OAuthServer.shared()
         let cli = try HeadlessCLI()
-        var arguments = ["configure", "--user-pool-id", "us-east-1_Machine", "--client-id", client.clientId,
-                         "--grant", "client-credentials", "--scopes", scopes, "--hosted-ui", server.baseURL,
-                         "--issuer", server.issuer, "--jwks-url", server.jwksURL, "--vault", "file"]
+        var arguments = [
+            "configure", "--user-pool-id", "us-east-1_Machine", "--client-id", client.clientId,
+            "--grant", "client-credentials", "--scopes", scopes, "--hosted-ui", server.baseURL,
+            "--issuer", server.issuer, "--jwks-url", server.jwksURL, "--vault", "file",
+        ]
         if let secret {
             cli.remember(secret, as: "the app client secret")
             arguments.append("--client-secret-stdin")
         }
         let output = try await cli.run(arguments, stdin: secret.map { $0 + "\n" })
-        guard output.status == 0 else { throw TestFixtureError("configure exited \(output.status): \(output.stderrText)") }
+        guard output.status == 0 else {
+            throw TestFixtureError("configure exited \(output.status): \(output.stderrText)")
+        }
         return MachineProfile(server: server, cli: cli, client: client)
     }
 
@@ -100,7 +107,9 @@ import TestSupport
         #expect(output.status == 1, "\(output.stderrText)")
         #expect(output.stdout.isEmpty)
         #expect(output.stderrText.contains("invalid_client"), "\(output.stderrText)")
-        #expect(output.stderrText.contains("authvault configure --profile default --client-secret-stdin"), "\(output.stderrText)")
+        #expect(
+            output.stderrText.contains("authvault configure --profile default --client-secret-stdin"),
+            "\(output.stderrText)")
         #expect(try await wrong.cli.storedRecord()?["accessToken"] == nil)
         wrong.cli.expectNoSecretLeaks()
 
@@ -109,7 +118,9 @@ import TestSupport
         let unset = try await missing.cli.run(["token"])
         #expect(unset.status == 1, "\(unset.stderrText)")
         #expect(unset.stderrText.contains("no client secret"), "\(unset.stderrText)")
-        #expect(unset.stderrText.contains("authvault configure --profile default --client-secret-stdin"), "\(unset.stderrText)")
+        #expect(
+            unset.stderrText.contains("authvault configure --profile default --client-secret-stdin"),
+            "\(unset.stderrText)")
         #expect(try await missing.grants() == before, "nothing sent without a secret")
     }
 
@@ -151,19 +162,24 @@ import TestSupport
         #expect(token.status == 0, "\(token.stderrText) \(agent.log)")
         let served = token.stdoutText.trimmingCharacters(in: .newlines)
         // The helpers print the token by design: run apart from the CLI's transcript, which the leak sweep reads.
-        let git = try ProcessRunner.run(cli.authvault, ["git-credential", "get"], stdin: Data("protocol=https\nhost=git.example.com\n\n".utf8),
-                                        environment: viaAgent)
-        let gitAnswered = git.stdoutText.hasPrefix("protocol=https\nhost=git.example.com\nusername=\(profile.clientId)\npassword=\(served)\n")
+        let git = try ProcessRunner.run(
+            cli.authvault, ["git-credential", "get"], stdin: Data("protocol=https\nhost=git.example.com\n\n".utf8),
+            environment: viaAgent)
+        let gitAnswered = git.stdoutText.hasPrefix(
+            "protocol=https\nhost=git.example.com\nusername=\(profile.clientId)\npassword=\(served)\n")
         #expect(git.status == 0 && gitAnswered, "\(git.stderrText)")
-        let vault = try ProcessRunner.run(cli.authvault, ["vault-token-helper", "get"],
-                                          environment: viaAgent.merging(["VAULT_ADDR": "https://git.example.com:8200"]) { $1 })
+        let vault = try ProcessRunner.run(
+            cli.authvault, ["vault-token-helper", "get"],
+            environment: viaAgent.merging(["VAULT_ADDR": "https://git.example.com:8200"]) { $1 })
         let vaultAnswered = vault.stdoutText == served
         #expect(vault.status == 0 && vaultAnswered, "\(vault.stderrText)")
         // A machine profile has no ID token: kubectl gets the access token.
-        let execInfo = #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false,"#
+        let execInfo =
+            #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"interactive":false,"#
             + #""cluster":{"server":"https://git.example.com:6443"}}}"#
-        let kubectl = try ProcessRunner.run(cli.authvault, ["kubectl-credential", "--token", "access"],
-                                            environment: viaAgent.merging(["KUBERNETES_EXEC_INFO": execInfo]) { $1 })
+        let kubectl = try ProcessRunner.run(
+            cli.authvault, ["kubectl-credential", "--token", "access"],
+            environment: viaAgent.merging(["KUBERNETES_EXEC_INFO": execInfo]) { $1 })
         let kubectlAnswered = kubectl.stdoutText.contains(served)
         #expect(kubectl.status == 0 && kubectlAnswered, "\(kubectl.stderrText)")
         for helper in [git, vault, kubectl] { #expect(helper.stderr.isEmpty, "\(helper.stderrText)") }
@@ -186,7 +202,8 @@ extension MachineSignInTests {
         let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent.log")
         defer { agent.kill() }
         try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
-        let viaAgent = try await cli.run(["token", "--format", "json"], extraEnvironment: ["AUTHVAULT_VAULT_PASSPHRASE": ""])
+        let viaAgent = try await cli.run(
+            ["token", "--format", "json"], extraEnvironment: ["AUTHVAULT_VAULT_PASSPHRASE": ""])
         #expect(viaAgent.status == 0, "\(viaAgent.stderrText)")
         let now = Date().timeIntervalSince1970
         for output in [direct, viaAgent] {
@@ -207,28 +224,41 @@ extension MachineSignInTests {
         let cli = try HeadlessCLI()
         let client = OAuthServer.machineClient
         // The test server's issuer and keys are not the ones a user pool id implies: set them before the job runs.
-        let prepared = try await cli.run(["--profile", "ci", "configure", "--user-pool-id", "us-east-1_Machine", "--client-id", client.clientId,
-                                          "--hosted-ui", server.baseURL, "--grant", "client-credentials",
-                                          "--issuer", server.issuer, "--jwks-url", server.jwksURL, "--vault", "file"])
+        let prepared = try await cli.run([
+            "--profile", "ci", "configure", "--user-pool-id", "us-east-1_Machine", "--client-id", client.clientId,
+            "--hosted-ui", server.baseURL, "--grant", "client-credentials",
+            "--issuer", server.issuer, "--jwks-url", server.jwksURL, "--vault", "file",
+        ])
         #expect(prepared.status == 0, "\(prepared.stderrText)")
         let logs = try TemporaryDirectory(prefix: "machine-ci")
-        let api = try await ScriptServer.start(script: "bearer_api_server.py", arguments: [
-            "--jwks-url", server.jwksURL, "--issuer", server.issuer, "--client-id", client.clientId, "--token-use", "access",
-            "--log", logs.appending("attempts.jsonl"),
-        ])
+        let api = try await ScriptServer.start(
+            script: "bearer_api_server.py",
+            arguments: [
+                "--jwks-url", server.jwksURL, "--issuer", server.issuer, "--client-id", client.clientId, "--token-use",
+                "access",
+                "--log", logs.appending("attempts.jsonl"),
+            ])
         let secret = try #require(client.clientSecret)
-        let variables = ["AUTHVAULT": cli.authvault, "CI_CLIENT_SECRET": secret, "CI_USER_POOL_ID": "us-east-1_Machine",
-                         "CI_CLIENT_ID": client.clientId, "CI_HOSTED_UI": server.baseURL, "CI_SCOPES": OAuthServer.machineScope,
-                         "API_URL": api.baseURL + "/whoami"]
-        let environment = cli.environment.merging(variables) { $1 }.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { $1 }
+        let variables = [
+            "AUTHVAULT": cli.authvault, "CI_CLIENT_SECRET": secret, "CI_USER_POOL_ID": "us-east-1_Machine",
+            "CI_CLIENT_ID": client.clientId, "CI_HOSTED_UI": server.baseURL, "CI_SCOPES": OAuthServer.machineScope,
+            "API_URL": api.baseURL + "/whoami",
+        ]
+        let environment = cli.environment.merging(variables) { $1 }.merging([
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        ]) { $1 }
         let output = try await OffPool.run {
-            try ProcessRunner.run("/bin/sh", [PackageFiles.path("Examples/ci/ci-job.sh")], environment: environment, timeout: 60)
+            try ProcessRunner.run(
+                "/bin/sh", [PackageFiles.path("Examples/ci/ci-job.sh")], environment: environment, timeout: 60)
         }
         let text = output.stdoutText + output.stderrText
         #expect(output.status == 0, "\(text)")
         #expect(text.contains(#""tokenUse": "access""#), "the API accepted the token: \(text)")
         #expect(text.contains("Sign-in:    machine (client credentials)"), "\(text)")
         expectNoSecrets(in: text, ["eyJ"], "no token (a JWT starts with eyJ) is printed")
-        #expect(SecretScan.names(of: [secret: "the client secret", HeadlessCLI.vaultPassphrase: "the vault passphrase"], in: [output]).isEmpty)
+        #expect(
+            SecretScan.names(
+                of: [secret: "the client secret", HeadlessCLI.vaultPassphrase: "the vault passphrase"], in: [output]
+            ).isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import AuthVaultCLI
 
 /// The manual pages the built binary writes (`authvault __man-pages DIR`, what the package and `make install`
@@ -13,8 +14,11 @@ import TestSupport
 
     init() throws {
         pages = try TemporaryDirectory(prefix: "authvault-man")
-        let written = try ProcessRunner.run(authvault, ["__man-pages", pages.path], environment: ["LANG": "C.UTF-8"], timeout: 30)
-        guard written.status == 0, written.stderrText.isEmpty else { throw TestFixtureError("__man-pages: \(written.stderrText)") }
+        let written = try ProcessRunner.run(
+            authvault, ["__man-pages", pages.path], environment: ["LANG": "C.UTF-8"], timeout: 30)
+        guard written.status == 0, written.stderrText.isEmpty else {
+            throw TestFixtureError("__man-pages: \(written.stderrText)")
+        }
     }
 
     /// Every command path under the program: `login`, `vault`, `vault unlock`, ...
@@ -28,10 +32,14 @@ import TestSupport
         return paths
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: groff), "groff is not installed (Debian package groff-base)"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: groff),
+            "groff is not installed (Debian package groff-base)"))
     func eachPageListsTheOptionsItsHelpLists() throws {
         let program = try render("authvault.1")
-        #expect(try Self.options(in: help([]), section: "OPTIONS:") == Self.options(inPage: program, section: "OPTIONS"))
+        #expect(
+            try Self.options(in: help([]), section: "OPTIONS:") == Self.options(inPage: program, section: "OPTIONS"))
         #expect(Self.options(inPage: program, section: "OPTIONS").contains("--profile"))
         for heading in ["ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "HELPER NAMES"] {
             #expect(program.contains("\n\(heading)\n"), "authvault(1) has \(heading)")
@@ -44,7 +52,9 @@ import TestSupport
             let options = Self.options(in: help, section: "OPTIONS:")
             compared += options.count
             #expect(options == Self.options(inPage: page, section: "OPTIONS"), "\(name)")
-            #expect(Self.options(in: help, section: "GLOBAL OPTIONS:") == Self.options(inPage: page, section: "GLOBAL OPTIONS"), "\(name)")
+            #expect(
+                Self.options(in: help, section: "GLOBAL OPTIONS:")
+                    == Self.options(inPage: page, section: "GLOBAL OPTIONS"), "\(name)")
             let overview = try #require(help.split(separator: "\n").first?.dropFirst("OVERVIEW: ".count))
             #expect(page.contains(overview), "\(name) says what --help says the command does")
         }
@@ -66,7 +76,8 @@ import TestSupport
     @Test func theGeneratorIsListedNowhere() throws {
         #expect(try !help([]).contains("__man"))
         for shell in ["bash", "zsh", "fish"] {
-            let script = try ProcessRunner.run(authvault, ["completion", shell], environment: ["LANG": "C.UTF-8"], timeout: 30)
+            let script = try ProcessRunner.run(
+                authvault, ["completion", shell], environment: ["LANG": "C.UTF-8"], timeout: 30)
             #expect(script.status == 0 && !script.stdoutText.contains("__man"), "\(shell)")
         }
     }
@@ -79,8 +90,9 @@ import TestSupport
 
     /// The page as plain text, lines wide enough that no term wraps.
     private func render(_ name: String) throws -> String {
-        let output = try ProcessRunner.run(Self.groff, ["-man", "-Tutf8", "-P-cbou", "-rLL=200n", "-ww", pages.appending(name)],
-                                           environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"], timeout: 30)
+        let output = try ProcessRunner.run(
+            Self.groff, ["-man", "-Tutf8", "-P-cbou", "-rLL=200n", "-ww", pages.appending(name)],
+            environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"], timeout: 30)
         #expect(output.stderrText.isEmpty, "groff on \(name): \(output.stderrText)")
         guard output.status == 0 else { throw TestFixtureError("groff \(name): \(output.stderrText)") }
         return output.stdoutText
@@ -99,7 +111,10 @@ import TestSupport
         let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
         guard let start = lines.firstIndex(where: { $0 == section }) else { return [] }
         let body = lines[(start + 1)...].prefix { $0.isEmpty || $0.first == " " }
-        return Set(body.filter { $0.hasPrefix("       ") && !$0.hasPrefix("        ") }.compactMap { longName(in: $0.dropFirst(7)) })
+        return Set(
+            body.filter { $0.hasPrefix("       ") && !$0.hasPrefix("        ") }.compactMap {
+                longName(in: $0.dropFirst(7))
+            })
     }
 
     /// `--profile` from `-p, --profile <name>` or `--json`; nil for a line that is not an option's.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import AuthVaultCLI
 
 /// Every number the command line takes is range-checked where its option is declared: the built binary, given a
@@ -41,8 +42,10 @@ import TestSupport
 
     @Test func everyNumericOptionRefusesWhatIsNotInItsRangeWithAUsageError() async throws {
         let home = try TemporaryDirectory(prefix: "authvault-numbers")
-        let environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.appending("config"), "XDG_DATA_HOME": home.appending("data"),
-                           "XDG_RUNTIME_DIR": home.path, "PATH": "/usr/bin:/bin"]
+        let environment = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.appending("config"), "XDG_DATA_HOME": home.appending("data"),
+            "XDG_RUNTIME_DIR": home.path, "PATH": "/usr/bin:/bin",
+        ]
         for (path, option) in Self.numericOptions {
             for value in Self.hostileValues {
                 let arguments = path + ["--\(option.long)", value]
@@ -50,7 +53,9 @@ import TestSupport
                 let what = arguments.joined(separator: " ")
                 #expect(ended.reason == .exit, "\(what) ended on signal \(ended.status)")
                 #expect(ended.status == 2, "\(what): \(ended.stderr)")
-                #expect(ended.stderr.contains("Invalid value '\(value)' for --\(option.long): expected "), "\(what): \(ended.stderr)")
+                #expect(
+                    ended.stderr.contains("Invalid value '\(value)' for --\(option.long): expected "),
+                    "\(what): \(ended.stderr)")
             }
         }
     }
@@ -64,7 +69,9 @@ import TestSupport
         }
         #expect(try timeout("1") == 1)
         #expect(try timeout("3600") == 3600)
-        #expect(throws: UsageError("Invalid value '3601' for --timeout: expected a whole number of seconds from 1 to 3600.")) { try timeout("3601") }
+        #expect(
+            throws: UsageError("Invalid value '3601' for --timeout: expected a whole number of seconds from 1 to 3600.")
+        ) { try timeout("3601") }
     }
 
     private struct Ended {
@@ -87,7 +94,9 @@ import TestSupport
             try process.run()
             let stderr = errors.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return Ended(status: process.terminationStatus, reason: process.terminationReason, stderr: String(decoding: stderr, as: UTF8.self))
+            return Ended(
+                status: process.terminationStatus, reason: process.terminationReason,
+                stderr: String(decoding: stderr, as: UTF8.self))
         }
     }
 }

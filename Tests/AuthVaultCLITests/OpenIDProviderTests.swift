@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Any OpenID provider through the binary, configured from its discovery document with no user pool:
 /// django-oauth-toolkit in its default configuration (opaque access tokens, its own claims, no Cognito shapes), and
@@ -16,7 +16,8 @@ import TestSupport
         #expect(configuration.contains(server.issuer))
 
         // A real browser (Chromium through Playwright) signs in at DOT's login form.
-        let login = try await profile.login(script: "playwright_browser.py", as: OAuthServer.poolUser, ["--timeout", "70"])
+        let login = try await profile.login(
+            script: "playwright_browser.py", as: OAuthServer.poolUser, ["--timeout", "70"])
         let browser = try profile.browserOutcome()
         #expect(login.status == 0, "\(login.stderrText) \(browser)")
         #expect(browser["error"] == nil, "\(browser)")
@@ -44,7 +45,9 @@ import TestSupport
         let refreshed = try await cli.run(["token"])
         #expect(refreshed.status == 0, "\(refreshed.stderrText)")
         let after = try #require(try await cli.storedRecord())
-        expectSecret(after["refreshToken"] as? String, differsFrom: record["refreshToken"] as? String, "the refresh token rotated")
+        expectSecret(
+            after["refreshToken"] as? String, differsFrom: record["refreshToken"] as? String,
+            "the refresh token rotated")
         expectSecret(after["accessToken"] as? String, equals: refreshed.stdoutText.trimmingCharacters(in: .newlines))
         // Outside #expect, which would print the token it looked at.
         let refreshedIsOpaque = !refreshed.stdoutText.contains(".")
@@ -61,13 +64,17 @@ import TestSupport
 
         // The user-pool operations say they need a user pool, and which command to use instead.
         cli.remember(OAuthServer.poolUser.password, as: "the password")
-        let password = try await cli.run(["login", "--password", "--username", "kim", "--password-stdin"], stdin: OAuthServer.poolUser.password + "\n")
+        let password = try await cli.run(
+            ["login", "--password", "--username", "kim", "--password-stdin"],
+            stdin: OAuthServer.poolUser.password + "\n")
         #expect(password.status != 0)
         #expect(password.stderrText.contains("not a Cognito user pool"), "\(password.stderrText)")
         #expect(password.stderrText.contains("'authvault login --profile default --browser'"), "\(password.stderrText)")
         let mfa = try await cli.run(["mfa", "status"])
         #expect(mfa.status != 0)
-        #expect(mfa.stderrText.contains("not a Cognito user pool") && mfa.stderrText.contains("'authvault login --profile default --browser'"), "\(mfa.stderrText)")
+        #expect(
+            mfa.stderrText.contains("not a Cognito user pool")
+                && mfa.stderrText.contains("'authvault login --profile default --browser'"), "\(mfa.stderrText)")
         let global = try await cli.run(["logout", "--global"])
         #expect(global.status == 2)
         #expect(global.stderrText.contains("'authvault logout --profile default --browser'"), "\(global.stderrText)")
@@ -76,7 +83,9 @@ import TestSupport
         // Sign-out: the browser gets the end_session_endpoint with the client's id, never the ID token.
         let idToken = try #require(try await cli.storedRecord()?["idToken"] as? String)
         let argumentsLog = profile.scratch.appending("logout-arguments")
-        let logout = try await cli.run(["logout", "--browser-command", "sh -c 'printf \"%s\\n\" \"$0\" \"$@\" > \(argumentsLog)' browser"])
+        let logout = try await cli.run([
+            "logout", "--browser-command", "sh -c 'printf \"%s\\n\" \"$0\" \"$@\" > \(argumentsLog)' browser",
+        ])
         #expect(logout.status == 0, "\(logout.stderrText)")
         #expect(logout.stderrText.contains("names no revocation endpoint"), "\(logout.stderrText)")
         #expect(logout.stderrText.contains("Opened the provider's logout page"), "\(logout.stderrText)")
@@ -84,10 +93,13 @@ import TestSupport
         let tokenInArguments = arguments.contains(idToken)
         #expect(!tokenInArguments, "the ID token is on the browser's command line")
         let logoutURL = try #require(arguments.split(separator: "\n").last.map(String.init))
-        #expect(logoutURL == server.issuer + "/logout/?client_id=authvault-public&post_logout_redirect_uri="
-                + OAuthServerURLs.encoded(OAuthServer.signOutURI), "\(tokenInArguments ? "(holds the ID token)" : logoutURL)")
+        #expect(
+            logoutURL == server.issuer + "/logout/?client_id=authvault-public&post_logout_redirect_uri="
+                + OAuthServerURLs.encoded(OAuthServer.signOutURI),
+            "\(tokenInArguments ? "(holds the ID token)" : logoutURL)")
         // DOT takes that URL: it asks the person to confirm, then sends the browser to the sign-out URI.
-        let signedOut = try await server.browse(logoutURL, as: nil, session: try BrowserSession(), stopAt: OAuthServer.signOutURI)
+        let signedOut = try await server.browse(
+            logoutURL, as: nil, session: try BrowserSession(), stopAt: OAuthServer.signOutURI)
         #expect(signedOut.redirect == OAuthServer.signOutURI)
         #expect(try await cli.run(["token"]).status == 3)
         cli.expectNoSecretLeaks()
@@ -99,21 +111,28 @@ import TestSupport
         let scratch = try TemporaryDirectory(prefix: "authvault-oidc-mock")
         let secret = "mock-client-secret/+="
         cli.remember(secret, as: "the app client secret")
-        let configure = try await cli.run(["configure", "--oidc-discovery", provider.discoveryURL, "--client-id", "authvault-mock",
-                                           "--redirect-uri", OAuthServer.redirectURI, "--sign-out-uri", OAuthServer.signOutURI,
-                                           "--vault", "file", "--client-secret-stdin"], stdin: secret + "\n")
+        let configure = try await cli.run(
+            [
+                "configure", "--oidc-discovery", provider.discoveryURL, "--client-id", "authvault-mock",
+                "--redirect-uri", OAuthServer.redirectURI, "--sign-out-uri", OAuthServer.signOutURI,
+                "--vault", "file", "--client-secret-stdin",
+            ], stdin: secret + "\n")
         #expect(configure.status == 0, "\(configure.stderrText)")
 
         let browserLog = scratch.appending("browser.json")
-        let login = try await cli.run(["login", "--browser-command", "\(PeerPython.path) \(ScriptServer.scriptPath("oidc_mock/browser.py"))"],
-                                      extraEnvironment: ["TEST_BROWSER_LOG": browserLog, "TEST_BROWSER_USER": "jane"])
-        let browser = try JSONSerialization.jsonObject(with: try eventualContents(of: browserLog)) as? [String: Any] ?? [:]
+        let login = try await cli.run(
+            ["login", "--browser-command", "\(PeerPython.path) \(ScriptServer.scriptPath("oidc_mock/browser.py"))"],
+            extraEnvironment: ["TEST_BROWSER_LOG": browserLog, "TEST_BROWSER_USER": "jane"])
+        let browser =
+            try JSONSerialization.jsonObject(with: try eventualContents(of: browserLog)) as? [String: Any] ?? [:]
         #expect(login.status == 0, "\(login.stderrText) \(browser)")
         #expect(browser["callback"] as? Int == 200, "\(browser)")
         #expect(login.stderrText.contains("Signed in as jane"), "\(login.stderrText)")
         let record = try #require(try await cli.storedRecord())
         let idToken = try #require(record["idToken"] as? String)
-        #expect(TestJWT.header(of: idToken)?["alg"] as? String == "ES256", "verified with the P-256 key of the provider's JWKS")
+        #expect(
+            TestJWT.header(of: idToken)?["alg"] as? String == "ES256",
+            "verified with the P-256 key of the provider's JWKS")
         #expect(TestJWT.header(of: idToken)?["kid"] == nil)
 
         let token = try await cli.run(["token"])
@@ -138,7 +157,8 @@ import TestSupport
         let logout = try await cli.run(["logout", "--browser-command", "sh -c 'printf %s \"$1\" > \(urlLog)' browser"])
         #expect(logout.status == 0, "\(logout.stderrText)")
         let logoutURL = String(decoding: try eventualContents(of: urlLog), as: UTF8.self)
-        #expect(logoutURL == provider.issuer + "/oauth2/end_session?client_id=authvault-mock&post_logout_redirect_uri="
+        #expect(
+            logoutURL == provider.issuer + "/oauth2/end_session?client_id=authvault-mock&post_logout_redirect_uri="
                 + OAuthServerURLs.encoded(OAuthServer.signOutURI))
         #expect(try await cli.run(["token"]).status == 3)
         cli.expectNoSecretLeaks()

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The shape the architecture promises, checked on the sources themselves so it cannot drift back: one place bumps a
 /// record's revision, the CLI stays an adapter (through AuthVaultApp alone, no Cognito client, no lower error, at most 1.5 times the
@@ -17,7 +17,9 @@ import TestSupport
     }
 
     static func lineCount(under directory: String) throws -> Int {
-        try swiftFiles(under: directory).reduce(0) { $0 + $1.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1 }
+        try swiftFiles(under: directory).reduce(0) {
+            $0 + $1.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        }
     }
 
     /// The files under `directory` with a line containing `needle`.
@@ -40,16 +42,25 @@ import TestSupport
     /// One error vocabulary: the application translates the libraries' errors into its own cases, and the command
     /// line's remedies read those alone; nothing re-exports a lower error for it to name.
     @Test func theCommandLineNamesNoLowerError() throws {
-        let lower = ["AuthStoreError", "CognitoError", "DeviceGrantError", "OAuthError", "HTTPError", "LoopbackError", "VaultError", "TokenError"]
+        let lower = [
+            "AuthStoreError", "CognitoError", "DeviceGrantError", "OAuthError", "HTTPError", "LoopbackError",
+            "VaultError", "TokenError",
+        ]
         let words = try Self.swiftFiles(under: "Sources/AuthVaultCLI").flatMap { file in
-            file.text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).filter { lower.contains(String($0)) }.map { "\(file.path): \($0)" }
+            file.text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).filter {
+                lower.contains(String($0))
+            }.map { "\(file.path): \($0)" }
         }
         #expect(words == [], "\(words)")
         let exported = try PackageFiles.text("Sources/AuthVaultApp/ValueTypes.swift")
         #expect(lower.filter { exported.contains(".\($0)") } == [], "ValueTypes.swift re-exports a lower error")
         // Nor does the application's API hand one out, but for the translation itself.
-        let published = try Self.swiftFiles(under: "Sources/AuthVaultApp").filter { !$0.path.hasSuffix("/ApplicationError+Lower.swift") }.flatMap { file in
-            file.text.split(separator: "\n").filter { line in line.contains("public ") && lower.contains { line.contains($0) } }.map { "\(file.path): \($0)" }
+        let published = try Self.swiftFiles(under: "Sources/AuthVaultApp").filter {
+            !$0.path.hasSuffix("/ApplicationError+Lower.swift")
+        }.flatMap { file in
+            file.text.split(separator: "\n").filter { line in
+                line.contains("public ") && lower.contains { line.contains($0) }
+            }.map { "\(file.path): \($0)" }
         }
         #expect(published == [], "\(published)")
     }
@@ -70,7 +81,9 @@ import TestSupport
         let declarations = try Self.swiftFiles(under: "Sources").filter { file in
             file.text.contains("enum JSONValue") || file.text.contains("struct JSONValue")
         }.map(\.path)
-        #expect(declarations.count == 1 && declarations.allSatisfy { $0.hasPrefix("Sources/BoundedJSON/") }, "\(declarations)")
+        #expect(
+            declarations.count == 1 && declarations.allSatisfy { $0.hasPrefix("Sources/BoundedJSON/") },
+            "\(declarations)")
     }
 
     @Test func theAgentKeepsNoTokenCacheOfItsOwn() throws {
@@ -85,9 +98,13 @@ import TestSupport
     }
 
     @Test func noErrorIsMatchedByItsMessageText() throws {
-        let patterns = ["message.contains(", "message.hasPrefix(", "description.contains(", "description.hasPrefix(",
-                        "localizedDescription"]
-        let matches = try Self.swiftFiles(under: "Sources").filter { file in patterns.contains { file.text.contains($0) } }
+        let patterns = [
+            "message.contains(", "message.hasPrefix(", "description.contains(", "description.hasPrefix(",
+            "localizedDescription",
+        ]
+        let matches = try Self.swiftFiles(under: "Sources").filter { file in
+            patterns.contains { file.text.contains($0) }
+        }
         #expect(matches.map(\.path) == [])
     }
 
@@ -97,8 +114,10 @@ import TestSupport
         let names = try swiftFiles(under: directory).flatMap { file in
             file.text.split(separator: "\n").compactMap { line -> String? in
                 let words = line.split(separator: " ").map(String.init)
-                guard let at = words.firstIndex(of: "import"), words[..<at].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains($0) }),
-                      at + 1 < words.count else { return nil }
+                guard let at = words.firstIndex(of: "import"),
+                    words[..<at].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains($0) }),
+                    at + 1 < words.count
+                else { return nil }
                 return words.last?.split(separator: ".").first.map(String.init)
             }
         }
@@ -114,7 +133,9 @@ import TestSupport
         let manifest = try PackageFiles.text("Package.swift")
         let line = try #require(manifest.split(separator: "\n").first { $0.contains(".target(name: \"AuthVaultCLI\"") })
         let dependencies = line.split(separator: "[").last?.split(separator: "]").first?
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            .split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
         #expect(Set(dependencies ?? []) == allowed, "\(line)")
         #expect(manifest.components(separatedBy: ".library(").count == 2, "one library product: AuthVaultApp")
     }
@@ -125,20 +146,29 @@ import TestSupport
         #expect(try Self.imports(under: "Examples/LibraryClient") == ["AuthVaultApp"])
         let manifest = try PackageFiles.text("Package.swift")
         #expect(manifest.contains("dependencies: [\"AuthVaultApp\"], path: \"Examples/Embedding\""))
-        #expect(manifest.contains("dependencies: [\"AuthVaultApp\"],\n                          path: \"Examples/LibraryClient\""))
+        #expect(
+            manifest.contains(
+                "dependencies: [\"AuthVaultApp\"],\n                          path: \"Examples/LibraryClient\""))
     }
 
     /// The profile handle offers intents; its store, vault, lock and authority are the application's internals.
     @Test func theProfileHandleHandsOutNoParts() throws {
-        let handle = try Self.swiftFiles(under: "Sources/AuthVaultApp/Session").filter { $0.path.contains("ProfileSession") }
+        let handle = try Self.swiftFiles(under: "Sources/AuthVaultApp/Session").filter {
+            $0.path.contains("ProfileSession")
+        }
         let exposed = handle.flatMap { file in
             file.text.split(separator: "\n").filter { line in
-                line.contains("public") && ["store", "vault", "lock", "authority"].contains { line.contains("let \($0):") || line.contains("var \($0):") }
+                line.contains("public")
+                    && ["store", "vault", "lock", "authority"].contains {
+                        line.contains("let \($0):") || line.contains("var \($0):")
+                    }
             }
         }
         #expect(!handle.isEmpty && exposed == [], "\(exposed)")
         let internals = try Self.swiftFiles(under: "Sources/AuthVaultApp").flatMap { file in
-            file.text.split(separator: "\n").filter { $0.contains("public") && ($0.contains("class ProfileAuthority") || $0.contains("struct VaultFactory")) }
+            file.text.split(separator: "\n").filter {
+                $0.contains("public") && ($0.contains("class ProfileAuthority") || $0.contains("struct VaultFactory"))
+            }
         }
         #expect(internals == [], "the authority and the vault factory are the application's own")
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 33 item 2: a revocation that failed for want of the network is kept and retried, against the strict Cognito
 /// emulator (moto with RevokeToken, so a revoked refresh token is refused afterwards) behind a fault proxy that cuts
@@ -29,15 +29,21 @@ import TestSupport
         }
 
         func refreshToken() async throws -> String {
-            guard let token = try await cli.storedRecord()?["refreshToken"] as? String else { throw TestFixtureError("no refresh token stored") }
+            guard let token = try await cli.storedRecord()?["refreshToken"] as? String else {
+                throw TestFixtureError("no refresh token stored")
+            }
             return token
         }
 
         /// Whether the server still takes the refresh token (the refresh grant, straight at the emulator).
         func serverAccepts(_ refreshToken: String) async -> Bool {
             do {
-                try await pool.moto.call("InitiateAuth", ["AuthFlow": "REFRESH_TOKEN_AUTH", "ClientId": pool.clientId,
-                                                          "AuthParameters": ["REFRESH_TOKEN": refreshToken]])
+                try await pool.moto.call(
+                    "InitiateAuth",
+                    [
+                        "AuthFlow": "REFRESH_TOKEN_AUTH", "ClientId": pool.clientId,
+                        "AuthParameters": ["REFRESH_TOKEN": refreshToken],
+                    ])
                 return true
             } catch {
                 return false
@@ -49,7 +55,9 @@ import TestSupport
             let token = try await refreshToken()
             try await proxy.inject(PendingRevocationEndToEndTests.networkDown)
             let logout = try await cli.run(["logout"])
-            guard logout.status == 5 else { throw TestFixtureError("logout exited \(logout.status): \(logout.stderrText)") }
+            guard logout.status == 5 else {
+                throw TestFixtureError("logout exited \(logout.status): \(logout.stderrText)")
+            }
             try await proxy.inject([])
             return token
         }
@@ -68,25 +76,35 @@ import TestSupport
         let first = try await cli.run(["logout"])
         #expect(first.status == 5, "\(first.stderrText)")
         #expect(first.stderrText.contains("Signed out of profile 'default' on this machine."), "\(first.stderrText)")
-        #expect(first.stderrText.contains("Sign-out not finished: the refresh token is not revoked yet and stays valid at the server until"),
-                "\(first.stderrText)")
+        #expect(
+            first.stderrText.contains(
+                "Sign-out not finished: the refresh token is not revoked yet and stays valid at the server until"),
+            "\(first.stderrText)")
         #expect(first.stderrText.contains("'authvault logout --profile default --forget'"), "\(first.stderrText)")
-        #expect(first.stderrText.contains("the refresh token is kept, encrypted, to revoke at the next logout, login or refresh."), "\(first.stderrText)")
+        #expect(
+            first.stderrText.contains(
+                "the refresh token is kept, encrypted, to revoke at the next logout, login or refresh."),
+            "\(first.stderrText)")
         let record = try await cli.storedRecord()
         #expect(record?["refreshToken"] == nil && record?["accessToken"] == nil, "the session is gone from here")
         #expect(try await machine.pendingTokens() == [token], "kept to revoke, apart from any session")
 
         let status = try await cli.run(["status"])
-        #expect(status.stdoutText.contains("Pending:    Sign-out not finished: the refresh token is not revoked yet"), "\(status.stdoutText)")
+        #expect(
+            status.stdoutText.contains("Pending:    Sign-out not finished: the refresh token is not revoked yet"),
+            "\(status.stdoutText)")
         let json = try await cli.run(["status", "--json"])
         #expect(try await JSONSchemaCheck.violations(of: json.stdout, against: "status.schema.json") == [])
-        let pending = (try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["pendingRevocations"] as? [[String: Any]]
+        let pending =
+            (try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])?["pendingRevocations"]
+            as? [[String: Any]]
         #expect(pending?.count == 1 && pending?.first?["validUntilByDefault"] is String, "\(json.stdoutText)")
         #expect(!json.stdoutText.contains(token) && !status.stdoutText.contains(token), "the token is never shown")
 
         let stillDown = try await cli.run(["logout"])
         #expect(stillDown.status == 5, "\(stillDown.stderrText)")
-        #expect(stillDown.stderrText.contains("Revoking the earlier refresh token failed again"), "\(stillDown.stderrText)")
+        #expect(
+            stillDown.stderrText.contains("Revoking the earlier refresh token failed again"), "\(stillDown.stderrText)")
         #expect(stillDown.stderrText.contains("Sign-out not finished"), "\(stillDown.stderrText)")
         #expect(try await machine.pendingTokens() == [token])
         #expect(await machine.serverAccepts(token), "not revoked yet: the truth status and logout tell")
@@ -94,7 +112,9 @@ import TestSupport
         try await machine.proxy.inject([])
         let back = try await cli.run(["logout"])
         #expect(back.status == 0, "\(back.stderrText)")
-        #expect(back.stderrText.contains("Revoked the refresh token an earlier logout could not revoke, too."), "\(back.stderrText)")
+        #expect(
+            back.stderrText.contains("Revoked the refresh token an earlier logout could not revoke, too."),
+            "\(back.stderrText)")
         #expect(!back.stderrText.contains("Sign-out not finished"), "\(back.stderrText)")
         #expect(try await machine.pendingTokens() == [])
         #expect(await machine.serverAccepts(token) == false, "the server refuses the revoked refresh token")

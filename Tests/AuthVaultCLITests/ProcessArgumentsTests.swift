@@ -1,5 +1,6 @@
-@testable import AuthVaultCLI
 import Testing
+
+@testable import AuthVaultCLI
 
 /// The kernel's copy of the arguments, read when the Swift runtime could not find them (a preloaded libfaketime).
 @Suite struct ProcessArgumentsTests {

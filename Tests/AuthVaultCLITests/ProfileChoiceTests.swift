@@ -1,7 +1,8 @@
-import Foundation
-import Testing
-import TestSupport
 import AuthVaultApp
+import Foundation
+import TestSupport
+import Testing
+
 @testable import AuthVaultCLI
 
 /// `profiles use` (a current profile kept in the configuration, below --profile and $AUTHVAULT_PROFILE) and
@@ -13,9 +14,13 @@ import AuthVaultApp
         let cli = try CLIHarness()
         _ = await cli.run("configure", "--user-pool-id", "us-east-1_A1", "--client-id", "a")
         _ = await cli.run("-p", "work", "configure", "--user-pool-id", "us-east-1_W1", "--client-id", "w")
-        for arguments in [["--profile", "work", "status"], ["status", "--profile", "work"], ["-p", "work", "status", "--json"]] {
+        for arguments in [
+            ["--profile", "work", "status"], ["status", "--profile", "work"], ["-p", "work", "status", "--json"],
+        ] {
             let shown = await cli.run(arguments)
-            #expect(shown.stdout.contains("work") && !shown.stdout.contains("us-east-1_A1"), "\(arguments): \(shown.stdout)")
+            #expect(
+                shown.stdout.contains("work") && !shown.stdout.contains("us-east-1_A1"), "\(arguments): \(shown.stdout)"
+            )
         }
         let unknown = await cli.run("--profile", "nosuch", "status")
         #expect(unknown.status != .success && unknown.stderr.contains("No profile named 'nosuch'"), "\(unknown.stderr)")
@@ -32,7 +37,9 @@ import AuthVaultApp
         #expect(use.stderr.contains("Profile 'work' is now the current profile."))
         #expect(try cli.configText().contains(#""currentProfile" : "work""#))
         #expect(await cli.run("profiles").stdout.contains("*  work"))
-        let json = (try JSONSerialization.jsonObject(with: Data(await cli.run("profiles", "--json").stdout.utf8)) as? [String: Any])?["profiles"]
+        let json =
+            (try JSONSerialization.jsonObject(with: Data(await cli.run("profiles", "--json").stdout.utf8))
+            as? [String: Any])?["profiles"]
             as? [[String: Any]]
         #expect(json?.first { $0["name"] as? String == "work" }?["current"] as? Bool == true)
         // The flag and the variable still win.
@@ -59,11 +66,16 @@ import AuthVaultApp
 
     @Test func removeAsksFirstThenTakesTheConfigurationAndTheVaultRecord() async throws {
         let cli = try HeadlessCLI()
-        let configure = try await cli.run(["-p", "gone", "configure", "--user-pool-id", "us-east-1_G1", "--client-id", "g",
-                                           "--vault", "file", "--client-secret-stdin"], stdin: "client-secret-to-forget\n")
+        let configure = try await cli.run(
+            [
+                "-p", "gone", "configure", "--user-pool-id", "us-east-1_G1", "--client-id", "g",
+                "--vault", "file", "--client-secret-stdin",
+            ], stdin: "client-secret-to-forget\n")
         cli.remember("client-secret-to-forget", as: "the client secret")
         #expect(configure.status == 0, "\(configure.stderrText)")
-        #expect(try await cli.run(["-p", "kept", "configure", "--user-pool-id", "us-east-1_K1", "--client-id", "k"]).status == 0)
+        #expect(
+            try await cli.run(["-p", "kept", "configure", "--user-pool-id", "us-east-1_K1", "--client-id", "k"]).status
+                == 0)
         #expect(try await cli.run(["profiles", "use", "gone"]).status == 0)
         let record = "\(cli.dataDirectory)/gone.record"
         #expect(FileManager.default.fileExists(atPath: record), "the client secret is in a vault record")
@@ -73,13 +85,16 @@ import AuthVaultApp
         #expect(unconfirmed.stderrText.contains("--yes"))
         #expect(FileManager.default.fileExists(atPath: record), "nothing is removed without a confirmation")
 
-        let declined = try await cli.runOnTerminal(["profiles", "remove", "gone"], answers: [("Remove profile 'gone'", "n")])
+        let declined = try await cli.runOnTerminal(
+            ["profiles", "remove", "gone"], answers: [("Remove profile 'gone'", "n")])
         #expect(declined.status == 1, "\(declined.screen)")
         #expect(FileManager.default.fileExists(atPath: record))
 
         let removed = try await cli.run(["profiles", "remove", "gone", "--yes"])
         #expect(removed.status == 0, "\(removed.stderrText)")
-        #expect(removed.stderrText.contains("Deleted its tokens, client secret, device keys and AWS credentials from the encrypted file vault"))
+        #expect(
+            removed.stderrText.contains(
+                "Deleted its tokens, client secret, device keys and AWS credentials from the encrypted file vault"))
         #expect(removed.stderrText.contains("It was the current profile"))
         #expect(!FileManager.default.fileExists(atPath: record))
         let names = try await cli.run(["profiles", "list", "--names"])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The binary behind a proxy (Debian's tinyproxy) as a user sets one: curl's variables in the environment. A remote
 /// endpoint goes through it; a loopback one (an emulator, a local provider) never does, whatever the variables say,
@@ -20,8 +20,9 @@ import TestSupport
         let cli = try HeadlessCLI()
         try await cli.configure(pool)
         let variables = Self.everyProxyVariable(proxy.url)
-        let login = try await cli.run(["login", "--password", "--username", "alice", "--password-stdin"],
-                                      stdin: "Correct-Horse-9!\n", extraEnvironment: variables)
+        let login = try await cli.run(
+            ["login", "--password", "--username", "alice", "--password-stdin"],
+            stdin: "Correct-Horse-9!\n", extraEnvironment: variables)
         cli.remember("Correct-Horse-9!", as: "the password")
         #expect(login.status == 0, "\(login.stderrText)")
         _ = try await cli.storedRecord()
@@ -46,7 +47,9 @@ import TestSupport
         #expect(refresh.stderrText.contains("the proxy failed"), "\(refresh.stderrText)")
         // One tunnel a try (network trouble is retried).
         let requests = try proxy.requests()
-        #expect(!requests.isEmpty && requests.allSatisfy { $0 == "CONNECT cognito-idp.proxied.test:9 HTTP/1.1" }, "\(requests)")
+        #expect(
+            !requests.isEmpty && requests.allSatisfy { $0 == "CONNECT cognito-idp.proxied.test:9 HTTP/1.1" },
+            "\(requests)")
         #expect(try await profile.cli.run(["token"]).status == 0, "the session is kept")
         profile.cli.expectNoSecretLeaks()
     }
@@ -56,7 +59,8 @@ import TestSupport
         let configure = try await profile.cli.run(["configure", "--endpoint", "https://cognito-idp.proxied.test:9/"])
         #expect(configure.status == 0, "\(configure.stderrText)")
         let closed = FreeLoopbackPorts.run(of: 1)[0]
-        let refresh = try await profile.cli.run(["refresh"], extraEnvironment: ["https_proxy": "http://127.0.0.1:\(closed)"])
+        let refresh = try await profile.cli.run(
+            ["refresh"], extraEnvironment: ["https_proxy": "http://127.0.0.1:\(closed)"])
         #expect(refresh.status == 5, "\(refresh.stderrText)")
         #expect(refresh.stderrText.contains("the proxy failed"), "\(refresh.stderrText)")
         #expect(refresh.stderrText.contains("127.0.0.1 port \(closed)"), "\(refresh.stderrText)")

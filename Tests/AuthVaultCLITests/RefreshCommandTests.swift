@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `authvault refresh` against moto: new tokens at once, one call upstream; without a session, exit status 3.
 @Suite struct RefreshCommandTests {
@@ -22,7 +22,9 @@ import TestSupport
 
     @Test func withoutASessionRefreshSaysToSignIn() async throws {
         let cli = try HeadlessCLI()
-        _ = try await cli.run(["configure", "--user-pool-id", "us-east-1_None", "--client-id", "abc", "--vault", "file"])
+        _ = try await cli.run([
+            "configure", "--user-pool-id", "us-east-1_None", "--client-id", "abc", "--vault", "file",
+        ])
         let refresh = try await cli.run(["refresh"])
         #expect(refresh.status == 3)
         #expect(refresh.stderrText.contains("authvault login"))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 26 item 3: every remedy names the profile it is about, in one wording ('authvault COMMAND --profile P'):
 /// the profile a helper served (chosen by the tool's server, not the current one), the one named, the current one.
@@ -9,27 +9,39 @@ import TestSupport
     static func twoProfiles() async throws -> HeadlessCLI {
         let cli = try HeadlessCLI()
         for (name, host) in [("work", "git.example.com"), ("kube", "kube.example.com")] {
-            let made = try await cli.run(["--profile", name, "configure", "--user-pool-id", "us-east-1_\(name)", "--client-id", name,
-                                          "--vault", "file", "--helper-host", host])
-            guard made.status == 0 else { throw TestFixtureError("configure \(name) exited \(made.status): \(made.stderrText)") }
+            let made = try await cli.run([
+                "--profile", name, "configure", "--user-pool-id", "us-east-1_\(name)", "--client-id", name,
+                "--vault", "file", "--helper-host", host,
+            ])
+            guard made.status == 0 else {
+                throw TestFixtureError("configure \(name) exited \(made.status): \(made.stderrText)")
+            }
         }
         let chosen = try await cli.run(["profiles", "use", "work"])
-        guard chosen.status == 0 else { throw TestFixtureError("profiles use exited \(chosen.status): \(chosen.stderrText)") }
+        guard chosen.status == 0 else {
+            throw TestFixtureError("profiles use exited \(chosen.status): \(chosen.stderrText)")
+        }
         return cli
     }
 
     /// kubectl, git and Vault name their server; the profile listing it is the one to sign in, not the current one.
     @Test func aHelperNamesTheProfileOfTheServerItServed() async throws {
         let cli = try await Self.twoProfiles()
-        let execInfo = #"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false,"#
+        let execInfo =
+            #"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false,"#
             + #""cluster":{"server":"https://kube.example.com:6443"}}}"#
         let kubectl = try await cli.run(["kubectl-credential"], extraEnvironment: ["KUBERNETES_EXEC_INFO": execInfo])
         let git = try await cli.run(["git-credential", "get"], stdin: "protocol=https\nhost=kube.example.com\n\n")
-        let vault = try await cli.run(["vault-token-helper", "get"], extraEnvironment: ["VAULT_ADDR": "https://kube.example.com:8200"])
+        let vault = try await cli.run(
+            ["vault-token-helper", "get"], extraEnvironment: ["VAULT_ADDR": "https://kube.example.com:8200"])
         for (tool, output) in [("kubectl", kubectl), ("git", git), ("vault", vault)] {
             #expect(output.status == 3 && output.stdout.isEmpty, "\(tool): \(output.status) \(output.stderrText)")
-            #expect(output.stderrText.contains("'authvault login --profile kube' in a terminal"), "\(tool): \(output.stderrText)")
-            #expect(!output.stderrText.contains("--profile work") && !output.stderrText.contains("'authvault login'"), "\(tool): \(output.stderrText)")
+            #expect(
+                output.stderrText.contains("'authvault login --profile kube' in a terminal"),
+                "\(tool): \(output.stderrText)")
+            #expect(
+                !output.stderrText.contains("--profile work") && !output.stderrText.contains("'authvault login'"),
+                "\(tool): \(output.stderrText)")
         }
     }
 
@@ -37,13 +49,22 @@ import TestSupport
     @Test func aCommandNamesTheProfileItRanFor() async throws {
         let cli = try await Self.twoProfiles()
         let current = try await cli.run(["token"])
-        #expect(current.status == 3 && current.stderrText.contains("Run 'authvault login --profile work' in a terminal."), "\(current.stderrText)")
+        #expect(
+            current.status == 3 && current.stderrText.contains("Run 'authvault login --profile work' in a terminal."),
+            "\(current.stderrText)")
         let named = try await cli.run(["--profile", "kube", "whoami"])
-        #expect(named.status == 3 && named.stderrText == "Error: Not signed in. Run 'authvault login --profile kube'.\n", "\(named.stderrText)")
+        #expect(
+            named.status == 3 && named.stderrText == "Error: Not signed in. Run 'authvault login --profile kube'.\n",
+            "\(named.stderrText)")
         let refresh = try await cli.run(["refresh", "--profile", "kube"])
-        #expect(refresh.status == 3 && refresh.stderrText == "Error: Not signed in. Run 'authvault login --profile kube'.\n", "\(refresh.stderrText)")
+        #expect(
+            refresh.status == 3
+                && refresh.stderrText == "Error: Not signed in. Run 'authvault login --profile kube'.\n",
+            "\(refresh.stderrText)")
         let forget = try await cli.run(["devices", "forget"])
-        #expect(forget.status == 2 && forget.stderrText.contains("(see 'authvault devices list --profile work')"), "\(forget.stderrText)")
+        #expect(
+            forget.status == 2 && forget.stderrText.contains("(see 'authvault devices list --profile work')"),
+            "\(forget.stderrText)")
     }
 
     /// With --debug the library's error underneath is named, by type and case only; without it, the exact lines
@@ -51,8 +72,13 @@ import TestSupport
     @Test func debugNamesTheErrorUnderneath() async throws {
         let cli = try await Self.twoProfiles()
         let named = try await cli.run(["--debug", "--profile", "kube", "whoami"])
-        #expect(named.status == 3 && named.stderrText.contains("authvault debug: underneath: AuthStoreError.signInRequired\n"), "\(named.stderrText)")
-        #expect(named.stderrText.hasSuffix("Error: Not signed in. Run 'authvault login --profile kube'.\n"), "\(named.stderrText)")
+        #expect(
+            named.status == 3
+                && named.stderrText.contains("authvault debug: underneath: AuthStoreError.signInRequired\n"),
+            "\(named.stderrText)")
+        #expect(
+            named.stderrText.hasSuffix("Error: Not signed in. Run 'authvault login --profile kube'.\n"),
+            "\(named.stderrText)")
     }
 
     /// `status` without a session says "not signed in" once, in its report, with the exit status its help gives;
@@ -60,12 +86,14 @@ import TestSupport
     @Test func statusSaysNotSignedInOnce() async throws {
         let profile = try await SignedInProfile.make()
         let cli = profile.cli
-        _ = try await cli.run(["logout"])   // moto has no RevokeToken: the local sign-out stands either way
+        _ = try await cli.run(["logout"])  // moto has no RevokeToken: the local sign-out stands either way
         let status = try await cli.run(["status"])
         #expect(status.status == 3, "\(status.stderrText)")
         #expect(status.stderr.isEmpty, "said once, in the report: \(status.stderrText)")
         #expect(status.stdoutText.components(separatedBy: "not signed in").count == 2, "\(status.stdoutText)")
-        #expect(status.stdoutText.contains("Note:       not signed in; run 'authvault login --profile default'"), "\(status.stdoutText)")
+        #expect(
+            status.stdoutText.contains("Note:       not signed in; run 'authvault login --profile default'"),
+            "\(status.stdoutText)")
         let json = try await cli.run(["status", "--json"])
         #expect(json.status == 3 && json.stderr.isEmpty, "\(json.stderrText)")
         let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])

@@ -1,30 +1,49 @@
-@testable import AuthVaultCLI
 import AuthAgent
 import AuthStore
 import AuthVaultApp
 import CognitoAuth
 import HTTPTransport
-import Testing
 import TestSupport
+import Testing
 import TokenVault
+
+@testable import AuthVaultCLI
 
 /// Issue 11 item 2: the libraries report reasons and name no command or flag; the command line adds the remedy.
 @Suite struct RemedyTests {
     @Test func vaultReasonsGetTheCommandThatHelps() {
-        #expect(CLIErrors.from(ApplicationError(VaultError.unavailable("no bus")), profile: "work").message.contains("'authvault configure --profile work --vault file'"))
-        #expect(CLIErrors.from(ApplicationError(VaultError.locked("default")), profile: "work").message.contains("--vault file"))
-        #expect(CLIErrors.from(ApplicationError(VaultError.timedOut(seconds: 5)), profile: "work").message.contains("--vault file"))
-        #expect(CLIErrors.from(ApplicationError(AuthStoreError.vault(.unavailable("no bus"))), profile: "work").message.contains("--vault file"))
-        #expect(CLIErrors.from(ApplicationError(VaultError.wrongPassphrase), profile: "work").message == VaultError.wrongPassphrase.description)
-        #expect(CLIErrors.from(ApplicationError(VaultError.passphraseRequired("no terminal")), profile: "work").message.hasSuffix("'authvault vault unlock'."))
+        #expect(
+            CLIErrors.from(ApplicationError(VaultError.unavailable("no bus")), profile: "work").message.contains(
+                "'authvault configure --profile work --vault file'"))
+        #expect(
+            CLIErrors.from(ApplicationError(VaultError.locked("default")), profile: "work").message.contains(
+                "--vault file"))
+        #expect(
+            CLIErrors.from(ApplicationError(VaultError.timedOut(seconds: 5)), profile: "work").message.contains(
+                "--vault file"))
+        #expect(
+            CLIErrors.from(ApplicationError(AuthStoreError.vault(.unavailable("no bus"))), profile: "work").message
+                .contains("--vault file"))
+        #expect(
+            CLIErrors.from(ApplicationError(VaultError.wrongPassphrase), profile: "work").message
+                == VaultError.wrongPassphrase.description)
+        #expect(
+            CLIErrors.from(ApplicationError(VaultError.passphraseRequired("no terminal")), profile: "work").message
+                .hasSuffix("'authvault vault unlock'."))
     }
 
     @Test func storeAndLockReasonsGetTheCommandThatHelps() {
         #expect(!AuthStoreError.signInRequired(nil).description.contains("authvault"))
-        #expect(CLIErrors.from(ApplicationError(AuthStoreError.signInRequired(nil)), profile: "work").message == "Not signed in. Run 'authvault login --profile work'.")
-        #expect(CLIErrors.from(ApplicationError(AuthStoreError.challengeExpired), profile: "work").message.hasSuffix("Run 'authvault login --profile work' again."))
+        #expect(
+            CLIErrors.from(ApplicationError(AuthStoreError.signInRequired(nil)), profile: "work").message
+                == "Not signed in. Run 'authvault login --profile work'.")
+        #expect(
+            CLIErrors.from(ApplicationError(AuthStoreError.challengeExpired), profile: "work").message.hasSuffix(
+                "Run 'authvault login --profile work' again."))
         #expect(!VaultError.lockedUntilUnlocked.description.contains("authvault"))
-        #expect(CLIErrors.from(ApplicationError(VaultError.lockedUntilUnlocked), profile: "work").message.hasSuffix("Run 'authvault vault unlock' to open it again."))
+        #expect(
+            CLIErrors.from(ApplicationError(VaultError.lockedUntilUnlocked), profile: "work").message.hasSuffix(
+                "Run 'authvault vault unlock' to open it again."))
     }
 
     /// Machine sign-in: the refusals name no command; the command line names the configure option that fixes each,
@@ -35,29 +54,48 @@ import TokenVault
         let grant = CognitoError.clientCredentialsRefused(.unauthorizedClient, message: "")
         for reason in [secret, scope, grant] { #expect(!reason.description.contains("authvault")) }
         let rejectedSecret = CLIErrors.from(ApplicationError(AuthStoreError.rejected(secret)), profile: "ci")
-        #expect(rejectedSecret.message.contains("'authvault configure --profile ci --client-secret-stdin'") && rejectedSecret.status == .failure)
+        #expect(
+            rejectedSecret.message.contains("'authvault configure --profile ci --client-secret-stdin'")
+                && rejectedSecret.status == .failure)
         let noSecret = CLIErrors.from(ApplicationError(AuthStoreError.rejected(.missingClientSecret)), profile: "ci")
         #expect(noSecret.message.contains("'authvault configure --profile ci --client-secret-stdin'"))
         let rejectedScope = CLIErrors.from(ApplicationError(AuthStoreError.rejected(scope)), profile: "ci")
-        #expect(rejectedScope.message.contains("api/missing") && rejectedScope.message.contains("'authvault configure --profile ci --scopes"))
-        #expect(CLIErrors.from(ApplicationError(AuthStoreError.rejected(grant)), profile: "ci").message == grant.description)
+        #expect(
+            rejectedScope.message.contains("api/missing")
+                && rejectedScope.message.contains("'authvault configure --profile ci --scopes"))
+        #expect(
+            CLIErrors.from(ApplicationError(AuthStoreError.rejected(grant)), profile: "ci").message == grant.description
+        )
         // A user's things asked of a machine profile: said as such, never as invalid Cognito settings.
         let idToken = CLIErrors.from(ApplicationError(AuthStoreError.noIDTokenForMachine), profile: "ci")
-        #expect(!AuthStoreError.noIDTokenForMachine.description.contains("authvault") && !idToken.message.contains("settings are invalid"))
-        #expect(idToken.message.contains("'authvault token --profile ci' (for kubectl-credential, --token access)") && idToken.status == .usage, "\(idToken.message)")
+        #expect(
+            !AuthStoreError.noIDTokenForMachine.description.contains("authvault")
+                && !idToken.message.contains("settings are invalid"))
+        #expect(
+            idToken.message.contains("'authvault token --profile ci' (for kubectl-credential, --token access)")
+                && idToken.status == .usage, "\(idToken.message)")
         let noUser = CLIErrors.from(ApplicationError.machineHasNoUser(profile: "ci"), profile: "ci")
-        #expect(noUser.message.contains("machine profile") && noUser.message.contains("'authvault whoami --profile ci'") && noUser.status == .usage)
+        #expect(
+            noUser.message.contains("machine profile") && noUser.message.contains("'authvault whoami --profile ci'")
+                && noUser.status == .usage)
     }
 
     /// The error underneath goes along for --debug by type and case, nested ones within, never with the text it carries.
     @Test func theErrorUnderneathGoesAlongByNameOnly() {
-        let refused = CLIErrors.from(ApplicationError(AuthStoreError.rejected(.notAuthorized(message: "user alice may not"))), profile: "work")
+        let refused = CLIErrors.from(
+            ApplicationError(AuthStoreError.rejected(.notAuthorized(message: "user alice may not"))), profile: "work")
         #expect(refused.underlying == "CognitoError.notAuthorized" && refused.status == .failure)
         #expect(refused.message.contains("user alice may not") && refused.underlying?.contains("alice") == false)
-        let slow = CLIErrors.from(ApplicationError(AuthStoreError.network(.deadlineExceeded(operation: "InitiateAuth", attempts: 3, lastError: nil))),
-                                  profile: "work")
-        #expect(slow.underlying == "AuthStoreError.network(CognitoError.deadlineExceeded)" && slow.status == .networkUnavailable)
-        #expect(CLIErrors.from(ApplicationError(VaultError.lockedUntilUnlocked), profile: "work").underlying == "VaultError")
+        let slow = CLIErrors.from(
+            ApplicationError(
+                AuthStoreError.network(.deadlineExceeded(operation: "InitiateAuth", attempts: 3, lastError: nil))),
+            profile: "work")
+        #expect(
+            slow.underlying == "AuthStoreError.network(CognitoError.deadlineExceeded)"
+                && slow.status == .networkUnavailable)
+        #expect(
+            CLIErrors.from(ApplicationError(VaultError.lockedUntilUnlocked), profile: "work").underlying == "VaultError"
+        )
         #expect(CLIErrors.from(ApplicationError.machineHasNoUser(profile: "ci"), profile: "ci").underlying == nil)
     }
 
@@ -68,54 +106,89 @@ import TokenVault
         let noProfile = CLIErrors.from(ApplicationError.configuration(missing), profile: "work")
         #expect(noProfile.message.contains("'authvault configure --profile work --user-pool-id ID --client-id ID'"))
         #expect(noProfile.status == .failure)
-        let incomplete = CLIErrors.from(ApplicationError.configuration(.incomplete(profile: "work", missing: "--client-id")), profile: "work")
-        #expect(incomplete.message.contains("'authvault configure --profile work --client-id VALUE'") && incomplete.status == .usage)
-        let noSession = CLIErrors.from(ApplicationError.noUsableSession(profile: "work", reason: "not signed in"), profile: "default")
+        let incomplete = CLIErrors.from(
+            ApplicationError.configuration(.incomplete(profile: "work", missing: "--client-id")), profile: "work")
+        #expect(
+            incomplete.message.contains("'authvault configure --profile work --client-id VALUE'")
+                && incomplete.status == .usage)
+        let noSession = CLIErrors.from(
+            ApplicationError.noUsableSession(profile: "work", reason: "not signed in"), profile: "default")
         #expect(noSession.message.contains("'authvault login --profile work'") && noSession.status == .signInRequired)
-        for (flow, named) in [(AuthFlowChoice.srp, ""), (.password, ""), (.emailOTP, " --auth-flow email-otp"), (.smsOTP, " --auth-flow sms-otp"),
-                              (.choice, " --auth-flow choice"), (.custom, " --auth-flow custom")] {
-            let byCode = CLIErrors.from(ApplicationError.noUsableSession(profile: "work", reason: "not signed in"), profile: "default") { $0 == "work" ? flow : nil }
-            #expect(byCode.message.contains("'authvault login --profile work\(named)' in a terminal"), "\(byCode.message)")
+        for (flow, named) in [
+            (AuthFlowChoice.srp, ""), (.password, ""), (.emailOTP, " --auth-flow email-otp"),
+            (.smsOTP, " --auth-flow sms-otp"),
+            (.choice, " --auth-flow choice"), (.custom, " --auth-flow custom"),
+        ] {
+            let byCode = CLIErrors.from(
+                ApplicationError.noUsableSession(profile: "work", reason: "not signed in"), profile: "default"
+            ) { $0 == "work" ? flow : nil }
+            #expect(
+                byCode.message.contains("'authvault login --profile work\(named)' in a terminal"), "\(byCode.message)")
         }
-        let fromAgent = CLIErrors.from(ApplicationError.agent(profile: "work", failure: AgentFailure(.signInRequired, "No usable session.")), profile: "default") { _ in .custom }
-        #expect(fromAgent.message.hasSuffix("Run 'authvault login --profile work --auth-flow custom' in a terminal.") && fromAgent.status == .signInRequired)
+        let fromAgent = CLIErrors.from(
+            ApplicationError.agent(profile: "work", failure: AgentFailure(.signInRequired, "No usable session.")),
+            profile: "default"
+        ) { _ in .custom }
+        #expect(
+            fromAgent.message.hasSuffix("Run 'authvault login --profile work --auth-flow custom' in a terminal.")
+                && fromAgent.status == .signInRequired)
         #expect(CLIErrors.from(ApplicationError(VaultError.locked("work")), profile: "work").status == .vaultLocked)
-        let variable = CLIErrors.from(ApplicationError.invalidVariable(name: "AUTHVAULT_KEY_CACHE_TIMEOUT", value: "soon", expected: "a number"), profile: "work")
+        let variable = CLIErrors.from(
+            ApplicationError.invalidVariable(name: "AUTHVAULT_KEY_CACHE_TIMEOUT", value: "soon", expected: "a number"),
+            profile: "work")
         #expect(variable.status == .usage && variable.message.contains("AUTHVAULT_KEY_CACHE_TIMEOUT"))
     }
 
     @Test func theFileVaultNoticeGetsTheMigrateCommand() {
         let notice = ApplicationNotice.fileVaultChosen(profile: "work", directory: "/d", reason: "no session bus")
         #expect(!notice.description.contains("'authvault "))
-        #expect(Remedy.message(notice.description, Remedy.of(notice)).hasSuffix("'authvault vault migrate --to secret-service' moves them later."))
+        #expect(
+            Remedy.message(notice.description, Remedy.of(notice)).hasSuffix(
+                "'authvault vault migrate --to secret-service' moves them later."))
     }
 
     @Test func aProfileWithoutBrowserSettingsGetsTheConfigureOptions() {
-        let reason = OAuthError.invalidConfiguration("profile 'work' has no Hosted UI or OAuth endpoints to sign in through a browser")
+        let reason = OAuthError.invalidConfiguration(
+            "profile 'work' has no Hosted UI or OAuth endpoints to sign in through a browser")
         #expect(!reason.description.contains("authvault"))
-        #expect(CLIErrors.from(ApplicationError(reason), profile: "work").message.contains("'authvault configure --profile work': --hosted-ui URL or --oidc-discovery URL"))
+        #expect(
+            CLIErrors.from(ApplicationError(reason), profile: "work").message.contains(
+                "'authvault configure --profile work': --hosted-ui URL or --oidc-discovery URL"))
     }
 
     @Test func aTLSFailureGetsTheCABundleFlagHoweverDeepItIs() {
         let tls = CognitoError.network(.tlsFailure("unknown issuer"))
         #expect(CLIErrors.from(ApplicationError(tls), profile: "work").message.contains("--ca-bundle"))
         let retried = CognitoError.deadlineExceeded(operation: "InitiateAuth", attempts: 3, lastError: tls)
-        #expect(CLIErrors.from(ApplicationError(AuthStoreError.network(retried)), profile: "work").message.contains("--ca-bundle"))
-        #expect(!CLIErrors.from(ApplicationError(CognitoError.network(.timedOut)), profile: "work").message.contains("--ca-bundle"))
+        #expect(
+            CLIErrors.from(ApplicationError(AuthStoreError.network(retried)), profile: "work").message.contains(
+                "--ca-bundle"))
+        #expect(
+            !CLIErrors.from(ApplicationError(CognitoError.network(.timedOut)), profile: "work").message.contains(
+                "--ca-bundle"))
         let oauthTLS = OAuthError.network(.tlsFailure("unknown issuer"))
         #expect(CLIErrors.from(ApplicationError(oauthTLS), profile: "work").message.contains("--ca-bundle"))
-        let oauthRetried = OAuthError.deadlineExceeded(operation: "the refresh-token grant", attempts: 2, lastError: oauthTLS)
+        let oauthRetried = OAuthError.deadlineExceeded(
+            operation: "the refresh-token grant", attempts: 2, lastError: oauthTLS)
         #expect(CLIErrors.from(ApplicationError(oauthRetried), profile: "work").message.contains("--ca-bundle"))
         #expect(CLIErrors.from(ApplicationError(oauthRetried), profile: "work").status == .networkUnavailable)
     }
 
     /// The OAuth client's reasons get the exit status their meaning asks for; nothing sent shows in the message.
     @Test func oauthReasonsGetTheirExitStatus() {
-        let over = OAuthError.refused(.invalidGrant, description: "token <redacted> is dead", status: 400, operation: .refresh)
+        let over = OAuthError.refused(
+            .invalidGrant, description: "token <redacted> is dead", status: 400, operation: .refresh)
         #expect(CLIErrors.from(ApplicationError(over), profile: "work").status == .signInRequired)
         #expect(CLIErrors.from(ApplicationError(over), profile: "work").message.contains("sign in again"))
-        #expect(CLIErrors.from(ApplicationError(OAuthError.refused(.temporarilyUnavailable, description: "", status: 400, operation: .refresh)), profile: "work").status == .networkUnavailable)
-        #expect(CLIErrors.from(ApplicationError(OAuthError.invalidConfiguration("no userinfo endpoint")), profile: "work").status == .failure)
+        #expect(
+            CLIErrors.from(
+                ApplicationError(
+                    OAuthError.refused(.temporarilyUnavailable, description: "", status: 400, operation: .refresh)),
+                profile: "work"
+            ).status == .networkUnavailable)
+        #expect(
+            CLIErrors.from(ApplicationError(OAuthError.invalidConfiguration("no userinfo endpoint")), profile: "work")
+                .status == .failure)
     }
 
     /// A discovery document behind a private certificate authority.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Fault matrix rows on a session whose app client rotates refresh tokens (GetTokensFromRefreshToken at the
 /// Cognito stand-in; moto has no rotation), and on the agent: processes killed with SIGKILL at random moments, 50
@@ -13,7 +13,8 @@ import TestSupport
         let session = try await RotatingSession.make(retryGracePeriodSeconds: 10)
         let cli = session.profile.cli
         let rounds = FaultMatrix.rounds(quick: 3, full: 30)
-        var landed = 0, lost = 0
+        var landed = 0
+        var lost = 0
         for _ in 0..<rounds {
             try await cli.ageTokens(expiringIn: -120)
             let victim = try InteractiveProcess(cli.authvault, ["token"], environment: cli.environment)
@@ -28,8 +29,9 @@ import TestSupport
         }
         let record = try await cli.storedRecord()
         let facts: [FaultFact] = [("every next token works", lost == 0), ("vault readable", record != nil)]
-        try await FaultMatrix.record("SIGKILL at random moments of a rotating refresh (\(rounds) rounds, \(landed) mid-run)", facts,
-                                     tokensLost: lost, sweeping: cli)
+        try await FaultMatrix.record(
+            "SIGKILL at random moments of a rotating refresh (\(rounds) rounds, \(landed) mid-run)", facts,
+            tokensLost: lost, sweeping: cli)
     }
 
     /// Many processes at once on an expired rotating session: one refresh upstream (a second would reuse a
@@ -43,10 +45,13 @@ import TestSupport
         let refreshes = try await session.standIn.operations().filter { $0 == "GetTokensFromRefreshToken" }.count
         let allServed = results.allSatisfy { $0.status == 0 && sameSecret($0.stdoutText, session.accessToken + "\n") }
         let next = try await cli.run(["token"])
-        let facts: [FaultFact] = [("all print the new token", allServed), ("one refresh upstream", refreshes == 1),
-                                  ("next token works", next.status == 0)]
-        try await FaultMatrix.record("\(count) processes at once on an expired rotating session", facts,
-                                     tokensLost: next.status == 0 ? 0 : 1, sweeping: cli)
+        let facts: [FaultFact] = [
+            ("all print the new token", allServed), ("one refresh upstream", refreshes == 1),
+            ("next token works", next.status == 0),
+        ]
+        try await FaultMatrix.record(
+            "\(count) processes at once on an expired rotating session", facts,
+            tokensLost: next.status == 0 ? 0 : 1, sweeping: cli)
     }
 
     /// The agent killed with SIGKILL while helpers without a passphrase of their own are asking it for a token on an
@@ -65,7 +70,9 @@ import TestSupport
         let count = FaultMatrix.rounds(quick: 10, full: 30)
         async let helpers = withThrowingTaskGroup(of: ProcessOutput.self) { group in
             for _ in 0..<count {
-                group.addTask { try await BoundedProcess.run(cli.authvault, ["token"], environment: clientEnvironment, timeout: 25) }
+                group.addTask {
+                    try await BoundedProcess.run(cli.authvault, ["token"], environment: clientEnvironment, timeout: 25)
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -76,7 +83,8 @@ import TestSupport
             cli.remember(token, as: "a token served through the agent")
         }
         let answered = results.allSatisfy { $0.status == 0 || $0.status == 4 }
-        let restarted = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent-again.log")
+        let restarted = try AgentProcess.start(
+            cli.authvault, environment: cli.environment, log: cli.root + "/agent-again.log")
         defer { restarted.kill() }
         // The dead agent's socket file is still there: wait for the new agent to say it listens in its place.
         var waits = 0
@@ -84,15 +92,20 @@ import TestSupport
             try await Task.sleep(for: .milliseconds(20))
             waits += 1
         }
-        let restartedOnSocket = restarted.log.contains("agent listening") && FileManager.default.fileExists(atPath: socket)
-        let throughNewAgent = try await BoundedProcess.run(cli.authvault, ["token"], environment: clientEnvironment, timeout: 25)
+        let restartedOnSocket =
+            restarted.log.contains("agent listening") && FileManager.default.fileExists(atPath: socket)
+        let throughNewAgent = try await BoundedProcess.run(
+            cli.authvault, ["token"], environment: clientEnvironment, timeout: 25)
         #expect(throughNewAgent.status == 0, "\(throughNewAgent.stderrText); the new agent: \(restarted.log)")
         let served = throughNewAgent.stdoutText.trimmingCharacters(in: .newlines)
         let owner = try? await profile.pool.owner(ofAccessToken: served)
-        let facts: [FaultFact] = [("each helper prints the token or exits 4", answered), ("a new agent starts", restartedOnSocket),
-                                  ("token works through it", throughNewAgent.status == 0 && owner == SignedInProfile.username)]
-        try await FaultMatrix.record("SIGKILL of the agent amid \(count) requests", facts,
-                                     tokensLost: facts.last!.held ? 0 : 1, sweeping: cli)
+        let facts: [FaultFact] = [
+            ("each helper prints the token or exits 4", answered), ("a new agent starts", restartedOnSocket),
+            ("token works through it", throughNewAgent.status == 0 && owner == SignedInProfile.username),
+        ]
+        try await FaultMatrix.record(
+            "SIGKILL of the agent amid \(count) requests", facts,
+            tokensLost: facts.last!.held ? 0 : 1, sweeping: cli)
     }
 }
 
@@ -109,7 +122,8 @@ struct RotatingSession {
         let profile = try await SignedInProfile.make()
         let cli = profile.cli
         guard let record = try await cli.storedRecord(), let refreshToken = record["refreshToken"] as? String,
-              let access = record["accessToken"] as? String, let id = record["idToken"] as? String else {
+            let access = record["accessToken"] as? String, let id = record["idToken"] as? String
+        else {
             throw TestFixtureError("no signed-in session to hand over")
         }
         let key = try RSATestKey()
@@ -124,13 +138,19 @@ struct RotatingSession {
             return minted
         }
         let accessToken = try reissued(access)
-        let standIn = try await CognitoStandIn.start(.init(
-            poolId: profile.pool.poolId, clientId: profile.pool.clientId, clientSecret: nil, refreshToken: refreshToken,
-            idToken: try reissued(id), accessToken: accessToken, jwks: try jwksDocument([key]), users: [],
-            retryGracePeriodSeconds: retryGracePeriodSeconds))
-        let configured = try await cli.run(["configure", "--endpoint", standIn.endpoint, "--jwks-url", standIn.jwksURL,
-                                            "--rotate-refresh-tokens", "true"])
-        guard configured.status == 0 else { throw TestFixtureError("configure exited \(configured.status): \(configured.stderrText)") }
+        let standIn = try await CognitoStandIn.start(
+            .init(
+                poolId: profile.pool.poolId, clientId: profile.pool.clientId, clientSecret: nil,
+                refreshToken: refreshToken,
+                idToken: try reissued(id), accessToken: accessToken, jwks: try jwksDocument([key]), users: [],
+                retryGracePeriodSeconds: retryGracePeriodSeconds))
+        let configured = try await cli.run([
+            "configure", "--endpoint", standIn.endpoint, "--jwks-url", standIn.jwksURL,
+            "--rotate-refresh-tokens", "true",
+        ])
+        guard configured.status == 0 else {
+            throw TestFixtureError("configure exited \(configured.status): \(configured.stderrText)")
+        }
         return RotatingSession(profile: profile, standIn: standIn, accessToken: accessToken)
     }
 }

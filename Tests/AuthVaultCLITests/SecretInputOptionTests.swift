@@ -1,14 +1,16 @@
 import Foundation
-import Testing
-import TestSupport
-@testable import AuthVaultCLI
 import SystemPlumbing
+import TestSupport
+import Testing
+
+@testable import AuthVaultCLI
 
 /// In-process: how commands take piped secrets and one-time codes (each on standard input too, with a warning about the command
 /// line), and what a child process is given of authvault's environment.
 @Suite struct SecretInputOptionTests {
     static let codeCommands: [(command: [String], option: String)] = [
-        (["confirm-signup"], "code"), (["confirm-forgot-password"], "code"), (["mfa", "setup-totp"], "code"), (["login"], "mfa-code"),
+        (["confirm-signup"], "code"), (["confirm-forgot-password"], "code"), (["mfa", "setup-totp"], "code"),
+        (["login"], "mfa-code"),
     ]
 
     @Test func everyCommandTakingACodeReadsItFromStandardInputAndWarnsAboutTheCommandLine() async throws {
@@ -30,7 +32,9 @@ import SystemPlumbing
         var cli = try CLIHarness()
         cli.environment["AUTHVAULT_VAULT_PASSPHRASE"] = "in-process vault words"
         cli.environment["AUTHVAULT_KEY_CACHE_TIMEOUT"] = "0"
-        let configure = ["configure", "--user-pool-id", "eu-west-1_AbC123", "--client-id", "client1", "--vault", "file"]
+        let configure = [
+            "configure", "--user-pool-id", "eu-west-1_AbC123", "--client-id", "client1", "--vault", "file",
+        ]
         #expect(await cli.run(configure).status == .success)
 
         let empty = await cli.run(["configure", "--client-secret-stdin"], stdin: "")
@@ -46,14 +50,22 @@ import SystemPlumbing
     }
 
     @Test func aChildGetsOurEnvironmentWithoutOurVariables() {
-        let ours = ["PATH": "/usr/bin", "HOME": "/home/a", "AUTHVAULT_VAULT_PASSPHRASE": "words", "AUTHVAULT_PROFILE": "work",
-                    "MY_AUTHVAULT_NOTE": "kept"]
-        #expect(ChildProcess.environment(from: ours) == ["PATH": "/usr/bin", "HOME": "/home/a", "MY_AUTHVAULT_NOTE": "kept"])
+        let ours = [
+            "PATH": "/usr/bin", "HOME": "/home/a", "AUTHVAULT_VAULT_PASSPHRASE": "words", "AUTHVAULT_PROFILE": "work",
+            "MY_AUTHVAULT_NOTE": "kept",
+        ]
+        #expect(
+            ChildProcess.environment(from: ours) == [
+                "PATH": "/usr/bin", "HOME": "/home/a", "MY_AUTHVAULT_NOTE": "kept",
+            ])
     }
 
     @Test func childArraysAreNullTerminatedCStrings() {
         let seen = CStringArrays.with(["/bin/true", "x"], ["A": "1"]) { argv, envp in
-            (argv.dropLast().map { String(cString: $0!) }, argv.last!, envp.dropLast().map { String(cString: $0!) }, envp.last!)
+            (
+                argv.dropLast().map { String(cString: $0!) }, argv.last!, envp.dropLast().map { String(cString: $0!) },
+                envp.last!
+            )
         }
         #expect(seen.0 == ["/bin/true", "x"] && seen.1 == nil)
         #expect(seen.2 == ["A=1"] && seen.3 == nil)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Secrets stay in the vault: whole sign-in lives and the error paths that are most tempted to print one (Cognito
 /// messages that echo the request back) leave no password, code, token, client secret or vault passphrase on
@@ -11,7 +11,8 @@ import TestSupport
     /// its code, a refresh, and a global sign-out.
     @Test func aWholeSignInLifeLeavesSecretsOnlyInTheVault() async throws {
         let pool = try await CognitoPool.make(withSecret: true)
-        let temporary = "Temporary-Pass-7!", chosen = "Chosen-By-Frank-8!"
+        let temporary = "Temporary-Pass-7!"
+        let chosen = "Chosen-By-Frank-8!"
         try await pool.createUser("frank", temporaryPassword: temporary)
         let cli = try HeadlessCLI()
         try await cli.configure(pool)
@@ -28,7 +29,8 @@ import TestSupport
         try await cli.ageTokens(expiringIn: -120)
         let refreshed = try await cli.run(["token", "--format", "json"])
         #expect(refreshed.status == 0, "\(refreshed.stderrText)")
-        let fresh = (try JSONSerialization.jsonObject(with: refreshed.stdout) as? [String: Any])?["token"] as? String ?? ""
+        let fresh =
+            (try JSONSerialization.jsonObject(with: refreshed.stdout) as? [String: Any])?["token"] as? String ?? ""
         let owner = try await pool.owner(ofAccessToken: fresh)
         #expect(owner == "frank", "a token moto issued")
 
@@ -78,7 +80,8 @@ import TestSupport
         try await pool.enableAuthenticator(accessToken: access)
         let before = try #require(cli.recordBytes)
 
-        #expect(try await cli.login("grace", lines: ["Not-Graces-Password-1!"], ["--auth-flow", "password"]).status == 1)
+        #expect(
+            try await cli.login("grace", lines: ["Not-Graces-Password-1!"], ["--auth-flow", "password"]).status == 1)
         let current = try await TOTPCode.current()
         let wrong = String(format: "%06d", (Int(current)! + 1) % 1_000_000)
         cli.remember(wrong, as: "a wrong MFA code")
@@ -91,7 +94,9 @@ import TestSupport
 
     /// `login --mfa-code` with the current RFC 6238 code; once more with a new code if the first was refused because
     /// its 30-second step ended on the way (a loaded machine takes seconds to sign in).
-    private func loginAnsweringWithTheAuthenticator(_ cli: HeadlessCLI, _ username: String, password: String) async throws -> ProcessOutput {
+    private func loginAnsweringWithTheAuthenticator(_ cli: HeadlessCLI, _ username: String, password: String)
+        async throws -> ProcessOutput
+    {
         var output: ProcessOutput?
         for _ in 0..<2 {
             let code = try await TOTPCode.current()
@@ -106,9 +111,14 @@ import TestSupport
     /// The record as Tests/TestSupport/Scripts/decrypt_vault_record.py opens it (hashlib scrypt, cryptography AES-GCM).
     private func decryptedVaultRecord(_ cli: HeadlessCLI) async throws -> [String: Any] {
         let output = try await BoundedProcess.run(
-            "/usr/bin/python3", ["\(SecretServiceSession.scriptsDirectory)/decrypt_vault_record.py", cli.dataDirectory, HeadlessCLI.profile],
+            "/usr/bin/python3",
+            [
+                "\(SecretServiceSession.scriptsDirectory)/decrypt_vault_record.py", cli.dataDirectory,
+                HeadlessCLI.profile,
+            ],
             environment: cli.session.environment.merging(["VAULT_PASSPHRASE": HeadlessCLI.vaultPassphrase]) { $1 })
         guard output.status == 0 else { throw TestFixtureError("decrypt_vault_record.py exited \(output.status)") }
-        return (try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])?["record"] as? [String: Any] ?? [:]
+        return (try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])?["record"] as? [String: Any]
+            ?? [:]
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Fault matrix rows on a session kept in the Secret Service (gnome-keyring on the test's own bus): a locked
 /// collection, a Secret Service that takes calls and answers none, and the bus gone in the middle of a call. Each
@@ -15,9 +15,11 @@ struct SecretServiceFaultTests {
 
         let faulted = try await profile.cli.run(["token"])
         try await OffPool.run { try profile.cli.session.unlockDefaultCollection() }
-        let facts: [FaultFact] = [("session in the keyring", inKeyring),
-                                  ("token exits 4 saying locked", faulted.status == 4 && faulted.stderrText.contains("locked")),
-                                  ("token works once unlocked", try await FileAndKeyFaultTests.givesAMotoToken(profile))]
+        let facts: [FaultFact] = [
+            ("session in the keyring", inKeyring),
+            ("token exits 4 saying locked", faulted.status == 4 && faulted.stderrText.contains("locked")),
+            ("token works once unlocked", try await FileAndKeyFaultTests.givesAMotoToken(profile)),
+        ]
         try await FileAndKeyFaultTests.record("locked collection", facts, profile)
     }
 
@@ -31,10 +33,15 @@ struct SecretServiceFaultTests {
         let faulted = try await profile.cli.run(["token"])
         let waited = Date().timeIntervalSince(started)
         profile.cli.session.suspendSecretService(false)
-        let facts: [FaultFact] = [("session in the keyring", inKeyring),
-                                  ("token exits 1 saying it did not answer", faulted.status == 1 && faulted.stderrText.contains("did not answer")),
-                                  ("within 10 s", waited < 10),
-                                  ("token works once it answers", try await FileAndKeyFaultTests.givesAMotoToken(profile))]
+        let facts: [FaultFact] = [
+            ("session in the keyring", inKeyring),
+            (
+                "token exits 1 saying it did not answer",
+                faulted.status == 1 && faulted.stderrText.contains("did not answer")
+            ),
+            ("within 10 s", waited < 10),
+            ("token works once it answers", try await FileAndKeyFaultTests.givesAMotoToken(profile)),
+        ]
         try await FileAndKeyFaultTests.record("hung Secret Service", facts, profile)
     }
 
@@ -53,11 +60,16 @@ struct SecretServiceFaultTests {
         let output = try await faulted
         let afterCut = Date().timeIntervalSince(cut)
         try await OffPool.run { try session.restart() }
-        let facts: [FaultFact] = [("session in the keyring", inKeyring),
-                                  // "The connection is closed" when the cut lands in the call, as it does after 0.5 s.
-                                  ("token exits 1 naming the Secret Service", output.status == 1 && output.stderrText.contains("Secret Service")),
-                                  ("within 5 s of the cut", afterCut < 5),
-                                  ("token works on a new bus", try await FileAndKeyFaultTests.givesAMotoToken(profile))]
+        let facts: [FaultFact] = [
+            ("session in the keyring", inKeyring),
+            // "The connection is closed" when the cut lands in the call, as it does after 0.5 s.
+            (
+                "token exits 1 naming the Secret Service",
+                output.status == 1 && output.stderrText.contains("Secret Service")
+            ),
+            ("within 5 s of the cut", afterCut < 5),
+            ("token works on a new bus", try await FileAndKeyFaultTests.givesAMotoToken(profile)),
+        ]
         try await FileAndKeyFaultTests.record("D-Bus gone in the middle of a call", facts, profile)
     }
 

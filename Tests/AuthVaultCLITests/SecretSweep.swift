@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension HeadlessCLI {
     /// Where a remembered secret (password, code, token, client secret, vault passphrase) shows up where it must
@@ -14,7 +14,9 @@ extension HeadlessCLI {
         var leaks: [String] = []
         for run in transcript {
             for (secret, name) in secrets {
-                if SecretScan.holds(run.stderr, secret) { leaks.append("\(name) on the standard error of 'authvault \(run.command)'") }
+                if SecretScan.holds(run.stderr, secret) {
+                    leaks.append("\(name) on the standard error of 'authvault \(run.command)'")
+                }
                 if !run.stdoutMayHoldTokens && SecretScan.holds(run.stdout, secret) {
                     leaks.append("\(name) on the standard output of 'authvault \(run.command)'")
                 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Text a server chose reaches the terminal escaped: a Cognito message and a custom challenge's parameters that
 /// carry an OSC title change (ESC ] ... BEL), a screen clear (ESC [ 2J), the 8-bit CSI, and a carriage return and
@@ -10,11 +10,16 @@ import TestSupport
     static let shown = #"revoked\u{1B}]0;pwned\u{7}\u{1B}[2J\r\nauthvault: signed in again\u{9B}31m"#
 
     /// No control character but the line feeds the CLI writes itself: no C0 but LF, no DEL, no C1.
-    static func expectOnlyTheCLIsOwnControls(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectOnlyTheCLIsOwnControls(
+        _ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let controls = text.unicodeScalars.filter { $0 != "\n" && $0.properties.generalCategory == .control }
-        #expect(controls.isEmpty, "\(what) holds raw \(controls.map { String($0.value, radix: 16) })", sourceLocation: sourceLocation)
-        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("authvault: signed in again") },
-                "\(what) has a line of the server's own", sourceLocation: sourceLocation)
+        #expect(
+            controls.isEmpty, "\(what) holds raw \(controls.map { String($0.value, radix: 16) })",
+            sourceLocation: sourceLocation)
+        #expect(
+            !text.split(separator: "\n").contains { $0.hasPrefix("authvault: signed in again") },
+            "\(what) has a line of the server's own", sourceLocation: sourceLocation)
     }
 
     /// Cognito refuses the refresh token with a hostile message: `token` says why, and so does `status` later (the
@@ -43,7 +48,8 @@ import TestSupport
         account.remember(answer)
         try await scenario.standIn.setCustomRounds([(["question": Self.hostile, "hint\u{1B}[8m": "a colour"], answer)])
 
-        let login = try await account.run(["login", "--username", "ruth", "--auth-flow", "custom", "--answer-stdin"], stdin: answer + "\n")
+        let login = try await account.run(
+            ["login", "--username", "ruth", "--auth-flow", "custom", "--answer-stdin"], stdin: answer + "\n")
         #expect(login.status == 0, "\(login.stderrText)")
         #expect(login.stderrText.contains("  question: \(Self.shown)\n"), "\(login.stderrText)")
         #expect(login.stderrText.contains(#"  hint\u{1B}[8m: a colour"#), "\(login.stderrText)")
@@ -58,13 +64,16 @@ import TestSupport
         let scenario = try await StandInScenario.make()
         let account = scenario.account
         let password = try await scenario.addUser("sage", email: "sage@example.com")
-        let login = try await account.login("sage", password: password, extra: ["--device-name", "box\u{1B}]0;pwned\u{7}\r\n"])
+        let login = try await account.login(
+            "sage", password: password, extra: ["--device-name", "box\u{1B}]0;pwned\u{7}\r\n"])
         #expect(login.status == 0, "\(login.stderrText)")
         Self.expectOnlyTheCLIsOwnControls(login.stderrText, "login's standard error")
         let listed = try await account.run(["devices", "list"])
         #expect(listed.stdoutText.contains(#"  box\u{1B}]0;pwned\u{7}\r\n  (remembered"#), "\(listed.stdoutText)")
         let status = try await account.run(["status"])
-        #expect(status.stdoutText.contains(#"Device:     this machine is 'box\u{1B}]0;pwned\u{7}\r\n'"#), "\(status.stdoutText)")
+        #expect(
+            status.stdoutText.contains(#"Device:     this machine is 'box\u{1B}]0;pwned\u{7}\r\n'"#),
+            "\(status.stdoutText)")
         for output in [listed, status] { Self.expectOnlyTheCLIsOwnControls(output.stdoutText, "the device's listing") }
         account.expectNoSecretsPrinted()
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Headless sign-in as a script or a person on a server does it: the built `authvault` against moto's server,
 /// isolated HOME and XDG directories without a session bus (tokens in the encrypted file vault). Every expected
@@ -13,7 +13,9 @@ import TestSupport
         case srp, srpWithClientSecret, passwordFlow, passwordFlowWithClientSecret
 
         var withSecret: Bool { self == .srpWithClientSecret || self == .passwordFlowWithClientSecret }
-        var loginArguments: [String] { self == .passwordFlow || self == .passwordFlowWithClientSecret ? ["--auth-flow", "password"] : [] }
+        var loginArguments: [String] {
+            self == .passwordFlow || self == .passwordFlowWithClientSecret ? ["--auth-flow", "password"] : []
+        }
     }
 
     @Test(arguments: Setup.allCases)
@@ -34,7 +36,8 @@ import TestSupport
         let bare = try await cli.run(["token"])
         #expect(bare.status == 0, "\(bare.stderrText)")
         let access = bare.stdoutText.trimmingCharacters(in: .newlines)
-        let aloneOnStdout = bare.stdoutText == access + "\n", isStored = sameSecret(access, stored["accessToken"] as? String)
+        let aloneOnStdout = bare.stdoutText == access + "\n"
+        let isStored = sameSecret(access, stored["accessToken"] as? String)
         #expect(aloneOnStdout, "one line, the token")
         #expect(isStored, "the token in the vault")
         let owner = try await pool.owner(ofAccessToken: access)
@@ -98,13 +101,15 @@ import TestSupport
         #expect(logout.status == 5, "\(logout.stderrText)")
         #expect(logout.stderrText.contains("Signed out of profile 'default' on this machine."))
         #expect(logout.stderrText.contains("revoking the refresh token"))
-        #expect(logout.stderrText.contains("The tokens are gone from this machine; the refresh token is kept, encrypted"))
+        #expect(
+            logout.stderrText.contains("The tokens are gone from this machine; the refresh token is kept, encrypted"))
         let afterLogout = try await cli.storedRecord()
         if setup.withSecret {
             let secretKept = sameSecret(afterLogout?["clientSecret"] as? String, pool.clientSecret)
             #expect(secretKept, "the client secret outlives the session")
         }
-        let cleared = afterLogout?["accessToken"] == nil && afterLogout?["idToken"] == nil && afterLogout?["refreshToken"] == nil
+        let cleared =
+            afterLogout?["accessToken"] == nil && afterLogout?["idToken"] == nil && afterLogout?["refreshToken"] == nil
         #expect(cleared, "no token is left in the session")
         #expect((afterLogout?["pendingRevocationTokens"] as? [String])?.count == 1, "only the refresh token, to revoke")
 
@@ -160,7 +165,8 @@ import TestSupport
     /// An administrator made the user with a temporary password: Cognito asks for a new one (NEW_PASSWORD_REQUIRED).
     @Test func newPasswordRequiredAnsweredFromTheSecondLineOfStandardInput() async throws {
         let pool = try await CognitoPool.make()
-        let temporary = "Temporary-Pass-3!", chosen = "Chosen-By-Bob-4!"
+        let temporary = "Temporary-Pass-3!"
+        let chosen = "Chosen-By-Bob-4!"
         try await pool.createUser("bob", temporaryPassword: temporary)
         let cli = try HeadlessCLI()
         try await cli.configure(pool)
@@ -192,8 +198,9 @@ import TestSupport
         try await cli.configure(pool)
         cli.remember(Self.password, as: "the password")
 
-        let run = try await cli.runOnTerminal(["login", "--password"],
-                                              answers: [("Username:", "carol"), ("Password for carol:", Self.password)])
+        let run = try await cli.runOnTerminal(
+            ["login", "--password"],
+            answers: [("Username:", "carol"), ("Password for carol:", Self.password)])
         let screen = run.screen.replacingOccurrences(of: Self.password, with: "<password>")
         let echoed = screen != run.screen
         #expect(run.status == 0, "\(screen)")
@@ -210,7 +217,8 @@ import TestSupport
 
     @Test func aRequiredNewPasswordIsAskedTwiceAtATerminal() async throws {
         let pool = try await CognitoPool.make()
-        let temporary = "Temporary-Pass-5!", chosen = "Chosen-By-Dave-6!"
+        let temporary = "Temporary-Pass-5!"
+        let chosen = "Chosen-By-Dave-6!"
         try await pool.createUser("dave", temporaryPassword: temporary)
         let cli = try HeadlessCLI()
         try await cli.configure(pool)
@@ -219,8 +227,11 @@ import TestSupport
 
         let run = try await cli.runOnTerminal(
             ["login", "--password", "--username", "dave"],
-            answers: [("Password for dave:", temporary), ("New password:", chosen), ("Repeat the new password:", chosen)])
-        let screen = run.screen.replacingOccurrences(of: temporary, with: "<temporary>").replacingOccurrences(of: chosen, with: "<new>")
+            answers: [
+                ("Password for dave:", temporary), ("New password:", chosen), ("Repeat the new password:", chosen),
+            ])
+        let screen = run.screen.replacingOccurrences(of: temporary, with: "<temporary>").replacingOccurrences(
+            of: chosen, with: "<new>")
         let echoed = screen != run.screen
         #expect(run.status == 0, "\(screen)")
         #expect(run.answered == 3)

@@ -12,7 +12,9 @@ struct SignedInProfile: Sendable {
     let cli: HeadlessCLI
 
     /// - Parameter setup: `.gnomeKeyring` keeps the session in the Secret Service (`configure` picks it).
-    static func make(withSecret: Bool = false, setup: SecretServiceSession.Setup = .noBus) async throws -> SignedInProfile {
+    static func make(withSecret: Bool = false, setup: SecretServiceSession.Setup = .noBus) async throws
+        -> SignedInProfile
+    {
         let pool = try await CognitoPool.make(withSecret: withSecret)
         try await pool.createUser(username, password: password)
         let proxy = try await FaultProxy.start(upstream: pool.moto.baseURL)

@@ -1,7 +1,8 @@
 import AuthVaultApp
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import AuthVaultCLI
 
 /// `status --json` against its documented schema (docs/status.schema.json), state by state, `status --all`, the
@@ -9,21 +10,35 @@ import TestSupport
 @Suite struct StatusSchemaTests {
     /// The schema file, as the README links it.
     static func schema() throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(PackageFiles.text("docs/status.schema.json").utf8)) as? [String: Any])
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(PackageFiles.text("docs/status.schema.json").utf8))
+                as? [String: Any])
     }
 
     /// A field's value as JSON has it, told apart strictly (JSONDecoder takes no number for a Bool, no 1.5 for an Int).
     enum FieldValue: Decodable {
-        case boolean(Bool), integer(Int), string(String), strings([String]), objects([[String: String]]), other
+        case boolean(Bool)
+        case integer(Int)
+        case string(String)
+        case strings([String])
+        case objects([[String: String]])
+        case other
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let value = try? container.decode(Bool.self) { self = .boolean(value) }
-            else if let value = try? container.decode(Int.self) { self = .integer(value) }
-            else if let value = try? container.decode(String.self) { self = .string(value) }
-            else if let value = try? container.decode([String].self) { self = .strings(value) }
-            else if let value = try? container.decode([[String: String]].self) { self = .objects(value) }
-            else { self = .other }
+            if let value = try? container.decode(Bool.self) {
+                self = .boolean(value)
+            } else if let value = try? container.decode(Int.self) {
+                self = .integer(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else if let value = try? container.decode([String].self) {
+                self = .strings(value)
+            } else if let value = try? container.decode([[String: String]].self) {
+                self = .objects(value)
+            } else {
+                self = .other
+            }
         }
 
         var type: String {
@@ -52,7 +67,9 @@ import TestSupport
                 Issue.record("\(field) is not in docs/status.schema.json", sourceLocation: sourceLocation)
                 continue
             }
-            #expect(value.type == declared["type"] as? String, "\(field) is a \(declared["type"] ?? "?"): \(value)", sourceLocation: sourceLocation)
+            #expect(
+                value.type == declared["type"] as? String, "\(field) is a \(declared["type"] ?? "?"): \(value)",
+                sourceLocation: sourceLocation)
             if let allowed = declared["enum"] as? [String], case .string(let word) = value {
                 #expect(allowed.contains(word), "\(field) \(word) is one of \(allowed)", sourceLocation: sourceLocation)
             }
@@ -60,7 +77,9 @@ import TestSupport
                 #expect(number == constant, sourceLocation: sourceLocation)
             }
             if declared["format"] as? String == "date-time", case .string(let text) = value {
-                #expect(text.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/) != nil, "\(field) is RFC 3339", sourceLocation: sourceLocation)
+                #expect(
+                    text.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/) != nil, "\(field) is RFC 3339",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -75,32 +94,48 @@ import TestSupport
         var settings = ProfileSettings()
         settings.userPoolId = "us-east-1_Valid1"
         settings.clientId = "c"
-        #expect(try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: 1000, lastRefreshAt: 5000) == nil)
+        #expect(
+            try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: 1000, lastRefreshAt: 5000)
+                == nil)
         settings.refreshTokenValidity = 3600
-        #expect(try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: 1000, lastRefreshAt: 5000) == 4600,
-                "without rotation the sign-in's refresh token stays")
+        #expect(
+            try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: 1000, lastRefreshAt: 5000)
+                == 4600,
+            "without rotation the sign-in's refresh token stays")
         settings.rotateRefreshTokens = true
-        #expect(try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: 1000, lastRefreshAt: 5000) == 8600,
-                "with rotation each refresh issues a new one")
-        #expect(try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: nil, lastRefreshAt: 5000) == nil)
+        #expect(
+            try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: 1000, lastRefreshAt: 5000)
+                == 8600,
+            "with rotation each refresh issues a new one")
+        #expect(
+            try ResolvedProfile(name: "p", settings: settings).refreshTokenExpiry(signedInAt: nil, lastRefreshAt: 5000)
+                == nil)
         #expect(RefreshTokenValidity.seconds("30d") == 30 * 86_400)
         #expect(RefreshTokenValidity.seconds("12h") == 12 * 3600)
         #expect(RefreshTokenValidity.seconds("90m") == 5400)
         #expect(RefreshTokenValidity.seconds("3600") == 3600 && RefreshTokenValidity.seconds("3600s") == 3600)
-        for bad in ["59m", "3651d", "d", "", "1.5d", "99999999999999999999d"] { #expect(RefreshTokenValidity.seconds(bad) == nil, "\(bad)") }
+        for bad in ["59m", "3651d", "d", "", "1.5d", "99999999999999999999d"] {
+            #expect(RefreshTokenValidity.seconds(bad) == nil, "\(bad)")
+        }
         // A configuration file edited by hand is held to the same bounds: refused, never added to a time.
         for bad in [Int.max, -1, 59] {
             settings.refreshTokenValidity = bad
-            #expect(throws: ConfigError.invalidValue(option: "refresh-token-validity", value: String(bad),
-                                                     reason: "expected seconds from 60 minutes to 3650 days, as Cognito allows")) {
+            #expect(
+                throws: ConfigError.invalidValue(
+                    option: "refresh-token-validity", value: String(bad),
+                    reason: "expected seconds from 60 minutes to 3650 days, as Cognito allows")
+            ) {
                 try ResolvedProfile(name: "p", settings: settings)
             }
         }
     }
 
-    private func status(_ cli: HeadlessCLI, _ extra: [String] = []) async throws -> (status: Int32, report: [String: Any]) {
+    private func status(_ cli: HeadlessCLI, _ extra: [String] = []) async throws -> (
+        status: Int32, report: [String: Any]
+    ) {
         let output = try await cli.run(["status", "--json"] + extra)
-        let report = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any], "\(output.stderrText)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any], "\(output.stderrText)")
         return (output.status, report)
     }
 
@@ -120,7 +155,8 @@ import TestSupport
         #expect(try await cli.run(["configure", "--refresh-token-validity", "30d"]).status == 0)
         (exit, report) = try await status(cli)
         let signedIn = try #require(ISO8601DateFormatter().date(from: report["signedInAt"] as? String ?? ""))
-        let refreshEnds = try #require(ISO8601DateFormatter().date(from: report["refreshTokenExpiresAt"] as? String ?? ""))
+        let refreshEnds = try #require(
+            ISO8601DateFormatter().date(from: report["refreshTokenExpiresAt"] as? String ?? ""))
         #expect(refreshEnds.timeIntervalSince(signedIn) == 30 * 86_400)
         try Self.expectConforms(report)
         #expect(try await cli.run(["status"]).stdoutText.contains("Refresh:    valid until"))
@@ -135,7 +171,9 @@ import TestSupport
         #expect(decoded["token_use"] as? String == "access")
         #expect(decoded["client_id"] as? String == profile.pool.clientId)
         #expect(decoded["exp"] is Int)
-        let idClaims = try JSONSerialization.jsonObject(with: try await cli.run(["token", "--id", "--claims"]).stdout) as? [String: Any]
+        let idClaims =
+            try JSONSerialization.jsonObject(with: try await cli.run(["token", "--id", "--claims"]).stdout)
+            as? [String: Any]
         #expect(idClaims?["token_use"] as? String == "id")
         expectNoSecrets(in: claims.stdoutText, ["eyJ"], "no token (a JWT's header starts eyJ), no signature")
         #expect(try await cli.run(["token", "--claims", "--format", "json"]).status == 2)
@@ -149,7 +187,9 @@ import TestSupport
         try Self.expectConforms(report)
 
         // A second profile that cannot be used, for --all.
-        var file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.configPath))) as? [String: Any])
+        var file = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.configPath)))
+                as? [String: Any])
         var profiles = try #require(file["profiles"] as? [String: Any])
         profiles["broken"] = ["userPoolId": "us-east-1_Broken1"]
         file["profiles"] = profiles
@@ -174,7 +214,9 @@ import TestSupport
         #expect(report["state"] as? String == "signedOut")
         #expect(report["usable"] as? Bool == false)
         try Self.expectConforms(report)
-        #expect(try await JSONSchemaCheck.violations(of: try await cli.run(["status", "--json"]).stdout, against: "status.schema.json") == [])
+        #expect(
+            try await JSONSchemaCheck.violations(
+                of: try await cli.run(["status", "--json"]).stdout, against: "status.schema.json") == [])
         cli.expectNoSecretLeaks()
     }
 

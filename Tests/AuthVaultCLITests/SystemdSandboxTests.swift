@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The agent's service unit sandboxes it as far as a user manager can (seccomp filters and prctl flags; no
 /// capability, no namespace: the unit's comments say why each option is there or not): `systemd-analyze security`
@@ -20,7 +20,8 @@ import TestSupport
         ("PrivateDevices=", "namespace"), ("PrivateMounts=", "namespace"), ("PrivateNetwork=", "the identity provider"),
         ("PrivateTmp=", "namespace"), ("PrivateUsers=", "namespace"), ("ProtectClock=", "capability"),
         ("ProtectControlGroups=", "namespace"), ("ProtectHome=", "namespace: the vault is in the home directory"),
-        ("ProtectHostname=", "namespace"), ("ProtectKernelLogs=", "capability"), ("ProtectKernelModules=", "capability"),
+        ("ProtectHostname=", "namespace"), ("ProtectKernelLogs=", "capability"),
+        ("ProtectKernelModules=", "capability"),
         ("ProtectKernelTunables=", "namespace"), ("ProtectProc=", "namespace"), ("ProcSubset=", "namespace"),
         ("ProtectSystem=", "namespace"), ("DeviceAllow=", "cgroup device controller: system manager only"),
         ("IPAddressDeny=", "cgroup BPF: system manager only"),
@@ -34,23 +35,30 @@ import TestSupport
     @Test(.enabled(if: SystemdUnitTests.hasSystemdAnalyze, "systemd-analyze is not installed (Debian package systemd)"))
     func theInstalledUnitLeavesOnlyWhatAUserManagerCannotApply() async throws {
         let root = try TemporaryDirectory(prefix: "installed-unit")
-        let installed = try await BoundedProcess.run(PackageFiles.path("Scripts/install-tree.sh"),
-                                                     ["install", BuiltProducts.executable("authvault")],
-                                                     environment: ["DESTDIR": root.path, "PREFIX": "/usr", "PATH": "/usr/bin:/bin"],
-                                                     timeout: 60)
+        let installed = try await BoundedProcess.run(
+            PackageFiles.path("Scripts/install-tree.sh"),
+            ["install", BuiltProducts.executable("authvault")],
+            environment: ["DESTDIR": root.path, "PREFIX": "/usr", "PATH": "/usr/bin:/bin"],
+            timeout: 60)
         try #require(installed.status == 0, "\(installed.stderrText)")
         let unit = root.appending("usr/lib/systemd/user/authvault-agent.service")
         let analyze = { (format: [String]) in
-            try await BoundedProcess.run("/usr/bin/systemd-analyze", ["security", "--offline=true"] + format + [unit],
-                                         environment: ["PATH": "/usr/bin:/bin"], timeout: 25)
+            try await BoundedProcess.run(
+                "/usr/bin/systemd-analyze", ["security", "--offline=true"] + format + [unit],
+                environment: ["PATH": "/usr/bin:/bin"], timeout: 25)
         }
 
         let items = try await analyze(["--json=short"])
-        let rated = try #require(try JSONSerialization.jsonObject(with: items.stdout) as? [[String: Any]], "\(items.stderrText)")
-        let open = rated.filter { ($0["set"] as? Bool) == false && $0["exposure"] is String }.compactMap { $0["name"] as? String }
+        let rated = try #require(
+            try JSONSerialization.jsonObject(with: items.stdout) as? [[String: Any]], "\(items.stderrText)")
+        let open = rated.filter { ($0["set"] as? Bool) == false && $0["exposure"] is String }.compactMap {
+            $0["name"] as? String
+        }
         #expect(!open.isEmpty, "the rating was read")
         for name in open {
-            #expect(Self.leftOnPurpose.contains { name.hasPrefix($0.prefix) }, "\(name) is open, and a user unit could close it")
+            #expect(
+                Self.leftOnPurpose.contains { name.hasPrefix($0.prefix) },
+                "\(name) is open, and a user unit could close it")
         }
 
         let summary = try await analyze([])
@@ -80,16 +88,23 @@ import TestSupport
         expectSecret(try await cli.storedRecord()?["accessToken"] as? String, equals: refreshed, "and saved")
 
         let lock = try await cli.run(["vault", "lock"], extraEnvironment: keyCache)
-        #expect(lock.status == 0 && lock.stderrText.contains("in the agent too"), "\(lock.stderrText) agent: \(launcher.log)")
+        #expect(
+            lock.status == 0 && lock.stderrText.contains("in the agent too"),
+            "\(lock.stderrText) agent: \(launcher.log)")
         let unlock = try await cli.run(["vault", "unlock"], extraEnvironment: keyCache)
-        #expect(unlock.status == 0 && unlock.stderrText.contains("in the agent too"), "\(unlock.stderrText) agent: \(launcher.log)")
+        #expect(
+            unlock.status == 0 && unlock.stderrText.contains("in the agent too"),
+            "\(unlock.stderrText) agent: \(launcher.log)")
         expectSecret(try await Self.tokenThroughAgent(cli), equals: refreshed, "served after unlock")
         cli.expectNoSecretLeaks()
     }
 
     /// The same with the session in the Secret Service (gnome-keyring on the test's D-Bus session bus): the agent
     /// looks it up over D-Bus (AF_UNIX, libsecret and GLib loaded with dlopen) under the filters.
-    @Test(.enabled(if: hasSeccomp && SecretServiceSession.isSupported, "needs python3-seccomp and \(SecretServiceSession.requiredTools)"))
+    @Test(
+        .enabled(
+            if: hasSeccomp && SecretServiceSession.isSupported,
+            "needs python3-seccomp and \(SecretServiceSession.requiredTools)"))
     func theAgentServesFromTheSecretServiceUnderTheUnitsFilters() async throws {
         let profile = try await SignedInProfile.make(setup: .gnomeKeyring)
         let cli = profile.cli
@@ -101,26 +116,35 @@ import TestSupport
         _ = try await launcher.waitForLine("started ")
         // The client off the bus: it cannot read the keyring itself, so only the agent can answer.
         let offTheBus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]
-        expectSecret(try await Self.tokenThroughAgent(cli, extraEnvironment: offTheBus), equals: stored, "agent: \(launcher.log)")
+        expectSecret(
+            try await Self.tokenThroughAgent(cli, extraEnvironment: offTheBus), equals: stored, "agent: \(launcher.log)"
+        )
         cli.expectNoSecretLeaks()
     }
 
     /// The service unit's command on the socket unit's socket, under unit_sandbox.py --kill.
-    static func sandboxedAgent(_ cli: HeadlessCLI, extraEnvironment: [String: String] = [:]) throws -> SocketActivation {
+    static func sandboxedAgent(_ cli: HeadlessCLI, extraEnvironment: [String: String] = [:]) throws -> SocketActivation
+    {
         let runtime = try #require(cli.environment["XDG_RUNTIME_DIR"])
         let command = try #require(try UnitFile(PackageFiles.text(SystemdUnitTests.serviceUnit)).execStart)
-        return try SocketActivation.start(socketPath: runtime + "/authvault/agent.sock",
-                                          command: [PeerPython.path, ScriptServer.scriptPath("unit_sandbox.py"), "--kill",
-                                                    serviceUnit, "--", cli.authvault] + command.dropFirst(),
-                                          environment: cli.environment.merging(extraEnvironment) { $1 },
-                                          log: cli.root + "/agent.log")
+        return try SocketActivation.start(
+            socketPath: runtime + "/authvault/agent.sock",
+            command: [
+                PeerPython.path, ScriptServer.scriptPath("unit_sandbox.py"), "--kill",
+                serviceUnit, "--", cli.authvault,
+            ] + command.dropFirst(),
+            environment: cli.environment.merging(extraEnvironment) { $1 },
+            log: cli.root + "/agent.log")
     }
 
     /// `authvault token` with no vault passphrase (and whatever `extraEnvironment` takes away): only the agent can
     /// answer.
-    static func tokenThroughAgent(_ cli: HeadlessCLI, extraEnvironment: [String: String] = [:],
-                                  sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let served = try await cli.run(["token"], extraEnvironment: extraEnvironment.merging(["AUTHVAULT_VAULT_PASSPHRASE": ""]) { $1 })
+    static func tokenThroughAgent(
+        _ cli: HeadlessCLI, extraEnvironment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> String {
+        let served = try await cli.run(
+            ["token"], extraEnvironment: extraEnvironment.merging(["AUTHVAULT_VAULT_PASSPHRASE": ""]) { $1 })
         #expect(served.status == 0, "\(served.stderrText)", sourceLocation: sourceLocation)
         let token = served.stdoutText.trimmingCharacters(in: .newlines)
         cli.remember(token, as: "a token served through the sandboxed agent")

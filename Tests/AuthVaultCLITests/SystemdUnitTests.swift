@@ -1,7 +1,7 @@
 import Foundation
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 
 /// Examples/systemd: the user units as files (what they say, and what systemd-analyze thinks of them), and the agent
 /// started the way they start it — on a socket passed on descriptor 3, by Tests/TestSupport/Scripts/socket_activate.py
@@ -29,8 +29,9 @@ import TestSupport
         // $XDG_RUNTIME_DIR for a user unit).
         let cli = try HeadlessCLI()
         let runtime = try #require(cli.environment["XDG_RUNTIME_DIR"])
-        let agent = try AgentProcess.start(cli.authvault, Array(command.dropFirst()), environment: cli.environment,
-                                           log: cli.root + "/agent.log")
+        let agent = try AgentProcess.start(
+            cli.authvault, Array(command.dropFirst()), environment: cli.environment,
+            log: cli.root + "/agent.log")
         defer { agent.kill() }
         try await agent.waitForSocket(socket["Socket", "ListenStream"][0].replacingOccurrences(of: "%t", with: runtime))
         #expect(try await agent.terminate(timeout: 10) == 0)
@@ -42,18 +43,21 @@ import TestSupport
     func systemdAnalyzeFindsNothingToSayAboutTheUnits() async throws {
         let directory = try TemporaryDirectory(prefix: "systemd-units")
         let runtime = directory.appending("runtime")
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let service = try PackageFiles.text(Self.serviceUnit)
         let installed = try #require(try UnitFile(service).execStart?.first)
-        let socketCopy = directory.appending("authvault-agent.socket"), serviceCopy = directory.appending("authvault-agent.service")
+        let socketCopy = directory.appending("authvault-agent.socket")
+        let serviceCopy = directory.appending("authvault-agent.service")
         try PackageFiles.text(Self.socketUnit).write(toFile: socketCopy, atomically: true, encoding: .utf8)
         try service.replacingOccurrences(of: installed, with: BuiltProducts.executable("authvault"))
             .write(toFile: serviceCopy, atomically: true, encoding: .utf8)
 
         // The user manager it loads the units into needs a runtime directory, and nothing else of a session.
-        let output = try await BoundedProcess.run("/usr/bin/systemd-analyze", ["verify", "--user", socketCopy, serviceCopy],
-                                                  environment: ["XDG_RUNTIME_DIR": runtime, "HOME": directory.path, "PATH": "/usr/bin:/bin"],
-                                                  timeout: 25)
+        let output = try await BoundedProcess.run(
+            "/usr/bin/systemd-analyze", ["verify", "--user", socketCopy, serviceCopy],
+            environment: ["XDG_RUNTIME_DIR": runtime, "HOME": directory.path, "PATH": "/usr/bin:/bin"],
+            timeout: 25)
         #expect(output.status == 0, "\(output.stderrText)")
         #expect(output.stderrText.isEmpty, "\(output.stderrText)")
     }
@@ -74,9 +78,10 @@ import TestSupport
         let socketPath = try UnitFile(PackageFiles.text(Self.socketUnit))["Socket", "ListenStream"][0]
             .replacingOccurrences(of: "%t", with: runtime)
         let command = try #require(try UnitFile(PackageFiles.text(Self.serviceUnit)).execStart)
-        let launcher = try SocketActivation.start(socketPath: socketPath,
-                                                  command: [cli.authvault] + command.dropFirst(),
-                                                  environment: cli.environment, log: cli.root + "/agent.log")
+        let launcher = try SocketActivation.start(
+            socketPath: socketPath,
+            command: [cli.authvault] + command.dropFirst(),
+            environment: cli.environment, log: cli.root + "/agent.log")
         defer { launcher.kill() }
         let first = try await launcher.waitForLine("started ")
         let mode = try FileManager.default.attributesOfItem(atPath: socketPath)[.posixPermissions] as? Int
@@ -106,8 +111,9 @@ import TestSupport
     @Test func aPassedSocketThatIsNotListeningIsRefused() async throws {
         let cli = try HeadlessCLI()
         let socketPath = cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock"
-        let launcher = try SocketActivation.start(socketPath: socketPath, command: [cli.authvault, "agent"], listening: false,
-                                                  environment: cli.environment, log: cli.root + "/agent.log")
+        let launcher = try SocketActivation.start(
+            socketPath: socketPath, command: [cli.authvault, "agent"], listening: false,
+            environment: cli.environment, log: cli.root + "/agent.log")
         defer { launcher.kill() }
         let started = try await launcher.waitForLine("started ")
         #expect(try await launcher.waitForLine("exited ") == "exited \(started.dropFirst("started ".count)) 1")
@@ -135,7 +141,9 @@ struct UnitFile {
                 section = String(line.dropFirst().dropLast())
                 continue
             }
-            guard let section, let equals = line.firstIndex(of: "=") else { throw TestFixtureError("not a unit file line: \(line)") }
+            guard let section, let equals = line.firstIndex(of: "=") else {
+                throw TestFixtureError("not a unit file line: \(line)")
+            }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             sections[section, default: []].append((key, value))
@@ -169,14 +177,17 @@ final class SocketActivation: Sendable {
         self.logPath = logPath
     }
 
-    static func start(socketPath: String, command: [String], listening: Bool = true, environment: [String: String],
-                      log: String) throws -> SocketActivation {
+    static func start(
+        socketPath: String, command: [String], listening: Bool = true, environment: [String: String],
+        log: String
+    ) throws -> SocketActivation {
         guard FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600]) else {
             throw TestFixtureError("cannot create \(log)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: PeerPython.path)
-        process.arguments = [ScriptServer.scriptPath("socket_activate.py")] + (listening ? [] : ["--not-listening"])
+        process.arguments =
+            [ScriptServer.scriptPath("socket_activate.py")] + (listening ? [] : ["--not-listening"])
             + [socketPath, "--"] + command
         process.environment = environment
         let output = Pipe()
@@ -217,7 +228,9 @@ final class SocketActivation: Sendable {
                 }
             }
             if let next {
-                guard next.hasPrefix(prefix) else { throw TestFixtureError("socket_activate.py said '\(next)', not '\(prefix)...'") }
+                guard next.hasPrefix(prefix) else {
+                    throw TestFixtureError("socket_activate.py said '\(next)', not '\(prefix)...'")
+                }
                 return next
             }
             try await Task.sleep(for: .milliseconds(10))
@@ -230,7 +243,9 @@ final class SocketActivation: Sendable {
     func kill() {
         let said = lines.withLock { $0 }
         let exited = Set(said.filter { $0.hasPrefix("exited ") }.map { $0.split(separator: " ")[1] })
-        let running = said.filter { $0.hasPrefix("started ") }.map { $0.split(separator: " ")[1] }.filter { !exited.contains($0) }
+        let running = said.filter { $0.hasPrefix("started ") }.map { $0.split(separator: " ")[1] }.filter {
+            !exited.contains($0)
+        }
         for pid in running.compactMap({ Int32($0) }) { Glibc.kill(pid, SIGKILL) }
         process.killAndReap()
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 10 items 3 and 4 through the built binary: the files that say where tokens go (the configuration, a CA
 /// bundle) are used only while no other user can change them, each refusal naming the command that fixes it; and a
@@ -13,8 +13,10 @@ import TestSupport
         let accessToken = try #require(try await cli.storedRecord()?["accessToken"] as? String)
 
         chmod(cli.configPath, 0o664)
-        for (arguments, stdin) in [(["git-credential", "get"], "protocol=https\nhost=git.example.com\n\n"),
-                                   (["docker-credential", "get"], "git.example.com\n"), (["token"], ""), (["profiles"], "")] {
+        for (arguments, stdin) in [
+            (["git-credential", "get"], "protocol=https\nhost=git.example.com\n\n"),
+            (["docker-credential", "get"], "git.example.com\n"), (["token"], ""), (["profiles"], ""),
+        ] {
             let output = try await cli.run(arguments, stdin: stdin)
             #expect(output.status == 1, "\(arguments)")
             #expect(output.stderrText.contains("chmod 0644 '\(cli.configPath)'"), "\(arguments): \(output.stderrText)")

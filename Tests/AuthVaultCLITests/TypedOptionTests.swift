@@ -1,6 +1,7 @@
 import AuthVaultApp
 import CognitoAuth
 import Testing
+
 @testable import AuthVaultCLI
 
 @Suite struct TypedOptionTests {
@@ -9,13 +10,19 @@ import Testing
     @Test func helpShowsTheDeclaredDefault() {
         let help = HelpFormatter.render(.command(LoginCommand.self), path: ["authvault", "login"])
         #expect(help.contains("How long to wait for the browser. (default: 180)"))
-        #expect(HelpFormatter.render(.command(TokenCommand.self), path: ["authvault", "token"]).contains("(default: bare)"))
+        #expect(
+            HelpFormatter.render(.command(TokenCommand.self), path: ["authvault", "token"]).contains("(default: bare)"))
     }
 
     @Test func absentIsTheDefaultAndABadValueNamesWhatWouldDo() throws {
-        guard case .run(_, let parsed, _) = try parser.parse(["login"]) else { Issue.record("expected a command"); return }
+        guard case .run(_, let parsed, _) = try parser.parse(["login"]) else {
+            Issue.record("expected a command")
+            return
+        }
         #expect(try parsed.value(LoginCommand.timeout) == 180)
-        #expect(throws: UsageError("Invalid value '0' for --timeout: expected a whole number of seconds from 1 to 3600.")) {
+        #expect(
+            throws: UsageError("Invalid value '0' for --timeout: expected a whole number of seconds from 1 to 3600.")
+        ) {
             guard case .run(_, let bad, _) = try parser.parse(["login", "--timeout", "0"]) else { return }
             _ = try bad.value(LoginCommand.timeout)
         }
@@ -40,10 +47,19 @@ import Testing
             guard case .run(_, let parsed, _) = try parser.parse(["configure"] + arguments) else { return nil }
             return try parsed.value(ConfigureCommand.vault)
         }
-        guard case .set(.file)? = try vault(["--vault", "file"]) else { Issue.record("--vault file"); return }
-        guard case .reset? = try vault(["--vault", ""]) else { Issue.record("--vault ''"); return }
+        guard case .set(.file)? = try vault(["--vault", "file"]) else {
+            Issue.record("--vault file")
+            return
+        }
+        guard case .reset? = try vault(["--vault", ""]) else {
+            Issue.record("--vault ''")
+            return
+        }
         #expect(try vault(["--client-id", "c"]) == nil)
-        #expect(throws: UsageError("Invalid value 'plaintext' for --vault: expected auto, secret-service or file, or '' for the default.")) {
+        #expect(
+            throws: UsageError(
+                "Invalid value 'plaintext' for --vault: expected auto, secret-service or file, or '' for the default.")
+        ) {
             _ = try vault(["--vault", "plaintext"])
         }
     }
@@ -55,6 +71,8 @@ import Testing
         }
         #expect(try method([]) == .softwareToken)
         #expect(try method(["--method", "sms"]) == .sms)
-        #expect(throws: UsageError("Invalid value 'fingerprint' for --method: expected totp, sms or email.")) { _ = try method(["--method", "fingerprint"]) }
+        #expect(throws: UsageError("Invalid value 'fingerprint' for --method: expected totp, sms or email.")) {
+            _ = try method(["--method", "fingerprint"])
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `authvault vault ...` as a user runs it: the built binary, a real gnome-keyring on a private bus, and the
 /// encrypted file vault in isolated XDG directories.
@@ -9,7 +9,8 @@ struct VaultCommandTests {
     let session: SecretServiceSession
     let authvault = BuiltProducts.executable("authvault")
     let probe = BuiltProducts.executable("vault-probe")
-    let record = #"{"profile": "default", "revision": 3, "accessToken": "access-123", "refreshToken": "refresh-456", "username": "alice", "email": "alice@example.com"}"#
+    let record =
+        #"{"profile": "default", "revision": 3, "accessToken": "access-123", "refreshToken": "refresh-456", "username": "alice", "email": "alice@example.com"}"#
 
     init() throws {
         session = try SecretServiceSession(.gnomeKeyring)
@@ -20,19 +21,26 @@ struct VaultCommandTests {
 
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
         // No key cache: tests must not leave keys in the user keyring.
-        session.environment.merging(["AUTHVAULT_VAULT_PASSPHRASE": "correct horse", "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"]) { $1 }
-            .merging(extra) { $1 }
+        session.environment.merging(["AUTHVAULT_VAULT_PASSPHRASE": "correct horse", "AUTHVAULT_KEY_CACHE_TIMEOUT": "0"])
+        { $1 }
+        .merging(extra) { $1 }
     }
 
     func cli(_ arguments: [String], _ extra: [String: String] = [:]) throws -> ProcessOutput {
         try ProcessRunner.run(authvault, arguments, environment: environment(extra))
     }
 
-    func probeRun(_ arguments: [String], stdin: String? = nil, passphrase: String = "correct horse") throws -> [String: Any] {
-        let output = try ProcessRunner.run(probe, arguments + ["--backend", "file", "--directory", dataDirectory, "--logn", "10",
-                                                              "--cache", "none", "--profile", "default"],
-                                           stdin: stdin.map { Data($0.utf8) },
-                                           environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": passphrase]) { $1 })
+    func probeRun(_ arguments: [String], stdin: String? = nil, passphrase: String = "correct horse") throws -> [String:
+        Any]
+    {
+        let output = try ProcessRunner.run(
+            probe,
+            arguments + [
+                "--backend", "file", "--directory", dataDirectory, "--logn", "10",
+                "--cache", "none", "--profile", "default",
+            ],
+            stdin: stdin.map { Data($0.utf8) },
+            environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": passphrase]) { $1 })
         let line = output.stdoutText.split(separator: "\n").last.map(String.init) ?? ""
         return (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
     }
@@ -50,14 +58,19 @@ struct VaultCommandTests {
     func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
     @Test func migrateBetweenBackendsKeepsTheRecordAndSwitchesTheProfile() throws {
-        #expect(try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"]).status == 0)
+        #expect(
+            try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"])
+                .status == 0)
         _ = try probeRun(["save"], stdin: record)
         var status = try statusJSON()
         #expect(profileEntry(status)["backend"] as? String == "file")
         #expect(profileEntry(status)["stored"] as? Bool == true)
         let backends = status["backends"] as? [[String: Any]] ?? []
         #expect(backends.first { $0["backend"] as? String == "secret-service" }?["state"] as? String == "available")
-        #expect(backends.first { $0["backend"] as? String == "file" }?["details"].flatMap { ($0 as? [String: String])?["logN"] } == "10")
+        #expect(
+            backends.first { $0["backend"] as? String == "file" }?["details"].flatMap {
+                ($0 as? [String: String])?["logN"]
+            } == "10")
 
         let toKeyring = try cli(["vault", "migrate", "--to", "secret-service"])
         #expect(toKeyring.status == 0, "\(toKeyring.stderrText)")
@@ -76,7 +89,8 @@ struct VaultCommandTests {
         let fields = loaded["record"] as? [String: Any]
         #expect(fields?["refreshToken"] as? String == "refresh-456")
         #expect(fields?["revision"] as? Int == 3)
-        #expect(try session.run("secret-tool", ["lookup", "application", "authvault", "profile", "default"]).stdout.isEmpty)
+        #expect(
+            try session.run("secret-tool", ["lookup", "application", "authvault", "profile", "default"]).stdout.isEmpty)
         for output in [toKeyring, back] {
             #expect(!output.stderrText.contains("refresh-456") && !output.stdoutText.contains("refresh-456"))
         }
@@ -84,12 +98,16 @@ struct VaultCommandTests {
 
     /// `--debug` says each D-Bus call and its time, and nothing of what the calls carry.
     @Test func theDebugTraceNamesEachSecretServiceCall() throws {
-        #expect(try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"]).status == 0)
+        #expect(
+            try cli(["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", "client1", "--vault", "file"])
+                .status == 0)
         _ = try probeRun(["save"], stdin: record)
         #expect(try cli(["vault", "migrate", "--to", "secret-service"]).status == 0)
         let status = try cli(["status", "--debug"])
-        #expect(status.stderrText.contains("authvault debug: D-Bus Secret Service: look up the item of profile 'default' in "),
-                "\(status.stderrText)")
+        #expect(
+            status.stderrText.contains(
+                "authvault debug: D-Bus Secret Service: look up the item of profile 'default' in "),
+            "\(status.stderrText)")
         #expect(status.stderrText.contains("its tokens in the secret-service vault"), "\(status.stderrText)")
         for secret in ["access-123", "refresh-456"] {
             #expect(!status.stderrText.contains(secret) && !status.stdoutText.contains(secret))
@@ -108,7 +126,8 @@ struct VaultCommandTests {
 
         var without = environment()
         without.removeValue(forKey: "AUTHVAULT_VAULT_PASSPHRASE")
-        let missing = try ProcessRunner.run(authvault, ["vault", "migrate", "--to", "secret-service"], environment: without)
+        let missing = try ProcessRunner.run(
+            authvault, ["vault", "migrate", "--to", "secret-service"], environment: without)
         #expect(missing.status == 4)
         #expect(missing.stderrText.contains("AUTHVAULT_VAULT_PASSPHRASE"))
 
@@ -124,7 +143,9 @@ struct VaultCommandTests {
         let changed = try cli(["vault", "change-passphrase"], ["AUTHVAULT_NEW_VAULT_PASSPHRASE": "battery staple"])
         #expect(changed.status == 0, "\(changed.stderrText)")
         #expect(fileBytes(dataDirectory + "/default.record") == recordBefore)
-        #expect((try probeRun(["load"], passphrase: "battery staple")["record"] as? [String: Any])?["accessToken"] as? String == "access-123")
+        #expect(
+            (try probeRun(["load"], passphrase: "battery staple")["record"] as? [String: Any])?["accessToken"]
+                as? String == "access-123")
         #expect(try probeRun(["load"])["outcome"] as? String != "ok")
         #expect(try cli(["vault", "lock"]).status == 0)
     }
@@ -148,7 +169,9 @@ struct VaultCommandTests {
         #expect(try cli(["vault"]).status == 2)
         let help = try cli(["vault", "--help"])
         #expect(help.status == 0)
-        for command in ["status", "migrate", "lock", "unlock", "change-passphrase"] { #expect(help.stdoutText.contains(command)) }
+        for command in ["status", "migrate", "lock", "unlock", "change-passphrase"] {
+            #expect(help.stdoutText.contains(command))
+        }
         #expect(try cli(["vault", "change-passphrase", "--help"]).stdoutText.contains("--rekey"))
     }
 
@@ -173,9 +196,12 @@ struct VaultCommandTests {
 struct AutomaticBackendTests {
     let authvault = BuiltProducts.executable("authvault")
 
-    func configure(_ session: SecretServiceSession, _ extra: [String: String] = [:], client: String = "client1") throws -> ProcessOutput {
-        try ProcessRunner.run(authvault, ["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", client],
-                              environment: session.environment.merging(extra) { $1 })
+    func configure(_ session: SecretServiceSession, _ extra: [String: String] = [:], client: String = "client1") throws
+        -> ProcessOutput
+    {
+        try ProcessRunner.run(
+            authvault, ["configure", "--user-pool-id", "us-east-1_Test1", "--client-id", client],
+            environment: session.environment.merging(extra) { $1 })
     }
 
     func recordedBackend(_ session: SecretServiceSession) throws -> String? {
@@ -220,25 +246,36 @@ struct AutomaticBackendTests {
         let session = try SecretServiceSession(.noBus)
         let probe = BuiltProducts.executable("vault-probe")
         let dataDirectory = session.environment["XDG_DATA_HOME"]! + "/authvault"
-        let saved = try ProcessRunner.run(probe, ["save", "--backend", "file", "--directory", dataDirectory, "--logn", "10",
-                                                  "--cache", "none", "--profile", "default"],
-                                          stdin: Data(#"{"profile": "default", "accessToken": "a"}"#.utf8),
-                                          environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": "old secret words"]) { $1 })
+        let saved = try ProcessRunner.run(
+            probe,
+            [
+                "save", "--backend", "file", "--directory", dataDirectory, "--logn", "10",
+                "--cache", "none", "--profile", "default",
+            ],
+            stdin: Data(#"{"profile": "default", "accessToken": "a"}"#.utf8),
+            environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": "old secret words"]) { $1 })
         #expect(saved.status == 0)
         let environment = session.environment.merging(["AUTHVAULT_KEY_CACHE_TIMEOUT": "0", "TERM": "dumb"]) { $1 }
         let run = try PseudoTerminal.run(
             [BuiltProducts.executable("authvault"), "vault", "change-passphrase"],
-            answers: [("New vault passphrase:", "new secret words"), ("Repeat the vault passphrase:", "new secret words"),
-                      ("Vault passphrase:", "old secret words")],
+            answers: [
+                ("New vault passphrase:", "new secret words"), ("Repeat the vault passphrase:", "new secret words"),
+                ("Vault passphrase:", "old secret words"),
+            ],
             environment: environment)
         #expect(run.status == 0, "\(run.screen)")
         #expect(run.answered == 3)
         #expect(run.screen.contains("Changed the vault passphrase."))
         #expect(!run.screen.contains("secret words"))
-        let reread = try ProcessRunner.run(probe, ["load", "--backend", "file", "--directory", dataDirectory, "--cache", "none",
-                                                   "--profile", "default"],
-                                           environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": "new secret words"]) { $1 })
-        #expect(reread.stdoutText.contains(#""accessToken":"a""#) || reread.stdoutText.contains(#""accessToken" : "a""#))
+        let reread = try ProcessRunner.run(
+            probe,
+            [
+                "load", "--backend", "file", "--directory", dataDirectory, "--cache", "none",
+                "--profile", "default",
+            ],
+            environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": "new secret words"]) { $1 })
+        #expect(
+            reread.stdoutText.contains(#""accessToken":"a""#) || reread.stdoutText.contains(#""accessToken" : "a""#))
     }
 
     @Test func mismatchedNewPassphrasesChangeNothing() throws {

@@ -1,23 +1,29 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A warm `authvault token` on the file vault, with no agent, outside a login session (`keyctl session -`, the key
 /// in the user keyring from an earlier process), as Debian's strace sees it: the configuration opened once,
 /// `vault.key` and the record once each, no openssl.cnf, no thread started. libcurl, when a command needs it,
 /// still reads the system's TLS settings.
-@Suite(.serialized, .enabled(if: TracingTools.present && !SanitizerOptions.areSet,
-                             "needs keyctl and strace; the sanitizers' runtimes start threads of their own"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: TracingTools.present && !SanitizerOptions.areSet,
+        "needs keyctl and strace; the sanitizers' runtimes start threads of their own"))
 struct WarmTokenPathTests {
     let profile: CachedKeyProfile
     var trace: String { profile.root.appending("strace.out") }
 
     init() async throws {
-        profile = try await CachedKeyProfile(prefix: "authvault-warm-token", passphrase: "warm path passphrase", tokenID: "warm-path")
+        profile = try await CachedKeyProfile(
+            prefix: "authvault-warm-token", passphrase: "warm path passphrase", tokenID: "warm-path")
         try await profile.configure(["--profile", "remote", "--endpoint", "https://127.0.0.1:9"])
     }
 
-    func inNewSession(_ script: String, passphrase: String? = nil, extra: [String: String] = [:]) async throws -> ProcessOutput {
+    func inNewSession(_ script: String, passphrase: String? = nil, extra: [String: String] = [:]) async throws
+        -> ProcessOutput
+    {
         try await profile.inNewSession(script, passphrase: passphrase, extra: extra.merging(["TRACE": trace]) { $1 })
     }
 
@@ -30,7 +36,8 @@ struct WarmTokenPathTests {
         let warmUp = try await inNewSession(#""$AUTHVAULT" token >/dev/null"#, passphrase: profile.passphrase)
         #expect(warmUp.status == 0, "\(warmUp.stderrText)")
         // No passphrase: only the key cached in the user keyring opens the vault.
-        let run = try await inNewSession(#"strace -f -qq -e trace=openat,open,clone,clone3,fork,vfork -o "$TRACE" "$AUTHVAULT" token"#)
+        let run = try await inNewSession(
+            #"strace -f -qq -e trace=openat,open,clone,clone3,fork,vfork -o "$TRACE" "$AUTHVAULT" token"#)
         try await profile.lock()
         #expect(run.status == 0, "\(run.stderrText)")
         expectSecret(run.stdoutText.trimmingCharacters(in: .newlines), equals: profile.token, "the warm token")
@@ -47,7 +54,8 @@ struct WarmTokenPathTests {
     /// OpenSSL would (here `$OPENSSL_CONF`), after libcurl set up its TLS.
     @Test func libcurlStillReadsTheSystemsOpenSSLConfiguration() async throws {
         let configuration = profile.root.appending("openssl.cnf")
-        try "openssl_conf = openssl_init\n[openssl_init]\n".write(toFile: configuration, atomically: true, encoding: .utf8)
+        try "openssl_conf = openssl_init\n[openssl_init]\n".write(
+            toFile: configuration, atomically: true, encoding: .utf8)
         let run = try await inNewSession(
             #"printf 'a-password\n' | strace -f -qq -e trace=openat -o "$TRACE" "$AUTHVAULT" --profile remote login --password --username alice --password-stdin || true"#,
             passphrase: profile.passphrase, extra: ["OPENSSL_CONF": configuration, "AUTHVAULT_NON_INTERACTIVE": "1"])
@@ -60,6 +68,7 @@ struct WarmTokenPathTests {
 }
 
 private enum TracingTools {
-    static let present = ["keyctl", "strace"].allSatisfy { (try? ProcessRunner.which($0)) != nil }
+    static let present =
+        ["keyctl", "strace"].allSatisfy { (try? ProcessRunner.which($0)) != nil }
         && FileManager.default.fileExists(atPath: "/proc/keys")
 }

@@ -1,15 +1,18 @@
 import AuthCrypto
+import BoundedJSON
 import Foundation
 import Testing
-import BoundedJSON
 
 extension BoundedJSONTests {
     /// Request bodies (Cognito's JSON 1.1 calls) are built as JSONValues and written by its writer.
     @Suite struct BuildingTests {
         @Test func literalsAndADictionaryWriteTheSameBytesEveryTime() {
-            let body: [String: JSONValue] = ["Limit": 60, "ClientId": "client", "Enabled": true,
-                                             "Attributes": .array([.object(["Value": "a\"b", "Name": "email"])])]
-            let expected = #"{"Attributes":[{"Name":"email","Value":"a\"b"}],"ClientId":"client","Enabled":true,"Limit":60}"#
+            let body: [String: JSONValue] = [
+                "Limit": 60, "ClientId": "client", "Enabled": true,
+                "Attributes": .array([.object(["Value": "a\"b", "Name": "email"])]),
+            ]
+            let expected =
+                #"{"Attributes":[{"Name":"email","Value":"a\"b"}],"ClientId":"client","Enabled":true,"Limit":60}"#
             #expect(String(decoding: JSONValue.object(body).bytes, as: UTF8.self) == expected)
         }
 

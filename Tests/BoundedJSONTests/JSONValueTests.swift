@@ -1,7 +1,7 @@
 import AuthCrypto
+import BoundedJSON
 import Foundation
 import Testing
-import BoundedJSON
 
 /// The project's own JSON, against RFC 8259's text and Foundation's parser.
 @Suite struct BoundedJSONTests {
@@ -10,21 +10,21 @@ import BoundedJSON
 
         @Test func parsesTheObjectExampleOfRFC8259Section13() throws {
             let example = """
-            {
-              "Image": {
-                "Width":  800,
-                "Height": 600,
-                "Title":  "View from 15th Floor",
-                "Thumbnail": {
-                  "Url":    "http://www.example.com/image/481989943",
-                  "Height": 125,
-                  "Width":  100
-                },
-                "Animated" : false,
-                "IDs": [116, 943, 234, 38793]
-              }
-            }
-            """
+                {
+                  "Image": {
+                    "Width":  800,
+                    "Height": 600,
+                    "Title":  "View from 15th Floor",
+                    "Thumbnail": {
+                      "Url":    "http://www.example.com/image/481989943",
+                      "Height": 125,
+                      "Width":  100
+                    },
+                    "Animated" : false,
+                    "IDs": [116, 943, 234, 38793]
+                  }
+                }
+                """
             let image = try #require(parse(example)?["Image"])
             #expect(image["Width"]?.number == 800)
             #expect(image["Title"]?.string == "View from 15th Floor")
@@ -52,16 +52,20 @@ import BoundedJSON
         }
 
         @Test func refusesMalformedInput() {
-            let rejected = ["", "{", "}", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "'a'", "\"abc", "tru", "nul",
-                            "\"tab\there\"", "{\"a\":1}{", "[1] 2", "\"\\x\"", "\"\\u12\"", "\"\\uDEAD\"", "\"\\uD834\"",
-                            "{\"a\":1,\"a\":2}"]
+            let rejected = [
+                "", "{", "}", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "'a'", "\"abc", "tru", "nul",
+                "\"tab\there\"", "{\"a\":1}{", "[1] 2", "\"\\x\"", "\"\\u12\"", "\"\\uDEAD\"", "\"\\uD834\"",
+                "{\"a\":1,\"a\":2}",
+            ]
             for text in rejected { #expect(parse(text) == nil, "accepted \(text)") }
-            #expect(JSONValue.parse([0x22, 0xC3, 0x28, 0x22]) == nil)   // invalid UTF-8 inside a string
+            #expect(JSONValue.parse([0x22, 0xC3, 0x28, 0x22]) == nil)  // invalid UTF-8 inside a string
             #expect(JSONValue.parse([0xFF, 0xFE, 0x00]) == nil)
         }
 
         @Test func boundsTheNesting() {
-            let allowed = String(repeating: "[", count: JSONValue.maximumDepth) + String(repeating: "]", count: JSONValue.maximumDepth)
+            let allowed =
+                String(repeating: "[", count: JSONValue.maximumDepth)
+                + String(repeating: "]", count: JSONValue.maximumDepth)
             let deeper = "[" + allowed + "]"
             #expect(parse(allowed) != nil)
             #expect(parse(deeper) == nil)
@@ -70,9 +74,10 @@ import BoundedJSON
 
         @Test func writesWhatFoundationReadsBack() throws {
             let tricky = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} é \u{1D11E}"
-            let value = JSONValue.object(("s", .string(tricky)), ("n", .number(1_800_000_000)), ("f", .number(0.5)),
-                                         ("b", .bool(true)), ("z", .null), ("a", .array([.number(-3)])),
-                                         ("t", .secret(SecretBytes(utf8: "tok\"en"))))
+            let value = JSONValue.object(
+                ("s", .string(tricky)), ("n", .number(1_800_000_000)), ("f", .number(0.5)),
+                ("b", .bool(true)), ("z", .null), ("a", .array([.number(-3)])),
+                ("t", .secret(SecretBytes(utf8: "tok\"en"))))
             var bytes: [UInt8] = []
             value.write(into: &bytes)
             let text = String(decoding: bytes, as: UTF8.self)
@@ -92,16 +97,23 @@ import BoundedJSON
         /// controls) is written as \uXXXX, a string and a secret alike; the JSON is valid and decodes, with Foundation
         /// and with the parser, to the same string. Other non-ASCII text stays as it is.
         @Test func escapesWhatATerminalWouldActOnAndDecodesToTheSameString() throws {
-            let hostile: [Unicode.Scalar] = ["\u{1B}", "\u{7F}", "\u{80}", "\u{85}", "\u{9B}", "\u{9F}", "\u{2028}", "\u{2029}",
-                                             "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
-                                             "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}", "\u{200F}", "\u{061C}"]
+            let hostile: [Unicode.Scalar] = [
+                "\u{1B}", "\u{7F}", "\u{80}", "\u{85}", "\u{9B}", "\u{9F}", "\u{2028}", "\u{2029}",
+                "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
+                "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}", "\u{200F}", "\u{061C}",
+            ]
             var name = "Évil "
-            for scalar in hostile { name.unicodeScalars.append(scalar); name += "x" }
+            for scalar in hostile {
+                name.unicodeScalars.append(scalar)
+                name += "x"
+            }
             let value = JSONValue.object(("name", .string(name)), ("token", .secret(SecretBytes(utf8: name))))
             let text = String(decoding: value.bytes, as: UTF8.self)
             for scalar in hostile {
                 #expect(!text.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16)) is written raw")
-                #expect(text.contains("\\u" + String(format: "%04x", scalar.value)), "U+\(String(scalar.value, radix: 16)) as \\uXXXX")
+                #expect(
+                    text.contains("\\u" + String(format: "%04x", scalar.value)),
+                    "U+\(String(scalar.value, radix: 16)) as \\uXXXX")
             }
             #expect(text.contains("Évil "), "other text is kept as it is")
             let decoded = try #require(try JSONSerialization.jsonObject(with: Data(value.bytes)) as? [String: Any])
@@ -143,7 +155,9 @@ import BoundedJSON
         }
 
         @Test func boundsTheNestingToo() {
-            let deeper = String(repeating: "[", count: JSONValue.maximumDepth + 1) + String(repeating: "]", count: JSONValue.maximumDepth + 1)
+            let deeper =
+                String(repeating: "[", count: JSONValue.maximumDepth + 1)
+                + String(repeating: "]", count: JSONValue.maximumDepth + 1)
             #expect(throws: DecodingError.self) { try JSONDecoder().decode(JSONValue.self, from: Data(deeper.utf8)) }
         }
     }
@@ -159,7 +173,8 @@ import BoundedJSON
         }
 
         @Test func aDictionaryHasEveryMemberAndNothingElse() {
-            #expect(JSONValue.parse(Array(#"{"x":1,"y":"z"}"#.utf8))?.dictionary == ["x": .number(1), "y": .string("z")])
+            #expect(
+                JSONValue.parse(Array(#"{"x":1,"y":"z"}"#.utf8))?.dictionary == ["x": .number(1), "y": .string("z")])
             #expect(JSONValue.parse(Array("[1]".utf8))?.dictionary == nil)
         }
     }

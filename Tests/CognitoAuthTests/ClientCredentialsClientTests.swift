@@ -1,9 +1,10 @@
 import AuthCrypto
 import Foundation
 import HTTPTransport
-import Testing
 import TestSupport
+import Testing
 import TokenVerification
+
 @testable import CognitoAuth
 
 /// The client-credentials grant against a stub: the form and HTTP Basic (ids and secrets with reserved characters),
@@ -12,20 +13,26 @@ import TokenVerification
     static let issuer = OAuthClientRequestTests.issuer
     static let tokenURL = OAuthClientRequestTests.tokenURL
 
-    static func client(id: String = "ci-client", secret: String = "s3cret", scopes: [String] = ["api/read", "api/write"],
-                       transport: URLStubTransport, clock: TestClock = TestClock(Date().timeIntervalSince1970)) throws -> ClientCredentialsClient {
+    static func client(
+        id: String = "ci-client", secret: String = "s3cret", scopes: [String] = ["api/read", "api/write"],
+        transport: URLStubTransport, clock: TestClock = TestClock(Date().timeIntervalSince1970)
+    ) throws -> ClientCredentialsClient {
         let configuration = ClientCredentialsClient.Configuration(
             tokenEndpoint: tokenURL, clientId: id, clientSecret: SecretBytes(utf8: secret), scopes: scopes,
             operationDeadline: .seconds(30), retryPolicy: OAuthClientRequestTests.fastRetries)
-        let verifier = TokenVerifier(issuer: issuer, clientId: id, keys: JWKSCache(url: URLStubTransport.jwksURL, transport: transport))
-        return try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier, now: clock.now, jitter: { 0.5 })
+        let verifier = TokenVerifier(
+            issuer: issuer, clientId: id, keys: JWKSCache(url: URLStubTransport.jwksURL, transport: transport))
+        return try ClientCredentialsClient(
+            configuration: configuration, transport: transport, verifier: verifier, now: clock.now, jitter: { 0.5 })
     }
 
     /// A Cognito machine-to-machine access token: the client is the subject.
     static func machineAccessToken(clientId: String = "ci-client", lifetime: Int = 3600) throws -> String {
         let now = Int(Date().timeIntervalSince1970)
-        return try TestTokens.key.mintJWT(claims: ["iss": issuer, "sub": clientId, "client_id": clientId, "token_use": "access",
-                                                   "scope": "api/read api/write", "iat": now, "exp": now + lifetime])
+        return try TestTokens.key.mintJWT(claims: [
+            "iss": issuer, "sub": clientId, "client_id": clientId, "token_use": "access",
+            "scope": "api/read api/write", "iat": now, "exp": now + lifetime,
+        ])
     }
 
     /// The expected header, independently: python3 -c "import base64,urllib.parse as u;
@@ -49,10 +56,13 @@ import TokenVerification
     @Test func anOpaqueTokenLastsExpiresInAndGrantedScopesAreRead() async throws {
         let clock = TestClock(Date().timeIntervalSince1970)
         let transport = URLStubTransport { _ in
-            URLStubTransport.json(["access_token": "opaque-token", "token_type": "bearer", "expires_in": "900", "scope": "api/read"])
+            URLStubTransport.json([
+                "access_token": "opaque-token", "token_type": "bearer", "expires_in": "900", "scope": "api/read",
+            ])
         }
         let result = try await Self.client(scopes: [], transport: transport, clock: clock).token()
-        #expect(transport.requests.first?.form == ["grant_type": "client_credentials"], "no scope: the client's defaults")
+        #expect(
+            transport.requests.first?.form == ["grant_type": "client_credentials"], "no scope: the client's defaults")
         #expect(result.expiresAt == clock.now() + 900 && result.issuedAt == clock.now())
         #expect(result.scopes == ["api/read"])
     }
@@ -92,7 +102,8 @@ import TokenVerification
         let transport = URLStubTransport { request in
             let basic = request.header("Authorization") ?? ""
             let decoded = String(decoding: Data(base64Encoded: String(basic.dropFirst(6))) ?? Data(), as: UTF8.self)
-            return URLStubTransport.json(["error": "invalid_client", "error_description": "\(basic) / \(decoded)"], status: 401)
+            return URLStubTransport.json(
+                ["error": "invalid_client", "error_description": "\(basic) / \(decoded)"], status: 401)
         }
         let client = try Self.client(transport: transport)
         let error = try #require(await caughtOAuthError { () async throws(OAuthError) in try await client.token() })
@@ -108,10 +119,15 @@ import TokenVerification
 extension ClientCredentialsClientTests {
     /// The secret goes to the token endpoint: never over plain http to another host.
     @Test func aPlainHTTPTokenEndpointOffLoopbackIsRefused() throws {
-        let configuration = ClientCredentialsClient.Configuration(tokenEndpoint: "http://idp.example.com/oauth2/token", clientId: "ci-client",
-                                                                  clientSecret: SecretBytes(utf8: "s3cret"), scopes: [])
+        let configuration = ClientCredentialsClient.Configuration(
+            tokenEndpoint: "http://idp.example.com/oauth2/token", clientId: "ci-client",
+            clientSecret: SecretBytes(utf8: "s3cret"), scopes: [])
         let transport = URLStubTransport { _ in nil }
-        let verifier = TokenVerifier(issuer: Self.issuer, clientId: "ci-client", keys: JWKSCache(url: URLStubTransport.jwksURL, transport: transport))
-        #expect(throws: OAuthError.self) { try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier) }
+        let verifier = TokenVerifier(
+            issuer: Self.issuer, clientId: "ci-client",
+            keys: JWKSCache(url: URLStubTransport.jwksURL, transport: transport))
+        #expect(throws: OAuthError.self) {
+            try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier)
+        }
     }
 }

@@ -1,9 +1,12 @@
 import Testing
+
 @testable import CognitoAuth
 
 @Suite struct CognitoOperationTests {
     @Test func targetHeaderNamesTheService() {
         #expect(CognitoOperation.initiateAuth.target == "AWSCognitoIdentityProviderService.InitiateAuth")
-        #expect(CognitoOperation.getTokensFromRefreshToken.target == "AWSCognitoIdentityProviderService.GetTokensFromRefreshToken")
+        #expect(
+            CognitoOperation.getTokensFromRefreshToken.target
+                == "AWSCognitoIdentityProviderService.GetTokensFromRefreshToken")
     }
 }

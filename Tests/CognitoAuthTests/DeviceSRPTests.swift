@@ -1,7 +1,8 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CognitoAuth
 
 /// Remembered devices' SRP against pycognito, on random inputs: the verifier and salt ConfirmDevice registers, and
@@ -15,8 +16,11 @@ import TestSupport
     }
 
     static let cases = Result { () throws -> [DeviceCase] in
-        let output = try ProcessRunner.run(PeerPython.path, [ScriptServer.scriptPath("pycognito_srp_cases.py"), "30", "--device"])
-        guard output.status == 0 else { throw TestFixtureError("pycognito_srp_cases.py --device failed: \(output.stderrText)") }
+        let output = try ProcessRunner.run(
+            PeerPython.path, [ScriptServer.scriptPath("pycognito_srp_cases.py"), "30", "--device"])
+        guard output.status == 0 else {
+            throw TestFixtureError("pycognito_srp_cases.py --device failed: \(output.stderrText)")
+        }
         return try JSONDecoder().decode([DeviceCase].self, from: output.stdout)
     }
 
@@ -24,9 +28,10 @@ import TestSupport
         let cases = try Self.cases.get()
         #expect(cases.count == 30)
         for example in cases {
-            let verifier = DeviceVerifier(groupKey: example.group_key, deviceKey: example.device_key,
-                                          password: SecretBytes(utf8: example.device_password),
-                                          salt: try #require(BigUInt(hex: example.salt_hex)))
+            let verifier = DeviceVerifier(
+                groupKey: example.group_key, deviceKey: example.device_key,
+                password: SecretBytes(utf8: example.device_password),
+                salt: try #require(BigUInt(hex: example.salt_hex)))
             #expect(verifier.verifier == example.password_verifier, "device \(example.device_key)")
             #expect(verifier.salt == example.verifier_salt)
         }
@@ -38,7 +43,8 @@ import TestSupport
             let timestamp = CognitoTimestamp.format(unixSeconds: example.unix_time)
             #expect(timestamp == example.timestamp)
             let signature = try srp.passwordClaimSignature(
-                poolName: example.group_key, userIdForSRP: example.device_key, password: SecretBytes(utf8: example.device_password),
+                poolName: example.group_key, userIdForSRP: example.device_key,
+                password: SecretBytes(utf8: example.device_password),
                 saltHex: example.challenge_salt_hex, serverPublicValueHex: example.srp_b_hex,
                 secretBlock: Array(try #require(Data(base64Encoded: example.secret_block))), timestamp: timestamp)
             #expect(signature == example.signature, "device \(example.device_key)")
@@ -51,6 +57,8 @@ import TestSupport
         #expect(first.password != second.password && first.salt != second.salt && first.verifier != second.verifier)
         let password = first.password.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         #expect(Data(base64Encoded: password)?.count == 40)
-        expectNoSecrets(in: "\(RememberedDevice(key: "k", groupKey: "g", password: first.password))", [password], "the device's description")
+        expectNoSecrets(
+            in: "\(RememberedDevice(key: "k", groupKey: "g", password: first.password))", [password],
+            "the device's description")
     }
 }

@@ -1,7 +1,8 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CognitoAuth
 
 /// What the client sends for remembered devices, against a stub transport: DEVICE_KEY on the sign-in and every
@@ -10,30 +11,45 @@ import TestSupport
 @Suite struct DeviceSignInRequestTests {
     typealias Request = CognitoClientRequestTests
 
-    func client(_ transport: StubTransport, clock: TestClock? = nil, privateValue: BigUInt? = nil) throws -> CognitoClient {
-        try .forTests(poolId: Request.poolId, clientId: Request.clientId, endpoint: "https://stub.test/", jwksURL: StubTransport.jwksURL,
-                      transport: transport, clock: clock, privateValue: privateValue)
+    func client(_ transport: StubTransport, clock: TestClock? = nil, privateValue: BigUInt? = nil) throws
+        -> CognitoClient
+    {
+        try .forTests(
+            poolId: Request.poolId, clientId: Request.clientId, endpoint: "https://stub.test/",
+            jwksURL: StubTransport.jwksURL,
+            transport: transport, clock: clock, privateValue: privateValue)
     }
 
     @Test func aRememberedDeviceProvesItselfInsideTheSignIn() async throws {
         let example = try DeviceSRPTests.cases.get()[0]
-        let device = RememberedDevice(key: example.device_key, groupKey: example.group_key, password: SecretBytes(utf8: example.device_password))
+        let device = RememberedDevice(
+            key: example.device_key, groupKey: example.group_key, password: SecretBytes(utf8: example.device_password))
         let tokens = StubTransport.json(Request.tokensResult())
         let transport = StubTransport(jwks: TestTokens.jwks) { operation, body in
             switch (operation, body["ChallengeName"] as? String) {
             case ("InitiateAuth", _):
-                return StubTransport.json(["ChallengeName": "DEVICE_SRP_AUTH", "Session": "s1", "ChallengeParameters": ["USERNAME": Request.internalName]])
+                return StubTransport.json([
+                    "ChallengeName": "DEVICE_SRP_AUTH", "Session": "s1",
+                    "ChallengeParameters": ["USERNAME": Request.internalName],
+                ])
             case (_, "DEVICE_SRP_AUTH"):
-                return StubTransport.json(["ChallengeName": "DEVICE_PASSWORD_VERIFIER", "Session": "s2", "ChallengeParameters": [
-                    "USERNAME": Request.internalName, "SALT": example.challenge_salt_hex, "SRP_B": example.srp_b_hex,
-                    "SECRET_BLOCK": example.secret_block,
-                ]])
+                return StubTransport.json([
+                    "ChallengeName": "DEVICE_PASSWORD_VERIFIER", "Session": "s2",
+                    "ChallengeParameters": [
+                        "USERNAME": Request.internalName, "SALT": example.challenge_salt_hex,
+                        "SRP_B": example.srp_b_hex,
+                        "SECRET_BLOCK": example.secret_block,
+                    ],
+                ])
             default:
                 return tokens
             }
         }
-        let client = try client(transport, clock: TestClock(Double(example.unix_time) + 0.4), privateValue: BigUInt(hex: example.small_a_hex))
-        let step = try await client.signIn(username: "alice", password: SecretBytes(utf8: "Pw-1234567!"), flow: .userPassword, device: device)
+        let client = try client(
+            transport, clock: TestClock(Double(example.unix_time) + 0.4),
+            privateValue: BigUInt(hex: example.small_a_hex))
+        let step = try await client.signIn(
+            username: "alice", password: SecretBytes(utf8: "Pw-1234567!"), flow: .userPassword, device: device)
         #expect(step.tokens != nil)
 
         let initiate = try #require(transport.bodies(of: "InitiateAuth").first?["AuthParameters"] as? [String: String])
@@ -56,14 +72,21 @@ import TestSupport
     @Test func aDeviceThePoolDoesNotSkipMFAForKeepsItsKeyOnTheAnswers() async throws {
         let transport = StubTransport(jwks: TestTokens.jwks) { operation, _ in
             operation == "InitiateAuth"
-                ? StubTransport.json(["ChallengeName": "SOFTWARE_TOKEN_MFA", "Session": "s1", "ChallengeParameters": [:]])
+                ? StubTransport.json([
+                    "ChallengeName": "SOFTWARE_TOKEN_MFA", "Session": "s1", "ChallengeParameters": [:],
+                ])
                 : StubTransport.json(Request.tokensResult())
         }
-        let device = RememberedDevice(key: "us-east-1_dev", groupKey: "-group", password: SecretBytes(utf8: "device-pw"))
+        let device = RememberedDevice(
+            key: "us-east-1_dev", groupKey: "-group", password: SecretBytes(utf8: "device-pw"))
         let client = try client(transport)
-        let challenge = try #require(try await client.signIn(username: "alice", password: SecretBytes(utf8: "pw"), flow: .userPassword, device: device).challenge)
+        let challenge = try #require(
+            try await client.signIn(
+                username: "alice", password: SecretBytes(utf8: "pw"), flow: .userPassword, device: device
+            ).challenge)
         _ = try await client.respond(to: challenge, with: .code(SecretBytes(utf8: "123456")))
-        let answer = try #require(transport.bodies(of: "RespondToAuthChallenge").first?["ChallengeResponses"] as? [String: String])
+        let answer = try #require(
+            transport.bodies(of: "RespondToAuthChallenge").first?["ChallengeResponses"] as? [String: String])
         #expect(answer["DEVICE_KEY"] == "us-east-1_dev")
         #expect(!"\(challenge)".contains("device-pw"))
     }
@@ -78,10 +101,12 @@ import TestSupport
             operation == "ConfirmDevice" ? StubTransport.json(["UserConfirmationNecessary": true]) : signedIn
         }
         let client = try client(transport)
-        let tokens = try #require(try await client.signIn(username: "alice", password: SecretBytes(utf8: "pw"), flow: .userPassword).tokens)
+        let tokens = try #require(
+            try await client.signIn(username: "alice", password: SecretBytes(utf8: "pw"), flow: .userPassword).tokens)
         let newDevice = try #require(tokens.newDevice)
         #expect(newDevice == NewDeviceMetadata(deviceKey: "us-east-1_new", deviceGroupKey: "-grp"))
-        let (device, necessary) = try await client.confirmDevice(newDevice, name: "build-host", accessToken: tokens.accessToken)
+        let (device, necessary) = try await client.confirmDevice(
+            newDevice, name: "build-host", accessToken: tokens.accessToken)
         #expect(necessary && device.key == "us-east-1_new" && device.groupKey == "-grp")
 
         let body = try #require(transport.bodies(of: "ConfirmDevice").first)
@@ -90,7 +115,8 @@ import TestSupport
         let config = try #require(body["DeviceSecretVerifierConfig"] as? [String: String])
         let saltText = try #require(config["Salt"])
         let salt = try #require(Data(base64Encoded: saltText))
-        let expected = DeviceVerifier(groupKey: "-grp", deviceKey: "us-east-1_new", password: device.password, salt: BigUInt(bigEndian: salt))
+        let expected = DeviceVerifier(
+            groupKey: "-grp", deviceKey: "us-east-1_new", password: device.password, salt: BigUInt(bigEndian: salt))
         #expect(config["PasswordVerifier"] == expected.verifier)
     }
 }

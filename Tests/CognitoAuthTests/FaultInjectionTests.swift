@@ -1,8 +1,9 @@
 import AuthCrypto
 import Foundation
 import HTTPTransport
-import Testing
 import TestSupport
+import Testing
+
 @testable import CognitoAuth
 
 /// The client against moto through the tests' fault proxy: transient faults are retried (the proxy counts the
@@ -17,25 +18,33 @@ import TestSupport
         var client: CognitoClient { fixture.client }
 
         func signIn() async throws(CognitoError) -> SignInStep {
-            try await client.signIn(username: "kim", password: SecretBytes(utf8: FaultInjectionTests.password), flow: .userPassword)
+            try await client.signIn(
+                username: "kim", password: SecretBytes(utf8: FaultInjectionTests.password), flow: .userPassword)
         }
     }
 
     /// The default deadline is generous: on a loaded 2-core machine four attempts through the proxy can take seconds,
     /// and these tests are about how many attempts are made, not how fast.
-    func setup(withSecret: Bool = false, deadline: Duration = .seconds(40), attemptTimeout: Duration = .seconds(10)) async throws -> Setup {
+    func setup(withSecret: Bool = false, deadline: Duration = .seconds(40), attemptTimeout: Duration = .seconds(10))
+        async throws -> Setup
+    {
         let moto = try await MotoServer.shared()
         let proxy = try await FaultProxy.start(upstream: moto.baseURL)
-        let policy = RetryPolicy(maximumAttempts: 4, initialBackoff: .milliseconds(20), maximumBackoff: .milliseconds(100), attemptTimeout: attemptTimeout)
-        let fixture = try await MotoFixture.make(withSecret: withSecret, endpoint: proxy.endpoint, deadline: deadline, retryPolicy: policy)
+        let policy = RetryPolicy(
+            maximumAttempts: 4, initialBackoff: .milliseconds(20), maximumBackoff: .milliseconds(100),
+            attemptTimeout: attemptTimeout)
+        let fixture = try await MotoFixture.make(
+            withSecret: withSecret, endpoint: proxy.endpoint, deadline: deadline, retryPolicy: policy)
         try await fixture.createUser("kim", password: Self.password, email: "kim@example.com")
         return Setup(proxy: proxy, fixture: fixture)
     }
 
     /// One transient fault, then the real answer: the sign-in succeeds on the second attempt.
     @Test(arguments: [
-        FaultProxy.Fault.htmlPage(status: 500), .htmlPage(status: 502), .status(429, body: "Too Many Requests", contentType: "text/plain"),
-        .cognitoError("TooManyRequestsException", message: "Rate exceeded"), .cognitoError("InternalErrorException", status: 500),
+        FaultProxy.Fault.htmlPage(status: 500), .htmlPage(status: 502),
+        .status(429, body: "Too Many Requests", contentType: "text/plain"),
+        .cognitoError("TooManyRequestsException", message: "Rate exceeded"),
+        .cognitoError("InternalErrorException", status: 500),
         .reset, .truncate,
     ])
     func transientFaultIsRetriedThenSucceeds(fault: FaultProxy.Fault) async throws {
@@ -72,7 +81,10 @@ import TestSupport
     @Test func truncatedJSONIsAnInvalidResponse() async throws {
         let setup = try await setup()
         try await setup.proxy.inject([.malformed])
-        await #expect(throws: CognitoError.invalidResponse(operation: "InitiateAuth", reason: "the body is not the JSON this operation returns")) {
+        await #expect(
+            throws: CognitoError.invalidResponse(
+                operation: "InitiateAuth", reason: "the body is not the JSON this operation returns")
+        ) {
             try await setup.signIn()
         }
         #expect(try await setup.proxy.attempts(of: "InitiateAuth") == 1)
@@ -109,10 +121,15 @@ import TestSupport
     @Test func authenticationErrorsAreNeverRetried() async throws {
         let setup = try await setup(withSecret: true)
         await #expect(throws: CognitoError.notAuthorized(message: "Incorrect username or password.")) {
-            try await setup.client.signIn(username: "kim", password: SecretBytes(utf8: "Wr0ng-Passw0rd!"), flow: .userPassword)
+            try await setup.client.signIn(
+                username: "kim", password: SecretBytes(utf8: "Wr0ng-Passw0rd!"), flow: .userPassword)
         }
-        try await setup.proxy.inject([.cognitoError("NotAuthorizedException", message: "Incorrect username or password.")])
-        await #expect(throws: CognitoError.notAuthorized(message: "Incorrect username or password.")) { try await setup.signIn() }
+        try await setup.proxy.inject([
+            .cognitoError("NotAuthorizedException", message: "Incorrect username or password.")
+        ])
+        await #expect(throws: CognitoError.notAuthorized(message: "Incorrect username or password.")) {
+            try await setup.signIn()
+        }
         try await setup.proxy.inject([.cognitoError("CodeMismatchException"), .cognitoError("UserNotFoundException")])
         await #expect(throws: CognitoError.codeMismatch(message: "injected")) { try await setup.signIn() }
         await #expect(throws: CognitoError.userNotFound(message: "injected")) { try await setup.signIn() }
@@ -124,8 +141,11 @@ import TestSupport
         let setup = try await setup(withSecret: true)
         let tokens = try #require(try await setup.signIn().tokens)
 
-        try await setup.proxy.inject([.htmlPage(status: 503), .reset, .status(429, body: "", contentType: "text/plain")])
-        let refreshed = try await setup.client.refresh(refreshToken: tokens.refreshToken, username: tokens.identity.username)
+        try await setup.proxy.inject([
+            .htmlPage(status: 503), .reset, .status(429, body: "", contentType: "text/plain"),
+        ])
+        let refreshed = try await setup.client.refresh(
+            refreshToken: tokens.refreshToken, username: tokens.identity.username)
         #expect(refreshed.refreshToken == tokens.refreshToken)
 
         try await setup.proxy.inject(Array(repeating: .reset, count: 4))

@@ -2,8 +2,9 @@ import AuthCrypto
 import Foundation
 import HTTPTransport
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
+
 @testable import CognitoAuth
 
 /// What the identity-pool client sends and how it reads the answers, against a stub transport: the `Logins` key,
@@ -12,19 +13,26 @@ import TestSupport
     static let poolID = "eu-west-2:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6"
     static let identityId = "eu-west-2:11111111-2222-3333-4444-555555555555"
     static let idToken = "eyJ.stub-id-token.sig"
-    static let login = IdentityProviderLogin.userPool(region: "eu-west-2", userPoolId: "eu-west-2_Pool1", idToken: SecretBytes(utf8: idToken))
+    static let login = IdentityProviderLogin.userPool(
+        region: "eu-west-2", userPoolId: "eu-west-2_Pool1", idToken: SecretBytes(utf8: idToken))
 
     static func credentialsAnswer(expiration: Double = 1_800_000_000.5) -> HTTPResponse {
-        StubTransport.json(["IdentityId": identityId, "Credentials": [
-            "AccessKeyId": "ASIAEXAMPLEKEY", "SecretKey": "stub-secret-key/123", "SessionToken": "stub-session-token==",
-            "Expiration": expiration,
-        ]])
+        StubTransport.json([
+            "IdentityId": identityId,
+            "Credentials": [
+                "AccessKeyId": "ASIAEXAMPLEKEY", "SecretKey": "stub-secret-key/123",
+                "SessionToken": "stub-session-token==",
+                "Expiration": expiration,
+            ],
+        ])
     }
 
     func client(_ transport: StubTransport, roleARN: String? = nil) throws -> IdentityPoolClient {
         let configuration = IdentityPoolConfiguration(
             poolID: try IdentityPoolID(Self.poolID), endpoint: "https://identity.stub.test/", roleARN: roleARN,
-            operationDeadline: .seconds(5), retryPolicy: RetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(5), maximumBackoff: .milliseconds(20)))
+            operationDeadline: .seconds(5),
+            retryPolicy: RetryPolicy(
+                maximumAttempts: 3, initialBackoff: .milliseconds(5), maximumBackoff: .milliseconds(20)))
         return try IdentityPoolClient(configuration: configuration, transport: transport, jitter: { 0.5 })
     }
 
@@ -33,9 +41,12 @@ import TestSupport
         #expect(id.region == "eu-west-2" && id.rawValue == Self.poolID)
         #expect(IdentityPoolConfiguration(poolID: id).endpoint == "https://cognito-identity.eu-west-2.amazonaws.com/")
         #expect(try IdentityPoolID("us-gov-west-1:0C8E1F6A-2B3C-4D5E-8F90-A1B2C3D4E5F6").region == "us-gov-west-1")
-        for bad in ["", "eu-west-2", "0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6", "eu-west-2:not-a-guid", "EU-WEST-2:" + Self.poolID.dropFirst(10),
-                    "eu-west-2:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6:x", "eu_west_2:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6",
-                    "eu-west-2:0c8e1f6a2b3c-4d5e-8f90-a1b2c3d4e5f6x"] {
+        for bad in [
+            "", "eu-west-2", "0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6", "eu-west-2:not-a-guid",
+            "EU-WEST-2:" + Self.poolID.dropFirst(10),
+            "eu-west-2:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6:x", "eu_west_2:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6",
+            "eu-west-2:0c8e1f6a2b3c-4d5e-8f90-a1b2c3d4e5f6x",
+        ] {
             #expect(throws: CognitoError.self, "\(bad)") { try IdentityPoolID(bad) }
         }
     }
@@ -43,21 +54,30 @@ import TestSupport
     @Test func loginsAreNamedAsIdentityPoolsExpect() {
         #expect(Self.login.providerName == "cognito-idp.eu-west-2.amazonaws.com/eu-west-2_Pool1")
         let token = SecretBytes(utf8: "t")
-        #expect(IdentityProviderLogin.openIDProvider(issuer: "https://accounts.google.com", idToken: token).providerName == "accounts.google.com")
-        #expect(IdentityProviderLogin.openIDProvider(issuer: "https://sso.example.com/realms/staff/", idToken: token).providerName
+        #expect(
+            IdentityProviderLogin.openIDProvider(issuer: "https://accounts.google.com", idToken: token).providerName
+                == "accounts.google.com")
+        #expect(
+            IdentityProviderLogin.openIDProvider(issuer: "https://sso.example.com/realms/staff/", idToken: token)
+                .providerName
                 == "sso.example.com/realms/staff")
-        #expect(IdentityProviderLogin.providerName(issuer: "https://cognito-idp.eu-west-2.amazonaws.com/eu-west-2_Pool1") == Self.login.providerName,
-                "a user pool's issuer names the user pool")
+        #expect(
+            IdentityProviderLogin.providerName(issuer: "https://cognito-idp.eu-west-2.amazonaws.com/eu-west-2_Pool1")
+                == Self.login.providerName,
+            "a user pool's issuer names the user pool")
     }
 
     @Test func aPlainHTTPEndpointOrABadRoleIsRefusedBeforeAnyCall() throws {
         let id = try IdentityPoolID(Self.poolID)
         let transport = StubTransport(jwks: Data()) { _, _ in Self.credentialsAnswer() }
         #expect(throws: CognitoError.self) {
-            try IdentityPoolClient(configuration: IdentityPoolConfiguration(poolID: id, endpoint: "http://identity.example.com/"), transport: transport)
+            try IdentityPoolClient(
+                configuration: IdentityPoolConfiguration(poolID: id, endpoint: "http://identity.example.com/"),
+                transport: transport)
         }
         #expect(throws: CognitoError.self) {
-            try IdentityPoolClient(configuration: IdentityPoolConfiguration(poolID: id, roleARN: "admin"), transport: transport)
+            try IdentityPoolClient(
+                configuration: IdentityPoolConfiguration(poolID: id, roleARN: "admin"), transport: transport)
         }
         #expect(transport.requests.isEmpty)
     }
@@ -72,7 +92,8 @@ import TestSupport
         let credentials = try await client.credentials(identityId: identityId, login: Self.login)
 
         #expect(identityId == Self.identityId)
-        #expect(credentials.accessKeyId == "ASIAEXAMPLEKEY" && credentials.secretAccessKey.text == "stub-secret-key/123")
+        #expect(
+            credentials.accessKeyId == "ASIAEXAMPLEKEY" && credentials.secretAccessKey.text == "stub-secret-key/123")
         #expect(credentials.sessionToken.text == "stub-session-token==" && credentials.expiresAt == 1_800_000_000.5)
         #expect(credentials.identityId == Self.identityId)
         expectNoSecrets(in: "\(credentials)", ["stub-secret-key/123", "stub-session-token==", "ASIAEXAMPLEKEY"])
@@ -80,10 +101,16 @@ import TestSupport
         let service = "AWSCognitoIdentityService"
         let getId = try #require(transport.bodies(of: "GetId", service: service).first)
         #expect(getId["IdentityPoolId"] as? String == Self.poolID)
-        #expect(getId["Logins"] as? [String: String] == ["cognito-idp.eu-west-2.amazonaws.com/eu-west-2_Pool1": Self.idToken])
+        #expect(
+            getId["Logins"] as? [String: String] == [
+                "cognito-idp.eu-west-2.amazonaws.com/eu-west-2_Pool1": Self.idToken
+            ])
         let fetch = try #require(transport.bodies(of: "GetCredentialsForIdentity", service: service).first)
         #expect(fetch["IdentityId"] as? String == Self.identityId)
-        #expect(fetch["Logins"] as? [String: String] == ["cognito-idp.eu-west-2.amazonaws.com/eu-west-2_Pool1": Self.idToken])
+        #expect(
+            fetch["Logins"] as? [String: String] == [
+                "cognito-idp.eu-west-2.amazonaws.com/eu-west-2_Pool1": Self.idToken
+            ])
         #expect(fetch["CustomRoleArn"] as? String == role)
         for request in transport.requests {
             #expect(request.url == "https://identity.stub.test/" && request.method == "POST")
@@ -103,9 +130,15 @@ import TestSupport
     }
 
     @Test(arguments: [
-        ("NotAuthorizedException", CognitoError.identityNotAuthorized(message: "Invalid login token. Token <redacted> expired.")),
+        (
+            "NotAuthorizedException",
+            CognitoError.identityNotAuthorized(message: "Invalid login token. Token <redacted> expired.")
+        ),
         ("ResourceNotFoundException", .identityPoolNotFound(message: "Invalid login token. Token <redacted> expired.")),
-        ("InvalidIdentityPoolConfigurationException", .invalidIdentityPoolConfiguration(message: "Invalid login token. Token <redacted> expired.")),
+        (
+            "InvalidIdentityPoolConfigurationException",
+            .invalidIdentityPoolConfiguration(message: "Invalid login token. Token <redacted> expired.")
+        ),
         ("ExternalServiceException", .externalService(message: "Invalid login token. Token <redacted> expired.")),
     ])
     func serviceErrorsKeepTheirMeaningAndNoToken(type: String, expected: CognitoError) async throws {
@@ -121,8 +154,12 @@ import TestSupport
     @Test func throttlingIsRetriedThenSucceeds() async throws {
         let calls = Locked(0)
         let transport = StubTransport(jwks: Data()) { _, _ in
-            let call = calls.withLock { $0 += 1; return $0 }
-            return call < 3 ? StubTransport.error("TooManyRequestsException", message: "slow down") : Self.credentialsAnswer()
+            let call = calls.withLock {
+                $0 += 1
+                return $0
+            }
+            return call < 3
+                ? StubTransport.error("TooManyRequestsException", message: "slow down") : Self.credentialsAnswer()
         }
         let credentials = try await client(transport).credentials(identityId: Self.identityId, login: Self.login)
         #expect(credentials.accessKeyId == "ASIAEXAMPLEKEY")
@@ -131,8 +168,11 @@ import TestSupport
 
     @Test func anAnswerWithoutCredentialsIsAnInvalidResponse() async throws {
         let transport = StubTransport(jwks: Data()) { _, _ in StubTransport.json(["IdentityId": Self.identityId]) }
-        await #expect(throws: CognitoError.invalidResponse(operation: "GetCredentialsForIdentity",
-                                                           reason: "the answer lacks the credentials or their expiry")) {
+        await #expect(
+            throws: CognitoError.invalidResponse(
+                operation: "GetCredentialsForIdentity",
+                reason: "the answer lacks the credentials or their expiry")
+        ) {
             try await client(transport).credentials(identityId: Self.identityId, login: Self.login)
         }
     }

@@ -2,9 +2,10 @@ import AuthCrypto
 import Foundation
 import HTTPTransport
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 import TokenVerification
+
 @testable import CognitoAuth
 
 /// A transport that answers every request from a closure (nil: the connection was reset) and records them,
@@ -43,8 +44,9 @@ final class URLStubTransport: HTTPTransport {
     func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         if request.url == Self.jwksURL { return HTTPResponse(status: 200, headers: [], body: Array(jwks)) }
         let recordedRequest = recorded.withLock { requests in
-            let entry = Request(method: request.method, url: request.url, headers: request.headers, body: request.body,
-                                attempt: requests.count + 1)
+            let entry = Request(
+                method: request.method, url: request.url, headers: request.headers, body: request.body,
+                attempt: requests.count + 1)
             requests.append(entry)
             return entry
         }
@@ -53,8 +55,9 @@ final class URLStubTransport: HTTPTransport {
     }
 
     static func json(_ object: [String: Any], status: Int = 200, headers: [HTTPHeader] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [HTTPHeader(name: "Content-Type", value: "application/json")] + headers,
-                     body: Array(try! JSONSerialization.data(withJSONObject: object)))
+        HTTPResponse(
+            status: status, headers: [HTTPHeader(name: "Content-Type", value: "application/json")] + headers,
+            body: Array(try! JSONSerialization.data(withJSONObject: object)))
     }
 }
 
@@ -79,23 +82,34 @@ func caughtOAuthError<T>(
     static let redirectURI = "http://127.0.0.1:53682/callback"
     static let subject = "5f0c3c2e-0000-4000-8000-000000000001"
     static let tokenURL = "https://example.auth.us-east-1.amazoncognito.com/oauth2/token"
-    static let fastRetries = RetryPolicy(maximumAttempts: 4, initialBackoff: .milliseconds(5), maximumBackoff: .milliseconds(20))
+    static let fastRetries = RetryPolicy(
+        maximumAttempts: 4, initialBackoff: .milliseconds(5), maximumBackoff: .milliseconds(20))
 
-    static func client(secret: String? = nil, transport: URLStubTransport, clock: TestClock = TestClock(Date().timeIntervalSince1970)) throws -> OAuthClient {
+    static func client(
+        secret: String? = nil, transport: URLStubTransport, clock: TestClock = TestClock(Date().timeIntervalSince1970)
+    ) throws -> OAuthClient {
         let configuration = OAuthClientConfiguration(
             endpoints: try OAuthEndpoints(hostedUIBaseURL: "https://example.auth.us-east-1.amazoncognito.com"),
             clientId: clientId, clientSecret: secret.map(SecretBytes.init(utf8:)), redirectURI: redirectURI,
             operationDeadline: .seconds(30), retryPolicy: fastRetries)
-        let verifier = TokenVerifier(issuer: issuer, clientId: clientId, keys: JWKSCache(url: URLStubTransport.jwksURL, transport: transport))
-        return try OAuthClient(configuration: configuration, transport: transport, verifier: verifier, now: clock.now, jitter: { 0.5 })
+        let verifier = TokenVerifier(
+            issuer: issuer, clientId: clientId, keys: JWKSCache(url: URLStubTransport.jwksURL, transport: transport))
+        return try OAuthClient(
+            configuration: configuration, transport: transport, verifier: verifier, now: clock.now, jitter: { 0.5 })
     }
 
     static func idToken(nonce: String?, subject: String = subject, extra: [String: Any] = [:]) throws -> String {
         let now = Int(Date().timeIntervalSince1970)
-        var claims: [String: Any] = ["iss": issuer, "sub": subject, "aud": clientId, "token_use": "id", "iat": now, "exp": now + 3600,
-                                     "cognito:username": "Google_1122334455", "email": "fed@example.com",
-                                     "identities": [["providerName": "Google", "providerType": "Google", "userId": "1122334455",
-                                                     "primary": "true", "issuer": NSNull(), "dateCreated": "1700000000000"]]]
+        var claims: [String: Any] = [
+            "iss": issuer, "sub": subject, "aud": clientId, "token_use": "id", "iat": now, "exp": now + 3600,
+            "cognito:username": "Google_1122334455", "email": "fed@example.com",
+            "identities": [
+                [
+                    "providerName": "Google", "providerType": "Google", "userId": "1122334455",
+                    "primary": "true", "issuer": NSNull(), "dateCreated": "1700000000000",
+                ]
+            ],
+        ]
         claims["nonce"] = nonce
         claims.merge(extra) { $1 }
         return try TestTokens.key.mintJWT(claims: claims)
@@ -103,12 +117,15 @@ func caughtOAuthError<T>(
 
     static func accessToken(clientId: String = clientId, expiresIn: Int = 3600) throws -> String {
         let now = Int(Date().timeIntervalSince1970)
-        return try TestTokens.key.mintJWT(claims: ["iss": issuer, "sub": subject, "client_id": clientId, "token_use": "access",
-                                                   "iat": now, "exp": now + expiresIn, "username": "Google_1122334455",
-                                                   "scope": "openid email profile"])
+        return try TestTokens.key.mintJWT(claims: [
+            "iss": issuer, "sub": subject, "client_id": clientId, "token_use": "access",
+            "iat": now, "exp": now + expiresIn, "username": "Google_1122334455",
+            "scope": "openid email profile",
+        ])
     }
 
-    static func tokenAnswer(idToken: String?, accessToken: String, refreshToken: String? = "refresh-1") -> HTTPResponse {
+    static func tokenAnswer(idToken: String?, accessToken: String, refreshToken: String? = "refresh-1") -> HTTPResponse
+    {
         var body: [String: Any] = ["access_token": accessToken, "token_type": "Bearer", "expires_in": 3600]
         body["id_token"] = idToken
         body["refresh_token"] = refreshToken
@@ -119,8 +136,11 @@ func caughtOAuthError<T>(
 
     @Test func publicClientExchangeSendsTheFormAndVerifiesTheTokens() async throws {
         let request = try Self.client(transport: URLStubTransport { _ in nil }).authorizationRequest()
-        let idToken = try Self.idToken(nonce: request.nonce), accessToken = try Self.accessToken()
-        let transport = URLStubTransport(jwks: Self.jwks) { _ in Self.tokenAnswer(idToken: idToken, accessToken: accessToken) }
+        let idToken = try Self.idToken(nonce: request.nonce)
+        let accessToken = try Self.accessToken()
+        let transport = URLStubTransport(jwks: Self.jwks) { _ in
+            Self.tokenAnswer(idToken: idToken, accessToken: accessToken)
+        }
         let client = try Self.client(transport: transport)
         let code = try request.authorizationCode(fromCallback: "code=the-code&state=\(request.state)")
         let result = try await client.exchange(code, for: request)
@@ -130,12 +150,17 @@ func caughtOAuthError<T>(
         #expect(sent.method == "POST" && sent.url == Self.tokenURL)
         #expect(sent.header("Content-Type") == "application/x-www-form-urlencoded")
         #expect(sent.header("Authorization") == nil)
-        #expect(sent.form == ["grant_type": "authorization_code", "code": "the-code", "redirect_uri": Self.redirectURI,
-                              "code_verifier": request.pkce.verifier.text, "client_id": Self.clientId])
+        #expect(
+            sent.form == [
+                "grant_type": "authorization_code", "code": "the-code", "redirect_uri": Self.redirectURI,
+                "code_verifier": request.pkce.verifier.text, "client_id": Self.clientId,
+            ])
         expectSecret(idToken, equals: result.tokens.idToken?.text ?? "", "the ID token")
         expectSecret(accessToken, equals: result.tokens.accessToken.text, "the access token")
         #expect(result.tokens.refreshToken.text == "refresh-1")
-        #expect(result.tokens.identity == VerifiedIdentity(username: "Google_1122334455", subject: Self.subject, email: "fed@example.com"))
+        #expect(
+            result.tokens.identity
+                == VerifiedIdentity(username: "Google_1122334455", subject: Self.subject, email: "fed@example.com"))
         #expect(result.identities.map { [$0.providerName, $0.userId] } == [["Google", "1122334455"]])
         #expect(!result.refreshTokenRotated)
         expectNoSecrets(in: String(describing: result), [idToken, accessToken, "refresh-1"])
@@ -145,14 +170,22 @@ func caughtOAuthError<T>(
     /// print(base64.b64encode((u.quote('authvault-confidential',safe='')+':'+u.quote('conf+secret/with=chars',safe='')).encode()).decode())"
     @Test func clientWithASecretAuthenticatesWithHTTPBasic() async throws {
         let request = try Self.client(transport: URLStubTransport { _ in nil }).authorizationRequest()
-        let idToken = try Self.idToken(nonce: request.nonce), accessToken = try Self.accessToken()
-        let transport = URLStubTransport(jwks: Self.jwks) { _ in Self.tokenAnswer(idToken: idToken, accessToken: accessToken) }
+        let idToken = try Self.idToken(nonce: request.nonce)
+        let accessToken = try Self.accessToken()
+        let transport = URLStubTransport(jwks: Self.jwks) { _ in
+            Self.tokenAnswer(idToken: idToken, accessToken: accessToken)
+        }
         let client = try Self.client(secret: "conf+secret/with=chars", transport: transport)
-        _ = try await client.exchange(try request.authorizationCode(fromCallback: "code=c&state=\(request.state)"), for: request)
+        _ = try await client.exchange(
+            try request.authorizationCode(fromCallback: "code=c&state=\(request.state)"), for: request)
         let sent = try #require(transport.requests.first)
-        #expect(sent.header("Authorization") == "Basic YXV0aHZhdWx0LWNvbmZpZGVudGlhbDpjb25mJTJCc2VjcmV0JTJGd2l0aCUzRGNoYXJz")
+        #expect(
+            sent.header("Authorization") == "Basic YXV0aHZhdWx0LWNvbmZpZGVudGlhbDpjb25mJTJCc2VjcmV0JTJGd2l0aCUzRGNoYXJz"
+        )
         #expect(sent.form["client_id"] == nil && sent.form["client_secret"] == nil)
-        #expect(!String(describing: HTTPRequest(url: sent.url, headers: sent.headers, body: sent.body)).contains("conf+secret"))
+        #expect(
+            !String(describing: HTTPRequest(url: sent.url, headers: sent.headers, body: sent.body)).contains(
+                "conf+secret"))
     }
 
     /// A server whose error echoes the request's Authorization header shows no form of the client's credentials: the
@@ -161,25 +194,37 @@ func caughtOAuthError<T>(
         let echoing = URLStubTransport { request in
             let basic = request.header("Authorization") ?? ""
             let decoded = String(decoding: Data(base64Encoded: String(basic.dropFirst(6))) ?? Data(), as: UTF8.self)
-            return URLStubTransport.json(["error": "invalid_client", "error_description": "bad \(basic) (\(decoded))"], status: 401)
+            return URLStubTransport.json(
+                ["error": "invalid_client", "error_description": "bad \(basic) (\(decoded))"], status: 401)
         }
         let client = try Self.client(secret: "conf+secret/with=chars", transport: echoing)
-        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in
-            try await client.refresh(refreshToken: SecretBytes(utf8: "refresh-secret-1"))
-        })
-        guard case .refused(.invalidClient, let message, 401, _) = error else { Issue.record("got \(error)"); return }
+        let error = try #require(
+            await caughtOAuthError { () async throws(OAuthError) in
+                try await client.refresh(refreshToken: SecretBytes(utf8: "refresh-secret-1"))
+            })
+        guard case .refused(.invalidClient, let message, 401, _) = error else {
+            Issue.record("got \(error)")
+            return
+        }
         #expect(message.hasPrefix("bad <redacted>"), "\(message)")
-        expectNoSecrets(in: error.description, ["YXV0aHZhdWx0LWNvbmZpZGVudGlhbDpjb25mJTJCc2VjcmV0JTJGd2l0aCUzRGNoYXJz",
-                                                 "conf%2Bsecret", "conf+secret/with=chars", "refresh-secret-1"])
+        expectNoSecrets(
+            in: error.description,
+            [
+                "YXV0aHZhdWx0LWNvbmZpZGVudGlhbDpjb25mJTJCc2VjcmV0JTJGd2l0aCUzRGNoYXJz",
+                "conf%2Bsecret", "conf+secret/with=chars", "refresh-secret-1",
+            ])
     }
 
     /// A wrong or missing nonce, an altered ID or access token, a token for another client: nothing is returned.
     @Test func tokensThatDoNotVerifyAreRejected() async throws {
         let request = try Self.client(transport: URLStubTransport { _ in nil }).authorizationRequest()
-        let good = try Self.idToken(nonce: request.nonce), access = try Self.accessToken()
+        let good = try Self.idToken(nonce: request.nonce)
+        let access = try Self.accessToken()
         let parts = good.split(separator: ".").map(String.init)
-        let forgedClaims = Base64URLText.encode(Array(String(decoding: Base64URL.decode(parts[1])!, as: UTF8.self)
-            .replacingOccurrences(of: "Google_1122334455", with: "Google_9999999999").utf8))
+        let forgedClaims = Base64URLText.encode(
+            Array(
+                String(decoding: Base64URL.decode(parts[1])!, as: UTF8.self)
+                    .replacingOccurrences(of: "Google_1122334455", with: "Google_9999999999").utf8))
         let cases: [(String, String, TokenError)] = [
             (try Self.idToken(nonce: "another-sign-in"), access, .nonceMismatch),
             (try Self.idToken(nonce: nil), access, .nonceMismatch),
@@ -187,64 +232,95 @@ func caughtOAuthError<T>(
             (good, try Self.accessToken(clientId: "someone-else"), .wrongClient(expected: Self.clientId)),
         ]
         for (idToken, accessToken, expected) in cases {
-            let transport = URLStubTransport(jwks: Self.jwks) { _ in Self.tokenAnswer(idToken: idToken, accessToken: accessToken) }
+            let transport = URLStubTransport(jwks: Self.jwks) { _ in
+                Self.tokenAnswer(idToken: idToken, accessToken: accessToken)
+            }
             let code = try request.authorizationCode(fromCallback: "code=c&state=\(request.state)")
-            await #expect(throws: OAuthError.tokenRejected(expected)) { try await Self.client(transport: transport).exchange(code, for: request) }
+            await #expect(throws: OAuthError.tokenRejected(expected)) {
+                try await Self.client(transport: transport).exchange(code, for: request)
+            }
         }
     }
 
     @Test func refreshKeepsOrRotatesTheRefreshToken() async throws {
-        let idToken = try Self.idToken(nonce: nil), accessToken = try Self.accessToken()
-        for (answered, expected, rotated) in [("refresh-2", "refresh-2", true), (nil, "refresh-1", false), ("refresh-1", "refresh-1", false)] {
+        let idToken = try Self.idToken(nonce: nil)
+        let accessToken = try Self.accessToken()
+        for (answered, expected, rotated) in [
+            ("refresh-2", "refresh-2", true), (nil, "refresh-1", false), ("refresh-1", "refresh-1", false),
+        ] {
             let transport = URLStubTransport(jwks: Self.jwks) { _ in
                 Self.tokenAnswer(idToken: idToken, accessToken: accessToken, refreshToken: answered)
             }
-            let result = try await Self.client(transport: transport).refresh(refreshToken: SecretBytes(utf8: "refresh-1"))
+            let result = try await Self.client(transport: transport).refresh(
+                refreshToken: SecretBytes(utf8: "refresh-1"))
             #expect(result.tokens.refreshToken.text == expected)
             #expect(result.refreshTokenRotated == rotated)
-            #expect(transport.requests.first?.form == ["grant_type": "refresh_token", "refresh_token": "refresh-1", "client_id": Self.clientId])
+            #expect(
+                transport.requests.first?.form == [
+                    "grant_type": "refresh_token", "refresh_token": "refresh-1", "client_id": Self.clientId,
+                ])
         }
     }
 
     @Test func refreshWithoutAnIDTokenKeepsThePreviousOneAndANewOneMustBeTheSameUser() async throws {
-        let previous = try Self.idToken(nonce: "n"), accessToken = try Self.accessToken()
-        let keeping = URLStubTransport(jwks: Self.jwks) { _ in Self.tokenAnswer(idToken: nil, accessToken: accessToken, refreshToken: nil) }
-        let kept = try await Self.client(transport: keeping).refresh(refreshToken: SecretBytes(utf8: "r"), previousIDToken: SecretBytes(utf8: previous))
+        let previous = try Self.idToken(nonce: "n")
+        let accessToken = try Self.accessToken()
+        let keeping = URLStubTransport(jwks: Self.jwks) { _ in
+            Self.tokenAnswer(idToken: nil, accessToken: accessToken, refreshToken: nil)
+        }
+        let kept = try await Self.client(transport: keeping).refresh(
+            refreshToken: SecretBytes(utf8: "r"), previousIDToken: SecretBytes(utf8: previous))
         expectSecret(previous, equals: kept.tokens.idToken?.text ?? "", "the previous ID token is kept")
-        await #expect(throws: OAuthError.self) { try await Self.client(transport: keeping).refresh(refreshToken: SecretBytes(utf8: "r")) }
+        await #expect(throws: OAuthError.self) {
+            try await Self.client(transport: keeping).refresh(refreshToken: SecretBytes(utf8: "r"))
+        }
 
         let otherUser = try Self.idToken(nonce: nil, subject: "another-subject", extra: [:])
-        let switching = URLStubTransport(jwks: Self.jwks) { _ in Self.tokenAnswer(idToken: otherUser, accessToken: accessToken) }
+        let switching = URLStubTransport(jwks: Self.jwks) { _ in
+            Self.tokenAnswer(idToken: otherUser, accessToken: accessToken)
+        }
         await #expect(throws: OAuthError.self) {
-            try await Self.client(transport: switching).refresh(refreshToken: SecretBytes(utf8: "r"), previousIDToken: SecretBytes(utf8: previous))
+            try await Self.client(transport: switching).refresh(
+                refreshToken: SecretBytes(utf8: "r"), previousIDToken: SecretBytes(utf8: previous))
         }
     }
 
     /// `invalid_grant` ends the session only on refresh; the server's description never carries what was sent.
     @Test func invalidGrantOnRefreshRequiresSignIn() async throws {
         let echoing = URLStubTransport { request in
-            URLStubTransport.json(["error": "invalid_grant", "error_description": "token \(request.form["refresh_token"] ?? "") \(request.form["code"] ?? "") is dead"], status: 400)
+            URLStubTransport.json(
+                [
+                    "error": "invalid_grant",
+                    "error_description":
+                        "token \(request.form["refresh_token"] ?? "") \(request.form["code"] ?? "") is dead",
+                ], status: 400)
         }
         let confidential = try Self.client(secret: "the-client-secret", transport: echoing)
-        let onRefresh = try #require(await caughtOAuthError { () async throws(OAuthError) in
-            try await confidential.refresh(refreshToken: SecretBytes(utf8: "refresh-secret-1"))
-        })
+        let onRefresh = try #require(
+            await caughtOAuthError { () async throws(OAuthError) in
+                try await confidential.refresh(refreshToken: SecretBytes(utf8: "refresh-secret-1"))
+            })
         #expect(onRefresh.requiresSignIn && !onRefresh.isRetryable)
-        guard case .refused(.invalidGrant, let message, 400, _) = onRefresh else { Issue.record("expected invalid_grant, got \(onRefresh)"); return }
+        guard case .refused(.invalidGrant, let message, 400, _) = onRefresh else {
+            Issue.record("expected invalid_grant, got \(onRefresh)")
+            return
+        }
         #expect(message.contains("token <redacted>  is dead"))
         expectNoSecrets(in: onRefresh.description, ["refresh-secret-1", "the-client-secret"])
 
         let client = try Self.client(transport: echoing)
         let request = try client.authorizationRequest()
         let code = try request.authorizationCode(fromCallback: "code=code-secret-2&state=\(request.state)")
-        let onExchange = try #require(await caughtOAuthError { () async throws(OAuthError) in try await client.exchange(code, for: request) })
+        let onExchange = try #require(
+            await caughtOAuthError { () async throws(OAuthError) in try await client.exchange(code, for: request) })
         #expect(!onExchange.requiresSignIn && !onExchange.isRetryable)
         expectNoSecrets(in: onExchange.description, ["code-secret-2", request.pkce.verifier.text])
         #expect(echoing.requests.count == 2)
     }
 
     @Test func transientFailuresAreRetriedAndOthersAreNot() async throws {
-        let idToken = try Self.idToken(nonce: nil), accessToken = try Self.accessToken()
+        let idToken = try Self.idToken(nonce: nil)
+        let accessToken = try Self.accessToken()
         let flaky = URLStubTransport(jwks: Self.jwks) { request in
             switch request.attempt {
             case 1: nil
@@ -256,15 +332,19 @@ func caughtOAuthError<T>(
         _ = try await Self.client(transport: flaky).refresh(refreshToken: SecretBytes(utf8: "r"))
         #expect(flaky.requests.count == 4)
 
-        let down = URLStubTransport { _ in HTTPResponse(status: 500, headers: [], body: Array("<html>oops</html>".utf8)) }
-        await #expect(throws: OAuthError.serverError(status: 500)) { try await Self.client(transport: down).refresh(refreshToken: SecretBytes(utf8: "r")) }
+        let down = URLStubTransport { _ in HTTPResponse(status: 500, headers: [], body: Array("<html>oops</html>".utf8))
+        }
+        await #expect(throws: OAuthError.serverError(status: 500)) {
+            try await Self.client(transport: down).refresh(refreshToken: SecretBytes(utf8: "r"))
+        }
         #expect(down.requests.count == 4)
 
         let refused = URLStubTransport { _ in URLStubTransport.json(["error": "invalid_client"], status: 401) }
         let refusedClient = try Self.client(secret: "s", transport: refused)
-        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in
-            try await refusedClient.refresh(refreshToken: SecretBytes(utf8: "r"))
-        })
+        let error = try #require(
+            await caughtOAuthError { () async throws(OAuthError) in
+                try await refusedClient.refresh(refreshToken: SecretBytes(utf8: "r"))
+            })
         #expect(!error.isRetryable && !error.requiresSignIn)
         #expect(error.description.contains("invalid_client"))
         #expect(refused.requests.count == 1)
@@ -274,20 +354,26 @@ func caughtOAuthError<T>(
     /// whatever status it came with; what was sent never shows in a description.
     @Test func oauthErrorsSayWhetherToRetryOrSignInAgain() async throws {
         let answers: [(body: [String: Any], status: Int, retryable: Bool)] = [
-            (["error": "temporarily_unavailable"], 400, true), (["error": "server_error", "error_description": "r-secret down"], 500, true),
-            (["error": "invalid_request"], 400, false), (["error": "invalid_client"], 401, false), ([:], 503, true), ([:], 429, true), ([:], 404, false),
+            (["error": "temporarily_unavailable"], 400, true),
+            (["error": "server_error", "error_description": "r-secret down"], 500, true),
+            (["error": "invalid_request"], 400, false), (["error": "invalid_client"], 401, false), ([:], 503, true),
+            ([:], 429, true), ([:], 404, false),
         ]
         for answer in answers {
             let response = URLStubTransport.json(answer.body, status: answer.status)
             let transport = URLStubTransport { _ in response }
             let client = try Self.client(transport: transport)
-            let error = try #require(await caughtOAuthError { () async throws(OAuthError) in try await client.refresh(refreshToken: SecretBytes(utf8: "r-secret")) })
+            let error = try #require(
+                await caughtOAuthError { () async throws(OAuthError) in
+                    try await client.refresh(refreshToken: SecretBytes(utf8: "r-secret"))
+                })
             #expect(error.isRetryable == answer.retryable, "\(answer)")
             #expect(!error.requiresSignIn, "\(answer)")
             expectNoSecrets(in: error.description, ["r-secret"])
         }
         #expect(OAuthError.refused(.invalidGrant, description: "", status: 400, operation: .refresh).requiresSignIn)
-        #expect(!OAuthError.refused(.invalidGrant, description: "", status: 400, operation: .codeExchange).requiresSignIn)
+        #expect(
+            !OAuthError.refused(.invalidGrant, description: "", status: 400, operation: .codeExchange).requiresSignIn)
         #expect(OAuthError.network(.timedOut).isRetryable && !OAuthError.network(.timedOut).requiresSignIn)
     }
 
@@ -295,9 +381,12 @@ func caughtOAuthError<T>(
         let clock = TestClock(1_800_000_000)
         let idToken = try Self.idToken(nonce: nil)
         let transport = URLStubTransport(jwks: Self.jwks) { _ in
-            URLStubTransport.json(["access_token": "opaque-access-token", "token_type": "bearer", "expires_in": "900", "id_token": idToken])
+            URLStubTransport.json([
+                "access_token": "opaque-access-token", "token_type": "bearer", "expires_in": "900", "id_token": idToken,
+            ])
         }
-        let result = try await Self.client(transport: transport, clock: clock).refresh(refreshToken: SecretBytes(utf8: "r"))
+        let result = try await Self.client(transport: transport, clock: clock).refresh(
+            refreshToken: SecretBytes(utf8: "r"))
         #expect(result.tokens.accessToken.text == "opaque-access-token")
         #expect(result.tokens.accessTokenExpiresAt == 1_800_000_900)
     }
@@ -310,25 +399,40 @@ func caughtOAuthError<T>(
         #expect(sent.form == ["token": "refresh-1", "token_type_hint": "refresh_token"])
         #expect(sent.header("Authorization")?.hasPrefix("Basic ") == true)
 
-        let unsupported = URLStubTransport { _ in URLStubTransport.json(["error": "unsupported_token_type"], status: 400) }
-        await #expect(throws: OAuthError.self) { try await Self.client(transport: unsupported).revoke(refreshToken: SecretBytes(utf8: "r")) }
+        let unsupported = URLStubTransport { _ in
+            URLStubTransport.json(["error": "unsupported_token_type"], status: 400)
+        }
+        await #expect(throws: OAuthError.self) {
+            try await Self.client(transport: unsupported).revoke(refreshToken: SecretBytes(utf8: "r"))
+        }
     }
 
     @Test func userInfoSendsTheBearerTokenAndChecksTheSubject() async throws {
         let transport = URLStubTransport { request in
             request.header("Authorization") == "Bearer access-1"
-                ? URLStubTransport.json(["sub": Self.subject, "email": "fed@example.com", "username": "Google_1122334455"])
-                : URLStubTransport.json([:], status: 401, headers: [HTTPHeader(name: "WWW-Authenticate", value: #"Bearer error="invalid_token", error_description="expired""#)])
+                ? URLStubTransport.json([
+                    "sub": Self.subject, "email": "fed@example.com", "username": "Google_1122334455",
+                ])
+                : URLStubTransport.json(
+                    [:], status: 401,
+                    headers: [
+                        HTTPHeader(
+                            name: "WWW-Authenticate",
+                            value: #"Bearer error="invalid_token", error_description="expired""#)
+                    ])
         }
         let client = try Self.client(transport: transport)
         let info = try await client.userInfo(accessToken: SecretBytes(utf8: "access-1"), expectedSubject: Self.subject)
         #expect(info.email == "fed@example.com" && info.username == "Google_1122334455")
         #expect(transport.requests.first?.method == "GET")
         #expect(transport.requests.first?.url == "https://example.auth.us-east-1.amazoncognito.com/oauth2/userInfo")
-        await #expect(throws: OAuthError.self) { try await client.userInfo(accessToken: SecretBytes(utf8: "access-1"), expectedSubject: "other") }
-        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in
-            try await client.userInfo(accessToken: SecretBytes(utf8: "stale-access"))
-        })
+        await #expect(throws: OAuthError.self) {
+            try await client.userInfo(accessToken: SecretBytes(utf8: "access-1"), expectedSubject: "other")
+        }
+        let error = try #require(
+            await caughtOAuthError { () async throws(OAuthError) in
+                try await client.userInfo(accessToken: SecretBytes(utf8: "stale-access"))
+            })
         #expect(error.description.contains("invalid_token") && !error.isRetryable)
         expectNoSecrets(in: error.description, ["stale-access"])
     }

@@ -2,9 +2,10 @@ import AuthCrypto
 import Foundation
 import HTTPTransport
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 import TokenVerification
+
 @testable import CognitoAuth
 
 /// The whole browser sign-in against django-oauth-toolkit with Cognito's paths (TestSupport's OAuthServer), the
@@ -12,7 +13,8 @@ import TokenVerification
 /// verified with the server's JWKS, refresh with rotation, reuse of a rotated-out token, revocation, userinfo,
 /// logout; and what the real server refuses: replayed codes, plain PKCE, no PKCE.
 @Suite struct OAuthFlowTests {
-    static let transport = CurlTransport(configuration: CurlTransportConfiguration(connectTimeout: .seconds(2), defaultTimeout: .seconds(10)))
+    static let transport = CurlTransport(
+        configuration: CurlTransportConfiguration(connectTimeout: .seconds(2), defaultTimeout: .seconds(10)))
 
     struct Fixture {
         let server: OAuthServer
@@ -22,24 +24,31 @@ import TokenVerification
             Fixture(server: try await OAuthServer.shared(), session: try BrowserSession())
         }
 
-        func client(_ client: OAuthServer.Client = OAuthServer.publicClient, endpoints: OAuthEndpoints? = nil,
-                    transport: (any HTTPTransport)? = nil) throws -> OAuthClient {
+        func client(
+            _ client: OAuthServer.Client = OAuthServer.publicClient, endpoints: OAuthEndpoints? = nil,
+            transport: (any HTTPTransport)? = nil
+        ) throws -> OAuthClient {
             let transport = transport ?? OAuthFlowTests.transport
             let configuration = OAuthClientConfiguration(
                 endpoints: try endpoints ?? OAuthEndpoints(hostedUIBaseURL: server.baseURL), clientId: client.clientId,
                 clientSecret: client.clientSecret.map(SecretBytes.init(utf8:)), redirectURI: OAuthServer.redirectURI,
                 retryPolicy: RetryPolicy(maximumAttempts: 2, initialBackoff: .milliseconds(20)))
-            let verifier = TokenVerifier(issuer: server.issuer, clientId: client.clientId,
-                                         keys: JWKSCache(url: server.jwksURL, transport: OAuthFlowTests.transport))
+            let verifier = TokenVerifier(
+                issuer: server.issuer, clientId: client.clientId,
+                keys: JWKSCache(url: server.jwksURL, transport: OAuthFlowTests.transport))
             return try OAuthClient(configuration: configuration, transport: transport, verifier: verifier)
         }
 
         /// The browser's part: sign in on the server's login page and come back with the callback URL.
-        func callback(for request: OAuthAuthorizationRequest, as user: OAuthServer.User = OAuthServer.federatedUser) async throws -> String {
+        func callback(for request: OAuthAuthorizationRequest, as user: OAuthServer.User = OAuthServer.federatedUser)
+            async throws -> String
+        {
             try await server.browse(request.url, as: user, session: session).redirect
         }
 
-        func signIn(_ client: OAuthClient, as user: OAuthServer.User = OAuthServer.federatedUser) async throws -> OAuthTokens {
+        func signIn(_ client: OAuthClient, as user: OAuthServer.User = OAuthServer.federatedUser) async throws
+            -> OAuthTokens
+        {
             let request = try client.authorizationRequest(identityProvider: "Google")
             let code = try request.authorizationCode(fromCallback: try await callback(for: request, as: user))
             return try await client.exchange(code, for: request)
@@ -57,7 +66,8 @@ import TokenVerification
         let idClaims = try JWT(compact: #require(signedIn.tokens.idToken).text).claims
         #expect(idClaims.audience == [serverClient.clientId] && idClaims.issuer == fixture.server.issuer)
 
-        let refreshed = try await client.refresh(refreshToken: signedIn.tokens.refreshToken, previousIDToken: signedIn.tokens.idToken)
+        let refreshed = try await client.refresh(
+            refreshToken: signedIn.tokens.refreshToken, previousIDToken: signedIn.tokens.idToken)
         #expect(refreshed.refreshTokenRotated)
         #expect(refreshed.tokens.refreshToken != signedIn.tokens.refreshToken)
         #expect(refreshed.tokens.accessToken != signedIn.tokens.accessToken)
@@ -65,7 +75,8 @@ import TokenVerification
 
         // The rotated-out token is dead, and reusing it kills its successor too (reuse protection).
         for token in [signedIn.tokens.refreshToken, refreshed.tokens.refreshToken] {
-            let error = try #require(await caughtOAuthError { () async throws(OAuthError) in try await client.refresh(refreshToken: token) })
+            let error = try #require(
+                await caughtOAuthError { () async throws(OAuthError) in try await client.refresh(refreshToken: token) })
             #expect(error.requiresSignIn && !error.isRetryable)
             expectNoSecrets(in: error.description, [token.text])
         }
@@ -75,14 +86,16 @@ import TokenVerification
         let fixture = try await Fixture.make()
         let client = try fixture.client()
         let signedIn = try await fixture.signIn(client)
-        let info = try await client.userInfo(accessToken: signedIn.tokens.accessToken, expectedSubject: signedIn.tokens.identity.subject)
+        let info = try await client.userInfo(
+            accessToken: signedIn.tokens.accessToken, expectedSubject: signedIn.tokens.identity.subject)
         #expect(info.email == OAuthServer.federatedUser.email)
         #expect(info.username == OAuthServer.federatedUser.username)
 
         try await client.revoke(refreshToken: signedIn.tokens.refreshToken)
-        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in
-            try await client.refresh(refreshToken: signedIn.tokens.refreshToken)
-        })
+        let error = try #require(
+            await caughtOAuthError { () async throws(OAuthError) in
+                try await client.refresh(refreshToken: signedIn.tokens.refreshToken)
+            })
         #expect(error.requiresSignIn)
         // Revoking the refresh token revoked the access token issued with it.
         await #expect(throws: OAuthError.self) { try await client.userInfo(accessToken: signedIn.tokens.accessToken) }
@@ -93,7 +106,9 @@ import TokenVerification
         let endpoints = try await OAuthEndpoints.discover(fixture.server.discoveryURL, transport: Self.transport)
         let hostedUI = try OAuthEndpoints(hostedUIBaseURL: fixture.server.baseURL)
         #expect(endpoints.authorization == hostedUI.authorization && endpoints.token == hostedUI.token)
-        #expect(endpoints.userInfo == hostedUI.userInfo && endpoints.revocation == hostedUI.revocation && endpoints.logout == hostedUI.logout)
+        #expect(
+            endpoints.userInfo == hostedUI.userInfo && endpoints.revocation == hostedUI.revocation
+                && endpoints.logout == hostedUI.logout)
         #expect(endpoints.issuer == fixture.server.issuer && endpoints.jwksURL == fixture.server.jwksURL)
         #expect(endpoints.logoutStyle == .openIDConnect)
 
@@ -106,21 +121,29 @@ import TokenVerification
 
         // The server's session is gone: the next sign-in shows the login form again, and the old tokens are dead.
         let again = try client.authorizationRequest()
-        #expect(try await fixture.server.browse(again.url, as: OAuthServer.signOutUser, session: fixture.session).submittedLoginForm)
+        #expect(
+            try await fixture.server.browse(again.url, as: OAuthServer.signOutUser, session: fixture.session)
+                .submittedLoginForm)
         await #expect(throws: OAuthError.self) { try await client.refresh(refreshToken: signedIn.tokens.refreshToken) }
     }
 
     @Test func aSecondSignInReusesTheServersSession() async throws {
         let fixture = try await Fixture.make()
         let client = try fixture.client()
-        let first = try client.authorizationRequest(), second = try client.authorizationRequest()
-        #expect(try await fixture.server.browse(first.url, as: OAuthServer.poolUser, session: fixture.session).submittedLoginForm)
+        let first = try client.authorizationRequest()
+        let second = try client.authorizationRequest()
+        #expect(
+            try await fixture.server.browse(first.url, as: OAuthServer.poolUser, session: fixture.session)
+                .submittedLoginForm)
         let outcome = try await fixture.server.browse(second.url, as: OAuthServer.poolUser, session: fixture.session)
         #expect(!outcome.submittedLoginForm)
-        let tokens = try await client.exchange(try second.authorizationCode(fromCallback: outcome.redirect), for: second)
+        let tokens = try await client.exchange(
+            try second.authorizationCode(fromCallback: outcome.redirect), for: second)
         #expect(tokens.identities.isEmpty && tokens.tokens.identity.username == OAuthServer.poolUser.username)
         // The first request's callback does not fit the second request.
-        #expect(throws: OAuthCallbackError.stateMismatch) { try second.authorizationCode(fromCallback: "code=x&state=\(first.state)") }
+        #expect(throws: OAuthCallbackError.stateMismatch) {
+            try second.authorizationCode(fromCallback: "code=x&state=\(first.state)")
+        }
     }
 
     @Test func opaqueAccessTokensAreAccepted() async throws {
@@ -137,8 +160,12 @@ import TokenVerification
         let request = try client.authorizationRequest()
         let code = try request.authorizationCode(fromCallback: try await fixture.callback(for: request))
         _ = try await client.exchange(code, for: request)
-        let error = try #require(await caughtOAuthError { () async throws(OAuthError) in try await client.exchange(code, for: request) })
-        guard case .refused(.invalidGrant, _, 400, _) = error else { Issue.record("expected invalid_grant, got \(error)"); return }
+        let error = try #require(
+            await caughtOAuthError { () async throws(OAuthError) in try await client.exchange(code, for: request) })
+        guard case .refused(.invalidGrant, _, 400, _) = error else {
+            Issue.record("expected invalid_grant, got \(error)")
+            return
+        }
         #expect(!error.requiresSignIn && !error.isRetryable)
         expectNoSecrets(in: error.description, [code.code.text, request.pkce.verifier.text])
     }
@@ -151,10 +178,14 @@ import TokenVerification
         let request = try client.authorizationRequest()
         let code = try request.authorizationCode(fromCallback: try await fixture.callback(for: request))
         let expectingAnotherNonce = OAuthAuthorizationRequest(
-            authorizationEndpoint: client.configuration.endpoints.authorization, clientId: client.configuration.clientId,
-            redirectURI: request.redirectURI, scopes: client.configuration.scopes, identityProvider: nil, pkce: request.pkce,
+            authorizationEndpoint: client.configuration.endpoints.authorization,
+            clientId: client.configuration.clientId,
+            redirectURI: request.redirectURI, scopes: client.configuration.scopes, identityProvider: nil,
+            pkce: request.pkce,
             state: request.state, nonce: OAuthAuthorizationRequest.randomToken())
-        await #expect(throws: OAuthError.tokenRejected(.nonceMismatch)) { try await client.exchange(code, for: expectingAnotherNonce) }
+        await #expect(throws: OAuthError.tokenRejected(.nonceMismatch)) {
+            try await client.exchange(code, for: expectingAnotherNonce)
+        }
     }
 
     @Test func tamperedIDTokenIsRejected() async throws {
@@ -171,13 +202,18 @@ import TokenVerification
         let fixture = try await Fixture.make()
         let request = try fixture.client().authorizationRequest()
         let verifier = request.pkce.verifier.text
-        let plain = request.url.replacingOccurrences(of: "code_challenge_method=S256", with: "code_challenge_method=plain")
-            .replacingOccurrences(of: "code_challenge=\(request.pkce.challenge)", with: "code_challenge=\(verifier)")
-        let withoutPKCE = request.url.replacingOccurrences(of: "&code_challenge=\(request.pkce.challenge)&code_challenge_method=S256", with: "")
+        let plain = request.url.replacingOccurrences(
+            of: "code_challenge_method=S256", with: "code_challenge_method=plain"
+        )
+        .replacingOccurrences(of: "code_challenge=\(request.pkce.challenge)", with: "code_challenge=\(verifier)")
+        let withoutPKCE = request.url.replacingOccurrences(
+            of: "&code_challenge=\(request.pkce.challenge)&code_challenge_method=S256", with: "")
         #expect(plain != request.url && withoutPKCE != request.url)
         for url in [plain, withoutPKCE] {
             let outcome = try await fixture.server.browse(url, as: OAuthServer.poolUser, session: fixture.session)
-            let error = #expect(throws: OAuthCallbackError.self) { try request.authorizationCode(fromCallback: outcome.redirect) }
+            let error = #expect(throws: OAuthCallbackError.self) {
+                try request.authorizationCode(fromCallback: outcome.redirect)
+            }
             guard case .authorizationFailed(.invalidRequest, _)? = error else {
                 Issue.record("expected invalid_request, got \(String(describing: error))")
                 continue
@@ -200,8 +236,9 @@ final class IDTokenTamperingTransport: HTTPTransport {
     func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         var response = try await inner.send(request)
         guard request.url.hasSuffix("/oauth2/token"),
-              var body = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
-              let idToken = body["id_token"] as? String else { return response }
+            var body = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
+            let idToken = body["id_token"] as? String
+        else { return response }
         var parts = idToken.split(separator: ".").map(String.init)
         var claims = try! JSONSerialization.jsonObject(with: Data(Base64URL.decode(parts[1])!)) as! [String: Any]
         claims["cognito:username"] = "someone-else"

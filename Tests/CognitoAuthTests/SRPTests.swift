@@ -1,7 +1,8 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CognitoAuth
 
 /// The SRP math against pycognito: the published known-answer case, and pycognito itself on random inputs.
@@ -26,7 +27,8 @@ import TestSupport
 
     /// Computed by pycognito (see its "about"); copied into Fixtures/ from the project's shared vectors.
     static let knownAnswer: KnownAnswer = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/cognito-srp-pycognito.json")
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/cognito-srp-pycognito.json")
         return try! JSONDecoder().decode(KnownAnswer.self, from: Data(contentsOf: path))
     }()
 
@@ -37,7 +39,8 @@ import TestSupport
         let signature = try srp.passwordClaimSignature(
             poolName: String(vector.pool_id.split(separator: "_")[1]), userIdForSRP: vector.challenge.USER_ID_FOR_SRP,
             password: SecretBytes(utf8: vector.password), saltHex: vector.challenge.SALT,
-            serverPublicValueHex: vector.challenge.SRP_B, secretBlock: Array(try #require(Data(base64Encoded: vector.challenge.SECRET_BLOCK))),
+            serverPublicValueHex: vector.challenge.SRP_B,
+            secretBlock: Array(try #require(Data(base64Encoded: vector.challenge.SECRET_BLOCK))),
             timestamp: vector.TIMESTAMP)
         #expect(signature == vector.PASSWORD_CLAIM_SIGNATURE)
     }
@@ -59,7 +62,11 @@ import TestSupport
     /// pycognito's answers to 50 random cases, computed once per test run (pycognito loads boto3: a slow start).
     static let pycognitoCases = Result { () throws -> [PycognitoCase] in
         let output = try ProcessRunner.run(PeerPython.path, [ScriptServer.scriptPath("pycognito_srp_cases.py"), "50"])
-        guard output.status == 0 else { throw TestFixtureError("pycognito_srp_cases.py failed (Scripts/install-deps.sh test puts pycognito in .venv): \(output.stderrText)") }
+        guard output.status == 0 else {
+            throw TestFixtureError(
+                "pycognito_srp_cases.py failed (Scripts/install-deps.sh test puts pycognito in .venv): \(output.stderrText)"
+            )
+        }
         return try JSONDecoder().decode([PycognitoCase].self, from: output.stdout)
     }
 
@@ -75,9 +82,11 @@ import TestSupport
             #expect(timestamp == example.timestamp)
             let signature = try srp.passwordClaimSignature(
                 poolName: String(example.pool_id.split(separator: "_")[1]), userIdForSRP: example.user_id_for_srp,
-                password: SecretBytes(utf8: example.password), saltHex: example.salt_hex, serverPublicValueHex: example.srp_b_hex,
+                password: SecretBytes(utf8: example.password), saltHex: example.salt_hex,
+                serverPublicValueHex: example.srp_b_hex,
                 secretBlock: Array(try #require(Data(base64Encoded: example.secret_block))), timestamp: timestamp)
-            #expect(signature == example.signature, "case with pool \(example.pool_id), user \(example.user_id_for_srp)")
+            #expect(
+                signature == example.signature, "case with pool \(example.pool_id), user \(example.user_id_for_srp)")
         }
     }
 
@@ -86,20 +95,23 @@ import TestSupport
     func serverValueZeroModNIsRefused(serverValue: String) throws {
         let srp = try SRPSignIn(privateValue: BigUInt(12345))
         #expect(throws: CognitoError.invalidSRPChallenge("B mod N is zero")) {
-            try srp.passwordClaimSignature(poolName: "pool", userIdForSRP: "alice", password: SecretBytes(utf8: "pw"),
-                                           saltHex: "01", serverPublicValueHex: serverValue, secretBlock: [1], timestamp: "t")
+            try srp.passwordClaimSignature(
+                poolName: "pool", userIdForSRP: "alice", password: SecretBytes(utf8: "pw"),
+                saltHex: "01", serverPublicValueHex: serverValue, secretBlock: [1], timestamp: "t")
         }
     }
 
     @Test func unreadableChallengeValuesAreRefused() throws {
         let srp = try SRPSignIn(privateValue: BigUInt(12345))
         #expect(throws: CognitoError.invalidSRPChallenge("SRP_B is not hex")) {
-            try srp.passwordClaimSignature(poolName: "p", userIdForSRP: "u", password: SecretBytes(utf8: "pw"),
-                                           saltHex: "01", serverPublicValueHex: "xyz", secretBlock: [], timestamp: "t")
+            try srp.passwordClaimSignature(
+                poolName: "p", userIdForSRP: "u", password: SecretBytes(utf8: "pw"),
+                saltHex: "01", serverPublicValueHex: "xyz", secretBlock: [], timestamp: "t")
         }
         #expect(throws: CognitoError.invalidSRPChallenge("SALT is not hex")) {
-            try srp.passwordClaimSignature(poolName: "p", userIdForSRP: "u", password: SecretBytes(utf8: "pw"),
-                                           saltHex: "", serverPublicValueHex: "02", secretBlock: [], timestamp: "t")
+            try srp.passwordClaimSignature(
+                poolName: "p", userIdForSRP: "u", password: SecretBytes(utf8: "pw"),
+                saltHex: "", serverPublicValueHex: "02", secretBlock: [], timestamp: "t")
         }
         #expect(throws: CognitoError.self) { try SRPSignIn(privateValue: BigUInt(0)) }
     }
@@ -121,7 +133,8 @@ import TestSupport
 
     /// The private value is random, 256 bits at most, and differs each time.
     @Test func privateValuesAreFresh() {
-        let first = SRPSignIn.randomPrivateValue(), second = SRPSignIn.randomPrivateValue()
+        let first = SRPSignIn.randomPrivateValue()
+        let second = SRPSignIn.randomPrivateValue()
         #expect(first != second)
         #expect(first.bitWidth <= 256 && first.bitWidth > 200)
     }

@@ -1,6 +1,6 @@
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 
 /// The secret expectations of TestSupport (SecretExpectations.swift; this target is their oldest user): a failed check
 /// records one issue, at the caller's line, that holds the caller's comment but neither the secret nor the text; a
@@ -22,7 +22,9 @@ import TestSupport
         withKnownIssue {
             body()
         } matching: { issue in
-            recorded.issues.withLock { $0.append(("\(issue) \(issue.comments.map(\.rawValue))", issue.sourceLocation?.line)) }
+            recorded.issues.withLock {
+                $0.append(("\(issue) \(issue.comments.map(\.rawValue))", issue.sourceLocation?.line))
+            }
             return true
         }
         return recorded.issues.withLock { $0 }
@@ -30,8 +32,10 @@ import TestSupport
 
     /// One issue at `line` that says `comment` and names no secret and not the text. Computed apart from `#expect`,
     /// which would print a failed `contains` with its operands.
-    func expectRedacted(_ found: [(text: String, line: Int?)], line: Int, comment: String,
-                        sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRedacted(
+        _ found: [(text: String, line: Int?)], line: Int, comment: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let shown = found.map(\.text).joined(separator: "\n")
         let named = [Self.secret, Self.other, Self.text].filter { shown.contains($0) }.count
         let commented = shown.contains(comment)

@@ -2,9 +2,10 @@ import AuthCrypto
 import Foundation
 import HTTPTransport
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
 import TokenVerification
+
 @testable import CognitoAuth
 
 /// The provider's clock as this machine learns it: the offset arithmetic, the transport that teaches it, and a
@@ -50,7 +51,8 @@ import TokenVerification
 
     /// An offset anchored to the boot clock that a wall-clock change carried beyond an hour is not used either.
     @Test func anAnchoredOffsetCarriedBeyondAnHourIsNotUsed() {
-        let wall = TestClock(1_800_000_000), boot = BootReading(bootID: "boot-1", seconds: 50)
+        let wall = TestClock(1_800_000_000)
+        let boot = BootReading(bootID: "boot-1", seconds: 50)
         let clock = ServerClock(local: wall.now, boot: boot.now)
         clock.learn(serverTime: 1_800_000_600)
         wall.advance(by: -7200)
@@ -70,7 +72,8 @@ import TokenVerification
     /// A wall clock ten minutes ahead when the offset was learned, then corrected (NTP, a person): the offset
     /// follows the boot clock, which no one set, so tokens are not timed ten minutes early once the clock is right.
     @Test func theOffsetFollowsAWallClockCorrectedLater() {
-        let wall = TestClock(1_800_000_600), boot = BootReading(bootID: "boot-1", seconds: 50)
+        let wall = TestClock(1_800_000_600)
+        let boot = BootReading(bootID: "boot-1", seconds: 50)
         let clock = ServerClock(local: wall.now, boot: boot.now)
         clock.learn(serverTime: 1_800_000_000)
         #expect(clock.offset == -600)
@@ -106,8 +109,9 @@ import TokenVerification
     @Test func awsCredentialsExpireOnThisMachinesClock() {
         let clock = ServerClock(local: TestClock(1_000).now)
         clock.learn(serverTime: 1_600)
-        let credentials = AWSCredentials(accessKeyId: "AKIA", secretAccessKey: SecretBytes(utf8: "s"), sessionToken: SecretBytes(utf8: "t"),
-                                         expiresAt: 5_000, identityId: "us-east-1:x")
+        let credentials = AWSCredentials(
+            accessKeyId: "AKIA", secretAccessKey: SecretBytes(utf8: "s"), sessionToken: SecretBytes(utf8: "t"),
+            expiresAt: 5_000, identityId: "us-east-1:x")
         #expect(credentials.expiringOnLocalClock(of: clock).expiresAt == 4_400)
         #expect(credentials.expiringOnLocalClock(of: clock).accessKeyId == "AKIA")
     }
@@ -143,7 +147,8 @@ import TokenVerification
             StubTransport.json(CognitoClientRequestTests.tokensResult(refresh: false))
         }
         let learning = ServerClock(local: behind)
-        let taught = try client(ClockLearningTransport(DatedTransport(stub, skew: 0), teaching: learning), now: learning.now)
+        let taught = try client(
+            ClockLearningTransport(DatedTransport(stub, skew: 0), teaching: learning), now: learning.now)
         let tokens = try await taught.refresh(refreshToken: SecretBytes(utf8: "good-refresh"), username: "alice")
         #expect(tokens.identity.subject == "sub-1")
         #expect(abs((learning.offset ?? 0) - 600) <= 1.5)
@@ -153,15 +158,21 @@ import TokenVerification
             _ = try await untaught.refresh(refreshToken: SecretBytes(utf8: "good-refresh"), username: "alice")
             Issue.record("by the local clock, a token issued ten minutes in the future is refused")
         } catch {
-            guard case .tokenRejected(.notYetValid) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .tokenRejected(.notYetValid) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
         }
     }
 
     private func client(_ transport: any HTTPTransport, now: @escaping @Sendable () -> Double) throws -> CognitoClient {
-        let poolId = CognitoClientRequestTests.poolId, clientId = CognitoClientRequestTests.clientId
-        let verifier = TokenVerifier(issuer: TestTokens.issuer(poolId: poolId), clientId: clientId,
-                                     keys: JWKSCache(url: StubTransport.jwksURL, transport: transport), now: now)
-        let configuration = CognitoConfiguration(region: "us-east-1", userPoolId: poolId, clientId: clientId, endpoint: "https://stub.test/")
+        let poolId = CognitoClientRequestTests.poolId
+        let clientId = CognitoClientRequestTests.clientId
+        let verifier = TokenVerifier(
+            issuer: TestTokens.issuer(poolId: poolId), clientId: clientId,
+            keys: JWKSCache(url: StubTransport.jwksURL, transport: transport), now: now)
+        let configuration = CognitoConfiguration(
+            region: "us-east-1", userPoolId: poolId, clientId: clientId, endpoint: "https://stub.test/")
         return try CognitoClient(configuration: configuration, transport: transport, verifier: verifier)
     }
 }
@@ -182,7 +193,8 @@ private struct DatedTransport: HTTPTransport {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        response.headers.append(HTTPHeader(name: "Date", value: formatter.string(from: Date().addingTimeInterval(skew))))
+        response.headers.append(
+            HTTPHeader(name: "Date", value: formatter.string(from: Date().addingTimeInterval(skew))))
         return response
     }
 }

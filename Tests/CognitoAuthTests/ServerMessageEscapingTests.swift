@@ -1,7 +1,8 @@
 import Foundation
 import NetworkHosts
-import Testing
 import TestSupport
+import Testing
+
 @testable import CognitoAuth
 
 /// The text of a refusal (Cognito's `message` and `__type`, an authorization server's `error` and
@@ -12,10 +13,14 @@ import TestSupport
     static let shown = #"bad\u{1B}]0;pwned\u{7}\u{1B}[2J\r\nauthvault: ok"#
 
     @Test func cognitosMessageAndTypeAreEscaped() async {
-        let (refused, _) = await ErrorMappingTests().failingCall { StubTransport.error("NotAuthorizedException", message: Self.hostile) }
+        let (refused, _) = await ErrorMappingTests().failingCall {
+            StubTransport.error("NotAuthorizedException", message: Self.hostile)
+        }
         #expect(refused == .notAuthorized(message: Self.shown))
         #expect(refused.map { "\($0)".contains(Self.shown) } == true)
-        let (unknown, _) = await ErrorMappingTests().failingCall { StubTransport.error("Odd\u{1B}[2JException", message: "m") }
+        let (unknown, _) = await ErrorMappingTests().failingCall {
+            StubTransport.error("Odd\u{1B}[2JException", message: "m")
+        }
         #expect(unknown == .unknownService(type: #"Odd\u{1B}[2JException"#, status: 400, message: "m"))
     }
 

@@ -1,7 +1,8 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CognitoAuth
 
 /// The operations moto lacks, against the scripted stand-in, which checks each request's shape (target,
@@ -21,13 +22,17 @@ import TestSupport
         let configuration = CognitoStandIn.Configuration(
             poolId: Self.poolId, clientId: Self.clientId, clientSecret: withSecret ? Self.secret : nil,
             refreshToken: "initial-refresh-token",
-            idToken: try TestTokens.idToken(poolId: Self.poolId, clientId: Self.clientId, username: "lena", subject: "sub-lena", email: "lena@example.com"),
-            accessToken: try TestTokens.accessToken(poolId: Self.poolId, clientId: Self.clientId, username: "lena", subject: "sub-lena"),
+            idToken: try TestTokens.idToken(
+                poolId: Self.poolId, clientId: Self.clientId, username: "lena", subject: "sub-lena",
+                email: "lena@example.com"),
+            accessToken: try TestTokens.accessToken(
+                poolId: Self.poolId, clientId: Self.clientId, username: "lena", subject: "sub-lena"),
             jwks: TestTokens.jwks, users: ["lena"])
         let standIn = try await CognitoStandIn.start(configuration)
-        let client = try CognitoClient.forTests(poolId: Self.poolId, clientId: Self.clientId,
-                                                clientSecret: clientSecret ?? (withSecret ? Self.secret : nil), endpoint: standIn.endpoint,
-                                                jwksURL: standIn.jwksURL, transport: MotoFixture.transport, rotatesRefreshTokens: true)
+        let client = try CognitoClient.forTests(
+            poolId: Self.poolId, clientId: Self.clientId,
+            clientSecret: clientSecret ?? (withSecret ? Self.secret : nil), endpoint: standIn.endpoint,
+            jwksURL: standIn.jwksURL, transport: MotoFixture.transport, rotatesRefreshTokens: true)
         return Setup(standIn: standIn, client: client)
     }
 

@@ -34,8 +34,9 @@ final class StubTransport: HTTPTransport {
     }
 
     static func json(_ object: [String: Any], status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [HTTPHeader(name: "Content-Type", value: "application/x-amz-json-1.1")],
-                     body: Array(try! JSONSerialization.data(withJSONObject: object)))
+        HTTPResponse(
+            status: status, headers: [HTTPHeader(name: "Content-Type", value: "application/x-amz-json-1.1")],
+            body: Array(try! JSONSerialization.data(withJSONObject: object)))
     }
 
     static func error(_ type: String, message: String, status: Int = 400) -> HTTPResponse {

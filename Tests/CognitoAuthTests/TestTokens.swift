@@ -8,7 +8,9 @@ enum TestTokens {
 
     static func issuer(poolId: String) -> String { "https://cognito-idp.us-east-1.amazonaws.com/\(poolId)" }
 
-    static func idToken(poolId: String, clientId: String, username: String, subject: String, email: String? = nil) throws -> String {
+    static func idToken(poolId: String, clientId: String, username: String, subject: String, email: String? = nil)
+        throws -> String
+    {
         var claims = common(poolId: poolId, subject: subject)
         claims["aud"] = clientId
         claims["token_use"] = "id"

@@ -10,7 +10,10 @@ import Testing
 
     @Test func anOffTraceBuildsNoMessage() async {
         let built = Locked(0)
-        let message = { () -> String in built.withLock { $0 += 1 }; return "costly" }
+        let message = { () -> String in
+            built.withLock { $0 += 1 }
+            return "costly"
+        }
         DebugTrace.off(message())
         let value = await DebugTrace.off.timed(message()) { 7 }
         #expect(value == 7)

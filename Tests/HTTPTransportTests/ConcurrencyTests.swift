@@ -8,7 +8,9 @@ extension HTTPTransportTests {
             let server = try await TestHTTPServer.start()
             let transport = CurlTransport()
             for index in 0..<5 {
-                let echo = try Echo(try await transport.send(HTTPRequest(method: "POST", url: server.url("/echo"), body: [UInt8(index)])))
+                let echo = try Echo(
+                    try await transport.send(
+                        HTTPRequest(method: "POST", url: server.url("/echo"), body: [UInt8(index)])))
                 #expect(echo.bodyBytes == [UInt8(index)])
             }
             let count = try await transport.send(HTTPRequest(url: server.url("/connections")))
@@ -21,7 +23,8 @@ extension HTTPTransportTests {
             let bodies = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
                 for index in 0..<20 {
                     group.addTask {
-                        let response = try await transport.send(HTTPRequest(method: "POST", url: server.url("/echo"), body: Array("request \(index)".utf8)))
+                        let response = try await transport.send(
+                            HTTPRequest(method: "POST", url: server.url("/echo"), body: Array("request \(index)".utf8)))
                         return (index, try Echo(response).bodyBytes)
                     }
                 }
@@ -35,10 +38,12 @@ extension HTTPTransportTests {
             let server = try await TestHTTPServer.start()
             let transport = CurlTransport()
             // More stalled transfers than the cooperative pool has threads (2 here).
-            let stalled = (0..<4).map { _ in Task { try await transport.send(HTTPRequest(url: server.url("/stall/1000"))) } }
+            let stalled = (0..<4).map { _ in
+                Task { try await transport.send(HTTPRequest(url: server.url("/stall/1000"))) }
+            }
             try await Task.sleep(for: .milliseconds(150))
             let start = ContinuousClock.now
-            await Task { }.value
+            await Task {}.value
             let waited = seconds(ContinuousClock.now - start)
             #expect(waited < 0.2, "a plain Task waited \(waited) s")
             for task in stalled { #expect(try await task.value.body == Array("late".utf8)) }

@@ -7,13 +7,17 @@ extension HTTPTransportTests {
         @Test func connectionRefusedIsCannotConnectAndRetryable() async throws {
             let port = try unusedLoopbackPort()
             let error = try #require(await sendError(CurlTransport(), HTTPRequest(url: "http://127.0.0.1:\(port)/x")))
-            guard case .cannotConnect = error else { Issue.record("got \(error)"); return }
+            guard case .cannotConnect = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(error.isRetryable)
         }
 
         @Test func unknownHostIsCannotResolveHost() async throws {
             // RFC 6761: names under .invalid never resolve.
-            let error = await sendError(CurlTransport(), HTTPRequest(url: "https://nonexistent.invalid/path?q=secret", timeout: .seconds(5)))
+            let error = await sendError(
+                CurlTransport(), HTTPRequest(url: "https://nonexistent.invalid/path?q=secret", timeout: .seconds(5)))
             #expect(error == .cannotResolveHost("nonexistent.invalid"))
             #expect(error?.isRetryable == true)
         }
@@ -37,12 +41,19 @@ extension HTTPTransportTests {
             let server = try await TestHTTPServer.start()
             let port = server.server.port
             let transport = CurlTransport()
-            for url in ["http://evil.localhost:\(port)/echo?code=secret", "http://127.attacker.example:\(port)/echo",
-                        "http://127.0.0.1.nip.io:\(port)/echo", "http://2130706433:\(port)/echo",
-                        "http://127.0.0.1:\(port)@evil.localhost:\(port)/echo"] {
-                let request = HTTPRequest(url: url, headers: [HTTPHeader(name: "Authorization", value: "Bearer secret")], timeout: .seconds(5))
+            for url in [
+                "http://evil.localhost:\(port)/echo?code=secret", "http://127.attacker.example:\(port)/echo",
+                "http://127.0.0.1.nip.io:\(port)/echo", "http://2130706433:\(port)/echo",
+                "http://127.0.0.1:\(port)@evil.localhost:\(port)/echo",
+            ] {
+                let request = HTTPRequest(
+                    url: url, headers: [HTTPHeader(name: "Authorization", value: "Bearer secret")], timeout: .seconds(5)
+                )
                 let error = await sendError(transport, request)
-                guard case .insecureURL(let shown) = error else { Issue.record("\(url): got \(String(describing: error))"); continue }
+                guard case .insecureURL(let shown) = error else {
+                    Issue.record("\(url): got \(String(describing: error))")
+                    continue
+                }
                 #expect(!shown.contains("secret"))
                 #expect(error?.isRetryable == false)
                 #expect(error?.description.contains("use https://") == true)
@@ -61,12 +72,16 @@ extension HTTPTransportTests {
         @Test func headerInjectionIsRefused() async throws {
             let server = try await TestHTTPServer.start()
             let transport = CurlTransport()
-            let badValue = HTTPRequest(url: server.url("/echo"), headers: [HTTPHeader(name: "X-A", value: "v\r\nX-Injected: 1")])
+            let badValue = HTTPRequest(
+                url: server.url("/echo"), headers: [HTTPHeader(name: "X-A", value: "v\r\nX-Injected: 1")])
             let badName = HTTPRequest(url: server.url("/echo"), headers: [HTTPHeader(name: "X A:", value: "v")])
             let badMethod = HTTPRequest(method: "GET /x HTTP/1.1\r\n", url: server.url("/echo"))
             for request in [badValue, badName, badMethod] {
                 let error = await sendError(transport, request)
-                guard case .invalidRequest = error else { Issue.record("got \(String(describing: error))"); continue }
+                guard case .invalidRequest = error else {
+                    Issue.record("got \(String(describing: error))")
+                    continue
+                }
             }
         }
 
@@ -89,7 +104,8 @@ extension HTTPTransportTests {
             let server = try await TestHTTPServer.start()
             let transport = CurlTransport()
             let start = ContinuousClock.now
-            let error = await sendError(transport, HTTPRequest(url: server.url("/stall/5000"), timeout: .milliseconds(300)))
+            let error = await sendError(
+                transport, HTTPRequest(url: server.url("/stall/5000"), timeout: .milliseconds(300)))
             let elapsed = seconds(ContinuousClock.now - start)
             #expect(error == .timedOut)
             #expect(error?.isRetryable == true)

@@ -9,8 +9,12 @@ extension HTTPTransportTests {
     @Suite struct HandshakeFailures {
         @Test func aResetMidHandshakeIsALostConnectionWorthRetrying() async throws {
             let breaker = try await ScriptServer.start(script: "handshake_breaker.py", arguments: ["reset"])
-            let error = try #require(await sendError(CurlTransport(), HTTPRequest(url: "https://127.0.0.1:\(breaker.port)/")))
-            guard case .connectionLost = error else { Issue.record("got \(error)"); return }
+            let error = try #require(
+                await sendError(CurlTransport(), HTTPRequest(url: "https://127.0.0.1:\(breaker.port)/")))
+            guard case .connectionLost = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(error.isRetryable)
         }
 
@@ -20,10 +24,18 @@ extension HTTPTransportTests {
             let resetting = try await ScriptServer.start(script: "handshake_breaker.py", arguments: ["reset"])
             let plaintext = try await ScriptServer.start(script: "handshake_breaker.py", arguments: ["plaintext"])
             let transport = CurlTransport(configuration: .init(maximumConcurrentTransfers: 1))
-            let reset = try #require(await sendError(transport, HTTPRequest(url: "https://127.0.0.1:\(resetting.port)/")))
-            guard case .connectionLost = reset else { Issue.record("got \(reset)"); return }
-            let refused = try #require(await sendError(transport, HTTPRequest(url: "https://127.0.0.1:\(plaintext.port)/")))
-            guard case .tlsFailure = refused else { Issue.record("got \(refused)"); return }
+            let reset = try #require(
+                await sendError(transport, HTTPRequest(url: "https://127.0.0.1:\(resetting.port)/")))
+            guard case .connectionLost = reset else {
+                Issue.record("got \(reset)")
+                return
+            }
+            let refused = try #require(
+                await sendError(transport, HTTPRequest(url: "https://127.0.0.1:\(plaintext.port)/")))
+            guard case .tlsFailure = refused else {
+                Issue.record("got \(refused)")
+                return
+            }
             #expect(!refused.isRetryable)
         }
     }

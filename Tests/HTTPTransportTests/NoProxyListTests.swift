@@ -1,5 +1,6 @@
 import NetworkHosts
 import Testing
+
 @testable import HTTPTransport
 
 extension HTTPTransportTests {

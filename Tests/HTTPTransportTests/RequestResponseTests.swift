@@ -7,8 +7,10 @@ extension HTTPTransportTests {
         @Test func getSendsHeadersAndUserAgent() async throws {
             let server = try await TestHTTPServer.start()
             let transport = CurlTransport(configuration: .init(userAgent: "authvault/0.1.0"))
-            let response = try await transport.send(HTTPRequest(
-                url: server.url("/echo?x=1"), headers: [HTTPHeader(name: "X-Amz-Target", value: "Service.Operation")]))
+            let response = try await transport.send(
+                HTTPRequest(
+                    url: server.url("/echo?x=1"),
+                    headers: [HTTPHeader(name: "X-Amz-Target", value: "Service.Operation")]))
             #expect(response.status == 200)
             let echo = try Echo(response)
             #expect(echo.method == "GET")
@@ -21,9 +23,10 @@ extension HTTPTransportTests {
         @Test func postRoundTripsBinaryBodyAndContentType() async throws {
             let server = try await TestHTTPServer.start()
             let body = (0...255).map { UInt8($0) } + Array("{\"a\":1}".utf8)
-            let response = try await CurlTransport().send(HTTPRequest(
-                method: "POST", url: server.url("/echo"),
-                headers: [HTTPHeader(name: "Content-Type", value: "application/x-amz-json-1.1")], body: body))
+            let response = try await CurlTransport().send(
+                HTTPRequest(
+                    method: "POST", url: server.url("/echo"),
+                    headers: [HTTPHeader(name: "Content-Type", value: "application/x-amz-json-1.1")], body: body))
             let echo = try Echo(response)
             #expect(echo.method == "POST")
             #expect(echo.bodyBytes == body)
@@ -44,7 +47,8 @@ extension HTTPTransportTests {
         func otherMethodsCarryTheirBody(method: String) async throws {
             let server = try await TestHTTPServer.start()
             let body = Array("payload for \(method)".utf8)
-            let echo = try Echo(try await CurlTransport().send(HTTPRequest(method: method, url: server.url("/echo"), body: body)))
+            let echo = try Echo(
+                try await CurlTransport().send(HTTPRequest(method: method, url: server.url("/echo"), body: body)))
             #expect(echo.method == method)
             #expect(echo.bodyBytes == body)
         }
@@ -84,11 +88,14 @@ extension HTTPTransportTests {
             #expect(request.description == "POST https://cognito.example/oauth2/token")
             var dumped = ""
             dump(request, to: &dumped)
-            let response = HTTPResponse(status: 200, headers: [HTTPHeader(name: "Set-Cookie", value: "SECRETCOOKIE")],
-                                        body: Array("{\"AccessToken\":\"SECRETTOKEN\"}".utf8))
+            let response = HTTPResponse(
+                status: 200, headers: [HTTPHeader(name: "Set-Cookie", value: "SECRETCOOKIE")],
+                body: Array("{\"AccessToken\":\"SECRETTOKEN\"}".utf8))
             dump(response, to: &dumped)
-            let printed = [request.description, String(reflecting: request), dumped, response.description,
-                           "\(response.headers)"]
+            let printed = [
+                request.description, String(reflecting: request), dumped, response.description,
+                "\(response.headers)",
+            ]
             for text in printed {
                 for secret in ["hunter2", "SECRETCODE", "SECRETBASIC", "SECRETREFRESH", "SECRETCOOKIE", "SECRETTOKEN"] {
                     #expect(!text.contains(secret), "\(secret) leaked")

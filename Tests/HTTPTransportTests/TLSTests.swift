@@ -9,9 +9,11 @@ extension HTTPTransportTests {
             let fixture = try TLSFixture()
             let server = try await TestHTTPServer.start(tls: fixture)
             let transport = CurlTransport(configuration: .init(caBundlePath: fixture.caCertificatePath))
-            let echo = try Echo(try await transport.send(HTTPRequest(method: "POST", url: server.url("/echo"), body: [1, 2, 3])))
+            let echo = try Echo(
+                try await transport.send(HTTPRequest(method: "POST", url: server.url("/echo"), body: [1, 2, 3])))
             #expect(echo.bodyBytes == [1, 2, 3])
-            let overLocalhost = try await transport.send(HTTPRequest(url: server.url("/status/200").replacingOccurrences(of: "127.0.0.1", with: "localhost")))
+            let overLocalhost = try await transport.send(
+                HTTPRequest(url: server.url("/status/200").replacingOccurrences(of: "127.0.0.1", with: "localhost")))
             #expect(overLocalhost.status == 200)
         }
 
@@ -19,7 +21,10 @@ extension HTTPTransportTests {
             let fixture = try TLSFixture()
             let server = try await TestHTTPServer.start(tls: fixture)
             let error = try #require(await sendError(CurlTransport(), HTTPRequest(url: server.url("/echo"))))
-            guard case .tlsFailure = error else { Issue.record("got \(error)"); return }
+            guard case .tlsFailure = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(!error.isRetryable)
             #expect(!error.description.contains("--ca-bundle"), "a library names no command-line flag")
         }
@@ -29,7 +34,10 @@ extension HTTPTransportTests {
             let server = try await TestHTTPServer.start(tls: fixture)
             let transport = CurlTransport(configuration: .init(caBundlePath: fixture.caCertificatePath))
             let error = try #require(await sendError(transport, HTTPRequest(url: server.url("/echo"))))
-            guard case .tlsFailure = error else { Issue.record("got \(error)"); return }
+            guard case .tlsFailure = error else {
+                Issue.record("got \(error)")
+                return
+            }
         }
 
         @Test func missingCABundleIsUnreadable() async throws {
@@ -49,7 +57,10 @@ extension HTTPTransportTests {
             chmod(fixture.caCertificatePath, 0o666)
             let transport = CurlTransport(configuration: .init(caBundlePath: fixture.caCertificatePath))
             let error = try #require(await sendError(transport, HTTPRequest(url: server.url("/echo"))))
-            guard case .caBundleUnreadable = error else { Issue.record("got \(error)"); return }
+            guard case .caBundleUnreadable = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(error.description.contains("chmod 0644 '\(fixture.caCertificatePath)'"), "\(error)")
             if getuid() == 0 {
                 chmod(fixture.caCertificatePath, 0o644)
@@ -58,11 +69,14 @@ extension HTTPTransportTests {
                 #expect(stranger.description.contains("chown root '\(fixture.caCertificatePath)'"), "\(stranger)")
             }
             let trusted = fixture.directory.appending("trusted.pem")
-            _ = FileManager.default.createFile(atPath: trusted, contents: try Data(contentsOf: URL(fileURLWithPath: fixture.caCertificatePath)),
-                                               attributes: [.posixPermissions: 0o644])
-            let counted = try await CurlTransport(configuration: .init(caBundlePath: trusted)).send(HTTPRequest(url: server.url("/connections")))
-            #expect(try JSONSerialization.jsonObject(with: Data(counted.body)) as? [String: Int] == ["connections": 1],
-                    "only the count itself reached the server")
+            _ = FileManager.default.createFile(
+                atPath: trusted, contents: try Data(contentsOf: URL(fileURLWithPath: fixture.caCertificatePath)),
+                attributes: [.posixPermissions: 0o644])
+            let counted = try await CurlTransport(configuration: .init(caBundlePath: trusted)).send(
+                HTTPRequest(url: server.url("/connections")))
+            #expect(
+                try JSONSerialization.jsonObject(with: Data(counted.body)) as? [String: Int] == ["connections": 1],
+                "only the count itself reached the server")
         }
 
         @Test func caBundleWithoutCertificatesIsUnreadable() async throws {
@@ -72,7 +86,10 @@ extension HTTPTransportTests {
             try "not a certificate\n".write(toFile: garbage, atomically: true, encoding: .utf8)
             let transport = CurlTransport(configuration: .init(caBundlePath: garbage))
             let error = try #require(await sendError(transport, HTTPRequest(url: server.url("/echo"))))
-            guard case .caBundleUnreadable = error else { Issue.record("got \(error)"); return }
+            guard case .caBundleUnreadable = error else {
+                Issue.record("got \(error)")
+                return
+            }
         }
     }
 }

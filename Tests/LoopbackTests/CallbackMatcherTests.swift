@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Loopback
 
 /// The request lines a browser (or a stray) sends, judged against path `/callback` and state `xyz`. The code and
@@ -11,7 +12,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("GET /callback?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz HTTP/1.1", CallbackMatcher.Verdict.authorized(code: "SplxlOBeZQQYbYS6WxSbIA")),
+        (
+            "GET /callback?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz HTTP/1.1",
+            CallbackMatcher.Verdict.authorized(code: "SplxlOBeZQQYbYS6WxSbIA")
+        ),
         ("GET /callback?state=xyz&code=a%2Fb+c%3D HTTP/1.0", .authorized(code: "a/b c=")),
         ("GET /favicon.ico HTTP/1.1", .notFound),
         ("GET / HTTP/1.1", .notFound),
@@ -31,10 +35,14 @@ import Testing
         ("GET /callback?state=xyz HTTP/1.1", .badRequest(.missingCode)),
         ("GET /callback?code=&state=xyz HTTP/1.1", .badRequest(.missingCode)),
         ("GET /callback?error=access_denied&state=xyz HTTP/1.1", .denied(error: "access_denied", description: nil)),
-        ("GET /callback?error=access_denied&error_description=User+cancelled+login&state=xyz HTTP/1.1",
-         .denied(error: "access_denied", description: "User cancelled login")),
-        ("GET /callback?error=server_error&error_description=%1B%5B31mred&state=xyz HTTP/1.1",
-         .denied(error: "server_error", description: #"\u{1B}[31mred"#)),
+        (
+            "GET /callback?error=access_denied&error_description=User+cancelled+login&state=xyz HTTP/1.1",
+            .denied(error: "access_denied", description: "User cancelled login")
+        ),
+        (
+            "GET /callback?error=server_error&error_description=%1B%5B31mred&state=xyz HTTP/1.1",
+            .denied(error: "server_error", description: #"\u{1B}[31mred"#)
+        ),
         ("GET /callback?error=access_denied&state=wrong HTTP/1.1", .badRequest(.stateMismatch)),
         ("GET /callback?error=access_denied HTTP/1.1", .badRequest(.stateMismatch)),
     ])
@@ -42,7 +50,9 @@ import Testing
         #expect(judge(line) == verdict)
     }
 
-    @Test(arguments: ["GET /callback", "GET /callback?code=a HTTP/2", "GET  /callback HTTP/1.1", "GET /a\u{1}b HTTP/1.1", ""])
+    @Test(arguments: [
+        "GET /callback", "GET /callback?code=a HTTP/2", "GET  /callback HTTP/1.1", "GET /a\u{1}b HTTP/1.1", "",
+    ])
     func malformedRequestLinesAreRefused(line: String) {
         #expect(judge(line) == nil)
     }

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
-import Testing
-import TestSupport
 import Loopback
+import Synchronization
+import TestSupport
+import Testing
 
 /// Clients that misbehave on purpose must not hold up the real callback.
 @Suite struct HostileClientTests {
@@ -57,13 +57,15 @@ import Loopback
     @Test func anOversizedHeaderIsRefusedAndTheWaitGoesOn() async throws {
         let fixture = try ListenerFixture()
         let filler = String(repeating: "a", count: 20 * 1024)
-        let refused = try await Browser.get(fixture.callbackTarget, port: fixture.port, extraHeaders: "Cookie: \(filler)\r\n")
+        let refused = try await Browser.get(
+            fixture.callbackTarget, port: fixture.port, extraHeaders: "Cookie: \(filler)\r\n")
         #expect(refused.status == 431)
         #expect(refused.hasPageHeaders)
 
         // A large but allowed head (8 KB of cookies) is served.
         let cookie = String(repeating: "b", count: 8 * 1024)
-        async let browser = Browser.get(fixture.callbackTarget, port: fixture.port, extraHeaders: "Cookie: \(cookie)\r\n")
+        async let browser = Browser.get(
+            fixture.callbackTarget, port: fixture.port, extraHeaders: "Cookie: \(cookie)\r\n")
         let callback = try await fixture.listener.waitForCallback()
         callback.respond(with: .success("ok"))
         #expect(try await browser.status == 200)

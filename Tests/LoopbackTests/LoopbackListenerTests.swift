@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import Loopback
+import TestSupport
+import Testing
 
 @Suite struct LoopbackListenerTests {
     @Test func browserCallbackDeliversTheCodeAndTheFinalPage() async throws {
@@ -9,12 +9,17 @@ import Loopback
         #expect(fixture.listener.redirectURI == fixture.uri)
         // curl is the browser here: an HTTP client independent of this code.
         let url = "http://127.0.0.1:\(fixture.port)\(fixture.callbackTarget)"
-        async let browser = OffPool.run { try ProcessRunner.run("curl", ["-sS", "-i", "--max-time", "10", url], timeout: 15) }
+        async let browser = OffPool.run {
+            try ProcessRunner.run("curl", ["-sS", "-i", "--max-time", "10", url], timeout: 15)
+        }
         let callback = try await fixture.listener.waitForCallback()
         #expect(callback.code == ListenerFixture.code)
         #expect(callback.url == url)
         #expect(callback.urlWithoutQuery == fixture.uri)
-        for text in [callback.description, String(reflecting: callback), String(describing: Mirror(reflecting: callback).children.map(\.value))] {
+        for text in [
+            callback.description, String(reflecting: callback),
+            String(describing: Mirror(reflecting: callback).children.map(\.value)),
+        ] {
             #expect(!text.contains(ListenerFixture.code))
         }
 
@@ -66,10 +71,13 @@ import Loopback
         #expect(response.status == 200)
         #expect(response.hasPageHeaders)
         #expect(response.body.contains("Sign-in failed"))
-        await #expect(throws: LoopbackError.authorizationDenied(error: "access_denied", description: "User cancelled login")) {
+        await #expect(
+            throws: LoopbackError.authorizationDenied(error: "access_denied", description: "User cancelled login")
+        ) {
             try await waiting.value
         }
-        let description = LoopbackError.authorizationDenied(error: "access_denied", description: "User cancelled login").description
+        let description = LoopbackError.authorizationDenied(error: "access_denied", description: "User cancelled login")
+            .description
         #expect(description.contains("refused"))
         #expect(description.contains("User cancelled login"))
         #expect(try !LoopbackPorts.listening().contains("127.0.0.1:\(fixture.port)"))
@@ -88,7 +96,8 @@ import Loopback
         let fixture = try ListenerFixture()
         let waiting = waitingTask(fixture.listener)
         try await Task.sleep(for: .milliseconds(50))
-        let listener = fixture.listener, port = fixture.port
+        let listener = fixture.listener
+        let port = fixture.port
         // From a plain thread, as the relay of a Ctrl-C handler would call it.
         try await OffPool.run { listener.cancel() }
         await #expect(throws: LoopbackError.cancelled) { try await waiting.value }

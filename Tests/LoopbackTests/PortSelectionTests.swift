@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import Loopback
+import TestSupport
+import Testing
 
 @Suite struct PortSelectionTests {
     @Test func aBusyFirstPortMeansTheNextRegisteredOneIsUsed() async throws {
@@ -21,8 +21,10 @@ import Loopback
     @Test func everyPortBusyIsReportedWithEachPort() throws {
         let ports = try LoopbackPorts.free(2)
         let holders = try ports.map { try PortHolder(host: "127.0.0.1", port: $0) }
-        let uris = ["http://127.0.0.1:\(ports[0])/callback", "http://localhost:\(ports[1])/callback",
-                    "http://127.0.0.1:\(ports[0])/again"]
+        let uris = [
+            "http://127.0.0.1:\(ports[0])/callback", "http://localhost:\(ports[1])/callback",
+            "http://127.0.0.1:\(ports[0])/again",
+        ]
         #expect(throws: LoopbackError.allPortsBusy(ports)) { try LoopbackListener(redirectURIs: uris, state: "xyz") }
         withExtendedLifetime(holders) {}
     }

@@ -63,7 +63,9 @@ final class RawConnection: Sendable {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw RawClientError("send") }
             offset += sent
         }
@@ -80,14 +82,19 @@ final class RawConnection: Sendable {
             received += buffer[..<count]
         }
         let text = String(decoding: received, as: UTF8.self)
-        guard let split = text.range(of: "\r\n\r\n") else { throw RawClientError("no complete response in \(text.debugDescription)", errno: 0) }
+        guard let split = text.range(of: "\r\n\r\n") else {
+            throw RawClientError("no complete response in \(text.debugDescription)", errno: 0)
+        }
         let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw RawClientError("bad status line \(lines[0])", errno: 0) }
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw RawClientError("bad status line \(lines[0])", errno: 0)
+        }
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return RawHTTPResponse(status: status, headers: headers, body: String(text[split.upperBound...]))
     }
@@ -95,10 +102,13 @@ final class RawConnection: Sendable {
 
 /// Requests as a browser would make them, each on a connection of its own.
 enum Browser {
-    static func get(_ target: String, port: Int, host: String = "127.0.0.1", extraHeaders: String = "") async throws -> RawHTTPResponse {
+    static func get(_ target: String, port: Int, host: String = "127.0.0.1", extraHeaders: String = "") async throws
+        -> RawHTTPResponse
+    {
         let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        return try await send("GET \(target) HTTP/1.1\r\nHost: \(authority)\r\nUser-Agent: LoopbackTests\r\n"
-            + "Accept: text/html\r\n\(extraHeaders)\r\n", port: port, host: host)
+        return try await send(
+            "GET \(target) HTTP/1.1\r\nHost: \(authority)\r\nUser-Agent: LoopbackTests\r\n"
+                + "Accept: text/html\r\n\(extraHeaders)\r\n", port: port, host: host)
     }
 
     static func send(_ request: String, port: Int, host: String = "127.0.0.1") async throws -> RawHTTPResponse {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Loopback
 
 @Suite struct RegisteredRedirectURITests {

@@ -9,7 +9,8 @@ import Testing
         #expect(parsed.code == "a/b c=")
         #expect(parsed.state == "s+t")
         #expect(parsed.error == nil && parsed.errorDescription == nil)
-        let denied = try AuthorizationResponseQuery("error=access_denied&error_description=User+cancelled%20login&state=")
+        let denied = try AuthorizationResponseQuery(
+            "error=access_denied&error_description=User+cancelled%20login&state=")
         #expect(denied.error == "access_denied")
         #expect(denied.errorDescription == "User cancelled login")
         #expect(denied.state == "")
@@ -22,7 +23,9 @@ import Testing
     }
 
     @Test func namesTheRepeatedParameterAndTellsABrokenEscape() {
-        #expect(throws: AuthorizationResponseQuery.Failure.repeated(name: "code")) { try AuthorizationResponseQuery("code=a&code=b") }
+        #expect(throws: AuthorizationResponseQuery.Failure.repeated(name: "code")) {
+            try AuthorizationResponseQuery("code=a&code=b")
+        }
         for broken in ["code=%zz&state=x", "code=%C3%28&state=x", "state=%"] {
             #expect(throws: AuthorizationResponseQuery.Failure.brokenEscape) { try AuthorizationResponseQuery(broken) }
         }

@@ -4,7 +4,9 @@ import Testing
 /// Issue 11 item 5: the one form encoder and decoder, shared by the OAuth client and the loopback listener.
 @Suite struct FormURLEncodingTests {
     @Test func encodesAllButUnreservedAndDecodesBack() throws {
-        let encoded = FormURLEncoding.encode([("redirect_uri", "http://127.0.0.1/cb"), ("scope", "openid a+b"), ("é", "~-._")])
+        let encoded = FormURLEncoding.encode([
+            ("redirect_uri", "http://127.0.0.1/cb"), ("scope", "openid a+b"), ("é", "~-._"),
+        ])
         #expect(encoded == "redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&scope=openid%20a%2Bb&%C3%A9=~-._")
         let decoded = try #require(FormURLEncoding.decode(encoded))
         #expect(decoded.map(\.name) == ["redirect_uri", "scope", "é"])

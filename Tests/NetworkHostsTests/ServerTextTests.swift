@@ -20,10 +20,16 @@ import Testing
     /// The set the JSON writer shares: every C0 and C1 control, DEL, U+2028/2029, U+202A-U+202E, U+2066-U+2069 (and
     /// the other bidi marks); nothing else of the first 0x3000 code points.
     @Test func theSetIsTheControlsTheSeparatorsAndTheBidiControls() {
-        let expected = Set(Array(0x00...0x1F) + Array(0x7F...0x9F) + [0x061C, 0x200E, 0x200F, 0x2028, 0x2029]
-                           + Array(0x202A...0x202E) + Array(0x2066...0x2069))
-        let found = Set((UInt32(0)..<0x3000).compactMap { Unicode.Scalar($0) }.filter(ServerText.mustBeEscaped).map { Int($0.value) })
-        #expect(found == expected, "extra: \(found.subtracting(expected).sorted()), missing: \(expected.subtracting(found).sorted())")
+        let expected = Set(
+            Array(0x00...0x1F) + Array(0x7F...0x9F) + [0x061C, 0x200E, 0x200F, 0x2028, 0x2029]
+                + Array(0x202A...0x202E) + Array(0x2066...0x2069))
+        let found = Set(
+            (UInt32(0)..<0x3000).compactMap { Unicode.Scalar($0) }.filter(ServerText.mustBeEscaped).map {
+                Int($0.value)
+            })
+        #expect(
+            found == expected,
+            "extra: \(found.subtracting(expected).sorted()), missing: \(expected.subtracting(found).sorted())")
     }
 
     @Test func plainTextIsKeptAndEscapingTwiceChangesNothing() {

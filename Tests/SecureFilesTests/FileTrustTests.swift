@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import SecureFiles
+import TestSupport
+import Testing
 
 /// Files that steer where tokens go may be read by all but changed only by this user or root; a vault file must be
 /// this user's alone. Each refusal names the command that fixes it. (Ownership cases need root, as in CI.)
@@ -12,11 +12,15 @@ import SecureFiles
         let path = directory.appending("ca.pem")
         try SecureFile.write(Array("x".utf8), to: path)
         chmod(path, mode_t(mode))
-        #expect(throws: FileSystemError.unsafePermissions(path: path, mode: 0o100000 | UInt32(mode), expected: UInt32(mode) & 0o755)) {
+        #expect(
+            throws: FileSystemError.unsafePermissions(
+                path: path, mode: 0o100000 | UInt32(mode), expected: UInt32(mode) & 0o755)
+        ) {
             try SecureFile.read(path, trust: .ownerWritable)
         }
         #expect(throws: FileSystemError.self) { try FileTrust.ownerWritable.check(path) }
-        let message = FileSystemError.unsafePermissions(path: path, mode: UInt32(mode), expected: UInt32(mode) & 0o755).description
+        let message = FileSystemError.unsafePermissions(path: path, mode: UInt32(mode), expected: UInt32(mode) & 0o755)
+            .description
         #expect(message.contains("lets other users change it"))
         #expect(message.contains("chmod \("0" + String(mode & 0o755, radix: 8)) '\(path)'"))
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import SecureFiles
 
 @Suite struct SecureFileTests {
@@ -98,7 +99,9 @@ import TestSupport
                 chmod(path, 0o777)
             }
         } throws: { error in
-            guard case FileSystemError.unsafePermissions(let path, let mode, _)? = error as? FileSystemError else { return false }
+            guard case FileSystemError.unsafePermissions(let path, let mode, _)? = error as? FileSystemError else {
+                return false
+            }
             return path == nested && mode & 0o777 == 0o777
         }
         #expect(raced == [nested], "the other party made the directory just before mkdir")
@@ -114,11 +117,14 @@ import TestSupport
     /// are followed.
     @Test func aLinkToAPrivateDirectoryIsRefusedWhenLinksAreNotFollowed() throws {
         let directory = try TemporaryDirectory()
-        let target = directory.appending("target"), link = directory.appending("link")
+        let target = directory.appending("target")
+        let link = directory.appending("link")
         try PrivateDirectory.create(target)
         #expect(symlink(target, link) == 0)
         try PrivateDirectory.checkPrivate(link)
-        #expect(throws: FileSystemError.notADirectory(path: link)) { try PrivateDirectory.checkPrivate(link, followingLinks: false) }
+        #expect(throws: FileSystemError.notADirectory(path: link)) {
+            try PrivateDirectory.checkPrivate(link, followingLinks: false)
+        }
         try PrivateDirectory.checkPrivate(target, followingLinks: false)
     }
 

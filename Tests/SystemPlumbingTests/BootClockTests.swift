@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SystemPlumbing
 
 /// The boot clock the provider's clock offset is tied to: this boot's id, and seconds that only go forward.

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SystemPlumbing
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A blocking call that a signal interrupts is restarted by `SystemCall`, the one place that handles EINTR. The
 /// signal is SIGALRM with a handler that does nothing, installed without SA_RESTART (as a program embedding the
@@ -19,23 +20,42 @@ import Testing
     /// The control: the same signals make a bare `read` fail with EINTR, so the tests below do interrupt.
     @Test func aBareReadFailsWithEINTR() async {
         let (readEnd, writeEnd) = makePipe()
-        defer { close(readEnd); close(writeEnd) }
-        let failure = await interruptingEvery10Milliseconds({
-            var byte: UInt8 = 0
-            return read(readEnd, &byte, 1) < 0 ? errno : 0
-        }, thenUnblocking: { var byte: UInt8 = 42; _ = write(writeEnd, &byte, 1) })
+        defer {
+            close(readEnd)
+            close(writeEnd)
+        }
+        let failure = await interruptingEvery10Milliseconds(
+            {
+                var byte: UInt8 = 0
+                return read(readEnd, &byte, 1) < 0 ? errno : 0
+            },
+            thenUnblocking: {
+                var byte: UInt8 = 42
+                _ = write(writeEnd, &byte, 1)
+            })
         #expect(failure == EINTR)
     }
 
     @Test func anInterruptedReadIsRetriedUntilItsByteArrives() async {
         let (readEnd, writeEnd) = makePipe()
-        defer { close(readEnd); close(writeEnd) }
-        let (count, byte, calls) = await interruptingEvery10Milliseconds({
-            var byte: UInt8 = 0
-            var calls = 0
-            let count = try? SystemCall.retryingInterrupts("read") { calls += 1; return read(readEnd, &byte, 1) }
-            return (count, byte, calls)
-        }, thenUnblocking: { var byte: UInt8 = 42; _ = write(writeEnd, &byte, 1) })
+        defer {
+            close(readEnd)
+            close(writeEnd)
+        }
+        let (count, byte, calls) = await interruptingEvery10Milliseconds(
+            {
+                var byte: UInt8 = 0
+                var calls = 0
+                let count = try? SystemCall.retryingInterrupts("read") {
+                    calls += 1
+                    return read(readEnd, &byte, 1)
+                }
+                return (count, byte, calls)
+            },
+            thenUnblocking: {
+                var byte: UInt8 = 42
+                _ = write(writeEnd, &byte, 1)
+            })
         #expect(count == 1)
         #expect(byte == 42)
         #expect(calls > 1, "a signal interrupted the read and it was called again")
@@ -45,17 +65,21 @@ import Testing
     /// ends at the caller's deadline.
     @Test func anInterruptedPollEndsAtItsDeadline() async {
         let (readEnd, writeEnd) = makePipe()
-        defer { close(readEnd); close(writeEnd) }
-        let (ready, calls, waited) = await interruptingEvery10Milliseconds({
-            let start = ContinuousClock.now
-            var calls = 0
-            var watched = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = try? SystemCall.waiting("poll", until: start + .milliseconds(300)) { milliseconds in
-                calls += 1
-                return poll(&watched, 1, milliseconds)
-            }
-            return (ready, calls, start.duration(to: .now))
-        }, signallingAtMost: .seconds(3))
+        defer {
+            close(readEnd)
+            close(writeEnd)
+        }
+        let (ready, calls, waited) = await interruptingEvery10Milliseconds(
+            {
+                let start = ContinuousClock.now
+                var calls = 0
+                var watched = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+                let ready = try? SystemCall.waiting("poll", until: start + .milliseconds(300)) { milliseconds in
+                    calls += 1
+                    return poll(&watched, 1, milliseconds)
+                }
+                return (ready, calls, start.duration(to: .now))
+            }, signallingAtMost: .seconds(3))
         #expect(ready == 0)
         #expect(calls > 1)
         #expect(waited >= .milliseconds(300))
@@ -69,13 +93,17 @@ import Testing
         unlink(template)
         // A second open file description of the same file: flock treats it as another holder.
         let waiter = open("/proc/self/fd/\(holder)", O_RDWR | O_CLOEXEC)
-        defer { close(holder); close(waiter) }
+        defer {
+            close(holder)
+            close(waiter)
+        }
         try #require(try SystemCall.lock(holder, LOCK_EX, waiting: false))
         #expect(try !SystemCall.lock(waiter, LOCK_EX, waiting: false), "held elsewhere")
 
-        let taken = await interruptingEvery10Milliseconds({
-            (try? SystemCall.lock(waiter, LOCK_EX, waiting: true)) ?? false
-        }, thenUnblocking: { flock(holder, LOCK_UN) })
+        let taken = await interruptingEvery10Milliseconds(
+            {
+                (try? SystemCall.lock(waiter, LOCK_EX, waiting: true)) ?? false
+            }, thenUnblocking: { flock(holder, LOCK_UN) })
         #expect(taken)
     }
 }

@@ -1,13 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SystemPlumbing
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct LockedTests {
     @Test func threadsThatUpdateTheValueTogetherLoseNoUpdate() async {
         let counter = Locked(0)
-        let threads = 8, rounds = 20_000
+        let threads = 8
+        let rounds = 20_000
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<threads {
                 group.addTask {

@@ -1,5 +1,5 @@
-import Testing
 import SystemPlumbing
+import Testing
 
 /// The milliseconds a deadline gives `poll`: rounded up, 0 once passed, and at most Int32.max however far the
 /// deadline is (`login --timeout 9223372036854775807` once trapped multiplying its seconds by 1000).

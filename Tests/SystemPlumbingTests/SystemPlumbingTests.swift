@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SystemPlumbing
 import Testing
+
 @testable import SystemPlumbing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct DetachedThreadTests {
     @Test func theBodyRunsOnAThreadOfItsOwn() async {
@@ -56,7 +58,10 @@ import Testing
         var calls = 0
         let result = try SystemCall.retryingInterrupts("read") { () -> Int in
             calls += 1
-            if calls < 3 { errno = EINTR; return -1 }
+            if calls < 3 {
+                errno = EINTR
+                return -1
+            }
             return 7
         }
         #expect(result == 7 && calls == 3)
@@ -78,7 +83,9 @@ import Testing
 
     static func bind(_ descriptor: Int32, _ address: sockaddr_in) -> Int32 {
         withUnsafePointer(to: address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
     }
 
@@ -90,11 +97,15 @@ import Testing
 
         var bound = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
         let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(client) }
         let connected = withUnsafePointer(to: bound) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         #expect(connected == 0)
         let accepted = try #require(try StreamListener.accept(on: listener, nonBlocking: false))

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SystemPlumbing
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The bridges between threads and async code: `DedicatedThread` (a blocking call awaited), `BlockingWait` (an async
 /// call a thread blocks on) and `OneShot` (a value, or an event, that arrives once).
@@ -15,7 +16,12 @@ import Testing
         let started = ContinuousClock.now
         let results = await withTaskGroup(of: Int.self, returning: [Int].self) { group in
             for index in 0..<8 {
-                group.addTask { await DedicatedThread.run { () -> Int in usleep(300_000); return index } }
+                group.addTask {
+                    await DedicatedThread.run { () -> Int in
+                        usleep(300_000)
+                        return index
+                    }
+                }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
@@ -32,10 +38,11 @@ import Testing
     @Test func aThreadBlocksUntilTheAsyncCallReturns() async {
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
             DetachedThread.start {
-                continuation.resume(returning: BlockingWait.run {
-                    try? await Task.sleep(for: .milliseconds(50))
-                    return 42
-                })
+                continuation.resume(
+                    returning: BlockingWait.run {
+                        try? await Task.sleep(for: .milliseconds(50))
+                        return 42
+                    })
             }
         }
         #expect(answer == 42)

@@ -55,19 +55,26 @@ public final class BearerTokenServer: Sendable {
 
     /// Serves the bare repositories under `projectRoot` at `https://127.0.0.1:PORT/NAME.git` with `tls`'s server
     /// certificate, or at `http://...` without one.
-    public static func git(projectRoot: String, tls: TLSFixture?, expecting expectation: Expectation) async throws -> BearerTokenServer {
-        try await start("bearer_git_server.py", ["--project-root", projectRoot] + (tls?.serverArguments ?? []), expectation)
+    public static func git(projectRoot: String, tls: TLSFixture?, expecting expectation: Expectation) async throws
+        -> BearerTokenServer
+    {
+        try await start(
+            "bearer_git_server.py", ["--project-root", projectRoot] + (tls?.serverArguments ?? []), expectation)
     }
 
     /// Serves `https://127.0.0.1:PORT` with `tls`'s server certificate: discovery and one namespace, `authvault-e2e`.
-    public static func kubernetes(tls: TLSFixture, expecting expectation: Expectation) async throws -> BearerTokenServer {
+    public static func kubernetes(tls: TLSFixture, expecting expectation: Expectation) async throws -> BearerTokenServer
+    {
         try await start("bearer_kube_server.py", tls.serverArguments, expectation)
     }
 
-    private static func start(_ script: String, _ arguments: [String], _ expectation: Expectation) async throws -> BearerTokenServer {
+    private static func start(_ script: String, _ arguments: [String], _ expectation: Expectation) async throws
+        -> BearerTokenServer
+    {
         let logDirectory = try TemporaryDirectory(prefix: "authvault-bearer")
         let server = try await ScriptServer.start(
-            script: script, arguments: arguments + expectation.arguments + ["--log", logDirectory.appending("attempts.jsonl")])
+            script: script,
+            arguments: arguments + expectation.arguments + ["--log", logDirectory.appending("attempts.jsonl")])
         return BearerTokenServer(server: server, logDirectory: logDirectory)
     }
 
@@ -78,9 +85,10 @@ public final class BearerTokenServer: Sendable {
             guard let entry = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
                 throw TestFixtureError("bearer server log: a line that is no JSON object")
             }
-            return Attempt(path: entry["path"] as? String ?? "", status: entry["status"] as? Int ?? 0,
-                           reason: entry["reason"] as? String ?? "", jti: entry["jti"] as? String,
-                           exp: entry["exp"] as? Int, tokenUse: entry["tokenUse"] as? String)
+            return Attempt(
+                path: entry["path"] as? String ?? "", status: entry["status"] as? Int ?? 0,
+                reason: entry["reason"] as? String ?? "", jti: entry["jti"] as? String,
+                exp: entry["exp"] as? Int, tokenUse: entry["tokenUse"] as? String)
         }
     }
 }

@@ -12,21 +12,26 @@ public enum BoundedProcess {
         environment: [String: String]? = nil,
         timeout: TimeInterval = 60
     ) async throws -> ProcessOutput {
-        try await OffPool.run { try runBlocking(executable, arguments, stdin: stdin, environment: environment, timeout: timeout) }
+        try await OffPool.run {
+            try runBlocking(executable, arguments, stdin: stdin, environment: environment, timeout: timeout)
+        }
     }
 
     private static func runBlocking(
         _ executable: String, _ arguments: [String], stdin: Data?, environment: [String: String]?, timeout: TimeInterval
     ) throws -> ProcessOutput {
         let outputs = try TemporaryDirectory(prefix: "authvault-run")
-        let outPath = outputs.appending("stdout"), errPath = outputs.appending("stderr")
+        let outPath = outputs.appending("stdout")
+        let errPath = outputs.appending("stderr")
         for path in [outPath, errPath] {
-            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            else {
                 throw TestFixtureError("cannot create \(path)")
             }
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : try ProcessRunner.which(executable))
+        process.executableURL = URL(
+            fileURLWithPath: executable.contains("/") ? executable : try ProcessRunner.which(executable))
         process.arguments = arguments
         if let environment = SanitizerOptions.added(to: environment) { process.environment = environment }
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
@@ -51,8 +56,9 @@ public enum BoundedProcess {
             throw ProcessRunnerError.timedOut(executable)
         }
         process.waitUntilExit()
-        return ProcessOutput(status: process.terminationStatus,
-                             stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
-                             stderr: FileManager.default.contents(atPath: errPath) ?? Data())
+        return ProcessOutput(
+            status: process.terminationStatus,
+            stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
+            stderr: FileManager.default.contents(atPath: errPath) ?? Data())
     }
 }

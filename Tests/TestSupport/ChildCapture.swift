@@ -13,16 +13,17 @@ public struct ChildCapture: Sendable {
     public init(directory: String, designatedVariable: String? = nil) throws {
         self.directory = directory
         script = directory + "/capture-child.sh"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let filter = designatedVariable.map { "| grep -v '^\($0)='" } ?? ""
         try """
-            #!/bin/sh
-            tr '\\0' ' ' < /proc/$$/cmdline > "\(directory)/$$.cmdline"
-            tr '\\0' '\\n' < /proc/$$/environ \(filter) > "\(directory)/$$.environ"
-            exec "$@"
+        #!/bin/sh
+        tr '\\0' ' ' < /proc/$$/cmdline > "\(directory)/$$.cmdline"
+        tr '\\0' '\\n' < /proc/$$/environ \(filter) > "\(directory)/$$.environ"
+        exec "$@"
 
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         guard chmod(script, 0o700) == 0 else { throw TestFixtureError("cannot make \(script) executable") }
     }
 

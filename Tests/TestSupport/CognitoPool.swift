@@ -18,11 +18,14 @@ public struct CognitoPool: Sendable {
         guard let poolId = (pool["UserPool"] as? [String: Any])?["Id"] as? String else {
             throw TestFixtureError("CreateUserPool answered no id")
         }
-        let created = try await moto.call("CreateUserPoolClient", [
-            "UserPoolId": poolId, "ClientName": "authvault-e2e", "GenerateSecret": withSecret,
-            "ExplicitAuthFlows": ["ALLOW_USER_SRP_AUTH", "ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
-        ])
-        guard let client = created["UserPoolClient"] as? [String: Any], let clientId = client["ClientId"] as? String else {
+        let created = try await moto.call(
+            "CreateUserPoolClient",
+            [
+                "UserPoolId": poolId, "ClientName": "authvault-e2e", "GenerateSecret": withSecret,
+                "ExplicitAuthFlows": ["ALLOW_USER_SRP_AUTH", "ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
+            ])
+        guard let client = created["UserPoolClient"] as? [String: Any], let clientId = client["ClientId"] as? String
+        else {
             throw TestFixtureError("CreateUserPoolClient answered no client")
         }
         let secret = client["ClientSecret"] as? String
@@ -33,13 +36,19 @@ public struct CognitoPool: Sendable {
     /// A confirmed user with a permanent password.
     public func createUser(_ username: String, password: String) async throws {
         try await createUser(username, temporaryPassword: password)
-        try await moto.call("AdminSetUserPassword", ["UserPoolId": poolId, "Username": username, "Password": password, "Permanent": true])
+        try await moto.call(
+            "AdminSetUserPassword",
+            ["UserPoolId": poolId, "Username": username, "Password": password, "Permanent": true])
     }
 
     /// A user as an administrator creates one (FORCE_CHANGE_PASSWORD): sign-in asks for a new password.
     public func createUser(_ username: String, temporaryPassword: String) async throws {
-        try await moto.call("AdminCreateUser", ["UserPoolId": poolId, "Username": username,
-                                                "TemporaryPassword": temporaryPassword, "MessageAction": "SUPPRESS"])
+        try await moto.call(
+            "AdminCreateUser",
+            [
+                "UserPoolId": poolId, "Username": username,
+                "TemporaryPassword": temporaryPassword, "MessageAction": "SUPPRESS",
+            ])
     }
 
     public func userStatus(_ username: String) async throws -> String? {
@@ -67,9 +76,16 @@ public struct CognitoPool: Sendable {
     /// The codes are RFC 6238's, computed by python (`TOTPCode`).
     public func enableAuthenticator(accessToken: String) async throws {
         let associated = try await moto.call("AssociateSoftwareToken", ["AccessToken": accessToken])
-        guard let secret = associated["SecretCode"] as? String else { throw TestFixtureError("AssociateSoftwareToken answered no secret") }
-        try await moto.call("VerifySoftwareToken", ["AccessToken": accessToken, "UserCode": try await TOTPCode.current(secret: secret)])
-        try await moto.call("SetUserMFAPreference", ["AccessToken": accessToken,
-                                                     "SoftwareTokenMfaSettings": ["Enabled": true, "PreferredMfa": true]])
+        guard let secret = associated["SecretCode"] as? String else {
+            throw TestFixtureError("AssociateSoftwareToken answered no secret")
+        }
+        try await moto.call(
+            "VerifySoftwareToken", ["AccessToken": accessToken, "UserCode": try await TOTPCode.current(secret: secret)])
+        try await moto.call(
+            "SetUserMFAPreference",
+            [
+                "AccessToken": accessToken,
+                "SoftwareTokenMfaSettings": ["Enabled": true, "PreferredMfa": true],
+            ])
     }
 }

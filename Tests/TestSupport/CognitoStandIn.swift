@@ -16,8 +16,10 @@ public final class CognitoStandIn: Sendable {
         /// How long a rotated-out refresh token still refreshes (the app client's RetryGracePeriodSeconds).
         public var retryGracePeriodSeconds: Int
 
-        public init(poolId: String, clientId: String, clientSecret: String?, refreshToken: String, idToken: String,
-                    accessToken: String, jwks: Data, users: [String], retryGracePeriodSeconds: Int = 0) {
+        public init(
+            poolId: String, clientId: String, clientSecret: String?, refreshToken: String, idToken: String,
+            accessToken: String, jwks: Data, users: [String], retryGracePeriodSeconds: Int = 0
+        ) {
             self.poolId = poolId
             self.clientId = clientId
             self.clientSecret = clientSecret
@@ -43,7 +45,8 @@ public final class CognitoStandIn: Sendable {
     public static func start(_ configuration: Configuration) async throws -> CognitoStandIn {
         let directory = try TemporaryDirectory(prefix: "authvault-standin")
         var object: [String: Any] = [
-            "poolId": configuration.poolId, "clientId": configuration.clientId, "refreshToken": configuration.refreshToken,
+            "poolId": configuration.poolId, "clientId": configuration.clientId,
+            "refreshToken": configuration.refreshToken,
             "idToken": configuration.idToken, "accessToken": configuration.accessToken, "users": configuration.users,
             "jwks": try JSONSerialization.jsonObject(with: configuration.jwks),
             "retryGracePeriodSeconds": configuration.retryGracePeriodSeconds,

@@ -6,5 +6,6 @@ public func fakeJWT(issuedAt: Double, expiresAt: Double, marker: String) -> Stri
     func part(_ object: [String: Any]) -> String {
         Base64URLText.encode(Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
     }
-    return part(["alg": "RS256", "kid": "test"]) + "." + part(["iat": issuedAt, "exp": expiresAt, "jti": marker]) + ".c2ln"
+    return part(["alg": "RS256", "kid": "test"]) + "." + part(["iat": issuedAt, "exp": expiresAt, "jti": marker])
+        + ".c2ln"
 }

@@ -18,19 +18,23 @@ public final class FaultProxy: Sendable {
 
         /// An HTML error page, as a load balancer or a crashed server sends.
         public static func htmlPage(status: Int) -> Fault {
-            .status(status, body: "<!doctype html><html><title>\(status)</title><h1>Server Error</h1></html>", contentType: "text/html")
+            .status(
+                status, body: "<!doctype html><html><title>\(status)</title><h1>Server Error</h1></html>",
+                contentType: "text/html")
         }
 
         /// A Cognito error answer.
         public static func cognitoError(_ type: String, status: Int = 400, message: String = "injected") -> Fault {
             let body = try! JSONSerialization.data(withJSONObject: ["__type": type, "message": message])
-            return .status(status, body: String(decoding: body, as: UTF8.self), contentType: "application/x-amz-json-1.1")
+            return .status(
+                status, body: String(decoding: body, as: UTF8.self), contentType: "application/x-amz-json-1.1")
         }
 
         var json: [String: Any] {
             switch self {
             case .pass: ["kind": "pass"]
-            case .status(let status, let body, let contentType): ["kind": "status", "status": status, "body": body, "contentType": contentType]
+            case .status(let status, let body, let contentType):
+                ["kind": "status", "status": status, "body": body, "contentType": contentType]
             case .reset: ["kind": "reset"]
             case .stall(let seconds): ["kind": "stall", "seconds": seconds]
             case .truncate: ["kind": "truncate"]

@@ -35,19 +35,25 @@ public final class IdentityPoolProxy: Sendable {
     ///   - lifetime: seconds the credentials it passes on last from the moment they pass (moto's: 90 s); nil
     ///     leaves moto's.
     ///   - issuer: the ID tokens' `iss`, for another OpenID provider; nil: `https://` and the provider's name.
-    public static func start(moto: MotoServer, provider: String, clientId: String, jwksURL: String,
-                             lifetime: Double? = nil, issuer: String? = nil) async throws -> IdentityPoolProxy {
-        let server = try await ScriptServer.start(script: "identity_pool_proxy.py", arguments: [
-            "--upstream", moto.baseURL, "--provider", provider, "--client-id", clientId, "--jwks-url", jwksURL,
-        ] + (lifetime.map { ["--lifetime", String($0)] } ?? []) + (issuer.map { ["--issuer", $0] } ?? []))
+    public static func start(
+        moto: MotoServer, provider: String, clientId: String, jwksURL: String,
+        lifetime: Double? = nil, issuer: String? = nil
+    ) async throws -> IdentityPoolProxy {
+        let server = try await ScriptServer.start(
+            script: "identity_pool_proxy.py",
+            arguments: [
+                "--upstream", moto.baseURL, "--provider", provider, "--client-id", clientId, "--jwks-url", jwksURL,
+            ] + (lifetime.map { ["--lifetime", String($0)] } ?? []) + (issuer.map { ["--issuer", $0] } ?? []))
         return IdentityPoolProxy(server: server)
     }
 
     /// Every identity-pool call so far, in order.
     public func records() async throws -> [Record] {
         try await entries().map {
-            Record(operation: $0["target"] as? String ?? "", provider: $0["provider"] as? String, refused: $0["refused"] as? String,
-                   role: $0["role"] as? String)
+            Record(
+                operation: $0["target"] as? String ?? "", provider: $0["provider"] as? String,
+                refused: $0["refused"] as? String,
+                role: $0["role"] as? String)
         }
     }
 
@@ -58,7 +64,9 @@ public final class IdentityPoolProxy: Sendable {
 
     private func entries() async throws -> [[String: Any]] {
         let response = try await LoopbackHTTP.send(method: "GET", url: server.baseURL + "/__proxy__/log")
-        guard response.status == 200 else { throw TestFixtureError("identity pool proxy answered HTTP \(response.status)") }
+        guard response.status == 200 else {
+            throw TestFixtureError("identity pool proxy answered HTTP \(response.status)")
+        }
         return response.json["requests"] as? [[String: Any]] ?? []
     }
 }

@@ -10,7 +10,8 @@ public final class InteractiveProcess: @unchecked Sendable {
     private var buffered = Data()
 
     public init(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : try ProcessRunner.which(executable))
+        process.executableURL = URL(
+            fileURLWithPath: executable.contains("/") ? executable : try ProcessRunner.which(executable))
         process.arguments = arguments
         if let environment = SanitizerOptions.added(to: environment) { process.environment = environment }
         process.standardInput = input

@@ -7,10 +7,13 @@ public enum JSONSchemaCheck {
     /// place and the keyword it breaks, never by the value there: `token --json` holds a token.
     public static func violations(of document: Data, against schema: String) async throws -> [String] {
         let script = SecretServiceSession.scriptsDirectory + "/validate_json_schema.py"
-        let output = try await BoundedProcess.run(PeerPython.path, [script, PackageFiles.path("docs/" + schema)], stdin: document, timeout: 30)
+        let output = try await BoundedProcess.run(
+            PeerPython.path, [script, PackageFiles.path("docs/" + schema)], stdin: document, timeout: 30)
         guard output.status == 0 || output.status == 1 else {
             // A traceback's last line names the exception (a document that is no JSON), not the document.
-            let reason = output.status == 2 ? output.stdoutText : output.stderrText.split(separator: "\n").last.map(String.init) ?? ""
+            let reason =
+                output.status == 2
+                ? output.stdoutText : output.stderrText.split(separator: "\n").last.map(String.init) ?? ""
             throw TestFixtureError("validate_json_schema.py \(schema) exited \(output.status): \(reason)")
         }
         return output.stdoutText.split(separator: "\n").map(String.init)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Plain HTTP calls from test support to its own loopback peers (control endpoints, emulator admin APIs),
@@ -17,7 +18,9 @@ public enum LoopbackHTTP {
         }
     }
 
-    public static func send(method: String = "POST", url: String, headers: [String: String] = [:], body: Data = Data()) async throws -> Response {
+    public static func send(method: String = "POST", url: String, headers: [String: String] = [:], body: Data = Data())
+        async throws -> Response
+    {
         var request = URLRequest(url: URL(string: url)!, timeoutInterval: 30)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -25,7 +28,9 @@ public enum LoopbackHTTP {
         let (data, response) = try await URLSession.shared.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw TestFixtureError("no HTTP response from \(url)") }
         var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
+        for (name, value) in http.allHeaderFields {
+            fields[String(describing: name).lowercased()] = String(describing: value)
+        }
         return Response(status: http.statusCode, headers: fields, body: data)
     }
 }

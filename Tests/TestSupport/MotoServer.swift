@@ -14,7 +14,8 @@ public final class MotoServer: Sendable {
     }
 
     public static func start() async throws -> MotoServer {
-        let server = try await ScriptServer.start(script: "moto_server.py", environment: ["MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP": "true"])
+        let server = try await ScriptServer.start(
+            script: "moto_server.py", environment: ["MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP": "true"])
         return MotoServer(server: server)
     }
 
@@ -39,14 +40,19 @@ public final class MotoServer: Sendable {
     /// One user-pool API call (admin operations included: moto accepts them unsigned), or with `service`
     /// "AWSCognitoIdentityService" an identity-pool call. Throws on an error answer.
     @discardableResult
-    public func call(_ operation: String, _ body: [String: Any],
-                     service: String = "AWSCognitoIdentityProviderService") async throws -> [String: Any] {
-        let response = try await LoopbackHTTP.send(url: endpoint, headers: [
-            "Content-Type": "application/x-amz-json-1.1",
-            "X-Amz-Target": "\(service).\(operation)",
-        ], body: try JSONSerialization.data(withJSONObject: body))
+    public func call(
+        _ operation: String, _ body: [String: Any],
+        service: String = "AWSCognitoIdentityProviderService"
+    ) async throws -> [String: Any] {
+        let response = try await LoopbackHTTP.send(
+            url: endpoint,
+            headers: [
+                "Content-Type": "application/x-amz-json-1.1",
+                "X-Amz-Target": "\(service).\(operation)",
+            ], body: try JSONSerialization.data(withJSONObject: body))
         guard response.status == 200 else {
-            throw TestFixtureError("moto \(operation) answered HTTP \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+            throw TestFixtureError(
+                "moto \(operation) answered HTTP \(response.status): \(String(decoding: response.body, as: UTF8.self))")
         }
         return response.json
     }

@@ -49,23 +49,29 @@ public final class OAuthServer: Sendable {
     public static var signOutURI: String { "http://127.0.0.1:\(redirectPort)/signed-out" }
 
     /// A user who signed in through Google, as Cognito shows such a user.
-    public static let federatedUser = User(username: "Google_1122334455", password: "Fed-user-pw-1", email: "fed@example.com",
-                                           identities: [("Google", "1122334455")])
+    public static let federatedUser = User(
+        username: "Google_1122334455", password: "Fed-user-pw-1", email: "fed@example.com",
+        identities: [("Google", "1122334455")])
     public static let poolUser = User(username: "kim", password: "Kim-pw-2", email: "kim@example.com", identities: [])
     /// For the test that signs out (OIDC logout deletes every token of the user).
-    public static let signOutUser = User(username: "lee", password: "Lee-pw-3", email: "lee@example.com", identities: [])
+    public static let signOutUser = User(
+        username: "lee", password: "Lee-pw-3", email: "lee@example.com", identities: [])
 
     public static let publicClient = Client(clientId: "authvault-public", clientSecret: nil, opaqueAccessTokens: false)
-    public static let confidentialClient = Client(clientId: "authvault-confidential", clientSecret: "conf+secret/with=chars", opaqueAccessTokens: false)
+    public static let confidentialClient = Client(
+        clientId: "authvault-confidential", clientSecret: "conf+secret/with=chars", opaqueAccessTokens: false)
     public static let opaqueClient = Client(clientId: "authvault-opaque", clientSecret: nil, opaqueAccessTokens: true)
     /// For machine sign-in; reserved characters in its secret test the HTTP Basic encoding.
-    public static let machineClient = Client(clientId: "authvault-machine", clientSecret: "machine+secret/with=chars:and%",
-                                             opaqueAccessTokens: false, clientCredentials: true)
+    public static let machineClient = Client(
+        clientId: "authvault-machine", clientSecret: "machine+secret/with=chars:and%",
+        opaqueAccessTokens: false, clientCredentials: true)
     /// A machine client whose access tokens are opaque, as a generic OAuth server's are.
-    public static let opaqueMachineClient = Client(clientId: "authvault-machine-opaque", clientSecret: "opaque+machine/secret",
-                                                   opaqueAccessTokens: true, clientCredentials: true)
+    public static let opaqueMachineClient = Client(
+        clientId: "authvault-machine-opaque", clientSecret: "opaque+machine/secret",
+        opaqueAccessTokens: true, clientCredentials: true)
     /// A public client of the device authorization grant (the default configuration serves its verification page).
-    public static let deviceClient = Client(clientId: "authvault-device", clientSecret: nil, opaqueAccessTokens: true, deviceCode: true)
+    public static let deviceClient = Client(
+        clientId: "authvault-device", clientSecret: nil, opaqueAccessTokens: true, deviceCode: true)
     /// A resource server's scope the server knows, as Cognito names them.
     public static let machineScope = "authvault-api/read"
 
@@ -82,11 +88,17 @@ public final class OAuthServer: Sendable {
 
     /// The person's part of a device sign-in, in an HTTP session of its own (Scripts/oauth_server/device_approve.py):
     /// signs in as `user` at `verificationURI`, enters `userCode`, then accepts (or denies) the device.
-    public func approveDevice(verificationURI: String, userCode: String, as user: User, accept: Bool = true) async throws {
-        let arguments = [ScriptServer.scriptPath("oauth_server/device_approve.py"), verificationURI, userCode,
-                         user.username, user.password, accept ? "accept" : "deny"]
+    public func approveDevice(verificationURI: String, userCode: String, as user: User, accept: Bool = true)
+        async throws
+    {
+        let arguments = [
+            ScriptServer.scriptPath("oauth_server/device_approve.py"), verificationURI, userCode,
+            user.username, user.password, accept ? "accept" : "deny",
+        ]
         let output = try await OffPool.run { try ProcessRunner.run(PeerPython.path, arguments, timeout: 60) }
-        guard output.status == 0 else { throw TestFixtureError("the device approval stopped: \(output.stdoutText) \(output.stderrText)") }
+        guard output.status == 0 else {
+            throw TestFixtureError("the device approval stopped: \(output.stdoutText) \(output.stderrText)")
+        }
     }
 
     private init(server: ScriptServer, configuration: Configuration) {
@@ -97,20 +109,32 @@ public final class OAuthServer: Sendable {
     public static func start(_ configuration: Configuration = .cognitoShaped) async throws -> OAuthServer {
         let directory = try TemporaryDirectory(prefix: "authvault-oauth")
         let users = [federatedUser, poolUser, signOutUser].map { user -> [String: Any] in
-            ["username": user.username, "password": user.password, "email": user.email,
-             "identities": user.identities.map { ["providerName": $0.provider, "providerType": $0.provider, "userId": $0.userId,
-                                                  "primary": "true", "issuer": NSNull(), "dateCreated": "1700000000000"] }]
+            [
+                "username": user.username, "password": user.password, "email": user.email,
+                "identities": user.identities.map {
+                    [
+                        "providerName": $0.provider, "providerType": $0.provider, "userId": $0.userId,
+                        "primary": "true", "issuer": NSNull(), "dateCreated": "1700000000000",
+                    ]
+                },
+            ]
         }
-        let applications = [publicClient, confidentialClient, opaqueClient, machineClient, opaqueMachineClient, deviceClient].map { client -> [String: Any] in
-            var application: [String: Any] = ["name": client.clientId, "clientId": client.clientId, "redirectURIs": [redirectURI, secondRedirectURI],
-                                              "postLogoutRedirectURIs": [signOutURI], "opaqueAccessTokens": client.opaqueAccessTokens,
-                                              "clientCredentials": client.clientCredentials, "deviceCode": client.deviceCode]
+        let applications = [
+            publicClient, confidentialClient, opaqueClient, machineClient, opaqueMachineClient, deviceClient,
+        ].map { client -> [String: Any] in
+            var application: [String: Any] = [
+                "name": client.clientId, "clientId": client.clientId, "redirectURIs": [redirectURI, secondRedirectURI],
+                "postLogoutRedirectURIs": [signOutURI], "opaqueAccessTokens": client.opaqueAccessTokens,
+                "clientCredentials": client.clientCredentials, "deviceCode": client.deviceCode,
+            ]
             application["clientSecret"] = client.clientSecret
             return application
         }
         let path = directory.appending("config.json")
-        try JSONSerialization.data(withJSONObject: ["mode": configuration.rawValue, "users": users, "applications": applications])
-            .write(to: URL(fileURLWithPath: path))
+        try JSONSerialization.data(withJSONObject: [
+            "mode": configuration.rawValue, "users": users, "applications": applications,
+        ])
+        .write(to: URL(fileURLWithPath: path))
         // The script reads its configuration before printing its port, so the file may go once it has started.
         let server = try await ScriptServer.start(script: "oauth_server/server.py", arguments: [path])
         return OAuthServer(server: server, configuration: configuration)
@@ -126,8 +150,11 @@ public final class OAuthServer: Sendable {
     /// How many client-credentials requests the server has had from `clientId` (answered or refused).
     public func clientCredentialsRequests(clientId: String) async throws -> Int {
         let query = clientId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? clientId
-        let response = try await LoopbackHTTP.send(method: "GET", url: baseURL + "/test/client-credentials-count?client_id=" + query)
-        guard let count = response.json["count"] as? Int else { throw TestFixtureError("no count from the OAuth server") }
+        let response = try await LoopbackHTTP.send(
+            method: "GET", url: baseURL + "/test/client-credentials-count?client_id=" + query)
+        guard let count = response.json["count"] as? Int else {
+            throw TestFixtureError("no count from the OAuth server")
+        }
         return count
     }
 
@@ -148,9 +175,12 @@ public final class OAuthServer: Sendable {
     /// redirects from `url` with the cookies of `session`, fills in the login form as `user` when it is shown, and
     /// stops at the redirect to the loopback URIs above.
     /// - Parameter stopAt: where the browse ends: the first redirect to a URL with this prefix.
-    public func browse(_ url: String, as user: User?, session: BrowserSession,
-                       stopAt: String = "http://127.0.0.1:\(OAuthServer.redirectPort)/") async throws -> BrowserOutcome {
-        let arguments = [ScriptServer.scriptPath("oauth_server/browser.py"), url, stopAt, session.cookieFile]
+    public func browse(
+        _ url: String, as user: User?, session: BrowserSession,
+        stopAt: String = "http://127.0.0.1:\(OAuthServer.redirectPort)/"
+    ) async throws -> BrowserOutcome {
+        let arguments =
+            [ScriptServer.scriptPath("oauth_server/browser.py"), url, stopAt, session.cookieFile]
             + (user.map { [$0.username, $0.password] } ?? [])
         let output = try await OffPool.run { try ProcessRunner.run(PeerPython.path, arguments, timeout: 60) }
         let result = (try? JSONSerialization.jsonObject(with: output.stdout)) as? [String: Any] ?? [:]

@@ -5,7 +5,8 @@ import Foundation
 public enum PackageFiles {
     /// The package's root directory.
     public static var root: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
     }
 
     /// `relative` (e.g. `Examples/git/gitconfig`) inside the package.

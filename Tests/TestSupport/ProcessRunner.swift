@@ -43,7 +43,9 @@ public enum ProcessRunner {
         process.arguments = arguments
         if let environment = SanitizerOptions.added(to: environment) { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        let inPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = inPipe
@@ -84,7 +86,8 @@ private final class OutputCollector: @unchecked Sendable {
     private(set) var stdout = Data()
     private(set) var stderr = Data()
     func set(_ data: Data, stdout isOut: Bool) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if isOut { stdout = data } else { stderr = data }
     }
 }

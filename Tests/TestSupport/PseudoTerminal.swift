@@ -12,18 +12,26 @@ public enum PseudoTerminal {
 
     /// - Parameter answers: (a piece of the prompt to wait for, what to type), in order.
     /// - Parameter columns: the terminal's width; nil leaves the pseudo-terminal's (none).
-    public static func run(_ command: [String], answers: [(prompt: String, answer: String)],
-                           environment: [String: String], columns: Int? = nil) throws -> Session {
+    public static func run(
+        _ command: [String], answers: [(prompt: String, answer: String)],
+        environment: [String: String], columns: Int? = nil
+    ) throws -> Session {
         let directory = try TemporaryDirectory(prefix: "authvault-pty")
         let scriptPath = directory.appending("answers.json")
         let steps = answers.map { [$0.prompt, $0.answer] }
         try JSONSerialization.data(withJSONObject: steps).write(to: URL(fileURLWithPath: scriptPath))
-        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/pty_drive.py").path
-        let output = try ProcessRunner.run(PeerPython.path, [driver, scriptPath] + (columns.map { ["--columns", String($0)] } ?? []) + ["--"] + command, environment: environment, timeout: 90)
+        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Scripts/pty_drive.py"
+        ).path
+        let output = try ProcessRunner.run(
+            PeerPython.path,
+            [driver, scriptPath] + (columns.map { ["--columns", String($0)] } ?? []) + ["--"] + command,
+            environment: environment, timeout: 90)
         guard let object = (try? JSONSerialization.jsonObject(with: output.stdout)) as? [String: Any] else {
             throw TestFixtureError("pty_drive.py failed: \(output.stderrText)")
         }
-        return Session(screen: object["screen"] as? String ?? "", status: Int32(object["status"] as? Int ?? -1),
-                       answered: object["answered"] as? Int ?? 0)
+        return Session(
+            screen: object["screen"] as? String ?? "", status: Int32(object["status"] as? Int ?? -1),
+            answered: object["answered"] as? Int ?? 0)
     }
 }

@@ -11,8 +11,12 @@ public final class RSATestKey: TestSigningKey, @unchecked Sendable {
     public init(kid: String = UUID().uuidString, bits: Int = 2048) throws {
         self.kid = kid
         directory = try TemporaryDirectory(prefix: "authvault-rsa")
-        let result = try ProcessRunner.run("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:\(bits)",
-                                                       "-out", privateKeyPath])
+        let result = try ProcessRunner.run(
+            "openssl",
+            [
+                "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:\(bits)",
+                "-out", privateKeyPath,
+            ])
         guard result.status == 0 else { throw TestFixtureError("openssl genpkey failed: \(result.stderrText)") }
     }
 
@@ -27,13 +31,16 @@ public final class RSATestKey: TestSigningKey, @unchecked Sendable {
 
     /// The public key as a JWK (RSA, RS256, sig) with this key's `kid`.
     public func jwk() throws -> [String: String] {
-        ["kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig",
-         "n": Base64URLText.encode(try modulus()), "e": Base64URLText.encode([0x01, 0x00, 0x01])]
+        [
+            "kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig",
+            "n": Base64URLText.encode(try modulus()), "e": Base64URLText.encode([0x01, 0x00, 0x01]),
+        ]
     }
 
     /// RSASSA-PKCS1-v1_5 SHA-256 signature of `message`, by `openssl dgst -sha256 -sign`.
     public func sign(_ message: [UInt8]) throws -> [UInt8] {
-        let result = try ProcessRunner.run("openssl", ["dgst", "-sha256", "-sign", privateKeyPath], stdin: Data(message))
+        let result = try ProcessRunner.run(
+            "openssl", ["dgst", "-sha256", "-sign", privateKeyPath], stdin: Data(message))
         guard result.status == 0 else { throw TestFixtureError("openssl dgst -sign failed: \(result.stderrText)") }
         return Array(result.stdout)
     }

@@ -17,11 +17,14 @@ public enum RawAgentRequests {
     /// Each reply line, in order; none when the agent refuses the connection.
     public static func send(_ requests: [String], to path: String, asUid uid: Int? = nil) async throws -> [String] {
         let python = ["/usr/bin/python3", "-c", script, path] + requests
-        let command = uid.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] + python } ?? python
-        let output = try await BoundedProcess.run(command[0], Array(command.dropFirst()), environment: ["PATH": "/usr/bin:/bin"], timeout: 20)
+        let command =
+            uid.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] + python } ?? python
+        let output = try await BoundedProcess.run(
+            command[0], Array(command.dropFirst()), environment: ["PATH": "/usr/bin:/bin"], timeout: 20)
         return output.stdoutText.split(separator: "\n").map(String.init)
     }
 
     /// The one refusal of anything a connection may not ask, byte for byte.
-    public static let notServed = #"{"v":1,"ok":false,"error":{"code":"unknownProfile","message":"The agent does not serve this profile to this user."}}"#
+    public static let notServed =
+        #"{"v":1,"ok":false,"error":{"code":"unknownProfile","message":"The agent does not serve this profile to this user."}}"#
 }

@@ -28,12 +28,15 @@ public final class ScriptServer: @unchecked Sendable {
     }
 
     /// - Parameter environment: added to this process's environment.
-    public static func start(script: String, arguments: [String] = [], environment: [String: String] = [:]) async throws -> ScriptServer {
+    public static func start(script: String, arguments: [String] = [], environment: [String: String] = [:]) async throws
+        -> ScriptServer
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: PeerPython.path)
         process.arguments = [scriptPath(script)] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdin = Pipe(), stdout = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         // Request logs are of no use to the tests and would fill an unread pipe.
@@ -62,7 +65,8 @@ public final class ScriptServer: @unchecked Sendable {
                 if let port = Int(text) {
                     continuation.resume(returning: port)
                 } else {
-                    continuation.resume(throwing: TestFixtureError("\(script) printed no port (is its Python package installed?)"))
+                    continuation.resume(
+                        throwing: TestFixtureError("\(script) printed no port (is its Python package installed?)"))
                 }
             }
         }

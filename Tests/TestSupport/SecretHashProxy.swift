@@ -21,17 +21,21 @@ public final class SecretHashProxy: Sendable {
         self.server = server
     }
 
-    public static func start(upstream: String, clientId: String, clientSecret: String?) async throws -> SecretHashProxy {
+    public static func start(upstream: String, clientId: String, clientSecret: String?) async throws -> SecretHashProxy
+    {
         var environment: [String: String] = [:]
         environment["SECRET_HASH_PROXY_CLIENT_SECRET"] = clientSecret
-        let server = try await ScriptServer.start(script: "secret_hash_proxy.py", arguments: ["--upstream", upstream, "--client-id", clientId],
-                                                  environment: environment)
+        let server = try await ScriptServer.start(
+            script: "secret_hash_proxy.py", arguments: ["--upstream", upstream, "--client-id", clientId],
+            environment: environment)
         return SecretHashProxy(server: server)
     }
 
     private func log() async throws -> [String: Any] {
         let response = try await LoopbackHTTP.send(method: "GET", url: server.baseURL + "/__proxy__/log")
-        guard response.status == 200 else { throw TestFixtureError("secret hash proxy answered HTTP \(response.status)") }
+        guard response.status == 200 else {
+            throw TestFixtureError("secret hash proxy answered HTTP \(response.status)")
+        }
         return response.json
     }
 
@@ -39,7 +43,9 @@ public final class SecretHashProxy: Sendable {
     public func records() async throws -> [Record] {
         let entries = try await log()["requests"] as? [[String: Any]] ?? []
         return entries.map {
-            Record(operation: $0["target"] as? String ?? "", checked: $0["checked"] as? Bool ?? false, refused: $0["refused"] as? String)
+            Record(
+                operation: $0["target"] as? String ?? "", checked: $0["checked"] as? Bool ?? false,
+                refused: $0["refused"] as? String)
         }
     }
 

@@ -27,7 +27,8 @@ public enum SecretScan {
         var index = 0
         while index < bytes.count {
             let escape = index + 2 < bytes.count ? String(decoding: bytes[index + 1...index + 2], as: UTF8.self) : ""
-            if bytes[index] == UInt8(ascii: "%"), escape.allSatisfy(\.isHexDigit), let value = UInt8(escape, radix: 16) {
+            if bytes[index] == UInt8(ascii: "%"), escape.allSatisfy(\.isHexDigit), let value = UInt8(escape, radix: 16)
+            {
                 output.append(value)
                 index += 3
             } else {
@@ -95,7 +96,9 @@ public enum SecretScan {
         while let relative = walker.nextObject() as? String {
             let path = directory + "/" + relative
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue { files.append(path) }
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(path)
+            }
         }
         return files
     }

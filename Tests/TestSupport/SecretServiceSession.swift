@@ -39,14 +39,20 @@ public final class SecretServiceSession: @unchecked Sendable {
         root = try TemporaryDirectory(prefix: "authvault-ss")
         self.setup = setup
         // With the sanitizers' options (`make sanitize`), for the processes started from this environment directly.
-        var environment = SanitizerOptions.added(to: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                                                      "LANG": "C.UTF-8"]) ?? [:]
-        for (variable, directory) in [("HOME", "home"), ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"),
-                                      ("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"),
-                                      ("XDG_RUNTIME_DIR", "runtime")] {
+        var environment =
+            SanitizerOptions.added(to: [
+                "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                "LANG": "C.UTF-8",
+            ]) ?? [:]
+        for (variable, directory) in [
+            ("HOME", "home"), ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"),
+            ("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"),
+            ("XDG_RUNTIME_DIR", "runtime"),
+        ] {
             let path = root.appending(directory)
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             environment[variable] = path
         }
         self.environment = environment
@@ -85,15 +91,18 @@ public final class SecretServiceSession: @unchecked Sendable {
     }
 
     /// Runs a command with this session's environment.
-    public func run(_ executable: String, _ arguments: [String] = [], stdin: Data? = nil,
-                    timeout: TimeInterval = 30) throws -> ProcessOutput {
+    public func run(
+        _ executable: String, _ arguments: [String] = [], stdin: Data? = nil,
+        timeout: TimeInterval = 30
+    ) throws -> ProcessOutput {
         try ProcessRunner.run(executable, arguments, stdin: stdin, environment: environment, timeout: timeout)
     }
 
     /// Unlocks the default collection with the login password (gnome-keyring's own interface: no prompter).
     public func unlockDefaultCollection() throws {
-        let output = try run("/usr/bin/python3", ["\(Self.scriptsDirectory)/default_collection.py", "unlock"],
-                             stdin: Data((Self.loginPassword + "\n").utf8))
+        let output = try run(
+            "/usr/bin/python3", ["\(Self.scriptsDirectory)/default_collection.py", "unlock"],
+            stdin: Data((Self.loginPassword + "\n").utf8))
         guard output.status == 0, output.stdoutText.contains("unlocked") else {
             throw TestFixtureError("unlocking the default collection failed: \(output.stderrText)")
         }
@@ -114,21 +123,22 @@ public final class SecretServiceSession: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: socket)
         let configuration = root.appending("bus.conf")
         try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(socket)</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-            """.write(toFile: configuration, atomically: true, encoding: .utf8)
-        let bus = try InteractiveProcess("dbus-daemon", ["--config-file=\(configuration)", "--nofork", "--print-address=1"],
-                                         environment: environment)
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """.write(toFile: configuration, atomically: true, encoding: .utf8)
+        let bus = try InteractiveProcess(
+            "dbus-daemon", ["--config-file=\(configuration)", "--nofork", "--print-address=1"],
+            environment: environment)
         children.append(bus)
         guard let address = bus.readLine(), address.hasPrefix("unix:") else {
             throw TestFixtureError("dbus-daemon did not print its address")
@@ -138,8 +148,9 @@ public final class SecretServiceSession: @unchecked Sendable {
     }
 
     private func startGnomeKeyring() throws {
-        let keyring = try InteractiveProcess("gnome-keyring-daemon", ["--foreground", "--unlock", "--components=secrets"],
-                                             environment: environment)
+        let keyring = try InteractiveProcess(
+            "gnome-keyring-daemon", ["--foreground", "--unlock", "--components=secrets"],
+            environment: environment)
         children.append(keyring)
         // --unlock reads the login password from stdin, up to its end.
         keyring.writeLine(Self.loginPassword)
@@ -147,8 +158,12 @@ public final class SecretServiceSession: @unchecked Sendable {
         // Ready when the default alias names a collection (ReadAlias answers "/" or fails until then).
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            let reply = try run("dbus-send", ["--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets",
-                                              "org.freedesktop.Secret.Service.ReadAlias", "string:default"])
+            let reply = try run(
+                "dbus-send",
+                [
+                    "--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets",
+                    "org.freedesktop.Secret.Service.ReadAlias", "string:default",
+                ])
             if reply.status == 0, reply.stdoutText.contains("/org/freedesktop/secrets/collection/") { return }
             usleep(10_000)
         }
@@ -156,8 +171,9 @@ public final class SecretServiceSession: @unchecked Sendable {
     }
 
     private func startSilentOwner() throws {
-        let owner = try InteractiveProcess("/usr/bin/python3", ["\(Self.scriptsDirectory)/silent_secret_service.py"],
-                                           environment: environment)
+        let owner = try InteractiveProcess(
+            "/usr/bin/python3", ["\(Self.scriptsDirectory)/silent_secret_service.py"],
+            environment: environment)
         children.append(owner)
         guard owner.readLine() == "ready" else { throw TestFixtureError("the silent Secret Service did not start") }
     }

@@ -26,10 +26,14 @@ public final class SignInStandIn: Sendable {
         self.server = server
     }
 
-    public static func start(moto: MotoServer, clientId: String, deviceTracking: DeviceTracking = .always) async throws -> SignInStandIn {
-        let server = try await ScriptServer.start(script: "sign_in_stand_in.py", arguments: [
-            "--upstream", moto.baseURL, "--client-id", clientId, "--device-tracking", deviceTracking.rawValue,
-        ])
+    public static func start(moto: MotoServer, clientId: String, deviceTracking: DeviceTracking = .always) async throws
+        -> SignInStandIn
+    {
+        let server = try await ScriptServer.start(
+            script: "sign_in_stand_in.py",
+            arguments: [
+                "--upstream", moto.baseURL, "--client-id", clientId, "--device-tracking", deviceTracking.rawValue,
+            ])
         return SignInStandIn(server: server)
     }
 
@@ -43,7 +47,8 @@ public final class SignInStandIn: Sendable {
 
     /// The rounds of CUSTOM_AUTH: each challenge's public parameters and the answer it takes.
     public func setCustomRounds(_ rounds: [(parameters: [String: String], answer: String)]) async throws {
-        try await control("POST", "custom", ["rounds": rounds.map { ["parameters": $0.parameters, "answer": $0.answer] }])
+        try await control(
+            "POST", "custom", ["rounds": rounds.map { ["parameters": $0.parameters, "answer": $0.answer] }])
     }
 
     /// The code the next EMAIL_OTP or SMS_OTP sends, for a test that must know it before it is sent (a terminal's
@@ -54,7 +59,9 @@ public final class SignInStandIn: Sendable {
 
     public func sentCodes() async throws -> [SentCode] {
         let entries = try await control("GET", "codes")["codes"] as? [[String: String]] ?? []
-        return entries.map { SentCode(username: $0["username"] ?? "", medium: $0["medium"] ?? "", code: $0["code"] ?? "") }
+        return entries.map {
+            SentCode(username: $0["username"] ?? "", medium: $0["medium"] ?? "", code: $0["code"] ?? "")
+        }
     }
 
     /// "Operation ChallengeName-or-AuthFlow" for every call so far.
@@ -64,9 +71,12 @@ public final class SignInStandIn: Sendable {
 
     @discardableResult
     private func control(_ method: String, _ name: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
-        let response = try await LoopbackHTTP.send(method: method, url: server.baseURL + "/__standin__/" + name,
-                                                   body: try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data())
-        guard response.status == 200 else { throw TestFixtureError("sign-in stand-in \(name) answered HTTP \(response.status)") }
+        let response = try await LoopbackHTTP.send(
+            method: method, url: server.baseURL + "/__standin__/" + name,
+            body: try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data())
+        guard response.status == 200 else {
+            throw TestFixtureError("sign-in stand-in \(name) answered HTTP \(response.status)")
+        }
         return response.json
     }
 }

@@ -26,27 +26,34 @@ public final class TLSFixture: Sendable {
         caCertificatePath = directory.appending("ca.pem")
         serverCertificatePath = directory.appending("server.pem")
         serverKeyPath = directory.appending("server.key")
-        let caKey = directory.appending("ca.key"), request = directory.appending("server.csr")
+        let caKey = directory.appending("ca.key")
+        let request = directory.appending("server.csr")
         let extensions = directory.appending("server.ext")
         try """
-            basicConstraints = critical, CA:FALSE
-            keyUsage = critical, digitalSignature
-            extendedKeyUsage = serverAuth
-            subjectAltName = \(subjectAltNames.joined(separator: ", "))
-            authorityKeyIdentifier = keyid
-            """.write(toFile: extensions, atomically: true, encoding: .utf8)
+        basicConstraints = critical, CA:FALSE
+        keyUsage = critical, digitalSignature
+        extendedKeyUsage = serverAuth
+        subjectAltName = \(subjectAltNames.joined(separator: ", "))
+        authorityKeyIdentifier = keyid
+        """.write(toFile: extensions, atomically: true, encoding: .utf8)
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try Self.openssl("CA certificate", ["req", "-x509"] + curve + [
-            "-keyout", caKey, "-out", caCertificatePath, "-days", "2", "-subj", "/CN=AuthVault Test CA",
-            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-        ])
-        try Self.openssl("server request", ["req"] + curve + [
-            "-keyout", serverKeyPath, "-out", request, "-subj", "/CN=AuthVault Test Server",
-        ])
-        try Self.openssl("server certificate", [
-            "x509", "-req", "-in", request, "-CA", caCertificatePath, "-CAkey", caKey, "-set_serial", "2",
-            "-days", "2", "-extfile", extensions, "-out", serverCertificatePath,
-        ])
+        try Self.openssl(
+            "CA certificate",
+            ["req", "-x509"] + curve + [
+                "-keyout", caKey, "-out", caCertificatePath, "-days", "2", "-subj", "/CN=AuthVault Test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ])
+        try Self.openssl(
+            "server request",
+            ["req"] + curve + [
+                "-keyout", serverKeyPath, "-out", request, "-subj", "/CN=AuthVault Test Server",
+            ])
+        try Self.openssl(
+            "server certificate",
+            [
+                "x509", "-req", "-in", request, "-CA", caCertificatePath, "-CAkey", caKey, "-set_serial", "2",
+                "-days", "2", "-extfile", extensions, "-out", serverCertificatePath,
+            ])
     }
 
     private static func openssl(_ step: String, _ arguments: [String]) throws {

@@ -13,7 +13,8 @@ public enum TOTPCode {
             try await Task.sleep(for: .seconds(30 - now.truncatingRemainder(dividingBy: 30) + 0.2))
             now = Date().timeIntervalSince1970
         }
-        let output = try ProcessRunner.run(PeerPython.path, [ScriptServer.scriptPath("totp.py"), secret, String(Int(now))])
+        let output = try ProcessRunner.run(
+            PeerPython.path, [ScriptServer.scriptPath("totp.py"), secret, String(Int(now))])
         guard output.status == 0 else { throw TestFixtureError("totp.py failed: \(output.stderrText)") }
         return output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }

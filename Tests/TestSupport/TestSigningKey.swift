@@ -16,8 +16,10 @@ extension TestSigningKey {
     /// A compact JWS with the given claims, signed by this key.
     public func mintJWT(claims: [String: Any], header: [String: Any]? = nil) throws -> String {
         let headerObject = header ?? ["alg": algorithm, "kid": kid, "typ": "JWT"]
-        let encodedHeader = Base64URLText.encode(Array(try JSONSerialization.data(withJSONObject: headerObject, options: [.sortedKeys])))
-        let encodedClaims = Base64URLText.encode(Array(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])))
+        let encodedHeader = Base64URLText.encode(
+            Array(try JSONSerialization.data(withJSONObject: headerObject, options: [.sortedKeys])))
+        let encodedClaims = Base64URLText.encode(
+            Array(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])))
         let signingInput = "\(encodedHeader).\(encodedClaims)"
         return "\(signingInput).\(Base64URLText.encode(try sign(Array(signingInput.utf8))))"
     }

@@ -19,13 +19,13 @@ public final class TinyProxy: @unchecked Sendable {
         port = FreeLoopbackPorts.run(of: 1)[0]
         let configuration = directory.appending("tinyproxy.conf")
         try """
-            Port \(port)
-            Listen 127.0.0.1
-            Timeout 30
-            LogFile "\(directory.appending("tinyproxy.log"))"
-            LogLevel Connect
-            MaxClients 50
-            """.write(toFile: configuration, atomically: true, encoding: .utf8)
+        Port \(port)
+        Listen 127.0.0.1
+        Timeout 30
+        LogFile "\(directory.appending("tinyproxy.log"))"
+        LogLevel Connect
+        MaxClients 50
+        """.write(toFile: configuration, atomically: true, encoding: .utf8)
         process = Process()
         if names.isEmpty {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/tinyproxy")
@@ -34,8 +34,10 @@ public final class TinyProxy: @unchecked Sendable {
             let hosts = directory.appending("hosts")
             try "127.0.0.1 \(names.joined(separator: " "))\n".write(toFile: hosts, atomically: true, encoding: .utf8)
             process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-            process.arguments = ["--mount", "sh", "-c", "mount --bind \"$1\" /etc/hosts && exec /usr/bin/tinyproxy -d -c \"$2\"",
-                                 "sh", hosts, configuration]
+            process.arguments = [
+                "--mount", "sh", "-c", "mount --bind \"$1\" /etc/hosts && exec /usr/bin/tinyproxy -d -c \"$2\"",
+                "sh", hosts, configuration,
+            ]
         }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -63,7 +65,9 @@ public final class TinyProxy: @unchecked Sendable {
     /// The request lines the proxy received, oldest first: `CONNECT host:port HTTP/1.1`, `POST http://... HTTP/1.1`.
     public func requests() throws -> [String] {
         logLines().compactMap { line in
-            line.range(of: "): ").flatMap { line.contains("Request (file descriptor") ? String(line[$0.upperBound...]) : nil }
+            line.range(of: "): ").flatMap {
+                line.contains("Request (file descriptor") ? String(line[$0.upperBound...]) : nil
+            }
         }
     }
 

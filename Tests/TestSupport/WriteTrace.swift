@@ -11,7 +11,8 @@ public struct WriteTrace: Sendable {
     /// Keys added to a keyring (`add_key` that succeeded).
     public let keysAdded: Int
 
-    public static let calls = "open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,"
+    public static let calls =
+        "open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,"
         + "unlink,unlinkat,rmdir,chmod,fchmodat,truncate,add_key"
 
     /// strace's arguments before the program's: `strace ARGUMENTS PROGRAM ...`.
@@ -21,12 +22,17 @@ public struct WriteTrace: Sendable {
 
     /// Reads the trace files `prefix.PID`.
     public init(output prefix: String) throws {
-        let directory = (prefix as NSString).deletingLastPathComponent, base = (prefix as NSString).lastPathComponent + "."
-        var paths: [String] = [], keys = 0
+        let directory = (prefix as NSString).deletingLastPathComponent
+        let base = (prefix as NSString).lastPathComponent + "."
+        var paths: [String] = []
+        var keys = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasPrefix(base) {
             for line in try String(contentsOfFile: directory + "/" + name, encoding: .utf8).split(separator: "\n") {
                 guard let call = Self.successfulCall(line) else { continue }
-                if call.name == "add_key" { keys += 1; continue }
+                if call.name == "add_key" {
+                    keys += 1
+                    continue
+                }
                 paths += Self.changedPaths(call)
             }
         }
@@ -52,10 +58,13 @@ public struct WriteTrace: Sendable {
 
     /// `name(arguments) = result` for a call that did not fail.
     private static func successfulCall(_ line: Substring) -> Call? {
-        guard let open = line.firstIndex(of: "("), let close = line.range(of: ") = ", options: .backwards) else { return nil }
+        guard let open = line.firstIndex(of: "("), let close = line.range(of: ") = ", options: .backwards) else {
+            return nil
+        }
         let result = line[close.upperBound...]
         guard !result.hasPrefix("-1") else { return nil }
-        return Call(name: String(line[..<open]), arguments: line[line.index(after: open)..<close.lowerBound], result: result)
+        return Call(
+            name: String(line[..<open]), arguments: line[line.index(after: open)..<close.lowerBound], result: result)
     }
 
     private static func changedPaths(_ call: Call) -> [String] {
@@ -64,8 +73,12 @@ public struct WriteTrace: Sendable {
             let writes = ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC"].contains { call.arguments.contains($0) }
             guard call.name == "creat" || writes else { return [] }
             // `= 3</the/opened/path>`: the path the descriptor names, resolved by strace.
-            guard let start = call.result.firstIndex(of: "<"), call.result.hasSuffix(">") else { return [String(call.arguments)] }
-            return [String(call.result[call.result.index(after: start)..<call.result.index(before: call.result.endIndex)])]
+            guard let start = call.result.firstIndex(of: "<"), call.result.hasSuffix(">") else {
+                return [String(call.arguments)]
+            }
+            return [
+                String(call.result[call.result.index(after: start)..<call.result.index(before: call.result.endIndex)])
+            ]
         default:
             return resolvedPaths(in: call.arguments)
         }
@@ -85,7 +98,11 @@ public struct WriteTrace: Sendable {
             if closing == ">" {
                 directory = text
             } else {
-                if !text.hasPrefix("/"), let directory { paths.append(directory + "/" + text) } else { paths.append(text) }
+                if !text.hasPrefix("/"), let directory {
+                    paths.append(directory + "/" + text)
+                } else {
+                    paths.append(text)
+                }
                 directory = nil
             }
             rest = rest[rest.index(after: end)...]

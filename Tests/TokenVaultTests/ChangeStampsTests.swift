@@ -1,7 +1,8 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TokenVault
 
 /// The per-profile change-stamp file: what a bump changes, where it is and with which modes, and that both the file
@@ -46,7 +47,8 @@ import TestSupport
     }
 
     @Test func aDirectoryOthersCanEnterIsRefusedWithTheFix() async throws {
-        let changeStamps = self.changeStamps, directory = changeStamps.directory
+        let changeStamps = self.changeStamps
+        let directory = changeStamps.directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o777)
         let message = Self.failure { () throws(VaultError) in try changeStamps.bump(profile: "work") }
@@ -64,8 +66,9 @@ import TestSupport
     }
 
     @Test func theFileVaultBumpsOnEverySaveAndDelete() async throws {
-        let vault = EncryptedFileVault(directory: root.appending("authvault"), passphrase: .fixed(SecretBytes(utf8: "pw")),
-                                       kdfParameters: EncryptedFileVaultTests.fastKDF, keyCache: .disabled)
+        let vault = EncryptedFileVault(
+            directory: root.appending("authvault"), passphrase: .fixed(SecretBytes(utf8: "pw")),
+            kdfParameters: EncryptedFileVaultTests.fastKDF, keyCache: .disabled)
         #expect(vault.changeStamps == changeStamps)
         var record = CredentialRecord(profile: "work")
         record.accessToken = SecretBytes(utf8: "access-one")

@@ -1,7 +1,8 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TokenVault
 
 extension EncryptedFileVaultTests {
@@ -42,7 +43,8 @@ extension EncryptedFileVaultTests {
     @Test func reKeyingMeansTheOldKeyFileAndPassphraseOpenNothingNew() async throws {
         try await vault("old").save(sample())
         try await vault("old").save(sample("home", tag: "home"))
-        let oldKeyFile = try bytes(keyPath), oldRecord = try bytes(recordPath())
+        let oldKeyFile = try bytes(keyPath)
+        let oldRecord = try bytes(recordPath())
         let rekeyed = vault("old")
         try await rekeyed.changePassphrase(new: SecretBytes(utf8: "new"), rekey: true)
         #expect(try bytes(recordPath()) != oldRecord, "every record is rewritten")
@@ -54,7 +56,9 @@ extension EncryptedFileVaultTests {
         try await vault("new").save(sample(tag: "after"))
         let thief = try copyOfVault(keyFile: oldKeyFile, passphrase: "old")
         await #expect(throws: VaultError.self) { _ = try await thief.load(profile: "work") }
-        await #expect(throws: VaultError.self) { _ = try await copyOfVault(keyFile: oldKeyFile, passphrase: "new").load(profile: "work") }
+        await #expect(throws: VaultError.self) {
+            _ = try await copyOfVault(keyFile: oldKeyFile, passphrase: "new").load(profile: "work")
+        }
     }
 
     /// The control: without --rekey, the old key file with the old passphrase still opens a record written later.
@@ -63,7 +67,8 @@ extension EncryptedFileVaultTests {
         let oldKeyFile = try bytes(keyPath)
         try await vault("old").changePassphrase(new: SecretBytes(utf8: "new"))
         try await vault("new").save(sample(tag: "after"))
-        #expect(try await copyOfVault(keyFile: oldKeyFile, passphrase: "old").load(profile: "work") == sample(tag: "after"))
+        #expect(
+            try await copyOfVault(keyFile: oldKeyFile, passphrase: "old").load(profile: "work") == sample(tag: "after"))
     }
 
     /// A directory with `keyFile` beside a copy of the current record of "work", as someone who kept the old
@@ -74,8 +79,9 @@ extension EncryptedFileVaultTests {
         chmod(copy, 0o700)
         try write(keyFile, copy + "/vault.key")
         try write(try bytes(recordPath()), copy + "/work.record")
-        return EncryptedFileVault(directory: copy, passphrase: .fixed(SecretBytes(utf8: passphrase)),
-                                  kdfParameters: Self.fastKDF, keyCache: .disabled)
+        return EncryptedFileVault(
+            directory: copy, passphrase: .fixed(SecretBytes(utf8: passphrase)),
+            kdfParameters: Self.fastKDF, keyCache: .disabled)
     }
 
     @Test func reKeyingBumpsEveryRecordsRevision() async throws {
@@ -118,6 +124,8 @@ extension EncryptedFileVaultTests {
         var damaged = try bytes(recordPath("home"))
         damaged[damaged.count - 1] ^= 0x01
         try write(damaged, recordPath("home"))
-        try await expectRefusal(isCorrupted) { try await vault().changePassphrase(new: SecretBytes(utf8: "new"), rekey: true) }
+        try await expectRefusal(isCorrupted) {
+            try await vault().changePassphrase(new: SecretBytes(utf8: "new"), rekey: true)
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// EncryptedFileVault across processes (vault-probe): concurrent writers and readers, writers killed mid-write, and
 /// the user-keyring cache that makes a warm read run no KDF. Keyring scenarios run under `keyctl session -`, a
@@ -26,8 +26,10 @@ struct EncryptedFileVaultProcessTests {
     }
 
     func probe(_ operation: String, stdin: Data? = nil) async throws -> ProbeOutcome {
-        try ProbeOutcome.single(in: await VaultProbe.run(VaultProbe.path, arguments(operation), stdin: stdin,
-                                                         environment: environment))
+        try ProbeOutcome.single(
+            in: await VaultProbe.run(
+                VaultProbe.path, arguments(operation), stdin: stdin,
+                environment: environment))
     }
 
     /// A shell script of sequential commands (no `&` and `wait`: children of the test runner inherit a blocked
@@ -37,7 +39,8 @@ struct EncryptedFileVaultProcessTests {
         environment["PROBE"] = VaultProbe.path
         environment["VAULT"] = directory
         let cleanUp = "\n\"$PROBE\" lock --backend file --directory \"$VAULT\" --cache keyring >/dev/null\n"
-        let output = try await VaultProbe.run("keyctl", ["session", "-", "sh", "-ec", script + cleanUp], environment: environment)
+        let output = try await VaultProbe.run(
+            "keyctl", ["session", "-", "sh", "-ec", script + cleanUp], environment: environment)
         #expect(output.status == 0, "\(output.stderrText)")
         return try ProbeOutcome.all(in: output)
     }
@@ -45,8 +48,9 @@ struct EncryptedFileVaultProcessTests {
     /// OpenSSL's own exit handler would free what threads still running use, and leak the error state of a thread
     /// that ends during it (LeakSanitizer caught one in 20 concurrent `aws-credentials`); the loaders turn it off.
     @Test func openSSLIsStillWholeWhenTheExitHandlersRun() async throws {
-        let output = try await VaultProbe.run(VaultProbe.path, arguments("save") + ["--openssl-at-exit"],
-                                              stdin: VaultProbe.json(VaultProbe.record()), environment: environment)
+        let output = try await VaultProbe.run(
+            VaultProbe.path, arguments("save") + ["--openssl-at-exit"],
+            stdin: VaultProbe.json(VaultProbe.record()), environment: environment)
         #expect(output.status == 0, "\(output.stderrText)")
         #expect(try ProbeOutcome.single(in: output).outcome == "ok")
     }
@@ -54,8 +58,9 @@ struct EncryptedFileVaultProcessTests {
     @Test func manyProcessesNeverSeeATornRecord() async throws {
         #expect(try await probe("save", stdin: VaultProbe.json(VaultProbe.record())).outcome == "ok")
         let hammers = try (1...8).map { writer in
-            try InteractiveProcess(VaultProbe.path, arguments("hammer") + ["--count", "50", "--writer", "\(writer)"],
-                                   environment: environment)
+            try InteractiveProcess(
+                VaultProbe.path, arguments("hammer") + ["--count", "50", "--writer", "\(writer)"],
+                environment: environment)
         }
         let lines = try await OffPool.run {
             try hammers.map { hammer in
@@ -104,7 +109,8 @@ struct EncryptedFileVaultProcessTests {
     @Test func aReKeyAmidWritersLeavesEveryRecordReadable() async throws {
         let profiles = ["work", "home", "ci"]
         let writers = try profiles.map { profile in
-            try InteractiveProcess(VaultProbe.path, arguments("write-loop") + ["--profile", profile], environment: environment)
+            try InteractiveProcess(
+                VaultProbe.path, arguments("write-loop") + ["--profile", profile], environment: environment)
         }
         defer { for writer in writers { writer.kill() } }
         for writer in writers { #expect(try await OffPool.run { writer.readLine(timeout: 30) } == "ready") }
@@ -112,8 +118,10 @@ struct EncryptedFileVaultProcessTests {
 
         var rekeying = environment
         rekeying["AUTHVAULT_PROBE_NEW_PASSPHRASE"] = "the new passphrase"
-        let rekey = try ProbeOutcome.single(in: await VaultProbe.run(VaultProbe.path, arguments("change-passphrase") + ["--rekey"],
-                                                                     environment: rekeying))
+        let rekey = try ProbeOutcome.single(
+            in: await VaultProbe.run(
+                VaultProbe.path, arguments("change-passphrase") + ["--rekey"],
+                environment: rekeying))
         #expect(rekey.outcome == "ok", "\(rekey)")
         for writer in writers {
             let ended = try await OffPool.run { writer.readLine(timeout: 30) }.map(ProbeOutcome.init(line:))
@@ -122,8 +130,10 @@ struct EncryptedFileVaultProcessTests {
         var reading = environment
         reading["AUTHVAULT_PROBE_PASSPHRASE"] = "the new passphrase"
         for profile in profiles {
-            let loaded = try ProbeOutcome.single(in: await VaultProbe.run(VaultProbe.path, arguments("load") + ["--profile", profile],
-                                                                          environment: reading))
+            let loaded = try ProbeOutcome.single(
+                in: await VaultProbe.run(
+                    VaultProbe.path, arguments("load") + ["--profile", profile],
+                    environment: reading))
             #expect(loaded.outcome == "ok", "\(profile): \(loaded)")
             let revision = loaded.record?["revision"] as? Int ?? 0
             #expect(loaded.record?["accessToken"] as? String == "access-rev\(revision)", "a whole record")
@@ -132,7 +142,8 @@ struct EncryptedFileVaultProcessTests {
 
     @Test func aWarmReadRunsNoKDFAndLockDropsTheKey() async throws {
         let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
-        let outcomes = try await inNewSessionKeyring("""
+        let outcomes = try await inNewSessionKeyring(
+            """
             echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache keyring
             "$PROBE" load --backend file --directory "$VAULT" --cache keyring
             "$PROBE" status --backend file --directory "$VAULT" --cache keyring
@@ -157,7 +168,8 @@ struct EncryptedFileVaultProcessTests {
     /// keyring and the vault has not been locked; never a passphrase, never a derivation.
     @Test func aRecordIsAtHandOnlyWhileTheKeyIsCached() async throws {
         let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
-        let outcomes = try await inNewSessionKeyring("""
+        let outcomes = try await inNewSessionKeyring(
+            """
             echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache none
             "$PROBE" at-hand --backend file --directory "$VAULT" --cache keyring
             "$PROBE" load --backend file --directory "$VAULT" --cache keyring
@@ -167,14 +179,16 @@ struct EncryptedFileVaultProcessTests {
             "$PROBE" at-hand --backend file --directory "$VAULT" --cache keyring
             """)
         try #require(outcomes.count == 7)
-        #expect(outcomes.map(\.outcome) == ["ok", "notAtHand", "ok", "ok", "notAtHand", "ok", "notAtHand"], "\(outcomes)")
+        #expect(
+            outcomes.map(\.outcome) == ["ok", "notAtHand", "ok", "ok", "notAtHand", "ok", "notAtHand"], "\(outcomes)")
         #expect(outcomes.map(\.keyDerivations) == [1, 0, 1, 0, 0, 0, 0])
         #expect(VaultProbe.same(outcomes[3].record, VaultProbe.record()))
     }
 
     @Test func aCachedKeyThatDoesNotMatchTheKeyFileIsNeverUsed() async throws {
         #expect(try await probe("save", stdin: VaultProbe.json(VaultProbe.record())).outcome == "ok")
-        let outcomes = try await inNewSessionKeyring("""
+        let outcomes = try await inNewSessionKeyring(
+            """
             \(Self.describeKey)
             description=$(describe "$VAULT")
             head -c 32 /dev/urandom | keyctl padd user "$description" @u >/dev/null
@@ -201,7 +215,8 @@ struct EncryptedFileVaultProcessTests {
     /// name, fail the record's AES-GCM tag and are not used; the checking read then replaces the planted key.
     @Test func aWrongOrSwappedKeyAtHandIsRefusedByTheRecordsTag() async throws {
         let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
-        let outcomes = try await inNewSessionKeyring("""
+        let outcomes = try await inNewSessionKeyring(
+            """
             \(Self.describeKey)
             echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache none
             scratch=$(mktemp -d); other="$scratch/vault"
@@ -223,7 +238,8 @@ struct EncryptedFileVaultProcessTests {
     /// A key cached by an earlier version, under the name it gave it, goes too when the vault is locked.
     @Test func lockingDropsAKeyCachedUnderTheEarlierName() async throws {
         let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
-        let outcomes = try await inNewSessionKeyring("""
+        let outcomes = try await inNewSessionKeyring(
+            """
             \(Self.describeKey)
             echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache keyring
             keyctl pipe "$(keyctl search @u user "$(describe "$VAULT")")" | keyctl padd user "$(describe_earlier "$VAULT")" @u >/dev/null
@@ -237,7 +253,8 @@ struct EncryptedFileVaultProcessTests {
 
     @Test func changingThePassphraseKeepsRecordsAndTheCacheFollows() async throws {
         let record = String(decoding: VaultProbe.json(VaultProbe.record()), as: UTF8.self)
-        let outcomes = try await inNewSessionKeyring("""
+        let outcomes = try await inNewSessionKeyring(
+            """
             echo '\(record)' | "$PROBE" save --backend file --directory "$VAULT" --logn 10 --cache keyring
             AUTHVAULT_PROBE_NEW_PASSPHRASE=second "$PROBE" change-passphrase --backend file --directory "$VAULT" --logn 10 --cache keyring
             AUTHVAULT_PROBE_PASSPHRASE=second "$PROBE" load --backend file --directory "$VAULT" --cache none

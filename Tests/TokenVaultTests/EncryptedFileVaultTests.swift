@@ -1,7 +1,8 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TokenVault
 
 /// EncryptedFileVault in this process: round trips, every refusal (each leaving the files byte-identical), the
@@ -17,10 +18,13 @@ import TestSupport
         root = try TemporaryDirectory(prefix: "authvault-file-vault")
     }
 
-    func vault(_ passphrase: String = "correct horse", cache: DataKeyCache = .disabled,
-               kdf: ScryptParameters = fastKDF) -> EncryptedFileVault {
-        EncryptedFileVault(directory: directory, passphrase: .fixed(SecretBytes(utf8: passphrase)), kdfParameters: kdf,
-                           keyCache: cache)
+    func vault(
+        _ passphrase: String = "correct horse", cache: DataKeyCache = .disabled,
+        kdf: ScryptParameters = fastKDF
+    ) -> EncryptedFileVault {
+        EncryptedFileVault(
+            directory: directory, passphrase: .fixed(SecretBytes(utf8: passphrase)), kdfParameters: kdf,
+            keyCache: cache)
     }
 
     func sample(_ profile: String = "work", tag: String = "one") -> CredentialRecord {
@@ -47,7 +51,8 @@ import TestSupport
             let path = "\(directory)/\(name)"
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let contents = isDirectory.boolValue ? "<dir>" : try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString()
+            let contents =
+                isDirectory.boolValue ? "<dir>" : try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString()
             state[name] = "\(String(try mode(path), radix: 8)) \(contents)"
         }
         return state
@@ -64,8 +69,10 @@ import TestSupport
     }
 
     /// Runs `body`, expects `expected`, and checks nothing on disk changed.
-    func expectRefusal(_ expected: (VaultError) -> Bool, _ body: () async throws -> Void,
-                       sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectRefusal(
+        _ expected: (VaultError) -> Bool, _ body: () async throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let before = try snapshot()
         do {
             try await body()
@@ -118,7 +125,8 @@ import TestSupport
     @Test func defaultKDFParametersAreAtLeastInteractiveScrypt() async throws {
         let defaults = EncryptedFileVault.defaultKDFParameters
         #expect(defaults.logN >= 15 && defaults.r >= 8 && defaults.p >= 1)
-        let vault = EncryptedFileVault(directory: directory, passphrase: .fixed(SecretBytes(utf8: "pw")), keyCache: .disabled)
+        let vault = EncryptedFileVault(
+            directory: directory, passphrase: .fixed(SecretBytes(utf8: "pw")), keyCache: .disabled)
         try await vault.save(sample())
         let header = try decryptWithPython(passphrase: "pw")
         #expect(header["logN"] as? Int == 15 && header["r"] as? Int == 8 && header["p"] as? Int == 1)
@@ -137,8 +145,9 @@ import TestSupport
 
     @Test func missingPassphraseIsItsOwnError() async throws {
         try await vault().save(sample())
-        let noPassphrase = EncryptedFileVault(directory: directory, passphrase: .unavailable("set the variable"),
-                                              kdfParameters: Self.fastKDF, keyCache: .disabled)
+        let noPassphrase = EncryptedFileVault(
+            directory: directory, passphrase: .unavailable("set the variable"),
+            kdfParameters: Self.fastKDF, keyCache: .disabled)
         try await expectRefusal({ if case .passphraseRequired = $0 { true } else { false } }) {
             _ = try await noPassphrase.load(profile: "work")
         }
@@ -146,7 +155,8 @@ import TestSupport
 
     @Test func truncatedFilesAreCorrupted() async throws {
         try await vault().save(sample())
-        let record = try bytes(recordPath()), key = try bytes(keyPath)
+        let record = try bytes(recordPath())
+        let key = try bytes(keyPath)
         for length in [0, 5, 9, 21, 37, record.count - 1] {
             try write(Array(record.prefix(length)), recordPath())
             try await expectRefusal(isCorrupted) { _ = try await vault().load(profile: "work") }
@@ -160,7 +170,8 @@ import TestSupport
 
     @Test func flippedBitsAreCorruptedNotAWrongPassphrase() async throws {
         try await vault().save(sample())
-        let record = try bytes(recordPath()), key = try bytes(keyPath)
+        let record = try bytes(recordPath())
+        let key = try bytes(keyPath)
         // Magic, nonce, ciphertext and tag of the record.
         for index in [0, 12, 30, record.count - 1] {
             var damaged = record
@@ -220,12 +231,18 @@ import TestSupport
 
     @Test func unsafePermissionsAreRefusedWithTheFix() async throws {
         try await vault().save(sample())
-        for (path, exposed, fix) in [(recordPath(), 0o644, "chmod 0600"), (keyPath, 0o640, "chmod 0600"),
-                                     (directory, 0o755, "chmod 0700"), (directory, 0o701, "chmod 0700")] {
+        for (path, exposed, fix) in [
+            (recordPath(), 0o644, "chmod 0600"), (keyPath, 0o640, "chmod 0600"),
+            (directory, 0o755, "chmod 0700"), (directory, 0o701, "chmod 0700"),
+        ] {
             let original = path == directory ? 0o700 : 0o600
             chmod(path, mode_t(exposed))
             try await expectRefusal({
-                if case .unsafePermissions(let message) = $0 { message.contains(fix) && message.contains(path) } else { false }
+                if case .unsafePermissions(let message) = $0 {
+                    message.contains(fix) && message.contains(path)
+                } else {
+                    false
+                }
             }) { _ = try await vault().load(profile: "work") }
             try await expectRefusal({ if case .unsafePermissions = $0 { true } else { false } }) {
                 try await vault().save(sample(tag: "x"))
@@ -242,7 +259,11 @@ import TestSupport
         try await vault().save(sample())
         chown(recordPath(), 12345, 12345)
         try await expectRefusal({
-            if case .unsafePermissions(let message) = $0 { message.contains("chown root '\(recordPath())'") } else { false }
+            if case .unsafePermissions(let message) = $0 {
+                message.contains("chown root '\(recordPath())'")
+            } else {
+                false
+            }
         }) { _ = try await vault().load(profile: "work") }
         chown(recordPath(), 0, 0)
         #expect(try await vault().load(profile: "work") == sample())
@@ -259,7 +280,8 @@ import TestSupport
 
     @Test func changingThePassphraseRewrapsTheKeyOnly() async throws {
         try await vault("old").save(sample())
-        let recordBefore = try bytes(recordPath()), keyBefore = try bytes(keyPath)
+        let recordBefore = try bytes(recordPath())
+        let keyBefore = try bytes(keyPath)
         try await vault("old").changePassphrase(new: SecretBytes(utf8: "new"))
         #expect(try bytes(recordPath()) == recordBefore)
         #expect(try bytes(keyPath) != keyBefore)
@@ -280,17 +302,21 @@ import TestSupport
     func decryptWithPython(passphrase: String) throws -> [String: Any] {
         var environment = ProcessInfo.processInfo.environment
         environment["VAULT_PASSPHRASE"] = passphrase
-        let output = try ProcessRunner.run("/usr/bin/python3", [
-            "\(SecretServiceSession.scriptsDirectory)/decrypt_vault_record.py", directory, "work",
-        ], environment: environment)
+        let output = try ProcessRunner.run(
+            "/usr/bin/python3",
+            [
+                "\(SecretServiceSession.scriptsDirectory)/decrypt_vault_record.py", directory, "work",
+            ], environment: environment)
         guard output.status == 0 else { throw TestFixtureError("decrypt_vault_record.py failed: \(output.stderrText)") }
         return try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any] ?? [:]
     }
 
     func sha256WithPython(_ bytes: [UInt8]) throws -> [UInt8] {
-        let output = try ProcessRunner.run("/usr/bin/python3", [
-            "-c", "import hashlib, sys; sys.stdout.write(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())",
-        ], stdin: Data(bytes))
+        let output = try ProcessRunner.run(
+            "/usr/bin/python3",
+            [
+                "-c", "import hashlib, sys; sys.stdout.write(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())",
+            ], stdin: Data(bytes))
         return try Hex.decode(output.stdoutText)
     }
 }

@@ -1,7 +1,8 @@
 import AuthCrypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TokenVault
 
 /// The file vault keeps each profile's pool and client with its record and hands a record out only for the same:
@@ -17,9 +18,10 @@ import TestSupport
     }
 
     func vault(_ binding: ProfileBinding?) -> EncryptedFileVault {
-        EncryptedFileVault(directory: directory, passphrase: .fixed(SecretBytes(utf8: "binding test")),
-                           kdfParameters: EncryptedFileVaultTests.fastKDF, keyCache: .disabled,
-                           bindings: binding.map { ["work": $0] } ?? [:])
+        EncryptedFileVault(
+            directory: directory, passphrase: .fixed(SecretBytes(utf8: "binding test")),
+            kdfParameters: EncryptedFileVaultTests.fastKDF, keyCache: .disabled,
+            bindings: binding.map { ["work": $0] } ?? [:])
     }
 
     func record() -> CredentialRecord {
@@ -33,10 +35,14 @@ import TestSupport
         try await vault(Self.poolA).save(record())
         #expect(try await vault(Self.poolA).load(profile: "work")?.accessToken == record().accessToken)
         #expect(try await vault(Self.poolA).load(profile: "work") == record(), "reads back as saved")
-        #expect(try await vault(ProfileBinding(userPoolId: "us-east-1_PoolA", clientId: "client-b")).load(profile: "work") == nil,
-                "another app client got the old client's tokens and secret")
-        #expect(try await vault(ProfileBinding(userPoolId: "us-east-1_PoolB", clientId: "client-a")).load(profile: "work") == nil,
-                "another pool got the old pool's tokens")
+        #expect(
+            try await vault(ProfileBinding(userPoolId: "us-east-1_PoolA", clientId: "client-b")).load(profile: "work")
+                == nil,
+            "another app client got the old client's tokens and secret")
+        #expect(
+            try await vault(ProfileBinding(userPoolId: "us-east-1_PoolB", clientId: "client-a")).load(profile: "work")
+                == nil,
+            "another pool got the old pool's tokens")
         #expect(try await vault(Self.poolA).load(profile: "work") != nil, "kept for the old configuration")
     }
 

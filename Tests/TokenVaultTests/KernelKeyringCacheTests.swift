@@ -2,11 +2,13 @@ import AuthCrypto
 import CKeyutils
 import Foundation
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
+
 @testable import TokenVault
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The data-key cache in the kernel's user keyring. Each test runs on a thread of its own that joins a new
@@ -23,7 +25,8 @@ struct KernelKeyringCacheTests {
         let description = "authvault-test:\(UUID().uuidString)"
         let cache = KernelKeyringCache(timeout: .seconds(600))
         defer { cache.remove(description) }
-        let outcome = await Self.inNewSessionKeyring { () -> (problem: String?, inUserWhileTimed: Bool, line: String?, leftInThread: Bool, inSession: Bool) in
+        let outcome = await Self.inNewSessionKeyring {
+            () -> (problem: String?, inUserWhileTimed: Bool, line: String?, leftInThread: Bool, inSession: Bool) in
             let seenInUser = Recorded(false)
             let staging = KernelKeyringCache(timeout: .seconds(600)) { serial, seconds in
                 seenInUser.set(keyctl_search(KEY_SPEC_USER_KEYRING, "user", description, 0) >= 0)
@@ -47,7 +50,9 @@ struct KernelKeyringCacheTests {
         // /proc/keys: serial flags usage timeout permissions uid gid type description; 600 s show as 10m, then 9m.
         let columns = try #require(outcome.line).split(separator: " ", omittingEmptySubsequences: true)
         #expect(columns.count > 4 && ["10m", "9m"].contains(columns[3]), "\(outcome.line ?? "")")
-        #expect(columns.count > 4 && columns[4] == "001b0000", "possessors, group and others get nothing: \(outcome.line ?? "")")
+        #expect(
+            columns.count > 4 && columns[4] == "001b0000",
+            "possessors, group and others get nothing: \(outcome.line ?? "")")
     }
 
     /// Setting the time-out fails: the problem is reported, and the new key is gone, not left without a time-out.
@@ -68,7 +73,8 @@ struct KernelKeyringCacheTests {
             free(buffer)
             return (problem, true, length >= 0)
         }
-        #expect(outcome.problem?.contains(String(cString: strerror(EDQUOT))) == true, "\(outcome.problem ?? "no problem")")
+        #expect(
+            outcome.problem?.contains(String(cString: strerror(EDQUOT))) == true, "\(outcome.problem ?? "no problem")")
         #expect(outcome.missing, "the user keyring holds no such key")
         #expect(!outcome.readable, "the key itself was invalidated")
     }
@@ -84,7 +90,8 @@ struct KernelKeyringCacheTests {
     /// The line of /proc/keys for the key with `description`, as this thread sees it.
     static func procKeysLine(_ description: String) -> String? {
         let text = (try? String(contentsOfFile: "/proc/keys", encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").first { $0.contains(" \(description): ") || $0.hasSuffix(" \(description)") }.map(String.init)
+        return text.split(separator: "\n").first { $0.contains(" \(description): ") || $0.hasSuffix(" \(description)") }
+            .map(String.init)
     }
 }
 

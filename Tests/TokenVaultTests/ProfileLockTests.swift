@@ -1,7 +1,8 @@
 import Foundation
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
+
 @testable import TokenVault
 
 @Suite struct ProfileLockTests {
@@ -29,18 +30,24 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let locks = directory.appending("locks")
         let lock = ProfileLock(directory: locks, profile: "work", timeout: .milliseconds(300))
-        try await lock.withLock { () async throws(CancellationError) in }   // creates the directory and the lock file
+        try await lock.withLock { () async throws(CancellationError) in }  // creates the directory and the lock file
 
         // Another process takes the same flock(2) lock: one python process, so SIGKILL releases it at once.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: PeerPython.path)
-        holder.arguments = ["-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(30)", lock.path]
+        holder.arguments = [
+            "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(30)",
+            lock.path,
+        ]
         holder.standardInput = FileHandle.nullDevice
         holder.standardOutput = FileHandle.nullDevice
         holder.standardError = FileHandle.nullDevice
         try holder.run()
         // SIGKILL: children of the test runner inherit a signal mask that blocks SIGTERM.
-        defer { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() }
+        defer {
+            kill(holder.processIdentifier, SIGKILL)
+            holder.waitUntilExit()
+        }
         try await waitUntilHeldElsewhere(lock.path)
 
         let start = ContinuousClock.now
@@ -89,7 +96,13 @@ import TestSupport
 /// Counts how many holders are inside a critical section at once.
 final class OverlapCounter: Sendable {
     private let counts = Locked((current: 0, maximum: 0, entries: 0))
-    func enter() { counts.withLock { $0.current += 1; $0.maximum = max($0.maximum, $0.current); $0.entries += 1 } }
+    func enter() {
+        counts.withLock {
+            $0.current += 1
+            $0.maximum = max($0.maximum, $0.current)
+            $0.entries += 1
+        }
+    }
     func leave() { counts.withLock { $0.current -= 1 } }
     var state: (current: Int, maximum: Int, entries: Int) { counts.withLock { $0 } }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// CSecret mirrors a few GLib/libsecret types and types every dlsym'd function by its own prototype; a mismatch would
 /// compile and misbehave at run time. This compiles the loader against the real headers and compares.

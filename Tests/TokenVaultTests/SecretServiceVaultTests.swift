@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TokenVault
 
 /// SecretServiceVault against a real gnome-keyring-daemon on a private session bus, one vault-probe process per
 /// scenario (libsecret keeps one bus connection per process). Serialized: each test starts its own bus and daemon,
 /// and the timing bounds are kinder to the two CI cores that way.
-@Suite(.serialized, .enabled(if: SecretServiceSession.isSupported, "needs \(SecretServiceSession.requiredTools) and /usr/bin/python3"))
+@Suite(
+    .serialized,
+    .enabled(if: SecretServiceSession.isSupported, "needs \(SecretServiceSession.requiredTools) and /usr/bin/python3"))
 struct SecretServiceVaultTests {
     let binding = ["--pool", "us-east-1_TestPool", "--client", "test-client-id"]
 
@@ -14,12 +16,15 @@ struct SecretServiceVaultTests {
         try await OffPool.run { try SecretServiceSession(setup) }
     }
 
-    func probe(_ session: SecretServiceSession, _ arguments: [String], stdin: Data? = nil) async throws -> ProbeOutcome {
+    func probe(_ session: SecretServiceSession, _ arguments: [String], stdin: Data? = nil) async throws -> ProbeOutcome
+    {
         try ProbeOutcome.single(in: await run(session, VaultProbe.path, arguments, stdin: stdin))
     }
 
-    func run(_ session: SecretServiceSession, _ executable: String, _ arguments: [String],
-             stdin: Data? = nil) async throws -> ProcessOutput {
+    func run(
+        _ session: SecretServiceSession, _ executable: String, _ arguments: [String],
+        stdin: Data? = nil
+    ) async throws -> ProcessOutput {
         try await VaultProbe.run(executable, arguments, stdin: stdin, environment: session.environment)
     }
 
@@ -33,7 +38,8 @@ struct SecretServiceVaultTests {
         let session = try await start(.gnomeKeyring)
         let changeStamps = ChangeStamps(dataDirectory: session.environment["XDG_DATA_HOME"]! + "/authvault")
         #expect(changeStamps.stamp(profile: "work") == .absent)
-        #expect(try await probe(session, ["save"] + binding, stdin: VaultProbe.json(VaultProbe.record())).outcome == "ok")
+        #expect(
+            try await probe(session, ["save"] + binding, stdin: VaultProbe.json(VaultProbe.record())).outcome == "ok")
         let saved = changeStamps.stamp(profile: "work")
         #expect(saved != .absent)
         #expect(try await probe(session, ["load"] + binding).outcome == "ok")
@@ -51,7 +57,9 @@ struct SecretServiceVaultTests {
         #expect(loaded.outcome == "ok")
         #expect(VaultProbe.same(loaded.record, record))
         // Matched by pool and client: a profile reconfigured for another pool does not get these tokens.
-        #expect(try await probe(session, ["load", "--pool", "eu-west-1_Other", "--client", "test-client-id"]).outcome == "notFound")
+        #expect(
+            try await probe(session, ["load", "--pool", "eu-west-1_Other", "--client", "test-client-id"]).outcome
+                == "notFound")
         #expect(try await probe(session, ["list"]).object["profiles"] as? [String] == ["work"])
 
         // secret-tool, independently of our code: the secret is the record's JSON, under our attributes and label.
@@ -71,7 +79,9 @@ struct SecretServiceVaultTests {
         #expect(try await probe(session, ["delete"]).outcome == "ok")
         #expect(try await probe(session, ["delete"]).outcome == "ok")
         #expect(try await probe(session, ["load"] + binding).outcome == "notFound")
-        #expect(try await run(session, "secret-tool", ["lookup", "application", "authvault", "profile", "work"]).stdout.isEmpty)
+        #expect(
+            try await run(session, "secret-tool", ["lookup", "application", "authvault", "profile", "work"]).stdout
+                .isEmpty)
     }
 
     @Test func savingAgainReplacesTheItem() async throws {
@@ -139,7 +149,8 @@ struct SecretServiceVaultTests {
         let session = try await start(.silentOwner)
         for operation in ["load", "save", "status"] {
             let started = Date()
-            let outcome = try await probe(session, [operation, "--timeout-ms", "1000"], stdin: VaultProbe.json(VaultProbe.record()))
+            let outcome = try await probe(
+                session, [operation, "--timeout-ms", "1000"], stdin: VaultProbe.json(VaultProbe.record()))
             let wallClock = Date().timeIntervalSince(started)
             #expect(outcome.outcome == "timedOut" || outcome.state == "timedOut", "\(outcome)")
             #expect(outcome.elapsedMilliseconds >= 990)

@@ -7,7 +7,8 @@ struct ProbeOutcome: CustomStringConvertible {
 
     init(line: String) throws {
         guard let data = line.data(using: .utf8),
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
             throw TestFixtureError("vault-probe printed something that is not a JSON object: \(line)")
         }
         self.object = object
@@ -42,9 +43,11 @@ enum VaultProbe {
 
     /// A test record in the probe's plain form; every value is chosen here, so a test compares against its own input.
     static func record(profile: String = "work", revision: Int = 1, tag: String = "one") -> [String: Any] {
-        ["profile": profile, "revision": revision, "accessToken": "access-\(tag)", "idToken": "id-\(tag)",
-         "refreshToken": "refresh-\(tag)", "clientSecret": "secret-\(tag)", "username": "alice",
-         "email": "alice@example.com", "accessTokenExpiresAt": 1_800_000_000.0]
+        [
+            "profile": profile, "revision": revision, "accessToken": "access-\(tag)", "idToken": "id-\(tag)",
+            "refreshToken": "refresh-\(tag)", "clientSecret": "secret-\(tag)", "username": "alice",
+            "email": "alice@example.com", "accessTokenExpiresAt": 1_800_000_000.0,
+        ]
     }
 
     static func json(_ object: [String: Any]) -> Data {
@@ -65,8 +68,10 @@ enum VaultProbe {
     }
 
     /// Runs vault-probe (or any command) to completion off the cooperative pool.
-    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
-                    environment: [String: String]?, timeout: TimeInterval = 60) async throws -> ProcessOutput {
+    static func run(
+        _ executable: String, _ arguments: [String], stdin: Data? = nil,
+        environment: [String: String]?, timeout: TimeInterval = 60
+    ) async throws -> ProcessOutput {
         try await OffPool.run {
             try ProcessRunner.run(executable, arguments, stdin: stdin, environment: environment, timeout: timeout)
         }

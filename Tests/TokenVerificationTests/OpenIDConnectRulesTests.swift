@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import TokenVerification
 
 /// ID tokens of an OpenID provider other than Cognito (OpenID Connect Core 3.1.3.7): no `token_use`, RS256 or ES256
@@ -17,14 +18,17 @@ import TestSupport
 
     init() throws {
         server = try KeySetServer(keys: [Self.rsaKey, Self.ecKey])
-        verifier = TokenVerifier(issuer: Self.issuer, clientId: Self.clientId,
-                                 keys: JWKSCache(url: "https://id.example.test/jwks", transport: server), rules: .openIDConnect)
+        verifier = TokenVerifier(
+            issuer: Self.issuer, clientId: Self.clientId,
+            keys: JWKSCache(url: "https://id.example.test/jwks", transport: server), rules: .openIDConnect)
     }
 
     /// What a generic provider puts in an ID token: no Cognito claims.
     func claims(_ changes: [String: Any] = [:], removing removed: [String] = []) -> [String: Any] {
-        var claims: [String: Any] = ["iss": Self.issuer, "aud": Self.clientId, "sub": "248289761001", "exp": Int(unixNow) + 600,
-                                     "iat": Int(unixNow), "nonce": "n-0S6_WzA2Mj", "preferred_username": "jane"]
+        var claims: [String: Any] = [
+            "iss": Self.issuer, "aud": Self.clientId, "sub": "248289761001", "exp": Int(unixNow) + 600,
+            "iat": Int(unixNow), "nonce": "n-0S6_WzA2Mj", "preferred_username": "jane",
+        ]
         for (name, value) in changes { claims[name] = value }
         for name in removed { claims.removeValue(forKey: name) }
         return claims
@@ -50,12 +54,15 @@ import TestSupport
             try await verifier.verifyIDToken(claimsES256ForRSAKey)
         }
         let impostor = try P256TestKey(kid: "ec-1")
-        await #expect(throws: TokenError.badSignature) { try await verifier.verifyIDToken(try impostor.mintJWT(claims: claims())) }
+        await #expect(throws: TokenError.badSignature) {
+            try await verifier.verifyIDToken(try impostor.mintJWT(claims: claims()))
+        }
     }
 
     @Test func audienceAuthorizedPartyIssuerAndNonce() async throws {
         let several = ["https://api.example.test", Self.clientId]
-        _ = try await verifier.verifyIDToken(try Self.ecKey.mintJWT(claims: claims(["aud": several, "azp": Self.clientId])))
+        _ = try await verifier.verifyIDToken(
+            try Self.ecKey.mintJWT(claims: claims(["aud": several, "azp": Self.clientId])))
         let cases: [([String: Any], TokenError)] = [
             (["aud": "someone-else"], .wrongAudience(expected: Self.clientId)),
             (["aud": ["someone-else", "another"], "azp": Self.clientId], .wrongAudience(expected: Self.clientId)),
@@ -76,25 +83,31 @@ import TestSupport
             await #expect(throws: TokenError.missingClaim(required)) { try await verifier.verifyIDToken(token) }
         }
         let noNonce = try Self.rsaKey.mintJWT(claims: claims(removing: ["nonce"]))
-        await #expect(throws: TokenError.nonceMismatch) { try await verifier.verifyIDToken(noNonce, nonce: "n-0S6_WzA2Mj") }
+        await #expect(throws: TokenError.nonceMismatch) {
+            try await verifier.verifyIDToken(noNonce, nonce: "n-0S6_WzA2Mj")
+        }
     }
 
     @Test func aHeaderWithoutKidUsesTheSetsOnlyKey() async throws {
-        let single = TokenVerifier(issuer: Self.issuer, clientId: Self.clientId,
-                                   keys: JWKSCache(url: "https://id.example.test/jwks", transport: try KeySetServer(keys: [Self.ecKey])),
-                                   rules: .openIDConnect)
+        let single = TokenVerifier(
+            issuer: Self.issuer, clientId: Self.clientId,
+            keys: JWKSCache(url: "https://id.example.test/jwks", transport: try KeySetServer(keys: [Self.ecKey])),
+            rules: .openIDConnect)
         let noKid = try Self.ecKey.mintJWT(claims: claims(), header: ["alg": "ES256", "typ": "JWT"])
         _ = try await single.verifyIDToken(noKid)
         let wrongAlgorithm = try Self.rsaKey.mintJWT(claims: claims(), header: ["alg": "RS256"])
-        await #expect(throws: TokenError.algorithmMismatch(header: "RS256", key: "ES256")) { try await single.verifyIDToken(wrongAlgorithm) }
+        await #expect(throws: TokenError.algorithmMismatch(header: "RS256", key: "ES256")) {
+            try await single.verifyIDToken(wrongAlgorithm)
+        }
         await #expect(throws: TokenError.malformed("the header has no 'kid' and the key set holds 2 keys")) {
             try await verifier.verifyIDToken(noKid)
         }
     }
 
     @Test func cognitosRulesStillRequireTokenUse() async throws {
-        let cognito = TokenVerifier(issuer: Self.issuer, clientId: Self.clientId,
-                                    keys: JWKSCache(url: "https://id.example.test/jwks", transport: server))
+        let cognito = TokenVerifier(
+            issuer: Self.issuer, clientId: Self.clientId,
+            keys: JWKSCache(url: "https://id.example.test/jwks", transport: server))
         let token = try Self.ecKey.mintJWT(claims: claims())
         await #expect(throws: TokenError.missingClaim("token_use")) { try await cognito.verifyIDToken(token) }
         _ = try await cognito.verifyIDToken(try Self.ecKey.mintJWT(claims: claims(["token_use": "id"])))
@@ -104,10 +117,17 @@ import TestSupport
     @Test func keySetKeepsP256KeysAndSkipsOtherCurvesAndMismatchedAlgorithms() throws {
         var ec = try Self.ecKey.jwk()
         var entries: [[String: String]] = [ec, try Self.rsaKey.jwk()]
-        ec["kid"] = "p384"; ec["crv"] = "P-384"; entries.append(ec)
-        ec["kid"] = "claims-rs256"; ec["crv"] = "P-256"; ec["alg"] = "RS256"; entries.append(ec)
+        ec["kid"] = "p384"
+        ec["crv"] = "P-384"
+        entries.append(ec)
+        ec["kid"] = "claims-rs256"
+        ec["crv"] = "P-256"
+        ec["alg"] = "RS256"
+        entries.append(ec)
         var rsa = try Self.rsaKey.jwk()
-        rsa["kid"] = "claims-es256"; rsa["alg"] = "ES256"; entries.append(rsa)
+        rsa["kid"] = "claims-es256"
+        rsa["alg"] = "ES256"
+        entries.append(rsa)
         let set = try JSONWebKeySet(json: try JSONSerialization.data(withJSONObject: ["keys": entries]))
         #expect(set.keys.keys.sorted() == ["ec-1", "rsa-1"])
         #expect(set.keys["ec-1"]?.algorithm == "ES256")

@@ -3,8 +3,9 @@ import BoundedJSON
 import Foundation
 import HTTPTransport
 import SystemPlumbing
-import Testing
 import TestSupport
+import Testing
+
 @testable import TokenVerification
 
 /// Serves a JWKS document from memory and counts the fetches: the network itself is the transport's tests' concern.
@@ -17,7 +18,10 @@ final class KeySetServer: HTTPTransport {
 
     func serve(_ keys: [any TestSigningKey], status: Int = 200) throws {
         let document = try jwksDocument(keys)
-        state.withLock { $0.document = document; $0.status = status }
+        state.withLock {
+            $0.document = document
+            $0.status = status
+        }
     }
 
     var fetches: Int { state.withLock { $0.fetches } }
@@ -55,16 +59,20 @@ final class ManualClock: Sendable {
     }
 
     func idClaims(_ changes: [String: Any] = [:]) -> [String: Any] {
-        var claims: [String: Any] = ["iss": Self.issuer, "aud": Self.clientId, "token_use": "id", "sub": "user-1",
-                                     "exp": Int(unixNow) + 3600, "iat": Int(unixNow), "cognito:username": "alice",
-                                     "email": "alice@example.com", "nonce": "n-123"]
+        var claims: [String: Any] = [
+            "iss": Self.issuer, "aud": Self.clientId, "token_use": "id", "sub": "user-1",
+            "exp": Int(unixNow) + 3600, "iat": Int(unixNow), "cognito:username": "alice",
+            "email": "alice@example.com", "nonce": "n-123",
+        ]
         for (name, value) in changes { claims[name] = value }
         return claims
     }
 
     func accessClaims(_ changes: [String: Any] = [:]) -> [String: Any] {
-        var claims: [String: Any] = ["iss": Self.issuer, "client_id": Self.clientId, "token_use": "access",
-                                     "sub": "user-1", "exp": Int(unixNow) + 3600, "iat": Int(unixNow), "username": "alice"]
+        var claims: [String: Any] = [
+            "iss": Self.issuer, "client_id": Self.clientId, "token_use": "access",
+            "sub": "user-1", "exp": Int(unixNow) + 3600, "iat": Int(unixNow), "username": "alice",
+        ]
         for (name, value) in changes { claims[name] = value }
         return claims
     }
@@ -79,16 +87,21 @@ final class ManualClock: Sendable {
     }
 
     @Test func federatedIdentitiesAreRead() async throws {
-        let identities: [[String: Any]] = [["providerName": "Google", "userId": "1234567890", "providerType": "Google"]]
+        let identities: [[String: Any]] = [
+            ["providerName": "Google", "userId": "1234567890", "providerType": "Google"]
+        ]
         let jwt = try await verifier.verifyIDToken(try Self.key.mintJWT(claims: idClaims(["identities": identities])))
         #expect(jwt.claims.identities == [FederatedIdentity(providerName: "Google", userId: "1234567890")])
     }
 
     @Test func audienceMayBeAListWithTheClientAsAuthorizedParty() async throws {
-        let jwt = try await verifier.verifyIDToken(try Self.key.mintJWT(claims: idClaims(["aud": ["other", Self.clientId], "azp": Self.clientId])))
+        let jwt = try await verifier.verifyIDToken(
+            try Self.key.mintJWT(claims: idClaims(["aud": ["other", Self.clientId], "azp": Self.clientId])))
         #expect(jwt.claims.audience == ["other", Self.clientId])
         let withoutParty = try Self.key.mintJWT(claims: idClaims(["aud": ["other", Self.clientId]]))
-        await #expect(throws: TokenError.wrongAuthorizedParty(expected: Self.clientId)) { try await verifier.verifyIDToken(withoutParty) }
+        await #expect(throws: TokenError.wrongAuthorizedParty(expected: Self.clientId)) {
+            try await verifier.verifyIDToken(withoutParty)
+        }
     }
 
     @Test func tamperedSignatureAndClaimsAreRejected() async throws {
@@ -99,9 +112,12 @@ final class ManualClock: Sendable {
         let badSignature = "\(parts[0]).\(parts[1]).\(String(signature))"
         await #expect(throws: TokenError.badSignature) { try await verifier.verifyIDToken(badSignature) }
 
-        let forgedClaims = try JSONSerialization.data(withJSONObject: idClaims(["cognito:username": "mallory"]), options: [.sortedKeys])
+        let forgedClaims = try JSONSerialization.data(
+            withJSONObject: idClaims(["cognito:username": "mallory"]), options: [.sortedKeys])
         parts[1] = Base64URLText.encode(Array(forgedClaims))
-        await #expect(throws: TokenError.badSignature) { try await verifier.verifyIDToken(parts.joined(separator: ".")) }
+        await #expect(throws: TokenError.badSignature) {
+            try await verifier.verifyIDToken(parts.joined(separator: "."))
+        }
     }
 
     @Test func tokenFromAnotherKeyWithTheSameKidIsRejected() async throws {
@@ -130,9 +146,13 @@ final class ManualClock: Sendable {
         await #expect(throws: TokenError.missingClaim("exp")) { try await verifier.verifyIDToken(token) }
 
         let wrongClient = try Self.key.mintJWT(claims: accessClaims(["client_id": "other"]))
-        await #expect(throws: TokenError.wrongClient(expected: Self.clientId)) { try await verifier.verifyAccessToken(wrongClient) }
+        await #expect(throws: TokenError.wrongClient(expected: Self.clientId)) {
+            try await verifier.verifyAccessToken(wrongClient)
+        }
         let idAsAccess = try Self.key.mintJWT(claims: idClaims())
-        await #expect(throws: TokenError.wrongTokenUse(expected: "access", found: "id")) { try await verifier.verifyAccessToken(idAsAccess) }
+        await #expect(throws: TokenError.wrongTokenUse(expected: "access", found: "id")) {
+            try await verifier.verifyAccessToken(idAsAccess)
+        }
     }
 
     @Test func leewayToleratesSmallSkew() async throws {
@@ -148,7 +168,9 @@ final class ManualClock: Sendable {
         var noNonce = idClaims()
         noNonce.removeValue(forKey: "nonce")
         let withoutNonce = try Self.key.mintJWT(claims: noNonce)
-        await #expect(throws: TokenError.nonceMismatch) { try await verifier.verifyIDToken(withoutNonce, nonce: "n-123") }
+        await #expect(throws: TokenError.nonceMismatch) {
+            try await verifier.verifyIDToken(withoutNonce, nonce: "n-123")
+        }
         _ = try await verifier.verifyIDToken(withoutNonce)
     }
 
@@ -161,7 +183,9 @@ final class ManualClock: Sendable {
         let none = try Self.key.mintJWT(claims: idClaims(), header: ["alg": "none", "kid": "key-1"])
         await #expect(throws: TokenError.unsupportedAlgorithm("none")) { try await verifier.verifyIDToken(none) }
         let noKid = try Self.key.mintJWT(claims: idClaims(), header: ["alg": "RS256"])
-        await #expect(throws: TokenError.malformed("the header has no 'kid'")) { try await verifier.verifyIDToken(noKid) }
+        await #expect(throws: TokenError.malformed("the header has no 'kid'")) {
+            try await verifier.verifyIDToken(noKid)
+        }
     }
 
     /// Claims are read by the bounded JSON parser: nesting past its bound and repeated claims are malformed.
@@ -169,11 +193,15 @@ final class ManualClock: Sendable {
         var nested: Any = 1
         for _ in 0..<JSONValue.maximumDepth { nested = [nested] }
         let tooDeep = try Self.key.mintJWT(claims: idClaims(["deep": nested]))
-        await #expect(throws: TokenError.malformed("the claims are not a JSON object")) { try await verifier.verifyIDToken(tooDeep) }
+        await #expect(throws: TokenError.malformed("the claims are not a JSON object")) {
+            try await verifier.verifyIDToken(tooDeep)
+        }
         let good = try Self.key.mintJWT(claims: idClaims())
         let parts = good.split(separator: ".")
         let repeated = Base64URL.encode(Array(#"{"sub":"a","sub":"b"}"#.utf8))
-        #expect(throws: TokenError.malformed("the claims are not a JSON object")) { try JWT(compact: "\(parts[0]).\(repeated).\(parts[2])") }
+        #expect(throws: TokenError.malformed("the claims are not a JSON object")) {
+            try JWT(compact: "\(parts[0]).\(repeated).\(parts[2])")
+        }
     }
 
     @Test func unverifiedClaimsAreTheVerifiedOnesAndNilForWhatIsNoJWT() async throws {
@@ -182,7 +210,9 @@ final class ManualClock: Sendable {
         let decoded = try #require(Claims(unverifiedPayloadOf: SecretBytes(utf8: token)))
         #expect(decoded == verified.claims)
         #expect(decoded.expiresAt == Double(Int(unixNow) + 3600))
-        for garbage in ["", "a.b", "a.!!.c", "e30.W10.e30"] { #expect(Claims(unverifiedPayloadOf: SecretBytes(utf8: garbage)) == nil) }
+        for garbage in ["", "a.b", "a.!!.c", "e30.W10.e30"] {
+            #expect(Claims(unverifiedPayloadOf: SecretBytes(utf8: garbage)) == nil)
+        }
     }
 
     @Test func errorsNeverContainTheToken() async throws {
@@ -198,7 +228,8 @@ final class ManualClock: Sendable {
 
 @Suite struct JWKSCacheTests {
     @Test func unknownKidRefetchesAtMostOncePerInterval() async throws {
-        let first = try RSATestKey(kid: "k1"), second = try RSATestKey(kid: "k2")
+        let first = try RSATestKey(kid: "k1")
+        let second = try RSATestKey(kid: "k2")
         let server = try KeySetServer(keys: [first])
         let clock = ManualClock()
         let cache = JWKSCache(url: "https://example.test/jwks", transport: server, now: clock.now)
@@ -219,7 +250,9 @@ final class ManualClock: Sendable {
 
         // A flood of forged kids costs at most one fetch per interval.
         for index in 0..<50 {
-            await #expect(throws: TokenError.unknownKey(kid: "forged-\(index)")) { try await cache.key(for: "forged-\(index)") }
+            await #expect(throws: TokenError.unknownKey(kid: "forged-\(index)")) {
+                try await cache.key(for: "forged-\(index)")
+            }
         }
         #expect(server.fetches == 2)
     }
@@ -241,8 +274,12 @@ final class ManualClock: Sendable {
         try server.serve([key], status: 503)
         let clock = ManualClock()
         let cache = JWKSCache(url: "https://example.test/jwks", transport: server, now: clock.now)
-        await #expect(throws: TokenError.keySetUnavailable("HTTP 503 from https://example.test/jwks")) { try await cache.key(for: "k1") }
-        await #expect(throws: TokenError.keySetUnavailable("HTTP 503 from https://example.test/jwks")) { try await cache.key(for: "k1") }
+        await #expect(throws: TokenError.keySetUnavailable("HTTP 503 from https://example.test/jwks")) {
+            try await cache.key(for: "k1")
+        }
+        await #expect(throws: TokenError.keySetUnavailable("HTTP 503 from https://example.test/jwks")) {
+            try await cache.key(for: "k1")
+        }
         #expect(server.fetches == 1)
         try server.serve([key])
         clock.advance(by: 11)

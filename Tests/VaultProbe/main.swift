@@ -19,8 +19,8 @@
 //   change-passphrase, AUTHVAULT_PROBE_NEW_PASSPHRASE.
 import AuthCrypto
 import Foundation
-import TokenVault
 import SystemPlumbing
+import TokenVault
 
 struct ProbeOptions {
     var operation = ""
@@ -33,7 +33,11 @@ struct ProbeOptions {
         while let argument = remaining.next() {
             guard argument.hasPrefix("--") else { continue }
             let name = String(argument.dropFirst(2))
-            if ["allow-prompt", "rekey", "openssl-at-exit"].contains(name) { flags.insert(name) } else { values[name] = remaining.next() ?? "" }
+            if ["allow-prompt", "rekey", "openssl-at-exit"].contains(name) {
+                flags.insert(name)
+            } else {
+                values[name] = remaining.next() ?? ""
+            }
         }
     }
 
@@ -53,28 +57,38 @@ enum ProbeRecord {
         record.accessTokenExpiresAt = object["accessTokenExpiresAt"] as? Double
         record.clockOffset = object["clockOffset"] as? Double
         record.refusedClockOffset = object["refusedClockOffset"] as? Double
-        if let bootID = object["clockBootID"] as? String, let providerMinusBoot = object["clockProviderMinusBoot"] as? Double {
+        if let bootID = object["clockBootID"] as? String,
+            let providerMinusBoot = object["clockProviderMinusBoot"] as? Double
+        {
             record.clockAnchor = ProviderClockAnchor(bootID: bootID, providerMinusBoot: providerMinusBoot)
         }
         if let username = object["username"] as? String {
-            let federated = (object["federated"] as? [[String]] ?? []).map { UserIdentity.FederatedLink(provider: $0[0], userId: $0[1]) }
-            record.identity = UserIdentity(username: username, subject: object["subject"] as? String, email: object["email"] as? String,
-                                           federated: federated)
+            let federated = (object["federated"] as? [[String]] ?? []).map {
+                UserIdentity.FederatedLink(provider: $0[0], userId: $0[1])
+            }
+            record.identity = UserIdentity(
+                username: username, subject: object["subject"] as? String, email: object["email"] as? String,
+                federated: federated)
         }
         record.origin = (object["origin"] as? String).flatMap(SessionOrigin.init(rawValue:))
         record.identityId = object["identityId"] as? String
         record.identityPoolId = object["identityPoolId"] as? String
         if let key = object["deviceKey"] as? String, let groupKey = object["deviceGroupKey"] as? String,
-           let password = object["devicePassword"] as? String {
-            record.device = DeviceEntry(key: key, groupKey: groupKey, password: SecretBytes(utf8: password), name: object["deviceName"] as? String ?? "test")
+            let password = object["devicePassword"] as? String
+        {
+            record.device = DeviceEntry(
+                key: key, groupKey: groupKey, password: SecretBytes(utf8: password),
+                name: object["deviceName"] as? String ?? "test")
         }
         if let keyId = object["awsAccessKeyId"] as? String, let secretKey = object["awsSecretAccessKey"] as? String,
-           let sessionToken = object["awsSessionToken"] as? String, let expiresAt = object["awsExpiresAt"] as? Double {
-            record.awsCredentials = AWSCredentialEntry(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
-                                                       sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt,
-                                                       scope: (object["awsIdentityPoolId"] as? String).map {
-                                                           AWSCredentialScope(identityPoolId: $0, roleARN: object["awsRoleARN"] as? String)
-                                                       })
+            let sessionToken = object["awsSessionToken"] as? String, let expiresAt = object["awsExpiresAt"] as? Double
+        {
+            record.awsCredentials = AWSCredentialEntry(
+                accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
+                sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt,
+                scope: (object["awsIdentityPoolId"] as? String).map {
+                    AWSCredentialScope(identityPoolId: $0, roleARN: object["awsRoleARN"] as? String)
+                })
         }
         return record
     }
@@ -97,7 +111,9 @@ enum ProbeRecord {
             object["federated"] = federated.map { [$0.provider, $0.userId] }
         }
         object["origin"] = record.origin?.rawValue
-        if !record.pendingRevocations.isEmpty { object["pendingRevocationTokens"] = record.pendingRevocations.map { text($0.refreshToken) } }
+        if !record.pendingRevocations.isEmpty {
+            object["pendingRevocationTokens"] = record.pendingRevocations.map { text($0.refreshToken) }
+        }
         object["identityId"] = record.identityId
         object["awsAccessKeyId"] = record.awsCredentials?.accessKeyId
         object["awsSecretAccessKey"] = record.awsCredentials.map { text($0.secretAccessKey) }
@@ -111,8 +127,10 @@ enum ProbeRecord {
 
     /// A record whose every secret names `tag`, so a reader can tell a whole record from a mix of two.
     static func tagged(profile: String, tag: String, revision: Int) -> CredentialRecord {
-        decode(["profile": profile, "revision": revision, "accessToken": "access-\(tag)", "idToken": "id-\(tag)",
-                "refreshToken": "refresh-\(tag)", "clientSecret": "secret-\(tag)", "username": tag])
+        decode([
+            "profile": profile, "revision": revision, "accessToken": "access-\(tag)", "idToken": "id-\(tag)",
+            "refreshToken": "refresh-\(tag)", "clientSecret": "secret-\(tag)", "username": tag,
+        ])
     }
 
     static func isWhole(_ record: CredentialRecord) -> Bool {
@@ -152,7 +170,9 @@ func stateName(_ state: VaultStatus.State) -> String {
 }
 
 func statusObject(_ status: VaultStatus) -> [String: Any] {
-    var object: [String: Any] = ["state": stateName(status.state), "location": status.location, "details": status.details]
+    var object: [String: Any] = [
+        "state": stateName(status.state), "location": status.location, "details": status.details,
+    ]
     if case .unavailable(let detail) = status.state { object["detail"] = detail }
     return object
 }
@@ -182,15 +202,17 @@ func dataDirectory() -> String {
 }
 
 func makeFileVault(_ options: ProbeOptions) -> EncryptedFileVault {
-    let passphrase = environmentSecret("AUTHVAULT_PROBE_PASSPHRASE").map(PassphraseSource.fixed)
+    let passphrase =
+        environmentSecret("AUTHVAULT_PROBE_PASSPHRASE").map(PassphraseSource.fixed)
         ?? .unavailable("set AUTHVAULT_PROBE_PASSPHRASE")
     let cache: DataKeyCache
     let timeout = Duration.seconds(options.int("cache-timeout", 3600))
     cache = options.values["cache"] == "keyring" ? .userKeyring(timeout: timeout) : .disabled
     let logN = options.values["logn"].flatMap(UInt8.init)
     let parameters = logN.map { ScryptParameters(logN: $0, r: 8, p: 1) } ?? EncryptedFileVault.defaultKDFParameters
-    return EncryptedFileVault(directory: options.values["directory"] ?? ".", passphrase: passphrase,
-                              kdfParameters: parameters, keyCache: cache, bindings: bindings(options))
+    return EncryptedFileVault(
+        directory: options.values["directory"] ?? ".", passphrase: passphrase,
+        kdfParameters: parameters, keyCache: cache, bindings: bindings(options))
 }
 
 /// `--pool` and `--client`: the profile's binding, as the CLI gives both backends.
@@ -252,10 +274,13 @@ func run(_ options: ProbeOptions, vault: any VaultBackend) async throws(VaultErr
 /// Saves and loads the same profile in turn; every record read must be whole (all secrets from one write).
 func hammer(_ options: ProbeOptions, vault: any VaultBackend) async throws(VaultError) -> [String: Any] {
     let writer = options.values["writer"] ?? "\(getpid())"
-    var saves = 0, loads = 0, torn = 0
+    var saves = 0
+    var loads = 0
+    var torn = 0
     for index in 0..<options.int("count", 50) {
         if index % 2 == 0 {
-            try await vault.save(ProbeRecord.tagged(profile: options.profile, tag: "\(writer)-\(index)", revision: index))
+            try await vault.save(
+                ProbeRecord.tagged(profile: options.profile, tag: "\(writer)-\(index)", revision: index))
             saves += 1
         } else {
             loads += 1
@@ -270,9 +295,10 @@ func hammer(_ options: ProbeOptions, vault: any VaultBackend) async throws(Vault
 func checkOpenSSLAtExit() {
     atexit {
         guard let library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_NOLOAD),
-              let address = dlsym(library, "OPENSSL_init_crypto") else { return }
+            let address = dlsym(library, "OPENSSL_init_crypto")
+        else { return }
         typealias Initialize = @convention(c) (UInt64, OpaquePointer?) -> Int32
-        let baseOnly: UInt64 = 0x0004_0000 // OPENSSL_INIT_BASE_ONLY
+        let baseOnly: UInt64 = 0x0004_0000  // OPENSSL_INIT_BASE_ONLY
         if unsafeBitCast(address, to: Initialize.self)(baseOnly, nil) != 1 { _exit(86) }
     }
 }

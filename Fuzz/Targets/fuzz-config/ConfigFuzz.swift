@@ -8,7 +8,9 @@ import FuzzSupport
     static let path = NSTemporaryDirectory() + "/authvault-fuzz-config-\(getpid()).json"
 
     static func test(_ input: [UInt8]) {
-        guard FileManager.default.createFile(atPath: path, contents: Data(input), attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(atPath: path, contents: Data(input), attributes: [.posixPermissions: 0o600])
+        else {
             fatalError("cannot write \(path)")
         }
         let store = ConfigStore(path: path)

@@ -5,6 +5,7 @@ import FuzzSupport
 /// cluster's server matched against the profiles).
 @main enum KubectlExecInfoFuzz: FuzzTarget {
     static func test(_ input: [UInt8]) {
-        HelperInvocation.run(["kubectl-credential"], environment: ["KUBERNETES_EXEC_INFO": String(decoding: input, as: UTF8.self)])
+        HelperInvocation.run(
+            ["kubectl-credential"], environment: ["KUBERNETES_EXEC_INFO": String(decoding: input, as: UTF8.self)])
     }
 }

@@ -9,12 +9,16 @@ import FuzzSupport
         runBlocking {
             for status in [200, 400] {
                 let transport = ReplayTransport(status: status, body: input)
-                guard let endpoints = try? OAuthEndpoints(hostedUIBaseURL: "https://fuzz.auth.eu-west-1.amazoncognito.com"),
-                      let client = try? OAuthClient(
-                        configuration: OAuthClientConfiguration(endpoints: endpoints, clientId: FuzzFixtures.clientId,
-                                                                redirectURI: "http://localhost:53180/callback",
-                                                                retryPolicy: FuzzFixtures.retryPolicy),
-                        transport: transport, verifier: FuzzFixtures.verifier(transport)) else { return }
+                guard
+                    let endpoints = try? OAuthEndpoints(
+                        hostedUIBaseURL: "https://fuzz.auth.eu-west-1.amazoncognito.com"),
+                    let client = try? OAuthClient(
+                        configuration: OAuthClientConfiguration(
+                            endpoints: endpoints, clientId: FuzzFixtures.clientId,
+                            redirectURI: "http://localhost:53180/callback",
+                            retryPolicy: FuzzFixtures.retryPolicy),
+                        transport: transport, verifier: FuzzFixtures.verifier(transport))
+                else { return }
                 _ = try? await client.refresh(refreshToken: SecretBytes(utf8: "fuzz-refresh"))
             }
         }

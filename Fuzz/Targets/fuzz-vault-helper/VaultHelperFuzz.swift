@@ -5,7 +5,8 @@ import FuzzSupport
 /// `store`.
 @main enum VaultHelperFuzz: FuzzTarget {
     static func test(_ input: [UInt8]) {
-        HelperInvocation.run(["vault-token-helper", "get"], environment: ["VAULT_ADDR": String(decoding: input, as: UTF8.self)])
+        HelperInvocation.run(
+            ["vault-token-helper", "get"], environment: ["VAULT_ADDR": String(decoding: input, as: UTF8.self)])
         HelperInvocation.run(["vault-token-helper", "store"], standardInput: input)
     }
 }

@@ -1,10 +1,11 @@
 import AuthCrypto
 import AuthStore
 import CognitoAuth
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Asks a running agent, one request per connection. Calls block the calling thread for at most `timeout`
 /// (from a Task, run them on a thread of your own). Cheap to start: no JSONDecoder, no thread, no task.
@@ -36,7 +37,8 @@ public struct AgentClient: Sendable {
 
     /// The profile's AWS credentials from its identity pool (the user's, or with `guest` the pool's guest identity's).
     public func awsCredentials(profile: String, guest: Bool = false) throws(AgentClientError) -> AWSCredentials {
-        guard case .awsCredentials(let credentials) = try exchange(.awsCredentials(profile: profile, guest: guest)) else { throw unexpected() }
+        guard case .awsCredentials(let credentials) = try exchange(.awsCredentials(profile: profile, guest: guest))
+        else { throw unexpected() }
         return credentials
     }
 
@@ -101,12 +103,16 @@ public struct AgentClient: Sendable {
         return reply
     }
 
-    private func transmit(_ bytes: [UInt8], to descriptor: Int32, before deadline: ContinuousClock.Instant) throws(AgentClientError) {
+    private func transmit(_ bytes: [UInt8], to descriptor: Int32, before deadline: ContinuousClock.Instant)
+        throws(AgentClientError)
+    {
         var sent = 0
         while sent < bytes.count {
             do {
                 sent += try SystemCall.retryingInterrupts("send") {
-                    bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+                    bytes.withUnsafeBytes {
+                        send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+                    }
                 }
             } catch {
                 guard error.code == EAGAIN || error.code == EWOULDBLOCK else {
@@ -118,14 +124,18 @@ public struct AgentClient: Sendable {
     }
 
     /// Up to the first newline (excluded).
-    private func readLine(from descriptor: Int32, before deadline: ContinuousClock.Instant) throws(AgentClientError) -> [UInt8] {
+    private func readLine(from descriptor: Int32, before deadline: ContinuousClock.Instant) throws(AgentClientError)
+        -> [UInt8]
+    {
         var line: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         defer { chunk.wipe() }
         while true {
             let count: Int
             do {
-                count = try SystemCall.retryingInterrupts("recv") { chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) } }
+                count = try SystemCall.retryingInterrupts("recv") {
+                    chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                }
             } catch {
                 guard error.code == EAGAIN || error.code == EWOULDBLOCK else {
                     line.wipe()
@@ -151,7 +161,9 @@ public struct AgentClient: Sendable {
         }
     }
 
-    private func wait(for events: Int16, on descriptor: Int32, before deadline: ContinuousClock.Instant) throws(AgentClientError) {
+    private func wait(for events: Int16, on descriptor: Int32, before deadline: ContinuousClock.Instant)
+        throws(AgentClientError)
+    {
         var watched = pollfd(fd: descriptor, events: events, revents: 0)
         // A failed poll returns too: the send or receive that follows reports the descriptor's error.
         let ready = try? SystemCall.waiting("poll", until: deadline) { poll(&watched, 1, $0) }

@@ -20,7 +20,8 @@ public enum AgentClientError: Error, Sendable, Equatable, CustomStringConvertibl
         case .connectionFailed(let detail):
             return "Cannot connect to the authvault agent: \(detail)."
         case .protocolError(let detail):
-            return "The authvault agent's reply was not understood (\(detail)); is the agent the same version as this authvault?"
+            return
+                "The authvault agent's reply was not understood (\(detail)); is the agent the same version as this authvault?"
         case .server(let failure):
             return failure.message
         }

@@ -36,8 +36,9 @@ public struct AgentFailure: Error, Sendable, Equatable, CustomStringConvertible 
         switch error {
         case .signInRequired(let reason):
             let why = reason.map { "\($0)" } ?? "not signed in"
-            self.init(.signInRequired,
-                      "No usable session for profile '\(profile)' (\(why)).")
+            self.init(
+                .signInRequired,
+                "No usable session for profile '\(profile)' (\(why)).")
         case .vault(let vaultError):
             switch vaultError {
             case .locked, .passphraseRequired, .lockedUntilUnlocked, .wrongPassphrase:

@@ -11,7 +11,10 @@ public struct AgentProfileStatus: Sendable, Equatable {
     public let accessTokenExpiresAt: Double?
     public let idTokenExpiresAt: Double?
 
-    public init(profile: String, state: String, detail: String, user: String?, accessTokenExpiresAt: Double?, idTokenExpiresAt: Double?) {
+    public init(
+        profile: String, state: String, detail: String, user: String?, accessTokenExpiresAt: Double?,
+        idTokenExpiresAt: Double?
+    ) {
         self.profile = profile
         self.state = state
         self.detail = detail
@@ -28,8 +31,9 @@ extension AgentProfileStatus {
         case .signedIn(let summary), .refreshing(let summary): session = summary
         default: session = nil
         }
-        self.init(profile: profile, state: Self.machineName(of: state), detail: state.description, user: session?.user,
-                  accessTokenExpiresAt: session?.accessTokenExpiresAt, idTokenExpiresAt: session?.idTokenExpiresAt)
+        self.init(
+            profile: profile, state: Self.machineName(of: state), detail: state.description, user: session?.user,
+            accessTokenExpiresAt: session?.accessTokenExpiresAt, idTokenExpiresAt: session?.idTokenExpiresAt)
     }
 
     private static func machineName(of state: AuthState) -> String {

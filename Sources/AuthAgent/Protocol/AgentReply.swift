@@ -59,12 +59,17 @@ enum AgentReply: Sendable, Equatable {
             fields.append(JSONMember("identityId", .string(credentials.identityId)))
         case .status(let profiles):
             fields.append(JSONMember("ok", .bool(true)))
-            fields.append(JSONMember("profiles", .array(profiles.map { profile in
-                .object(("profile", .string(profile.profile)), ("state", .string(profile.state)),
-                        ("detail", .string(profile.detail)), ("user", profile.user.map(JSONValue.string)),
-                        ("accessTokenExpiresAt", profile.accessTokenExpiresAt.map(JSONValue.number)),
-                        ("idTokenExpiresAt", profile.idTokenExpiresAt.map(JSONValue.number)))
-            })))
+            fields.append(
+                JSONMember(
+                    "profiles",
+                    .array(
+                        profiles.map { profile in
+                            .object(
+                                ("profile", .string(profile.profile)), ("state", .string(profile.state)),
+                                ("detail", .string(profile.detail)), ("user", profile.user.map(JSONValue.string)),
+                                ("accessTokenExpiresAt", profile.accessTokenExpiresAt.map(JSONValue.number)),
+                                ("idTokenExpiresAt", profile.idTokenExpiresAt.map(JSONValue.number)))
+                        })))
         case .version(let version):
             fields.append(JSONMember("ok", .bool(true)))
             fields.append(JSONMember("version", .string(version.version)))
@@ -74,7 +79,9 @@ enum AgentReply: Sendable, Equatable {
             fields.append(JSONMember("ok", .bool(true)))
         case .failure(let failure):
             fields.append(JSONMember("ok", .bool(false)))
-            fields.append(JSONMember("error", .object(("code", .string(failure.code.rawValue)), ("message", .string(failure.message)))))
+            fields.append(
+                JSONMember(
+                    "error", .object(("code", .string(failure.code.rawValue)), ("message", .string(failure.message)))))
         }
         var bytes: [UInt8] = []
         JSONValue.object(fields).write(into: &bytes)
@@ -85,7 +92,8 @@ enum AgentReply: Sendable, Equatable {
     /// The reply to `request` on a line; nil when the line is not a well-formed reply to it.
     static func parse(_ line: some Collection<UInt8>, answering request: AgentRequest) -> AgentReply? {
         guard let message = JSONValue.parse(line), message["v"]?.number == Double(AgentRequest.protocolVersion),
-              let ok = message["ok"]?.bool else { return nil }
+            let ok = message["ok"]?.bool
+        else { return nil }
         guard ok else {
             guard let error = message["error"], let message = error["message"]?.string, let code = error["code"]?.string
             else { return nil }
@@ -95,29 +103,39 @@ enum AgentReply: Sendable, Equatable {
         switch request {
         case .token:
             guard let token = message["token"]?.string, !token.isEmpty else { return nil }
-            return .token(AgentToken(token: SecretBytes(utf8: token), expiresAt: message["expiresAt"]?.number,
-                                     username: message["username"]?.string))
+            return .token(
+                AgentToken(
+                    token: SecretBytes(utf8: token), expiresAt: message["expiresAt"]?.number,
+                    username: message["username"]?.string))
         case .awsCredentials:
-            guard let keyId = message["accessKeyId"]?.string, !keyId.isEmpty, let secretKey = message["secretAccessKey"]?.string,
-                  let sessionToken = message["sessionToken"]?.string, let expiresAt = message["expiresAt"]?.number,
-                  let identityId = message["identityId"]?.string else { return nil }
-            return .awsCredentials(AWSCredentials(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
-                                                       sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt,
-                                                       identityId: identityId))
+            guard let keyId = message["accessKeyId"]?.string, !keyId.isEmpty,
+                let secretKey = message["secretAccessKey"]?.string,
+                let sessionToken = message["sessionToken"]?.string, let expiresAt = message["expiresAt"]?.number,
+                let identityId = message["identityId"]?.string
+            else { return nil }
+            return .awsCredentials(
+                AWSCredentials(
+                    accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
+                    sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiresAt,
+                    identityId: identityId))
         case .status:
             guard let entries = message["profiles"]?.array else { return nil }
             var profiles: [AgentProfileStatus] = []
             for entry in entries {
                 guard let profile = entry["profile"]?.string, let state = entry["state"]?.string else { return nil }
-                profiles.append(AgentProfileStatus(
-                    profile: profile, state: state, detail: entry["detail"]?.string ?? state, user: entry["user"]?.string,
-                    accessTokenExpiresAt: entry["accessTokenExpiresAt"]?.number, idTokenExpiresAt: entry["idTokenExpiresAt"]?.number))
+                profiles.append(
+                    AgentProfileStatus(
+                        profile: profile, state: state, detail: entry["detail"]?.string ?? state,
+                        user: entry["user"]?.string,
+                        accessTokenExpiresAt: entry["accessTokenExpiresAt"]?.number,
+                        idTokenExpiresAt: entry["idTokenExpiresAt"]?.number))
             }
             return .status(profiles)
         case .version:
             guard let version = message["version"]?.string,
-                  let protocolVersion = message["protocol"]?.number.flatMap({ Int(exactly: $0) }),
-                  let pid = message["pid"]?.number.flatMap({ Int32(exactly: $0) }) else { return nil }
+                let protocolVersion = message["protocol"]?.number.flatMap({ Int(exactly: $0) }),
+                let pid = message["pid"]?.number.flatMap({ Int32(exactly: $0) })
+            else { return nil }
             return .version(AgentVersion(version: version, protocolVersion: protocolVersion, pid: pid))
         case .lock, .unlock, .ping:
             return .done

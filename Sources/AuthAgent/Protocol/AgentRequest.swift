@@ -52,7 +52,8 @@ public enum AgentRequest: Sendable, Equatable {
         case "unlock": return .unlock
         case "version": return .version
         case "ping": return .ping
-        default: throw .badRequest("Unknown operation (known: token, awsCredentials, status, lock, unlock, version, ping)")
+        default:
+            throw .badRequest("Unknown operation (known: token, awsCredentials, status, lock, unlock, version, ping)")
         }
     }
 
@@ -62,10 +63,13 @@ public enum AgentRequest: Sendable, Equatable {
         let version = JSONValue.number(Double(Self.protocolVersion))
         switch self {
         case .token(let profile, let kind):
-            message = .object(("v", version), ("op", .string("token")), ("profile", .string(profile)),
-                              ("kind", .string(kind == .access ? "access" : "id")))
+            message = .object(
+                ("v", version), ("op", .string("token")), ("profile", .string(profile)),
+                ("kind", .string(kind == .access ? "access" : "id")))
         case .awsCredentials(let profile, let guest):
-            message = .object(("v", version), ("op", .string("awsCredentials")), ("profile", .string(profile)), ("guest", .bool(guest)))
+            message = .object(
+                ("v", version), ("op", .string("awsCredentials")), ("profile", .string(profile)),
+                ("guest", .bool(guest)))
         case .status(let profile):
             message = .object(("v", version), ("op", .string("status")), ("profile", profile.map(JSONValue.string)))
         case .lock: message = .object(("v", version), ("op", .string("lock")))

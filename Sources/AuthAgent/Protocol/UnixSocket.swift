@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// The socket calls the server and the client share, errno turned into values.
 enum UnixSocket {
@@ -18,7 +19,9 @@ enum UnixSocket {
             sunPath.copyBytes(from: bytes)
         }
         return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
     }
 
@@ -43,11 +46,15 @@ enum UnixSocket {
         let deadline = ContinuousClock.now + timeout
         guard let descriptor = make(nonBlocking: true) else { return .failed(errno: errno) }
         while true {
-            guard let status = withAddress(path, { address, length in
-                Result { () throws(SystemCallError) in
-                    try SystemCall.retryingInterrupts("connect") { Glibc.connect(descriptor, address, length) }
-                }
-            }) else {
+            guard
+                let status = withAddress(
+                    path,
+                    { address, length in
+                        Result { () throws(SystemCallError) in
+                            try SystemCall.retryingInterrupts("connect") { Glibc.connect(descriptor, address, length) }
+                        }
+                    })
+            else {
                 close(descriptor)
                 return .failed(errno: ENAMETOOLONG)
             }
@@ -76,7 +83,8 @@ enum UnixSocket {
         var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
-              Int(length) == MemoryLayout.size(ofValue: credentials) else { return nil }
+            Int(length) == MemoryLayout.size(ofValue: credentials)
+        else { return nil }
         return (credentials.0, credentials.1)
     }
 
@@ -92,9 +100,13 @@ enum UnixSocket {
     static func sendAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            guard let count = try? SystemCall.retryingInterrupts("send", {
-                send(descriptor, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
-            }), count > 0 else { return false }
+            guard
+                let count = try? SystemCall.retryingInterrupts(
+                    "send",
+                    {
+                        send(descriptor, bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+                    }), count > 0
+            else { return false }
             sent += count
         }
         return true

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// The listening socket a service manager opened for the agent and passed on descriptor 3 (systemd socket
 /// activation), recognised as `sd_listen_fds(3)` does, without libsystemd: `LISTEN_PID` names this process and
@@ -20,15 +21,18 @@ public struct ActivatedSocket: Sendable {
     ///   - listenPID: `$LISTEN_PID`, as the caller read it.
     ///   - listenFDs: `$LISTEN_FDS`. The caller unsets both (and `LISTEN_FDNAMES`) afterwards, as
     ///     `sd_listen_fds(1)` does, so no child takes them for its own.
-    public static func take(listenPID: String?, listenFDs: String?,
-                            processID: Int32? = nil) throws(AgentServerError) -> ActivatedSocket? {
+    public static func take(
+        listenPID: String?, listenFDs: String?,
+        processID: Int32? = nil
+    ) throws(AgentServerError) -> ActivatedSocket? {
         guard let listenPID, Int32(listenPID) == processID ?? getpid(), let listenFDs else { return nil }
         guard let count = Int(listenFDs), count >= 0 else {
             throw .activation(reason: "LISTEN_FDS is '\(listenFDs)', not a count of descriptors")
         }
         guard count > 0 else { return nil }
         guard count == 1 else {
-            throw .activation(reason: "\(count) sockets were passed; the agent listens on one (one ListenStream= in the socket unit)")
+            throw .activation(
+                reason: "\(count) sockets were passed; the agent listens on one (one ListenStream= in the socket unit)")
         }
         let path = try checkedPath(of: descriptor)
         // As sd_listen_fds does: the descriptor is not for the agent's children. Non-blocking as the agent's own
@@ -44,7 +48,9 @@ public struct ActivatedSocket: Sendable {
         guard fstat(descriptor, &status) == 0 else {
             throw .activation(reason: "descriptor \(descriptor) is not open (\(SystemCallError.text(errno)))")
         }
-        guard status.st_mode & S_IFMT == S_IFSOCK else { throw .activation(reason: "descriptor \(descriptor) is not a socket") }
+        guard status.st_mode & S_IFMT == S_IFSOCK else {
+            throw .activation(reason: "descriptor \(descriptor) is not a socket")
+        }
         guard integerOption(SO_TYPE, of: descriptor) == Int32(SOCK_STREAM.rawValue) else {
             throw .activation(reason: "descriptor \(descriptor) is not a stream socket (ListenStream=)")
         }
@@ -63,7 +69,9 @@ public struct ActivatedSocket: Sendable {
             String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
         // An abstract or unnamed socket has no file that clients could find by path.
-        guard path.hasPrefix("/") else { throw .activation(reason: "descriptor \(descriptor) is not bound to a socket file") }
+        guard path.hasPrefix("/") else {
+            throw .activation(reason: "descriptor \(descriptor) is not bound to a socket file")
+        }
         return path
     }
 

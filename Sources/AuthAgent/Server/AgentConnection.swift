@@ -1,8 +1,9 @@
 import AuthCrypto
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// One client connection on a thread of its own: reads request lines and answers each in order (a client may send
 /// several before reading), until the client leaves, breaks a limit, or the agent stops. A slow or hostile client
@@ -41,7 +42,10 @@ struct AgentConnection {
                 deadline = ContinuousClock.now + limits.readTimeout
             }
             if input.count > limits.maximumLineLength {
-                output.append(contentsOf: AgentReply.failure(.badRequest("The request line is longer than \(limits.maximumLineLength) bytes")).line)
+                output.append(
+                    contentsOf: AgentReply.failure(
+                        .badRequest("The request line is longer than \(limits.maximumLineLength) bytes")
+                    ).line)
                 log("closed a connection that sent a request line over \(limits.maximumLineLength) bytes")
                 flush(&output)
                 return
@@ -50,7 +54,9 @@ struct AgentConnection {
 
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else {
-                if !input.isEmpty { log("closed a connection that sent no complete request within \(limits.readTimeout)") }
+                if !input.isEmpty {
+                    log("closed a connection that sent no complete request within \(limits.readTimeout)")
+                }
                 return
             }
             // A partial line gets only what is left of its time; an idle connection waits the full timeout.
@@ -65,7 +71,9 @@ struct AgentConnection {
             let count: Int
             var failure: Int32 = 0
             do {
-                count = try SystemCall.retryingInterrupts("recv") { chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, room, 0) } }
+                count = try SystemCall.retryingInterrupts("recv") {
+                    chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, room, 0) }
+                }
             } catch {
                 (count, failure) = (-1, error.code)
             }

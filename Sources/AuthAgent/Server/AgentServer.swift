@@ -1,8 +1,9 @@
 import AuthStore
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// The token agent: serves the tokens of long-lived `AuthStore`s to local processes of the same user over a Unix
 /// socket, in a line-delimited JSON protocol (see `AgentRequest`).
@@ -41,8 +42,10 @@ public final class AgentServer: Sendable {
         /// else there is "not served". Bound by the agent, as the main socket is, even when that one was passed.
         public var restrictedSockets: [RestrictedSocket]
 
-        public init(version: String, limits: Limits = Limits(), alsoServed: [UInt32: Set<String>] = [:],
-                    restrictedSockets: [RestrictedSocket] = []) {
+        public init(
+            version: String, limits: Limits = Limits(), alsoServed: [UInt32: Set<String>] = [:],
+            restrictedSockets: [RestrictedSocket] = []
+        ) {
             self.version = version
             self.limits = limits
             self.alsoServed = alsoServed
@@ -88,10 +91,13 @@ public final class AgentServer: Sendable {
 
     /// Makes the socket's directory (0700) if missing, replaces a stale socket, binds (0600) and starts serving.
     /// Fails when another agent is alive on the path or the directory is open to others.
-    public static func start(socketPath: String, profiles: any AgentProfileProvider, options: Options,
-                             log: @escaping @Sendable (String) -> Void = { _ in }) throws(AgentServerError) -> AgentServer {
-        try start(on: try ListeningSocket.open(path: socketPath, backlog: 128, mode: socketMode(options)), profiles: profiles,
-                  options: options, log: log)
+    public static func start(
+        socketPath: String, profiles: any AgentProfileProvider, options: Options,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(AgentServerError) -> AgentServer {
+        try start(
+            on: try ListeningSocket.open(path: socketPath, backlog: 128, mode: socketMode(options)), profiles: profiles,
+            options: options, log: log)
     }
 
     /// 0600, or 0666 when another user is served through a bind mount (the directory stays 0700).
@@ -100,13 +106,17 @@ public final class AgentServer: Sendable {
     }
 
     /// Serves on the socket a service manager passed (systemd socket activation); `stop` leaves its file in place.
-    public static func start(activatedSocket: ActivatedSocket, profiles: any AgentProfileProvider, options: Options,
-                             log: @escaping @Sendable (String) -> Void = { _ in }) throws(AgentServerError) -> AgentServer {
+    public static func start(
+        activatedSocket: ActivatedSocket, profiles: any AgentProfileProvider, options: Options,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(AgentServerError) -> AgentServer {
         try start(on: ListeningSocket.adopt(activatedSocket), profiles: profiles, options: options, log: log)
     }
 
-    private static func start(on main: ListeningSocket, profiles: any AgentProfileProvider, options: Options,
-                              log: @escaping @Sendable (String) -> Void) throws(AgentServerError) -> AgentServer {
+    private static func start(
+        on main: ListeningSocket, profiles: any AgentProfileProvider, options: Options,
+        log: @escaping @Sendable (String) -> Void
+    ) throws(AgentServerError) -> AgentServer {
         var listeners = [Listener(socket: main, serves: .all)]
         let stopAll = { for listener in listeners { listener.socket.stopListening() } }
         do {
@@ -125,8 +135,9 @@ public final class AgentServer: Sendable {
             throw .system(operation: "create a pipe for", path: main.path, errno: failure)
         }
         for descriptor in pipeEnds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        let server = AgentServer(listeners: listeners, wakePipe: (pipeEnds[0], pipeEnds[1]), profiles: profiles,
-                                 options: options, log: log)
+        let server = AgentServer(
+            listeners: listeners, wakePipe: (pipeEnds[0], pipeEnds[1]), profiles: profiles,
+            options: options, log: log)
         guard DetachedThread.start(stackSize: ConnectionWorkers.stackSize, { server.acceptLoop() }) == 0 else {
             server.closeWakePipe()
             stopAll()
@@ -134,13 +145,17 @@ public final class AgentServer: Sendable {
         }
         log("agent listening on \(main.path)")
         for restricted in options.restrictedSockets {
-            log("agent listening on \(restricted.path) for profile(s) \(restricted.profiles.sorted().joined(separator: ", ")) only")
+            log(
+                "agent listening on \(restricted.path) for profile(s) \(restricted.profiles.sorted().joined(separator: ", ")) only"
+            )
         }
         return server
     }
 
-    private init(listeners: [Listener], wakePipe: (read: Int32, write: Int32), profiles: any AgentProfileProvider,
-                 options: Options, log: @escaping @Sendable (String) -> Void) {
+    private init(
+        listeners: [Listener], wakePipe: (read: Int32, write: Int32), profiles: any AgentProfileProvider,
+        options: Options, log: @escaping @Sendable (String) -> Void
+    ) {
         socketPath = listeners[0].socket.path
         self.listeners = listeners
         self.wakePipe = wakePipe
@@ -190,7 +205,8 @@ public final class AgentServer: Sendable {
         defer { acceptLoopEnded.finish() }
         let ownUid = geteuid()
         // The wake pipe last, after one entry per listener.
-        var watched = listeners.map { pollfd(fd: $0.socket.descriptor, events: Int16(POLLIN), revents: 0) }
+        var watched =
+            listeners.map { pollfd(fd: $0.socket.descriptor, events: Int16(POLLIN), revents: 0) }
             + [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
         while true {
             do {
@@ -209,7 +225,9 @@ public final class AgentServer: Sendable {
     private func accept(on listener: Listener, ownUid: UInt32) {
         let descriptor: Int32
         do {
-            guard let accepted = try StreamListener.accept(on: listener.socket.descriptor, nonBlocking: false) else { return }
+            guard let accepted = try StreamListener.accept(on: listener.socket.descriptor, nonBlocking: false) else {
+                return
+            }
             descriptor = accepted
         } catch {
             // Out of descriptors: say so, and give the connections in flight a moment to end.
@@ -218,7 +236,8 @@ public final class AgentServer: Sendable {
             return
         }
         let peer = UnixSocket.peerCredentials(descriptor)
-        guard let peer, let served = listener.serves.forPeer(uid: peer.uid, ownUid: ownUid, alsoServed: alsoServed) else {
+        guard let peer, let served = listener.serves.forPeer(uid: peer.uid, ownUid: ownUid, alsoServed: alsoServed)
+        else {
             let who = peer.map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown peer"
             let uids = ([ownUid] + alsoServed.keys.sorted()).map { "\($0)" }.joined(separator: ", ")
             log("refused a connection from \(who): this agent serves uid\(alsoServed.isEmpty ? "" : "s") \(uids) only")
@@ -230,12 +249,15 @@ public final class AgentServer: Sendable {
             close(descriptor)
             return
         }
-        let connection = AgentConnection(descriptor: descriptor, served: served, service: service, limits: limits, log: log)
+        let connection = AgentConnection(
+            descriptor: descriptor, served: served, service: service, limits: limits, log: log)
         let connections = self.connections
-        guard workers.run({
-            connection.run()
-            connections.close(descriptor)
-        }) else {
+        guard
+            workers.run({
+                connection.run()
+                connections.close(descriptor)
+            })
+        else {
             log("refused a connection: no thread available")
             return connections.close(descriptor)
         }

@@ -1,4 +1,5 @@
 internal import SystemPlumbing
+
 /// Why the agent could not start. Each message says what to do.
 public enum AgentServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another agent answers on the socket, or holds its lock.

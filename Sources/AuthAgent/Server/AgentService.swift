@@ -2,8 +2,9 @@ import AuthCrypto
 import AuthStore
 import CognitoAuth
 internal import SystemPlumbing
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Answers requests from the stores it holds. A token the store holds fresh (`freshToken`) is answered right on the
@@ -37,14 +38,18 @@ final class AgentService: Sendable {
         switch request {
         case .token(let profile, let kind):
             registry.forgetIfChanged(profile)
-            let fresh = registry.madeStore(for: profile).flatMap { store in store.freshToken(kind).map { (store.clock, $0) } }
-            var line = fresh.map { Self.tokenLine($1, clock: $0) }
+            let fresh = registry.madeStore(for: profile).flatMap { store in
+                store.freshToken(kind).map { (store.clock, $0) }
+            }
+            var line =
+                fresh.map { Self.tokenLine($1, clock: $0) }
                 ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind, served: served) }
             output.append(contentsOf: line)
             line.wipe()
         case .awsCredentials(let profile, let guest):
             registry.forgetIfChanged(profile)
-            var line = BlockingWait.run { await self.awsCredentials(profile: profile, guest: guest, served: served) }.line
+            var line = BlockingWait.run { await self.awsCredentials(profile: profile, guest: guest, served: served) }
+                .line
             output.append(contentsOf: line)
             line.wipe()
         case .status(let profile):
@@ -57,7 +62,8 @@ final class AgentService: Sendable {
             let reply = BlockingWait.run { await self.unlock() }
             output.append(contentsOf: reply.line)
         case .version:
-            let reply = AgentReply.version(AgentVersion(version: version, protocolVersion: AgentRequest.protocolVersion, pid: getpid()))
+            let reply = AgentReply.version(
+                AgentVersion(version: version, protocolVersion: AgentRequest.protocolVersion, pid: getpid()))
             output.append(contentsOf: reply.line)
         case .ping:
             output.append(contentsOf: AgentReply.done.line)
@@ -67,7 +73,8 @@ final class AgentService: Sendable {
     /// The store's token (refreshed, once for all callers, when due) as a reply line, which holds the token: the
     /// caller clears it once sent.
     private func tokenReply(profile: String, kind: TokenKind, served: ServedProfiles) async -> [UInt8] {
-        let token: ServedToken, clock: ServerClock
+        let token: ServedToken
+        let clock: ServerClock
         do throws(AgentFailure) {
             let store = try await registry.store(for: profile)
             do {
@@ -97,10 +104,13 @@ final class AgentService: Sendable {
             let request = try await provider.awsCredentialRequest(profile: profile, guest: guest)
             await store.bootstrap()
             if guest, await store.recordFacts()?.hasSession == true {
-                throw AgentFailure(.badRequest, "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's.")
+                throw AgentFailure(
+                    .badRequest, "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's."
+                )
             }
             do {
-                return .awsCredentials(try await store.validAWSCredentials(request).expiringOnLocalClock(of: store.clock))
+                return .awsCredentials(
+                    try await store.validAWSCredentials(request).expiringOnLocalClock(of: store.clock))
             } catch {
                 throw AgentFailure(error, profile: profile)
             }

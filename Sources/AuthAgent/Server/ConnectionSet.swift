@@ -1,6 +1,7 @@
 internal import SystemPlumbing
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// The open client connections: admits up to a cap, wakes them all when the agent stops, and says when the

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
-internal import SystemPlumbing
 import SecureFiles
+internal import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// The agent's end of its socket. One the agent binds itself has a private directory, a lock file held for the
 /// agent's life (so two agents starting at once cannot both take the path), and the socket file, born 0600; one
@@ -66,9 +67,11 @@ struct ListeningSocket: Sendable {
             case .notADirectory:
                 throw .unsafeDirectory(path: directory, reason: "is not a directory (or is a symbolic link)")
             case .foreignOwner(_, let owner):
-                throw .unsafeDirectory(path: directory, reason: "belongs to uid \(owner), not to you (uid \(geteuid()))")
+                throw .unsafeDirectory(
+                    path: directory, reason: "belongs to uid \(owner), not to you (uid \(geteuid()))")
             case .unsafePermissions(_, let mode, _):
-                throw .unsafeDirectory(path: directory, reason: "is open to other users (mode \(String(mode & 0o777, radix: 8)))")
+                throw .unsafeDirectory(
+                    path: directory, reason: "is open to other users (mode \(String(mode & 0o777, radix: 8)))")
             case .notFound: throw .system(operation: "inspect the directory", path: directory, errno: ENOENT)
             case .permissionDenied: throw .system(operation: "inspect the directory", path: directory, errno: EACCES)
             case .io(_, _, let code): throw .system(operation: "inspect the directory", path: directory, errno: code)
@@ -111,15 +114,19 @@ struct ListeningSocket: Sendable {
         }
     }
 
-    private static func bind(_ path: String, backlog: Int32, mode: mode_t) throws(AgentServerError) -> (Int32, UInt64, UInt64) {
+    private static func bind(_ path: String, backlog: Int32, mode: mode_t) throws(AgentServerError) -> (
+        Int32, UInt64, UInt64
+    ) {
         // Accepted sockets do not inherit the listener's non-blocking flag (Linux), so connections stay blocking.
         let descriptor: Int32
         do {
             // Linux gives the socket file the mode of the socket's inode less the umask: set before bind, the file
             // is born no more open than 0600, without touching the process-wide umask (other threads create files).
-            descriptor = try StreamListener.open(family: AF_UNIX, backlog: backlog, prepare: { fchmod($0, 0o600) }, bind: { descriptor in
-                UnixSocket.withAddress(path) { Glibc.bind(descriptor, $0, $1) } ?? -1
-            })
+            descriptor = try StreamListener.open(
+                family: AF_UNIX, backlog: backlog, prepare: { fchmod($0, 0o600) },
+                bind: { descriptor in
+                    UnixSocket.withAddress(path) { Glibc.bind(descriptor, $0, $1) } ?? -1
+                })
         } catch {
             if error.call == "listen" { unlink(path) }
             throw .system(operation: error.call == "listen" ? "listen on" : error.call, path: path, errno: error.code)
@@ -128,7 +135,8 @@ struct ListeningSocket: Sendable {
         // whoever can write the directory (a container given it) could swap the socket for a link to a file of ours.
         var status = stat()
         guard fchmodat(AT_FDCWD, path, mode, AT_SYMLINK_NOFOLLOW) == 0, lstat(path, &status) == 0,
-              status.st_mode & S_IFMT == S_IFSOCK else {
+            status.st_mode & S_IFMT == S_IFSOCK
+        else {
             let failure = errno
             close(descriptor)
             unlink(path)

@@ -37,7 +37,8 @@ final class ProfileRegistry: Sendable {
                     return .failure(error)
                 }
             }
-            slots[profile] = Slot(store: store, made: nil, changeStampPath: changeStampPath, recordStamp: recordStamp, settings: settings)
+            slots[profile] = Slot(
+                store: store, made: nil, changeStampPath: changeStampPath, recordStamp: recordStamp, settings: settings)
             return store
         }
         let result = await task.value
@@ -61,7 +62,9 @@ final class ProfileRegistry: Sendable {
     /// out, refreshed, migrated or re-keyed) or its settings may have (the settings file changed): the next request
     /// reads both again. Costs two `stat`s; call it before answering anything about the profile.
     func forgetIfChanged(_ profile: String) {
-        let known = slots.withLock { slots in slots[profile].map { ($0.store, $0.changeStampPath, $0.recordStamp, $0.settings) } }
+        let known = slots.withLock { slots in
+            slots[profile].map { ($0.store, $0.changeStampPath, $0.recordStamp, $0.settings) }
+        }
         guard let (store, path, recordStamp, settings) = known else { return }
         let recordChanged = path.map { ChangeStamp(path: $0) != recordStamp } ?? false
         let settingsChanged = provider.configurationPath.map { ChangeStamp(path: $0) != settings } ?? false

@@ -46,9 +46,12 @@ enum ServedProfiles: Sendable, Equatable {
         switch failure.code {
         case .unknownProfile: return .notServed
         case .signInRequired: return AgentFailure(.signInRequired, "No usable session for profile '\(profile)'.")
-        case .vaultLocked: return AgentFailure(.vaultLocked, "The vault of profile '\(profile)' is locked in the agent.")
-        case .network: return AgentFailure(.network, "The agent cannot reach the identity provider of profile '\(profile)'.")
-        case .badRequest, .internal: return AgentFailure(failure.code, "The agent could not serve profile '\(profile)'; its log says why.")
+        case .vaultLocked:
+            return AgentFailure(.vaultLocked, "The vault of profile '\(profile)' is locked in the agent.")
+        case .network:
+            return AgentFailure(.network, "The agent cannot reach the identity provider of profile '\(profile)'.")
+        case .badRequest, .internal:
+            return AgentFailure(failure.code, "The agent could not serve profile '\(profile)'; its log says why.")
         }
     }
 }

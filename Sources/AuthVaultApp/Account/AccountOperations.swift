@@ -12,11 +12,15 @@ public enum CodeRequest: Sendable {
 // opens the profile, then asks its answers in the order a person expects, and sends nothing before it has them.
 extension Application {
     /// Registers a user; returns the user name and Cognito's answer (the user's id, whether a code was sent).
-    public func signUp(profile: String, attributes: [String: String],
-                       answers: inout Answers) async throws(ApplicationError) -> (username: String, result: SignUpResult) {
+    public func signUp(
+        profile: String, attributes: [String: String],
+        answers: inout Answers
+    ) async throws(ApplicationError) -> (username: String, result: SignUpResult) {
         let session = try await openProfile(named: profile)
         let username = try asked { () throws(AnswerError) in try answers.username() }
-        let password = try asked { () throws(AnswerError) in try answers.newPassword(prompt: "Password for \(username): ") }
+        let password = try asked { () throws(AnswerError) in
+            try answers.newPassword(prompt: "Password for \(username): ")
+        }
         let result = try await session.cognito { client throws(CognitoError) in
             try await client.signUp(username: username, password: password, attributes: attributes)
         }
@@ -27,14 +31,20 @@ extension Application {
     public func confirmSignUp(profile: String, answers: inout Answers) async throws(ApplicationError) -> String {
         let session = try await openProfile(named: profile)
         let username = try asked { () throws(AnswerError) in try answers.username() }
-        let code = try asked { () throws(AnswerError) in try answers.secret(.code, prompt: "Confirmation code for \(username): ") }
-        try await session.cognito { client throws(CognitoError) in try await client.confirmSignUp(username: username, code: code) }
+        let code = try asked { () throws(AnswerError) in
+            try answers.secret(.code, prompt: "Confirmation code for \(username): ")
+        }
+        try await session.cognito { client throws(CognitoError) in
+            try await client.confirmSignUp(username: username, code: code)
+        }
         return username
     }
 
     /// Has Cognito send the user a code; returns the user name and where it went, as Cognito masks it.
-    public func requestCode(_ request: CodeRequest, profile: String,
-                            answers: Answers) async throws(ApplicationError) -> (username: String, delivery: CodeDeliveryDetails?) {
+    public func requestCode(
+        _ request: CodeRequest, profile: String,
+        answers: Answers
+    ) async throws(ApplicationError) -> (username: String, delivery: CodeDeliveryDetails?) {
         let session = try await openProfile(named: profile)
         let username = try asked { () throws(AnswerError) in try answers.username() }
         let delivery = try await session.cognito { client throws(CognitoError) in
@@ -47,10 +57,13 @@ extension Application {
     }
 
     /// Sets a new password with the reset code; the profile's session, if any, stays as it is. Returns the user name.
-    public func confirmForgotPassword(profile: String, answers: inout Answers) async throws(ApplicationError) -> String {
+    public func confirmForgotPassword(profile: String, answers: inout Answers) async throws(ApplicationError) -> String
+    {
         let session = try await openProfile(named: profile)
         let username = try asked { () throws(AnswerError) in try answers.username() }
-        let code = try asked { () throws(AnswerError) in try answers.secret(.code, prompt: "Reset code for \(username): ") }
+        let code = try asked { () throws(AnswerError) in
+            try answers.secret(.code, prompt: "Reset code for \(username): ")
+        }
         let newPassword = try asked { () throws(AnswerError) in try answers.newPassword() }
         try await session.cognito { client throws(CognitoError) in
             try await client.confirmForgotPassword(username: username, code: code, newPassword: newPassword)
@@ -62,11 +75,13 @@ extension Application {
     public func changePassword(profile: String, answers: inout Answers) async throws(ApplicationError) -> String? {
         let session = try await openProfile(named: profile)
         let accessToken = try await session.accessToken()
-        let current = try asked { () throws(AnswerError) in try answers.secret(.password, prompt: "Current password: ") }
+        let current = try asked { () throws(AnswerError) in try answers.secret(.password, prompt: "Current password: ")
+        }
         let proposed = try asked { () throws(AnswerError) in try answers.newPassword() }
         // Here NotAuthorized is most often the current password being wrong, so it is not read as "sign in again".
         try await session.cognito { client throws(CognitoError) in
-            try await client.changePassword(accessToken: accessToken, previousPassword: current, proposedPassword: proposed)
+            try await client.changePassword(
+                accessToken: accessToken, previousPassword: current, proposedPassword: proposed)
         }
         return await session.signedInName()
     }

@@ -19,8 +19,10 @@ public struct DeviceListing: Sendable, Encodable {
 
     public init(_ tracked: TrackedDevices) {
         devices = tracked.devices.map { device in
-            Device(key: device.key, name: device.name, remembered: device.rememberedStatus == "remembered",
-                   lastAuthenticatedAt: device.lastAuthenticatedAt.map(TimeText.rfc3339), thisMachine: device.key == tracked.thisMachine)
+            Device(
+                key: device.key, name: device.name, remembered: device.rememberedStatus == "remembered",
+                lastAuthenticatedAt: device.lastAuthenticatedAt.map(TimeText.rfc3339),
+                thisMachine: device.key == tracked.thisMachine)
         }
     }
 }

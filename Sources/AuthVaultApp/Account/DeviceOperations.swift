@@ -19,7 +19,8 @@ extension Application {
     /// ListDevices, with this machine's device key.
     public func trackedDevices(profile: String) async throws(ApplicationError) -> TrackedDevices {
         let session = try await openProfile(named: profile)
-        let devices = try await session.withToken(try await session.accessToken()) { client, token throws(CognitoError) in
+        let devices = try await session.withToken(try await session.accessToken()) {
+            client, token throws(CognitoError) in
             try await client.listDevices(accessToken: token)
         }
         return TrackedDevices(devices: devices, thisMachine: await session.store.recordFacts()?.device?.key)
@@ -38,7 +39,9 @@ extension Application {
             }
         } catch {
             // Cognito forgot this machine already: forgetting it here is all that is left.
-            guard case .resourceNotFound? = error.cause?.underlying as? CognitoError, key == thisMachine else { throw error }
+            guard case .resourceNotFound? = error.cause?.underlying as? CognitoError, key == thisMachine else {
+                throw error
+            }
         }
         guard key == thisMachine else { return .other(key: key) }
         await session.store.forgetDevice(key)

@@ -16,15 +16,18 @@ extension Application {
     public func enableMFA(_ type: MFAType, profile: String) async throws(ApplicationError) {
         let session = try await openProfile(named: profile)
         try await session.withToken(try await session.accessToken()) { client, token throws(CognitoError) in
-            try await Self.set(type, to: MFAPreference(enabled: true, preferred: true), accessToken: token, client: client)
+            try await Self.set(
+                type, to: MFAPreference(enabled: true, preferred: true), accessToken: token, client: client)
         }
     }
 
     /// Turns `type` off, or every enabled factor when nil, telling each to `disabled` as it goes. Returns the factors
     /// it turned off: none when none was enabled.
     @discardableResult
-    public func disableMFA(_ type: MFAType?, profile: String,
-                           disabled: (MFAType) -> Void = { _ in }) async throws(ApplicationError) -> [MFAType] {
+    public func disableMFA(
+        _ type: MFAType?, profile: String,
+        disabled: (MFAType) -> Void = { _ in }
+    ) async throws(ApplicationError) -> [MFAType] {
         let session = try await openProfile(named: profile)
         let accessToken = try await session.accessToken()
         var types = type.map { [$0] } ?? []
@@ -60,26 +63,34 @@ extension Application {
         show(secret, await session.signedInName() ?? session.profile.name)
         var wrongCodes = 0
         while true {
-            let code = try asked { () throws(AnswerError) in try answers.secret(.code, prompt: "First code from the authenticator app: ") }
+            let code = try asked { () throws(AnswerError) in
+                try answers.secret(.code, prompt: "First code from the authenticator app: ")
+            }
             do {
                 try await session.withToken(accessToken) { client, token throws(CognitoError) in
-                    try await client.verifySoftwareToken(accessToken: token, code: code, friendlyDeviceName: authenticatorName)
+                    try await client.verifySoftwareToken(
+                        accessToken: token, code: code, friendlyDeviceName: authenticatorName)
                 }
                 break
             } catch {
-                guard let reason = error.cause?.underlying as? CognitoError, reason.isWrongCode, !codeGiven, wrongCodes < 2 else { throw error }
+                guard let reason = error.cause?.underlying as? CognitoError, reason.isWrongCode, !codeGiven,
+                    wrongCodes < 2
+                else { throw error }
                 wrongCodes += 1
                 wrongCode()
             }
         }
         try await session.withToken(accessToken) { client, token throws(CognitoError) in
-            try await client.setMFAPreference(accessToken: token, softwareToken: MFAPreference(enabled: true, preferred: true))
+            try await client.setMFAPreference(
+                accessToken: token, softwareToken: MFAPreference(enabled: true, preferred: true))
         }
     }
 
     /// Turns one factor on or off through SetUserMFAPreference.
-    private static func set(_ type: MFAType, to preference: MFAPreference, accessToken: SecretBytes,
-                            client: CognitoClient) async throws(CognitoError) {
+    private static func set(
+        _ type: MFAType, to preference: MFAPreference, accessToken: SecretBytes,
+        client: CognitoClient
+    ) async throws(CognitoError) {
         switch type {
         case .softwareToken: try await client.setMFAPreference(accessToken: accessToken, softwareToken: preference)
         case .sms: try await client.setMFAPreference(accessToken: accessToken, sms: preference)

@@ -29,8 +29,9 @@ extension Application {
         guard session.profile.grant == .clientCredentials else { return .user(try await describeUser(session)) }
         let served: ServedToken
         do { served = try await session.store.validToken(.access) } catch { throw ApplicationError(error) }
-        return .machine(MachineDescription(
-            profile: session.profile.name, clientId: session.profile.clientId, scopes: session.profile.scopes,
-            accessTokenExpiresAt: served.expiresAt.map { session.store.clock.localTime(ofProviderTime: $0) }))
+        return .machine(
+            MachineDescription(
+                profile: session.profile.name, clientId: session.profile.clientId, scopes: session.profile.scopes,
+                accessTokenExpiresAt: served.expiresAt.map { session.store.clock.localTime(ofProviderTime: $0) }))
     }
 }

@@ -10,7 +10,9 @@ extension ProfileSession {
     }
 
     /// One call to the user-pool API, around the store.
-    func cognito<Result>(_ body: (CognitoClient) async throws(CognitoError) -> Result) async throws(ApplicationError) -> Result {
+    func cognito<Result>(_ body: (CognitoClient) async throws(CognitoError) -> Result) async throws(ApplicationError)
+        -> Result
+    {
         let client = try await accountClient()
         do { return try await body(client) } catch { throw ApplicationError(error) }
     }

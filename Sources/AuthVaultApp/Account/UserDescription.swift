@@ -31,18 +31,21 @@ extension Application {
             let user = try await session.withToken(accessToken) { client, token throws(CognitoError) in
                 try await client.user(accessToken: token)
             }
-            return UserDescription(profile: name, username: user.username, attributes: user.attributes,
-                                   preferredMFA: user.preferredMFA?.rawValue, enabledMFA: user.enabledMFA.map(\.rawValue),
-                                   source: "user-pool-api", stored: stored?.identity)
+            return UserDescription(
+                profile: name, username: user.username, attributes: user.attributes,
+                preferredMFA: user.preferredMFA?.rawValue, enabledMFA: user.enabledMFA.map(\.rawValue),
+                source: "user-pool-api", stored: stored?.identity)
         }
         let info: OAuthUserInfo
         do {
-            info = try await session.authority.oauthClient().userInfo(accessToken: accessToken, expectedSubject: stored?.identity?.subject)
+            info = try await session.authority.oauthClient().userInfo(
+                accessToken: accessToken, expectedSubject: stored?.identity?.subject)
         } catch {
             throw ApplicationError(error)
         }
-        return UserDescription(profile: name, username: info.username ?? stored?.identity?.username ?? info.subject,
-                               attributes: info.claims.compactMapValues { $0.string }, preferredMFA: nil, enabledMFA: nil,
-                               source: "browser", stored: stored?.identity)
+        return UserDescription(
+            profile: name, username: info.username ?? stored?.identity?.username ?? info.subject,
+            attributes: info.claims.compactMapValues { $0.string }, preferredMFA: nil, enabledMFA: nil,
+            source: "browser", stored: stored?.identity)
     }
 }

@@ -15,8 +15,10 @@ public struct AgentHostOptions: Sendable {
     /// The agent's version, for the `version` request.
     public var version: String
 
-    public init(socketPath: String? = nil, alsoServed: [UInt32: Set<String>] = [:], restrictedSockets: [RestrictedSocket] = [],
-                version: String) {
+    public init(
+        socketPath: String? = nil, alsoServed: [UInt32: Set<String>] = [:], restrictedSockets: [RestrictedSocket] = [],
+        version: String
+    ) {
         self.socketPath = socketPath
         self.alsoServed = alsoServed
         self.restrictedSockets = restrictedSockets
@@ -60,7 +62,8 @@ public enum AgentHostError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noSocketPath: "XDG_RUNTIME_DIR is not set, so there is no default socket"
-        case .restrictedSocketIsMain(let path): "\(path) is the agent's main socket; a restricted socket needs a path of its own"
+        case .restrictedSocketIsMain(let path):
+            "\(path) is the agent's main socket; a restricted socket needs a path of its own"
         case .profiles(let error): error.description
         case .cannotStart(let reason): reason
         }

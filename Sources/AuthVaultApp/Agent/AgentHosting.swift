@@ -1,6 +1,7 @@
 import AuthAgent
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// The front end's side of a hosted agent: where its events go, and how it words a profile that cannot be opened.
@@ -8,8 +9,10 @@ public struct AgentHostIO: Sendable {
     public var report: @Sendable (AgentHostEvent) -> Void
     public var refusal: @Sendable (ApplicationError, _ profile: String) -> AgentProfileRefusal
 
-    public init(report: @escaping @Sendable (AgentHostEvent) -> Void,
-                refusal: @escaping @Sendable (ApplicationError, _ profile: String) -> AgentProfileRefusal) {
+    public init(
+        report: @escaping @Sendable (AgentHostEvent) -> Void,
+        refusal: @escaping @Sendable (ApplicationError, _ profile: String) -> AgentProfileRefusal
+    ) {
         self.report = report
         self.refusal = refusal
     }
@@ -22,11 +25,14 @@ extension Application {
     /// and stops (the replies in flight sent, its own socket files removed).
     /// - Parameter stopRequested: returns when the agent must stop; armed by the caller before the sockets exist,
     ///   since a client that sees a socket may stop the agent at once.
-    public func hostAgent(_ options: AgentHostOptions, io: AgentHostIO,
-                          until stopRequested: @Sendable () async -> Void) async throws(AgentHostError) {
+    public func hostAgent(
+        _ options: AgentHostOptions, io: AgentHostIO,
+        until stopRequested: @Sendable () async -> Void
+    ) async throws(AgentHostError) {
         let activated: ActivatedSocket?
         do {
-            activated = try ActivatedSocket.take(listenPID: environment["LISTEN_PID"], listenFDs: environment["LISTEN_FDS"])
+            activated = try ActivatedSocket.take(
+                listenPID: environment["LISTEN_PID"], listenFDs: environment["LISTEN_FDS"])
         } catch {
             throw .cannotStart(reason: error.description)
         }
@@ -41,16 +47,20 @@ extension Application {
             throw .profiles(error)
         }
         if let error = await profiles.openFileVault() {
-            io.report(error.needsUnlocking ? .fileVaultLocked(reason: error.description) : .fileVaultUnavailable(reason: error.description))
+            io.report(
+                error.needsUnlocking
+                    ? .fileVaultLocked(reason: error.description) : .fileVaultUnavailable(reason: error.description))
         }
         let report = io.report
         let log: @Sendable (String) -> Void = { report(.log($0)) }
-        let serverOptions = AgentServer.Options(version: options.version, alsoServed: options.alsoServed,
-                                                restrictedSockets: options.restrictedSockets)
+        let serverOptions = AgentServer.Options(
+            version: options.version, alsoServed: options.alsoServed,
+            restrictedSockets: options.restrictedSockets)
         let server: AgentServer
         do {
             if let activated {
-                server = try AgentServer.start(activatedSocket: activated, profiles: profiles, options: serverOptions, log: log)
+                server = try AgentServer.start(
+                    activatedSocket: activated, profiles: profiles, options: serverOptions, log: log)
             } else {
                 server = try AgentServer.start(socketPath: path, profiles: profiles, options: serverOptions, log: log)
             }

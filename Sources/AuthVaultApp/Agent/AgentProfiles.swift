@@ -22,7 +22,10 @@ final class AgentProfiles: AgentProfileProvider {
     private let sessions = Locked<[String: ProfileSession]>([:])
 
     /// - Parameter refusal: the words for a profile that cannot be opened.
-    init(application: Application, refusal: @escaping @Sendable (ApplicationError, _ profile: String) -> AgentProfileRefusal) throws(ApplicationError) {
+    init(
+        application: Application,
+        refusal: @escaping @Sendable (ApplicationError, _ profile: String) -> AgentProfileRefusal
+    ) throws(ApplicationError) {
         self.application = application.withoutPrompts()
         let factory = self.application.vaults(for: try self.application.configuration())
         fileVault = try factory.fileVault()
@@ -46,7 +49,8 @@ final class AgentProfiles: AgentProfileProvider {
     public func makeStore(profile: String) async throws(AgentFailure) -> AuthStore {
         let session: ProfileSession
         do {
-            session = try await application.openProfile(named: profile, refreshesInBackground: true, fileVault: fileVault)
+            session = try await application.openProfile(
+                named: profile, refreshesInBackground: true, fileVault: fileVault)
         } catch {
             throw Self.failure(error, worded: refusal(error, profile))
         }
@@ -75,17 +79,20 @@ final class AgentProfiles: AgentProfileProvider {
         do {
             try await fileVault.unlock()
         } catch {
-            throw AgentFailure(error.needsUnlocking ? .vaultLocked : .internal, "The agent's encrypted file vault stays locked: \(error)")
+            throw AgentFailure(
+                error.needsUnlocking ? .vaultLocked : .internal,
+                "The agent's encrypted file vault stays locked: \(error)")
         }
     }
 
     /// A profile that cannot be opened, as the agent answers it: the front end's words, the code from the error.
     private static func failure(_ error: ApplicationError, worded: AgentProfileRefusal) -> AgentFailure {
-        let code: AgentErrorCode = if case .configuration(.noSuchProfile) = error {
-            .unknownProfile
-        } else {
-            worded.vaultLocked ? .vaultLocked : .internal
-        }
+        let code: AgentErrorCode =
+            if case .configuration(.noSuchProfile) = error {
+                .unknownProfile
+            } else {
+                worded.vaultLocked ? .vaultLocked : .internal
+            }
         return AgentFailure(code, worded.message)
     }
 }

@@ -19,7 +19,8 @@ public enum BrowserHost: Sendable, Equatable {
         if let connection = variables["SSH_CONNECTION"], !connection.isEmpty {
             // "CLIENT-ADDRESS CLIENT-PORT SERVER-ADDRESS SERVER-PORT"
             let fields = connection.split(separator: " ").map(String.init)
-            return .ssh(serverAddress: fields.count == 4 ? fields[2] : nil, serverPort: fields.count == 4 ? fields[3] : nil)
+            return .ssh(
+                serverAddress: fields.count == 4 ? fields[2] : nil, serverPort: fields.count == 4 ? fields[3] : nil)
         }
         // A login shell over SSH whose SSH_CONNECTION was not passed on (sudo, su) still has its SSH_TTY.
         if set("SSH_TTY") { return .ssh(serverAddress: nil, serverPort: nil) }

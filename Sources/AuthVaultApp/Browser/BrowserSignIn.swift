@@ -46,7 +46,8 @@ public struct BrowserSignIn: Sendable {
         let begun = try await begin()
         let listener: LoopbackListener
         do {
-            listener = try LoopbackListener(redirectURIs: session.profile.redirectURIs, state: begun.request.state, timeout: timeout)
+            listener = try LoopbackListener(
+                redirectURIs: session.profile.redirectURIs, state: begun.request.state, timeout: timeout)
         } catch {
             throw .failed(ApplicationError(error))
         }
@@ -64,13 +65,18 @@ public struct BrowserSignIn: Sendable {
     }
 
     /// Redeems the redirect the listener received, and tells the browser tab how it went.
-    func redeem(_ received: AuthorizationCallback, of attempt: Attempt) async throws(BrowserSignInError) -> SessionSummary {
+    func redeem(_ received: AuthorizationCallback, of attempt: Attempt) async throws(BrowserSignInError)
+        -> SessionSummary
+    {
         do {
-            let summary = try await redeem(try attempt.request.authorizationCode(fromCallback: received.url), of: attempt)
+            let summary = try await redeem(
+                try attempt.request.authorizationCode(fromCallback: received.url), of: attempt)
             received.respond(with: .success("Signed in as \(summary.user) — you can close this tab."))
             return summary
         } catch {
-            received.respond(with: .failure("The sign-in could not be completed. Return to the terminal for details; you can close this tab."))
+            received.respond(
+                with: .failure(
+                    "The sign-in could not be completed. Return to the terminal for details; you can close this tab."))
             throw error
         }
     }
@@ -87,8 +93,12 @@ public struct BrowserSignIn: Sendable {
         let authorizationCode: OAuthAuthorizationCode
         do { authorizationCode = try code() } catch { throw .callback(error) }
         let tokens: OAuthTokens
-        do { tokens = try await attempt.client.exchange(authorizationCode, for: attempt.request) } catch { throw .exchange(error) }
-        do { return try await session.store.signIn(browserTokens: tokens) } catch { throw .failed(ApplicationError(error)) }
+        do { tokens = try await attempt.client.exchange(authorizationCode, for: attempt.request) } catch {
+            throw .exchange(error)
+        }
+        do { return try await session.store.signIn(browserTokens: tokens) } catch {
+            throw .failed(ApplicationError(error))
+        }
     }
 }
 

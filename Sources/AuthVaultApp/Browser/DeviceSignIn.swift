@@ -45,12 +45,16 @@ public struct DeviceSignIn: Sendable {
         } catch {
             throw .authorization(error)
         }
-        show(Prompt(verificationURI: authorization.verificationURI, verificationHost: authorization.verificationHost,
-                    verificationURIComplete: authorization.verificationURIComplete,
-                    userCode: authorization.userCode, expiresIn: authorization.expiresIn))
+        show(
+            Prompt(
+                verificationURI: authorization.verificationURI, verificationHost: authorization.verificationHost,
+                verificationURIComplete: authorization.verificationURIComplete,
+                userCode: authorization.userCode, expiresIn: authorization.expiresIn))
         let tokens: OAuthTokens
         do { tokens = try await client.deviceTokens(for: authorization, clock: clock) } catch { throw .grant(error) }
-        do { return try await session.store.signIn(browserTokens: tokens) } catch { throw .failed(ApplicationError(error)) }
+        do { return try await session.store.signIn(browserTokens: tokens) } catch {
+            throw .failed(ApplicationError(error))
+        }
     }
 }
 
@@ -90,7 +94,8 @@ public enum DeviceSignInError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .cognitoHasNoDeviceGrant(let profile): "Profile '\(profile)' signs in at Cognito, which has no device authorization grant."
+        case .cognitoHasNoDeviceGrant(let profile):
+            "Profile '\(profile)' signs in at Cognito, which has no device authorization grant."
         case .notOffered(let profile): "Profile '\(profile)' has no device authorization endpoint."
         case .failed(let error): "\(error)"
         case .denied(let cause), .expired(let cause), .cancelled(let cause): "\(cause)"

@@ -18,7 +18,8 @@ public struct QRCode: Sendable, Equatable {
     /// libqrencode is not installed or the text does not fit: the caller shows the text alone.
     public static func encode(_ text: String) -> QRCode? {
         guard authvault_qrencode_load_error() == nil, !text.utf8.contains(0),
-              let code = authvault_QRcode_encode_bytes(text) else { return nil }
+            let code = authvault_QRcode_encode_bytes(text)
+        else { return nil }
         defer { authvault_QRcode_free(code) }
         let width = Int(code.pointee.width)
         guard width > 0, let data = code.pointee.data else { return nil }

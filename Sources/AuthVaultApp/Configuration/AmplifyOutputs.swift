@@ -51,20 +51,25 @@ public struct AmplifyOutputs: Sendable, Equatable {
 
     static func parse(_ data: Data, path: String) throws(ConfigError) -> AmplifyOutputs {
         // The version first: a later schema may shape the auth section differently.
-        if let version = try? JSONDecoder().decode(Version.self, from: data).version, version != "1" && !version.hasPrefix("1.") {
-            throw .malformed(path: path, problem: "Amplify outputs version \(version); this authvault reads version 1.x")
+        if let version = try? JSONDecoder().decode(Version.self, from: data).version,
+            version != "1" && !version.hasPrefix("1.")
+        {
+            throw .malformed(
+                path: path, problem: "Amplify outputs version \(version); this authvault reads version 1.x")
         }
         let file: File
         do { file = try JSONDecoder().decode(File.self, from: data) } catch {
             throw .malformed(path: path, problem: "not Amplify outputs with an auth section (\(Self.explain(error)))")
         }
         guard let auth = file.auth else {
-            throw .malformed(path: path, problem: "the Amplify outputs have no auth section (the app defines no auth resource)")
+            throw .malformed(
+                path: path, problem: "the Amplify outputs have no auth section (the app defines no auth resource)")
         }
         let outputs = AmplifyOutputs(
             region: auth.aws_region, userPoolId: auth.user_pool_id, clientId: auth.user_pool_client_id,
             identityPoolId: auth.identity_pool_id, oauthDomain: auth.oauth?.domain, scopes: auth.oauth?.scopes ?? [],
-            redirectSignInURIs: auth.oauth?.redirect_sign_in_uri ?? [], redirectSignOutURIs: auth.oauth?.redirect_sign_out_uri ?? [],
+            redirectSignInURIs: auth.oauth?.redirect_sign_in_uri ?? [],
+            redirectSignOutURIs: auth.oauth?.redirect_sign_out_uri ?? [],
             socialProviders: auth.oauth?.identity_providers ?? [])
         try outputs.validate(path: path)
         return outputs
@@ -85,7 +90,8 @@ public struct AmplifyOutputs: Sendable, Equatable {
         try check("user_pool_id", userPoolId, ProfileValidation.userPoolId)
         try check("user_pool_id", userPoolId) { (value: String) throws(ConfigError) in
             guard ProfileValidation.region(fromUserPoolId: value) == region else {
-                throw .invalidValue(option: "user-pool-id", value: value, reason: "the pool is not in aws_region \(region)")
+                throw .invalidValue(
+                    option: "user-pool-id", value: value, reason: "the pool is not in aws_region \(region)")
             }
         }
         try check("user_pool_client_id", clientId, ProfileValidation.clientId)
@@ -95,8 +101,10 @@ public struct AmplifyOutputs: Sendable, Equatable {
     }
 
     /// Amplify's names of the social providers, and the names Cognito's `identity_provider` parameter takes.
-    static let cognitoProviderNames = ["GOOGLE": "Google", "FACEBOOK": "Facebook", "LOGIN_WITH_AMAZON": "LoginWithAmazon",
-                                       "SIGN_IN_WITH_APPLE": "SignInWithApple"]
+    static let cognitoProviderNames = [
+        "GOOGLE": "Google", "FACEBOOK": "Facebook", "LOGIN_WITH_AMAZON": "LoginWithAmazon",
+        "SIGN_IN_WITH_APPLE": "SignInWithApple",
+    ]
 
     /// The provider a browser sign-in goes straight to: only when the app offers exactly one social provider (with
     /// more, or none, the Hosted UI's page lets the user choose).

@@ -12,7 +12,8 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .malformed(let path, let problem):
-            return "The configuration file \(path) is malformed: \(problem). Fix or move the file; it was left unchanged."
+            return
+                "The configuration file \(path) is malformed: \(problem). Fix or move the file; it was left unchanged."
         case .unsupportedVersion(let path, let version):
             return "The configuration file \(path) has version \(version), newer than this authvault understands; "
                 + "the file was left unchanged."

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 import SecureFiles
 import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// The configuration file's bytes as this process last read them, with the identity of the file they came from. A
 /// command reads the file at start-up (the current profile) and again for its work (`ConfigStore.load`): the second
@@ -36,7 +37,9 @@ enum ConfigFileCache {
     /// `SecureFile.read(path, trust:)`, or the bytes of the last read of the same, unchanged file.
     static func read(_ path: String, trust: FileTrust) throws(FileSystemError) -> [UInt8]? {
         let before = Identity(path)
-        if let before, let entry = last.withLock({ $0 }), entry.path == path, entry.identity == before { return entry.bytes }
+        if let before, let entry = last.withLock({ $0 }), entry.path == path, entry.identity == before {
+            return entry.bytes
+        }
         let bytes = try SecureFile.read(path, trust: trust)
         // Kept only when the file read is the one seen before and after: not one replaced meanwhile.
         if let bytes, let before, Identity(path) == before {

@@ -39,13 +39,16 @@ public struct ConfigStore: Sendable {
     /// rules, which say what is wrong with it.
     public func helperHosts() throws(ConfigError) -> [(profile: String, hosts: [String])] {
         guard let bytes = try read() else { return [] }
-        if let root = JSONValue.parse(bytes), let version = root["version"]?.number, version <= Double(ConfigFile.currentVersion),
-           case .object(let profiles)? = root["profiles"] {
+        if let root = JSONValue.parse(bytes), let version = root["version"]?.number,
+            version <= Double(ConfigFile.currentVersion),
+            case .object(let profiles)? = root["profiles"]
+        {
             let hosts = profiles.compactMap { profile -> (profile: String, hosts: [String])? in
                 guard case .object = profile.value else { return nil }
                 switch profile.value["helperHosts"] {
                 case nil, .null?: return (profile.key, [])
-                case .array(let list)? where list.allSatisfy({ $0.string != nil }): return (profile.key, list.compactMap(\.string))
+                case .array(let list)? where list.allSatisfy({ $0.string != nil }):
+                    return (profile.key, list.compactMap(\.string))
                 default: return nil
                 }
             }
@@ -53,7 +56,9 @@ public struct ConfigStore: Sendable {
                 return hosts.sorted { $0.profile < $1.profile }
             }
         }
-        return try decode(bytes).profiles.map { ($0.key, $0.value.helperHosts ?? []) }.sorted { $0.profile < $1.profile }
+        return try decode(bytes).profiles.map { ($0.key, $0.value.helperHosts ?? []) }.sorted {
+            $0.profile < $1.profile
+        }
     }
 
     /// The profile chosen with `profiles use`, read on every start-up that names none: by the agent's JSON parser,
@@ -88,8 +93,12 @@ public struct ConfigStore: Sendable {
         }
         // A file from elsewhere (a cloned repository, --config) may name a profile as no `configure` would; such a
         // name would reach shell completion and file names, so the whole file is refused.
-        for name in file.profiles.keys.sorted() + (file.currentProfile.map { [$0] } ?? []) where !ProfileValidation.isProfileName(name) {
-            throw .malformed(path: path, problem: "the profile name \(name.debugDescription) is not allowed (\(ProfileValidation.profileNameRule))")
+        for name in file.profiles.keys.sorted() + (file.currentProfile.map { [$0] } ?? [])
+        where !ProfileValidation.isProfileName(name) {
+            throw .malformed(
+                path: path,
+                problem:
+                    "the profile name \(name.debugDescription) is not allowed (\(ProfileValidation.profileNameRule))")
         }
         return file
     }

@@ -15,8 +15,10 @@ public struct ProfileConfigurationChange {
     /// The settings given one by one, checked as they are applied.
     public var edit: (inout ProfileSettings) throws(ConfigError) -> Void
 
-    public init(profile: String, discoveryURL: String? = nil, caBundle: String? = nil, amplifyOutputs: String? = nil,
-                edit: @escaping (inout ProfileSettings) throws(ConfigError) -> Void) {
+    public init(
+        profile: String, discoveryURL: String? = nil, caBundle: String? = nil, amplifyOutputs: String? = nil,
+        edit: @escaping (inout ProfileSettings) throws(ConfigError) -> Void
+    ) {
         self.profile = profile
         self.discoveryURL = discoveryURL
         self.caBundle = caBundle
@@ -62,8 +64,10 @@ extension Application {
         } catch {
             throw .configuration(error)
         }
-        return ProfileConfigured(created: created, path: configPath, discoveredFrom: discovered.map { $0.issuer ?? change.discoveryURL ?? "" },
-                                 amplifyAdoption: adoption, chosenBackend: try await chooseBackendIfUndecided(name))
+        return ProfileConfigured(
+            created: created, path: configPath,
+            discoveredFrom: discovered.map { $0.issuer ?? change.discoveryURL ?? "" },
+            amplifyAdoption: adoption, chosenBackend: try await chooseBackendIfUndecided(name))
     }
 
     /// The provider's discovery document, its URL checked as every URL setting is before anything is fetched.
@@ -71,9 +75,13 @@ extension Application {
         guard let url = change.discoveryURL, !url.isEmpty else { return nil }
         do { try ProfileValidation.serviceURL(url, option: "oidc-discovery") } catch { throw .configuration(error) }
         let caBundle = change.caBundle ?? (try? configStore.load().profiles[change.profile]?.caBundle) ?? nil
-        let transport = CurlTransport(configuration: CurlTransportConfiguration(caBundlePath: caBundle, userAgent: userAgent,
-                                                                                proxy: proxySettings, trace: trace))
-        do { return try await OAuthEndpoints.discover(url, transport: transport) } catch { throw .discovery(url: url, ApplicationError(error)) }
+        let transport = CurlTransport(
+            configuration: CurlTransportConfiguration(
+                caBundlePath: caBundle, userAgent: userAgent,
+                proxy: proxySettings, trace: trace))
+        do { return try await OAuthEndpoints.discover(url, transport: transport) } catch {
+            throw .discovery(url: url, ApplicationError(error))
+        }
     }
 
     /// A discovery document's endpoints, issuer and key URL; the settings given one by one come after and win.
@@ -96,7 +104,9 @@ extension Application {
         let configuration: ConfigFile
         do { configuration = try configStore.load() } catch { throw .configuration(error) }
         let factory = vaults(for: configuration)
-        guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try factory.knownBackend(for: name) == nil else { return nil }
+        guard (configuration.profiles[name]?.vault ?? .auto) == .auto, try factory.knownBackend(for: name) == nil else {
+            return nil
+        }
         return try await factory.selectBackend(for: name).1
     }
 }

@@ -27,7 +27,8 @@ extension Application {
         }
         let factory = vaults(for: configuration)
         let fileVault = try factory.fileVault()
-        let secretService: (any VaultBackend)? = try factory.knownBackend(for: name) == .secretService ? factory.secretServiceVault() : nil
+        let secretService: (any VaultBackend)? =
+            try factory.knownBackend(for: name) == .secretService ? factory.secretServiceVault() : nil
         let lock = factory.lock(for: name)
         let erased: [VaultBackendKind]
         do {

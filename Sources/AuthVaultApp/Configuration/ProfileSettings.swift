@@ -116,8 +116,11 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     /// The configuration file's names, so that a listing shows a profile under the same keys whether it resolves
     /// or not (docs/profiles-list.schema.json).
     private enum CodingKeys: String, CodingKey {
-        case name, region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURIs, scopes, identityProvider
-        case oauthOverrides = "oauthEndpoints", signOutURI, vault, authFlow, rotatesRefreshTokens = "rotateRefreshTokens"
+        case name, region, userPoolId, clientId, endpoint, issuer, jwksURL, hostedUI, redirectURIs, scopes,
+            identityProvider
+        case oauthOverrides = "oauthEndpoints"
+        case signOutURI, vault, authFlow
+        case rotatesRefreshTokens = "rotateRefreshTokens"
         case caBundle, helperHosts, identityPoolId, identityEndpoint, awsRoleARN, grant, refreshTokenValidity
     }
 
@@ -158,7 +161,7 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         redirectURIs = settings.redirectURIs ?? []
         grant = settings.grant ?? .user
         if grant == .clientCredentials, settings.hostedUI == nil, settings.oauthEndpoints?.token == nil {
-            throw .incomplete(profile: name, missing: "--hosted-ui")   // or --token-url: where machine tokens come from
+            throw .incomplete(profile: name, missing: "--hosted-ui")  // or --token-url: where machine tokens come from
         }
         // A machine client asks for its resource servers' scopes: with none set, the client's defaults.
         scopes = settings.scopes ?? (grant == .clientCredentials ? [] : Self.defaultScopes)
@@ -173,8 +176,9 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         identityEndpoint = settings.identityEndpoint
         awsRoleARN = settings.awsRoleARN
         if let validity = settings.refreshTokenValidity, !Self.refreshTokenValidityRange.contains(validity) {
-            throw .invalidValue(option: "refresh-token-validity", value: String(validity),
-                                reason: "expected seconds from 60 minutes to 3650 days, as Cognito allows")
+            throw .invalidValue(
+                option: "refresh-token-validity", value: String(validity),
+                reason: "expected seconds from 60 minutes to 3650 days, as Cognito allows")
         }
         refreshTokenValidity = settings.refreshTokenValidity
     }

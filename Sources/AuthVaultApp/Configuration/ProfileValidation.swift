@@ -3,19 +3,24 @@ import FoundationEssentials
 import Loopback
 import NetworkHosts
 import SecureFiles
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Checks of what a user types into `authvault configure`, so a typo is caught when it is made, not at sign-in.
 public enum ProfileValidation {
     public static func profileName(_ name: String) throws(ConfigError) {
-        guard isProfileName(name) else { throw .invalidValue(option: "profile", value: name, reason: "use " + profileNameRule) }
+        guard isProfileName(name) else {
+            throw .invalidValue(option: "profile", value: name, reason: "use " + profileNameRule)
+        }
     }
 
     /// Whether `name` is one `configure` accepts: nothing a shell, a terminal or a file name reads specially.
     public static func isProfileName(_ name: String) -> Bool {
-        let allowed = name.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+        let allowed = name.utf8.allSatisfy {
+            isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+        }
         return !name.isEmpty && name.utf8.count <= 64 && allowed && !name.hasPrefix(".")
     }
 
@@ -34,9 +39,11 @@ public enum ProfileValidation {
     public static func userPoolId(_ value: String) throws(ConfigError) {
         let halves = value.split(separator: "_", omittingEmptySubsequences: false)
         guard halves.count == 2, (try? region(String(halves[0]))) != nil,
-              !halves[1].isEmpty, halves[1].utf8.allSatisfy(isAlphanumeric) else {
-            throw .invalidValue(option: "user-pool-id", value: value,
-                                reason: "expected REGION_ID as shown in the Cognito console, such as eu-west-1_AbC123xyz")
+            !halves[1].isEmpty, halves[1].utf8.allSatisfy(isAlphanumeric)
+        else {
+            throw .invalidValue(
+                option: "user-pool-id", value: value,
+                reason: "expected REGION_ID as shown in the Cognito console, such as eu-west-1_AbC123xyz")
         }
     }
 
@@ -47,8 +54,10 @@ public enum ProfileValidation {
         guard let old = before?.userPoolId, let new = after.userPoolId, old != new else { return }
         for (option, value) in [("jwks-url", after.jwksURL), ("issuer", after.issuer), ("endpoint", after.endpoint)] {
             guard let value, value.contains(old) else { continue }
-            throw .invalidValue(option: option, value: value, reason: "it names the user pool \(old), and the profile now uses \(new); "
-                + "give the new pool's URL with --\(option) URL, or --\(option) '' for its default")
+            throw .invalidValue(
+                option: option, value: value,
+                reason: "it names the user pool \(old), and the profile now uses \(new); "
+                    + "give the new pool's URL with --\(option) URL, or --\(option) '' for its default")
         }
     }
 
@@ -59,16 +68,22 @@ public enum ProfileValidation {
 
     /// Cognito's app client ids are letters and digits; another OpenID provider's may have `-`, `.`, `_` or `~` too.
     public static func clientId(_ value: String) throws(ConfigError) {
-        guard !value.isEmpty, value.count <= 128, value.utf8.allSatisfy({ isAlphanumeric($0) || "-._~".utf8.contains($0) }) else {
-            throw .invalidValue(option: "client-id", value: value, reason: "expected the app client id: letters and digits (and - . _ ~)")
+        guard !value.isEmpty, value.count <= 128,
+            value.utf8.allSatisfy({ isAlphanumeric($0) || "-._~".utf8.contains($0) })
+        else {
+            throw .invalidValue(
+                option: "client-id", value: value,
+                reason: "expected the app client id: letters and digits (and - . _ ~)")
         }
     }
 
     /// A service URL: https, or plain http only to a loopback host (a local emulator). No fragment: paths are
     /// appended to some of these, and after a '#' they would never be sent.
     public static func serviceURL(_ value: String, option: String) throws(ConfigError) {
-        guard let url = URL(string: value), url.scheme != nil, let host = url.host, !host.isEmpty, !value.contains("#") else {
-            throw .invalidValue(option: option, value: value, reason: "expected an absolute URL such as https://example.com/")
+        guard let url = URL(string: value), url.scheme != nil, let host = url.host, !host.isEmpty, !value.contains("#")
+        else {
+            throw .invalidValue(
+                option: option, value: value, reason: "expected an absolute URL such as https://example.com/")
         }
         guard ServiceURL.isPermitted(value) else {
             throw .invalidValue(option: option, value: value, reason: ServiceURL.rule)
@@ -79,7 +94,9 @@ public enum ProfileValidation {
     public static func hostedUI(_ value: String) throws(ConfigError) {
         try serviceURL(value, option: "hosted-ui")
         guard ServiceURL(value) != nil else {
-            throw .invalidValue(option: "hosted-ui", value: value, reason: "expected the Hosted UI's domain, such as https://example.auth.us-east-1.amazoncognito.com")
+            throw .invalidValue(
+                option: "hosted-ui", value: value,
+                reason: "expected the Hosted UI's domain, such as https://example.auth.us-east-1.amazoncognito.com")
         }
     }
 
@@ -87,7 +104,9 @@ public enum ProfileValidation {
     public static func scope(_ value: String) throws(ConfigError) {
         let allowed = value.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
         guard !value.isEmpty, allowed else {
-            throw .invalidValue(option: "scopes", value: value, reason: "a scope is printable ASCII without spaces, quotes or backslashes")
+            throw .invalidValue(
+                option: "scopes", value: value,
+                reason: "a scope is printable ASCII without spaces, quotes or backslashes")
         }
     }
 
@@ -98,8 +117,11 @@ public enum ProfileValidation {
             _ = try RegisteredRedirectURI(value)
         } catch {
             let problem = if case .invalidRedirectURI(_, let problem) = error { "\(problem)" } else { "\(error)" }
-            throw .invalidValue(option: "redirect-uri", value: value,
-                                reason: "\(problem); expected a loopback callback such as http://127.0.0.1:8400/callback, exactly as registered on the app client")
+            throw .invalidValue(
+                option: "redirect-uri", value: value,
+                reason:
+                    "\(problem); expected a loopback callback such as http://127.0.0.1:8400/callback, exactly as registered on the app client"
+            )
         }
     }
 
@@ -131,8 +153,11 @@ public enum ProfileValidation {
     /// optionally a path prefix (`git.example.com/team`): the entry then names only requests under that path.
     public static func helperHost(_ value: String) throws(ConfigError) {
         guard isHelperHost(value) else {
-            throw .invalidValue(option: "helper-host", value: value,
-                                reason: "expected a host such as git.example.com or registry.example.com:5000, optionally with a path prefix such as git.example.com/team")
+            throw .invalidValue(
+                option: "helper-host", value: value,
+                reason:
+                    "expected a host such as git.example.com or registry.example.com:5000, optionally with a path prefix such as git.example.com/team"
+            )
         }
     }
 
@@ -161,7 +186,9 @@ public enum ProfileValidation {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, bytes[(index + 1)...(index + 2)].allSatisfy(isHexDigit) else { return false }
+                guard index + 2 < bytes.count, bytes[(index + 1)...(index + 2)].allSatisfy(isHexDigit) else {
+                    return false
+                }
                 index += 3
                 continue
             }
@@ -176,8 +203,11 @@ public enum ProfileValidation {
         do {
             _ = try IdentityPoolID(value)
         } catch {
-            throw .invalidValue(option: "identity-pool-id", value: value,
-                                reason: "expected REGION:GUID as shown in the Cognito console, such as us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6")
+            throw .invalidValue(
+                option: "identity-pool-id", value: value,
+                reason:
+                    "expected REGION:GUID as shown in the Cognito console, such as us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6"
+            )
         }
     }
 
@@ -185,8 +215,11 @@ public enum ProfileValidation {
     public static func roleARN(_ value: String) throws(ConfigError) {
         let parts = value.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0] == "arn", !parts[1].isEmpty, parts[2] == "iam", parts[3].isEmpty,
-              parts[4].count == 12, parts[4].utf8.allSatisfy(isDigit), parts[5].hasPrefix("role/"), parts[5].count > 5 else {
-            throw .invalidValue(option: "aws-role-arn", value: value, reason: "expected a role ARN such as arn:aws:iam::123456789012:role/NAME")
+            parts[4].count == 12, parts[4].utf8.allSatisfy(isDigit), parts[5].hasPrefix("role/"), parts[5].count > 5
+        else {
+            throw .invalidValue(
+                option: "aws-role-arn", value: value,
+                reason: "expected a role ARN such as arn:aws:iam::123456789012:role/NAME")
         }
     }
 
@@ -198,11 +231,14 @@ public enum ProfileValidation {
         if let clientId = settings.clientId { try self.clientId(clientId) }
         if let hostedUI = settings.hostedUI { try self.hostedUI(hostedUI) }
         let endpoints = settings.oauthEndpoints
-        let urls = [("endpoint", settings.endpoint), ("issuer", settings.issuer), ("jwks-url", settings.jwksURL),
-                    ("sign-out-uri", settings.signOutURI), ("identity-endpoint", settings.identityEndpoint),
-                    ("authorize-url", endpoints?.authorization), ("token-url", endpoints?.token),
-                    ("userinfo-url", endpoints?.userInfo), ("revoke-url", endpoints?.revocation), ("logout-url", endpoints?.logout)]
-        for case let (option, url?) in urls { try serviceURL(url, option: option) }
+        let urls = [
+            ("endpoint", settings.endpoint), ("issuer", settings.issuer), ("jwks-url", settings.jwksURL),
+            ("sign-out-uri", settings.signOutURI), ("identity-endpoint", settings.identityEndpoint),
+            ("authorize-url", endpoints?.authorization), ("token-url", endpoints?.token),
+            ("userinfo-url", endpoints?.userInfo), ("revoke-url", endpoints?.revocation),
+            ("logout-url", endpoints?.logout),
+        ]
+        for case (let option, let url?) in urls { try serviceURL(url, option: option) }
         for uri in settings.redirectURIs ?? [] { try redirectURI(uri) }
         for host in settings.helperHosts ?? [] { try helperHost(host) }
         for scope in settings.scopes ?? [] { try self.scope(scope) }
@@ -215,7 +251,9 @@ public enum ProfileValidation {
         isLowercaseLetter(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || isDigit(byte)
     }
 
-    private static func isLowercaseLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
+    private static func isLowercaseLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+    }
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
     private static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || "abcdefABCDEF".utf8.contains(byte) }
 }

@@ -34,7 +34,9 @@ extension ResolvedProfile {
     }
 
     /// Whether `login` can sign in through the browser.
-    public var hasBrowserSignIn: Bool { hostedUI != nil || (oauthOverrides?.authorization != nil && oauthOverrides?.token != nil) }
+    public var hasBrowserSignIn: Bool {
+        hostedUI != nil || (oauthOverrides?.authorization != nil && oauthOverrides?.token != nil)
+    }
 
     /// Where a machine profile gets its tokens: the token endpoint set by hand or discovered, else the Hosted UI's;
     /// nil when it has neither.

@@ -50,7 +50,9 @@ extension Application {
     /// The profile whose token may go to `target`, or nil: only over https, to a host a profile lists among its
     /// helper hosts. A profile named explicitly chooses among those, it never widens them; otherwise `current`
     /// answers when it lists the host, and the first listing profile by name when it does not.
-    public func helperProfile(for target: HelperTarget, current: String, isExplicit: Bool) throws(ApplicationError) -> String? {
+    public func helperProfile(for target: HelperTarget, current: String, isExplicit: Bool) throws(ApplicationError)
+        -> String?
+    {
         guard target.scheme == "https" else { return nil }
         let profiles: [(profile: String, hosts: [String])]
         do { profiles = try configStore.helperHosts() } catch { throw .configuration(error) }
@@ -92,10 +94,14 @@ public enum URLToolDecision: Sendable, Equatable {
 extension Application {
     /// The decision for `tool`'s call naming `url` (nil or empty: it named none): every call decides on a server,
     /// the tool's default when it has one, and that server passes `helperProfile(for:current:isExplicit:)`.
-    public func helperDecision(for tool: URLTool, url: String?, current: String, isExplicit: Bool) throws(ApplicationError) -> URLToolDecision {
+    public func helperDecision(for tool: URLTool, url: String?, current: String, isExplicit: Bool)
+        throws(ApplicationError) -> URLToolDecision
+    {
         guard let url = url.flatMap({ $0.isEmpty ? nil : $0 }) ?? tool.unnamedAddress else { return .noServerNamed }
         guard let target = HelperTarget(url: url) else { return .notAURL(url) }
-        guard let profile = try helperProfile(for: target, current: current, isExplicit: isExplicit) else { return .notListed(target) }
+        guard let profile = try helperProfile(for: target, current: current, isExplicit: isExplicit) else {
+            return .notListed(target)
+        }
         return .answer(profile: profile)
     }
 }

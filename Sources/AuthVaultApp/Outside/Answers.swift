@@ -48,8 +48,10 @@ public struct Answers: Sendable {
     ///   - piped: the questions whose answers are piped, in the order the use asks them.
     ///   - repeating: those of them that may be asked again, each time right after the last.
     ///   - given: answers given as values (a user name, a code on the command line); empty ones count as absent.
-    public init(piped: [Question] = [], repeating: Set<Question> = [], given: [Question: String] = [:],
-                input: any StandardInput, prompter: any SecretPrompter) {
+    public init(
+        piped: [Question] = [], repeating: Set<Question> = [], given: [Question: String] = [:],
+        input: any StandardInput, prompter: any SecretPrompter
+    ) {
         self.piped = piped
         self.repeating = repeating
         self.given = given.filter { !$0.value.isEmpty }
@@ -87,7 +89,9 @@ public struct Answers: Sendable {
     /// The user name: given, else asked with echo.
     public func username() throws(AnswerError) -> String {
         if let name = given[.username] { return name }
-        guard isInteractive, let name = prompter.readLine(prompt: "Username: "), !name.isEmpty else { throw .unanswered(.username) }
+        guard isInteractive, let name = prompter.readLine(prompt: "Username: "), !name.isEmpty else {
+            throw .unanswered(.username)
+        }
         return name
     }
 
@@ -100,13 +104,17 @@ public struct Answers: Sendable {
     public mutating func secret(_ question: Question, prompt: String) throws(AnswerError) -> SecretBytes {
         if let line = try pipedLine(question) { return line }
         if let value = given[question] { return SecretBytes(utf8: value) }
-        guard isInteractive, let answer = prompter.readSecret(prompt: prompt), answer.count > 0 else { throw .unanswered(question) }
+        guard isInteractive, let answer = prompter.readSecret(prompt: prompt), answer.count > 0 else {
+            throw .unanswered(question)
+        }
         return answer
     }
 
     /// A password being chosen: piped, else asked twice without echo.
-    public mutating func newPassword(_ question: Question = .newPassword, prompt: String = "New password: ",
-                                     again: String = "Repeat the password: ") throws(AnswerError) -> SecretBytes {
+    public mutating func newPassword(
+        _ question: Question = .newPassword, prompt: String = "New password: ",
+        again: String = "Repeat the password: "
+    ) throws(AnswerError) -> SecretBytes {
         if let line = try pipedLine(question) { return line }
         guard isInteractive else { throw .unanswered(question) }
         guard let first = prompter.readSecret(prompt: prompt), first.count > 0 else { throw .nothingEntered(question) }

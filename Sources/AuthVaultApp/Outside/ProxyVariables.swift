@@ -5,8 +5,9 @@ extension Application {
     /// `all_proxy` (or `ALL_PROXY`), and `no_proxy` (or `NO_PROXY`) for the hosts reached directly. `http_proxy` is
     /// not read: plain http goes only to loopback addresses, which never go through a proxy (`HTTPProxySettings`).
     public var proxySettings: HTTPProxySettings {
-        HTTPProxySettings(httpsProxy: first("https_proxy", "HTTPS_PROXY") ?? first("all_proxy", "ALL_PROXY"),
-                          noProxy: first("no_proxy", "NO_PROXY"))
+        HTTPProxySettings(
+            httpsProxy: first("https_proxy", "HTTPS_PROXY") ?? first("all_proxy", "ALL_PROXY"),
+            noProxy: first("no_proxy", "NO_PROXY"))
     }
 
     private func first(_ names: String...) -> String? {

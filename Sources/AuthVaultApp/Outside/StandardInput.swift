@@ -36,7 +36,10 @@ public final class GivenInput: StandardInput {
     public func firstLine() -> [UInt8]? {
         remaining.withLock { bytes in
             guard !bytes.isEmpty else { return nil }
-            defer { bytes.wipe(); bytes = [] }
+            defer {
+                bytes.wipe()
+                bytes = []
+            }
             let line = bytes.prefix { $0 != UInt8(ascii: "\n") }
             return Array(line.last == UInt8(ascii: "\r") ? line.dropLast() : line)
         }

@@ -35,9 +35,13 @@ public struct ResetReport: Sendable {
         case failed([String])
 
         init(_ result: SignOutResult) {
-            if !result.remoteFailures.isEmpty { self = .failed(result.remoteFailures) }
-            else if result.revocationUnavailable { self = .unavailable }
-            else { self = result.revoked == true ? .revoked : .nothingStored }
+            if !result.remoteFailures.isEmpty {
+                self = .failed(result.remoteFailures)
+            } else if result.revocationUnavailable {
+                self = .unavailable
+            } else {
+                self = result.revoked == true ? .revoked : .nothingStored
+            }
         }
     }
 
@@ -66,7 +70,8 @@ public struct ResetReport: Sendable {
     /// Every step done as asked (revocations aside, which each profile's result reports).
     public var isComplete: Bool {
         profiles.allSatisfy { $0.failure == nil } && setups.allSatisfy { $0.failure == nil } && recordFailure == nil
-            && vaultLockFailure == nil && profileRemovalFailures.isEmpty && notRemoved.isEmpty && agent != .refused && !keptForAnotherTry
+            && vaultLockFailure == nil && profileRemovalFailures.isEmpty && notRemoved.isEmpty && agent != .refused
+            && !keptForAnotherTry
     }
 }
 
@@ -80,12 +85,14 @@ extension Application {
         var report = ResetReport()
         let names = ((try? configuration())?.profiles.keys).map { $0.sorted() } ?? []
         for name in names {
-            report.profiles.append(request.dryRun ? .init(profile: name, revocation: nil, failure: nil) : await signOutForReset(name))
+            report.profiles.append(
+                request.dryRun ? .init(profile: name, revocation: nil, failure: nil) : await signOutForReset(name))
         }
         undoSetups(request, into: &report)
         let residue = ResidueRemoval(configPath: configPath, dataDirectory: dataDirectory)
         if request.dryRun {
-            report.agent = agentSocketPath.flatMap { RunningAgentProcess.find(socketPath: $0) } == nil ? .notRunning : .stopped
+            report.agent =
+                agentSocketPath.flatMap { RunningAgentProcess.find(socketPath: $0) } == nil ? .notRunning : .stopped
             report.removed = residue.targets
             return report
         }
@@ -94,7 +101,9 @@ extension Application {
         report.keptForAnotherTry = report.recordFailure != nil || report.setups.contains { $0.failure != nil }
         if !report.keptForAnotherTry {
             for name in names {
-                do { _ = try await removeProfile(named: name) } catch { report.profileRemovalFailures.append((name, error)) }
+                do { _ = try await removeProfile(named: name) } catch {
+                    report.profileRemovalFailures.append((name, error))
+                }
             }
         }
         do { _ = try await lockFileVault() } catch { report.vaultLockFailure = error }
@@ -114,7 +123,10 @@ extension Application {
     /// Every recorded setup undone (planned, on a dry run), the latest first.
     private func undoSetups(_ request: ResetRequest, into report: inout ResetReport) {
         let setups: [SetupClaim]
-        do { setups = try ToolSetup.recordedSetups(application: self) } catch { return report.recordFailure = error }
+        do { setups = try ToolSetup.recordedSetups(application: self) } catch {
+            report.recordFailure = error
+            return
+        }
         for claim in setups.reversed() {
             let setup = ToolSetup(application: self, profile: claim.profile, executable: request.executable)
             do {

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 import SecureFiles
 import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// A file or directory `reset` could not remove.
 public struct ResidueFailure: Sendable, Equatable, CustomStringConvertible {
@@ -29,7 +30,8 @@ struct ResidueRemoval {
     }
 
     func remove() -> (removed: [String], failures: [ResidueFailure]) {
-        var removed: [String] = [], failures: [ResidueFailure] = []
+        var removed: [String] = []
+        var failures: [ResidueFailure] = []
         for path in [configPath, dataDirectory] where Self.exists(path) {
             if let failure = Self.removeTree(path) { failures.append(failure) } else { removed.append(path) }
         }
@@ -51,14 +53,19 @@ struct ResidueRemoval {
     /// Removes `path`: a directory with what it holds, anything else (a link too) by its name alone.
     private static func removeTree(_ path: String) -> ResidueFailure? {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return errno == ENOENT ? nil : ResidueFailure(path: path, reason: SystemCallError.text(errno)) }
+        guard lstat(path, &info) == 0 else {
+            return errno == ENOENT ? nil : ResidueFailure(path: path, reason: SystemCallError.text(errno))
+        }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            return unlink(path) == 0 || errno == ENOENT ? nil : ResidueFailure(path: path, reason: SystemCallError.text(errno))
+            return unlink(path) == 0 || errno == ENOENT
+                ? nil : ResidueFailure(path: path, reason: SystemCallError.text(errno))
         }
         guard let stream = opendir(path) else { return ResidueFailure(path: path, reason: SystemCallError.text(errno)) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         closedir(stream)

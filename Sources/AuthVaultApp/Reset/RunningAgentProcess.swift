@@ -1,6 +1,7 @@
 import AuthAgent
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// How `reset` left the agent.

@@ -10,7 +10,8 @@ extension ProfileSession {
         let pool: IdentityPoolClient?
         do { pool = try authority.identityPoolClient() } catch { throw ApplicationError(error) }
         guard let pool else { throw .configuration(.incomplete(profile: profile.name, missing: "--identity-pool-id")) }
-        return AWSCredentialRequest(pool: pool, providerName: guest ? nil : IdentityProviderLogin.providerName(issuer: profile.issuer))
+        return AWSCredentialRequest(
+            pool: pool, providerName: guest ? nil : IdentityProviderLogin.providerName(issuer: profile.issuer))
     }
 }
 
@@ -19,7 +20,9 @@ extension Application {
     /// store's minimum (botocore's refresh window and a minute), without ever asking anyone to sign in: from the
     /// agent when one runs, else from the vault or, when they near expiry, a new set under the profile lock.
     /// - Parameter guest: the pool's unauthenticated identity, for a profile without a session.
-    nonisolated(nonsending) public func awsCredentials(profile: String? = nil, guest: Bool = false) async throws(ApplicationError) -> AWSCredentials {
+    nonisolated(nonsending) public func awsCredentials(profile: String? = nil, guest: Bool = false)
+        async throws(ApplicationError) -> AWSCredentials
+    {
         let name = profile ?? defaultProfileName
         if let served = try awsCredentialsFromAgent(profile: name, guest: guest) { return served }
         let session = try await openProfile(named: name)
@@ -38,7 +41,8 @@ extension Application {
         guard let path = agentSocketPath else { return nil }
         do {
             // Long enough for a fetch from the identity pool; an agent that hangs costs this once.
-            return try AgentClient(socketPath: path, timeout: .seconds(10), agentUid: agentUid).awsCredentials(profile: profile, guest: guest)
+            return try AgentClient(socketPath: path, timeout: .seconds(10), agentUid: agentUid).awsCredentials(
+                profile: profile, guest: guest)
         } catch {
             return try finalAgentAnswer(error, profile: profile)
         }

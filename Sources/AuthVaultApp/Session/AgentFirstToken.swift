@@ -37,7 +37,11 @@ extension Application {
         let served: ServedToken
         do {
             // A fresh token at hand ends here, on this thread; anything else goes through the store's actor.
-            if let atHand = session.store.freshTokenAtHand(kind) { served = atHand } else { served = try await session.store.validToken(kind) }
+            if let atHand = session.store.freshTokenAtHand(kind) {
+                served = atHand
+            } else {
+                served = try await session.store.validToken(kind)
+            }
         } catch {
             throw Self.withoutSession(error, profile: session.profile.name)
         }
@@ -54,10 +58,12 @@ extension Application {
         guard let path = agentSocketPath else { return nil }
         do {
             // Long enough for a refresh in the mandatory window; an agent that hangs costs this once.
-            let token = try AgentClient(socketPath: path, timeout: .seconds(5), agentUid: agentUid).token(profile: profile, kind: kind)
+            let token = try AgentClient(socketPath: path, timeout: .seconds(5), agentUid: agentUid).token(
+                profile: profile, kind: kind)
             trace("the agent at \(path) served the \(kind) token of profile '\(profile)'")
-            return HelperToken(token: token.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
-                               expiresAt: token.expiresAt ?? 0, username: token.username ?? profile, profile: profile)
+            return HelperToken(
+                token: token.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
+                expiresAt: token.expiresAt ?? 0, username: token.username ?? profile, profile: profile)
         } catch {
             trace("the agent at \(path) did not serve profile '\(profile)' (\(error))")
             return try finalAgentAnswer(error, profile: profile)
@@ -69,7 +75,8 @@ extension Application {
         switch error {
         case .signInRequired(let reason?): .noUsableSession(profile: profile, reason: "\(reason)")
         case .signInRequired(nil): .noUsableSession(profile: profile, reason: "not signed in")
-        case .rejected(let refusal) where refusal.requiresSignIn: .noUsableSession(profile: profile, reason: "not signed in")
+        case .rejected(let refusal) where refusal.requiresSignIn:
+            .noUsableSession(profile: profile, reason: "not signed in")
         default: ApplicationError(error)
         }
     }

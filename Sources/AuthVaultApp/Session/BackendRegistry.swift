@@ -47,7 +47,8 @@ public struct BackendRegistry: Sendable {
         } catch let error as FileSystemError {
             throw .backendRecord(path: path, problem: "cannot be read: \(error)")
         } catch {
-            throw .backendRecord(path: path, problem: "is malformed; fix or remove it (it only records which vault each profile uses)")
+            throw .backendRecord(
+                path: path, problem: "is malformed; fix or remove it (it only records which vault each profile uses)")
         }
     }
 }

@@ -35,8 +35,10 @@ final class ProfileAuthority: SessionAuthority {
     ///   - trace: each request, for `--debug`.
     ///   - clock: the provider's clock, taught by every answer, by which its tokens are checked.
     ///   - clientSecret: read from the vault when a client is first needed.
-    init(profile: ResolvedProfile, userAgent: String, proxy: HTTPProxySettings = .init(), trace: DebugTrace = .off,
-                clock: ServerClock = ServerClock(), clientSecret: @escaping @Sendable () async -> SecretBytes?) {
+    init(
+        profile: ResolvedProfile, userAgent: String, proxy: HTTPProxySettings = .init(), trace: DebugTrace = .off,
+        clock: ServerClock = ServerClock(), clientSecret: @escaping @Sendable () async -> SecretBytes?
+    ) {
         self.profile = profile
         self.userAgent = userAgent
         self.proxy = proxy
@@ -47,7 +49,9 @@ final class ProfileAuthority: SessionAuthority {
 
     func cognitoClient() async throws(CognitoError) -> CognitoClient {
         if let existing = parts.withLock({ $0.cognito }) { return existing }
-        guard let userPoolId = profile.userPoolId, let region = profile.region, let endpoint = profile.endpoint else { throw .noUserPool }
+        guard let userPoolId = profile.userPoolId, let region = profile.region, let endpoint = profile.endpoint else {
+            throw .noUserPool
+        }
         let (transport, verifier) = shared()
         let configuration = CognitoConfiguration(
             region: region, userPoolId: userPoolId, clientId: profile.clientId,
@@ -62,12 +66,15 @@ final class ProfileAuthority: SessionAuthority {
     func oauthClient() async throws(OAuthError) -> OAuthClient {
         if let existing = parts.withLock({ $0.oauth }) { return existing }
         guard let endpoints = try profile.oauthEndpoints() else {
-            throw .invalidConfiguration("profile '\(profile.name)' has no Hosted UI or OAuth endpoints to sign in through a browser")
+            throw .invalidConfiguration(
+                "profile '\(profile.name)' has no Hosted UI or OAuth endpoints to sign in through a browser")
         }
         let (transport, verifier) = shared()
-        let configuration = OAuthClientConfiguration(endpoints: endpoints, clientId: profile.clientId, clientSecret: await clientSecret(),
-                                                     redirectURI: profile.redirectURIs.first, scopes: profile.scopes)
-        let made = try OAuthClient(configuration: configuration, transport: transport, verifier: verifier, now: clock.now)
+        let configuration = OAuthClientConfiguration(
+            endpoints: endpoints, clientId: profile.clientId, clientSecret: await clientSecret(),
+            redirectURI: profile.redirectURIs.first, scopes: profile.scopes)
+        let made = try OAuthClient(
+            configuration: configuration, transport: transport, verifier: verifier, now: clock.now)
         return keep(made, in: \.oauth)
     }
 
@@ -75,8 +82,9 @@ final class ProfileAuthority: SessionAuthority {
     func identityPoolClient() throws(CognitoError) -> IdentityPoolClient? {
         if let existing = parts.withLock({ $0.identityPool }) { return existing }
         guard let poolId = profile.identityPoolId else { return nil }
-        let configuration = IdentityPoolConfiguration(poolID: try IdentityPoolID(poolId), endpoint: profile.identityEndpoint,
-                                                      roleARN: profile.awsRoleARN)
+        let configuration = IdentityPoolConfiguration(
+            poolID: try IdentityPoolID(poolId), endpoint: profile.identityEndpoint,
+            roleARN: profile.awsRoleARN)
         let made = try IdentityPoolClient(configuration: configuration, transport: shared().0)
         return keep(made, in: \.identityPool)
     }
@@ -85,22 +93,27 @@ final class ProfileAuthority: SessionAuthority {
     func clientCredentialsClient() async throws(OAuthError) -> ClientCredentialsClient {
         if let existing = parts.withLock({ $0.clientCredentials }) { return existing }
         guard let tokenEndpoint = try profile.tokenEndpoint() else {
-            throw .invalidConfiguration("profile '\(profile.name)' has no token endpoint (a Hosted UI domain or a token URL)")
+            throw .invalidConfiguration(
+                "profile '\(profile.name)' has no token endpoint (a Hosted UI domain or a token URL)")
         }
         // Nothing is sent without it: the profile's vault record holds no client secret.
         guard let secret = await clientSecret() else { throw .missingClientSecret }
         let (transport, verifier) = shared()
-        let configuration = ClientCredentialsClient.Configuration(tokenEndpoint: tokenEndpoint, clientId: profile.clientId,
-                                                                  clientSecret: secret, scopes: profile.scopes)
-        let made = try ClientCredentialsClient(configuration: configuration, transport: transport, verifier: verifier,
-                                               now: clock.now)
+        let configuration = ClientCredentialsClient.Configuration(
+            tokenEndpoint: tokenEndpoint, clientId: profile.clientId,
+            clientSecret: secret, scopes: profile.scopes)
+        let made = try ClientCredentialsClient(
+            configuration: configuration, transport: transport, verifier: verifier,
+            now: clock.now)
         return keep(made, in: \.clientCredentials)
     }
 
     /// The transport an authorized request goes to an API on: the profile's user agent and proxy, the system's
     /// certificate authorities (the profile's CA bundle is its identity provider's), and no clock to learn from.
     func apiTransport() -> CurlTransport {
-        keep(CurlTransport(configuration: CurlTransportConfiguration(userAgent: userAgent, proxy: proxy, trace: trace)), in: \.api)
+        keep(
+            CurlTransport(configuration: CurlTransportConfiguration(userAgent: userAgent, proxy: proxy, trace: trace)),
+            in: \.api)
     }
 
     /// The client already kept in `slot`, else `made`, kept there: two uses racing to make one share the first.
@@ -116,18 +129,24 @@ final class ProfileAuthority: SessionAuthority {
     private func shared() -> (ClockLearningTransport, TokenVerifier) {
         parts.withLock { parts in
             if let transport = parts.transport, let verifier = parts.verifier { return (transport, verifier) }
-            let transport = ClockLearningTransport(CurlTransport(configuration: CurlTransportConfiguration(
-                caBundlePath: profile.caBundle, userAgent: userAgent, proxy: proxy, trace: trace)), teaching: clock)
-            let verifier = TokenVerifier(issuer: profile.issuer, clientId: profile.clientId,
-                                         keys: JWKSCache(url: profile.jwksURL, transport: transport),
-                                         rules: profile.userPoolId == nil ? .openIDConnect : .cognito, now: clock.now)
+            let transport = ClockLearningTransport(
+                CurlTransport(
+                    configuration: CurlTransportConfiguration(
+                        caBundlePath: profile.caBundle, userAgent: userAgent, proxy: proxy, trace: trace)),
+                teaching: clock)
+            let verifier = TokenVerifier(
+                issuer: profile.issuer, clientId: profile.clientId,
+                keys: JWKSCache(url: profile.jwksURL, transport: transport),
+                rules: profile.userPoolId == nil ? .openIDConnect : .cognito, now: clock.now)
             parts.transport = transport
             parts.verifier = verifier
             return (transport, verifier)
         }
     }
 
-    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+    func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError)
+        -> SignInStep
+    {
         try await cognitoClient().signIn(username: username, method: method, device: device)
     }
 
@@ -142,8 +161,10 @@ final class ProfileAuthority: SessionAuthority {
     func refresh(_ session: StoredSession) async throws(CognitoError) -> CognitoTokens {
         guard session.origin == .browser else { return try await cognitoClient().refresh(session) }
         do {
-            return try await oauthClient().refresh(refreshToken: session.refreshToken, previousIDToken: session.idToken,
-                                                   previousSubject: session.subject).tokens
+            return try await oauthClient().refresh(
+                refreshToken: session.refreshToken, previousIDToken: session.idToken,
+                previousSubject: session.subject
+            ).tokens
         } catch {
             throw CognitoError(error)
         }
@@ -173,7 +194,8 @@ final class ProfileAuthority: SessionAuthority {
         try await cognitoClient().confirmDevice(newDevice, name: name, accessToken: accessToken)
     }
 
-    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
+    func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError)
+    {
         try await cognitoClient().setDeviceRemembered(remembered, deviceKey: deviceKey, accessToken: accessToken)
     }
 }

@@ -30,11 +30,13 @@ extension ProfileSession {
             throw .configuration(error)
         }
         let backend = vault.backend(profile: profile, binding: settings.binding)
-        let connection = ProviderConnection(userAgent: userAgent, proxy: proxy, now: { Date().timeIntervalSince1970 },
-                                           clock: ServerClock(), trace: .off)
-        return ProfileSession(profile: resolved, vault: backend, backend: backend.kind,
-                              lock: VaultFactory.lock(for: profile, in: vault.directory, trace: .off),
-                              connection: connection, refreshesInBackground: refreshesInBackground, devicePolicy: nil)
+        let connection = ProviderConnection(
+            userAgent: userAgent, proxy: proxy, now: { Date().timeIntervalSince1970 },
+            clock: ServerClock(), trace: .off)
+        return ProfileSession(
+            profile: resolved, vault: backend, backend: backend.kind,
+            lock: VaultFactory.lock(for: profile, in: vault.directory, trace: .off),
+            connection: connection, refreshesInBackground: refreshesInBackground, devicePolicy: nil)
     }
 }
 

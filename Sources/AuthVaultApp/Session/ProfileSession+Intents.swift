@@ -6,8 +6,12 @@ import CognitoAuth
 /// stay the application's. Each failure is an `ApplicationError`.
 extension ProfileSession {
     /// Starts a sign-in with a password (SRP unless `flow` says otherwise): a session, or a challenge to `answer`.
-    public func signIn(username: String, password: SecretBytes, flow: AuthFlow = .userSRP) async throws(ApplicationError) -> SignInProgress {
-        do { return try await store.signIn(username: username, password: password, flow: flow) } catch { throw ApplicationError(error) }
+    public func signIn(username: String, password: SecretBytes, flow: AuthFlow = .userSRP)
+        async throws(ApplicationError) -> SignInProgress
+    {
+        do { return try await store.signIn(username: username, password: password, flow: flow) } catch {
+            throw ApplicationError(error)
+        }
     }
 
     /// Starts a sign-in by `method` (a password, a code sent, passwordless choices, custom challenges).

@@ -46,8 +46,9 @@ extension Application {
         let (selected, backend) = try await factory.selectBackend(for: profile.name)
         let vault: any VaultBackend = backend == .file ? (fileVault ?? selected) : selected
         trace("profile '\(profile.name)' from \(configPath), its tokens in the \(backend.rawValue) vault")
-        return ProfileSession(profile: profile, vault: vault, backend: backend, lock: factory.lock(for: profile.name),
-                              connection: connection, refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy)
+        return ProfileSession(
+            profile: profile, vault: vault, backend: backend, lock: factory.lock(for: profile.name),
+            connection: connection, refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy)
     }
 
     /// How this application's stores reach their provider and keep time: from its environment and clock.
@@ -70,17 +71,22 @@ extension ProfileSession {
     /// The one assembly of a session, for a configured profile and for one built in code: the authority takes the
     /// client secret from the profile's vault, and the store runs on that vault under the profile's lock.
     /// - Parameter refreshesInBackground: true only for a long-lived process; see `AuthStore.init`.
-    init(profile: ResolvedProfile, vault: any VaultBackend, backend: VaultBackendKind, lock: ProfileLock,
-         connection: ProviderConnection, refreshesInBackground: Bool, devicePolicy: DevicePolicy?) {
+    init(
+        profile: ResolvedProfile, vault: any VaultBackend, backend: VaultBackendKind, lock: ProfileLock,
+        connection: ProviderConnection, refreshesInBackground: Bool, devicePolicy: DevicePolicy?
+    ) {
         let name = profile.name
-        let authority = ProfileAuthority(profile: profile, userAgent: connection.userAgent, proxy: connection.proxy,
-                                         trace: connection.trace, clock: connection.clock) {
+        let authority = ProfileAuthority(
+            profile: profile, userAgent: connection.userAgent, proxy: connection.proxy,
+            trace: connection.trace, clock: connection.clock
+        ) {
             try? await vault.load(profile: name)?.clientSecret
         }
-        let store = AuthStore(profile: name, vault: vault, lock: lock, authority: authority,
-                              machine: profile.grant == .clientCredentials ? authority : nil,
-                              refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy,
-                              now: connection.now, clock: connection.clock, trace: connection.trace)
+        let store = AuthStore(
+            profile: name, vault: vault, lock: lock, authority: authority,
+            machine: profile.grant == .clientCredentials ? authority : nil,
+            refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy,
+            now: connection.now, clock: connection.clock, trace: connection.trace)
         self.init(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
     }
 }

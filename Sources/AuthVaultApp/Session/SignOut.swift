@@ -19,14 +19,17 @@ extension Application {
     /// - Parameter logoutPage: also build the logout URL for the browser, before anything changes, so a profile with no
     ///   logout endpoint changes nothing.
     /// - Parameter forgetPending: drop the revocations still to be done instead of trying them (this one's included).
-    public func signOut(profile: String, everywhere: Bool, logoutPage: Bool, forgetPending: Bool = false) async throws(ApplicationError) -> SignOut {
+    public func signOut(profile: String, everywhere: Bool, logoutPage: Bool, forgetPending: Bool = false)
+        async throws(ApplicationError) -> SignOut
+    {
         let session = try await openProfile(named: profile)
         let otherProvider = session.profile.userPoolId == nil
         if everywhere && otherProvider { throw .globalSignOutWithoutUserPool(profile: session.profile.name) }
         var page: String?
         if logoutPage {
             do {
-                page = try await session.authority.oauthClient().logoutURL(postLogoutRedirectURI: session.profile.signOutURI)
+                page = try await session.authority.oauthClient().logoutURL(
+                    postLogoutRedirectURI: session.profile.signOutURI)
             } catch {
                 throw .noLogoutPage(Cause(error))
             }
@@ -34,6 +37,8 @@ extension Application {
         let result = await session.store.signOut(global: everywhere, forgetPending: forgetPending)
         let profile = session.profile
         let pending = await session.store.pendingRevocations().map { PendingSignOut($0, of: profile) }
-        return SignOut(profile: profile.name, result: result, logoutPage: page, atOtherProvider: otherProvider, pendingRevocations: pending)
+        return SignOut(
+            profile: profile.name, result: result, logoutPage: page, atOtherProvider: otherProvider,
+            pendingRevocations: pending)
     }
 }

@@ -32,14 +32,17 @@ struct VaultFactory: Sendable {
     // MARK: Backends
 
     func fileVault() throws(ApplicationError) -> EncryptedFileVault {
-        EncryptedFileVault(directory: dataDirectory, passphrase: passphraseSource(), keyCache: try keyCache(), bindings: bindings)
+        EncryptedFileVault(
+            directory: dataDirectory, passphrase: passphraseSource(), keyCache: try keyCache(), bindings: bindings)
     }
 
     /// Each profile's pool and client, which both backends match a record against.
     private var bindings: [String: ProfileBinding] { profiles.compactMapValues(\.binding) }
 
     func secretServiceVault() throws(ApplicationError) -> SecretServiceVault {
-        SecretServiceVault(changeStamps: changeStamps, bindings: bindings, timeout: try secretServiceTimeout(), allowPrompt: application.prompter.isInteractive, trace: application.trace)
+        SecretServiceVault(
+            changeStamps: changeStamps, bindings: bindings, timeout: try secretServiceTimeout(),
+            allowPrompt: application.prompter.isInteractive, trace: application.trace)
     }
 
     func backend(_ kind: VaultBackendKind) throws(ApplicationError) -> any VaultBackend {
@@ -53,7 +56,9 @@ struct VaultFactory: Sendable {
     /// The backend that holds `profile`: the configured one, or for `auto` the one recorded for it, or — the first
     /// time — the Secret Service when it answers unlocked within the bound, else the encrypted file. A first
     /// choice of the file is said as a notice, once, and recorded: never a silent change of backend.
-    nonisolated(nonsending) func selectBackend(for profile: String) async throws(ApplicationError) -> (any VaultBackend, VaultBackendKind) {
+    nonisolated(nonsending) func selectBackend(for profile: String) async throws(ApplicationError) -> (
+        any VaultBackend, VaultBackendKind
+    ) {
         switch profiles[profile]?.vault ?? .auto {
         case .file: return (try fileVault(), .file)
         case .secretService: return (try secretServiceVault(), .secretService)
@@ -70,7 +75,8 @@ struct VaultFactory: Sendable {
         } else {
             chosen = .file
             let fileVault = try fileVault()
-            application.notice(.fileVaultChosen(profile: profile, directory: fileVault.directory, reason: Self.describe(status.state)))
+            application.notice(
+                .fileVaultChosen(profile: profile, directory: fileVault.directory, reason: Self.describe(status.state)))
         }
         try registry.record(chosen, for: profile)
         return (try backend(chosen), chosen)
@@ -106,22 +112,29 @@ struct VaultFactory: Sendable {
             return .fixed(SecretBytes(utf8: value))
         }
         if let path = application.environment[variable + "_FILE"], !path.isEmpty {
-            return PassphraseSource { _ throws(VaultError) in try Self.readPassphraseFile(path, variable: variable + "_FILE") }
+            return PassphraseSource { _ throws(VaultError) in
+                try Self.readPassphraseFile(path, variable: variable + "_FILE")
+            }
         }
-        let prompter = application.prompter, introduction = newPassphraseIntroduction()
+        let prompter = application.prompter
+        let introduction = newPassphraseIntroduction()
         return PassphraseSource(tries: 3) { purpose throws(VaultError) in
             // Looked for only when a passphrase is needed: a warm command never opens the terminal. Said alike by a
             // command without a terminal and by the agent, which asks nobody.
             guard prompter.canAskForSecret else {
-                throw .passphraseRequired("there is no terminal to ask for it on; put it in a file (mode 0600) named by "
-                    + "\(variable)_FILE, or in \(variable).")
+                throw .passphraseRequired(
+                    "there is no terminal to ask for it on; put it in a file (mode 0600) named by "
+                        + "\(variable)_FILE, or in \(variable).")
             }
-            let asked: String = switch purpose {
-            case .create: "\(introduction)\nNew \(prompt.lowercased()): "
-            case .unlock: "\(prompt): "
-            case .retryUnlock: "Wrong \(prompt.lowercased()), try again.\n\(prompt): "
+            let asked: String =
+                switch purpose {
+                case .create: "\(introduction)\nNew \(prompt.lowercased()): "
+                case .unlock: "\(prompt): "
+                case .retryUnlock: "Wrong \(prompt.lowercased()), try again.\n\(prompt): "
+                }
+            guard let first = prompter.readSecret(prompt: asked) else {
+                throw .passphraseRequired("no passphrase was entered.")
             }
-            guard let first = prompter.readSecret(prompt: asked) else { throw .passphraseRequired("no passphrase was entered.") }
             guard purpose == .create else { return first }
             guard prompter.readSecret(prompt: "Repeat the \(prompt.lowercased()): ") == first else {
                 throw .passphraseRequired("the two passphrases differ; nothing was created.")
@@ -132,10 +145,12 @@ struct VaultFactory: Sendable {
 
     /// Said before a new passphrase is asked: what it protects, and how long the key it opens is remembered.
     private func newPassphraseIntroduction() -> String {
-        let remembered: String = switch try? keyCache() {
-        case .userKeyring(let timeout)?: "its key is remembered for \(TimeText.span(Double(timeout.components.seconds))) in your user keyring"
-        default: "its key is not remembered: every command asks for it"
-        }
+        let remembered: String =
+            switch try? keyCache() {
+            case .userKeyring(let timeout)?:
+                "its key is remembered for \(TimeText.span(Double(timeout.components.seconds))) in your user keyring"
+            default: "its key is not remembered: every command asks for it"
+            }
         return "A new vault passphrase protects the tokens in \(dataDirectory); \(remembered)."
     }
 
@@ -165,10 +180,13 @@ struct VaultFactory: Sendable {
     }
 
     /// A number of seconds from 0 to `maximum`; anything else (1e309, nan, -1, words) is refused, never converted.
-    private func seconds(from variable: String, default value: Double, maximum: Double) throws(ApplicationError) -> Double {
+    private func seconds(from variable: String, default value: Double, maximum: Double) throws(ApplicationError)
+        -> Double
+    {
         guard let text = application.environment[variable], !text.isEmpty else { return value }
         guard let seconds = Double(text), (0...maximum).contains(seconds) else {
-            throw .invalidVariable(name: variable, value: text, expected: "a number of seconds from 0 to \(Int(maximum))")
+            throw .invalidVariable(
+                name: variable, value: text, expected: "a number of seconds from 0 to \(Int(maximum))")
         }
         return seconds
     }

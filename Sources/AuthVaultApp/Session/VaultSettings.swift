@@ -27,7 +27,8 @@ public enum VaultSettings: Sendable {
         case .secretService(let directory):
             return SecretServiceVault(changeStamps: ChangeStamps(dataDirectory: directory), bindings: bindings)
         case .encryptedFile(let directory, let passphrase, let keyCache):
-            return EncryptedFileVault(directory: directory, passphrase: passphrase, keyCache: keyCache, bindings: bindings)
+            return EncryptedFileVault(
+                directory: directory, passphrase: passphrase, keyCache: keyCache, bindings: bindings)
         }
     }
 }

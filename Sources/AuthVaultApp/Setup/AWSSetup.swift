@@ -10,7 +10,8 @@ struct AWSSetup {
     var command: String { ShellWords.line([site.executable, "--profile", site.profile, "aws-credentials"]) }
 
     func plan(undo: Bool, restoring: [String]?) throws(SetupError) -> SetupPlan {
-        try SettingLines.plan(.aws, path: site.file("AWS_CONFIG_FILE", orHome: ".aws/config"), key: Self.key, value: command,
-                              in: section, undo: undo, restoring: restoring)
+        try SettingLines.plan(
+            .aws, path: site.file("AWS_CONFIG_FILE", orHome: ".aws/config"), key: Self.key, value: command,
+            in: section, undo: undo, restoring: restoring)
     }
 }

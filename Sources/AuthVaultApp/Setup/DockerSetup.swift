@@ -21,7 +21,9 @@ struct DockerSetup {
         }
         var helpers: [JSONMember] = []
         if let existing = members.first(where: { $0.key == "credHelpers" })?.value {
-            guard case .object(let existing) = existing else { throw .malformed(path: path, problem: "credHelpers is not an object") }
+            guard case .object(let existing) = existing else {
+                throw .malformed(path: path, problem: "credHelpers is not an object")
+            }
             helpers = existing
         }
         let current = helpers.first { $0.key == registry }?.value.string
@@ -38,11 +40,13 @@ struct DockerSetup {
             change = "remove credHelpers[\"\(registry)\"] = \"\(Self.helperName)\""
         } else {
             helpers.set(registry, to: .string(Self.helperName))
-            change = "credHelpers[\"\(registry)\"] = \"\(Self.helperName)\"" + (current.map { " (was \"\($0)\")" } ?? "")
+            change =
+                "credHelpers[\"\(registry)\"] = \"\(Self.helperName)\"" + (current.map { " (was \"\($0)\")" } ?? "")
         }
         members.set("credHelpers", to: .object(helpers))
-        var plan = SetupPlan(tool: .docker, target: path, changes: [change], helperHost: helperHost,
-                             edit: file.replacement(IndentedJSON.render(.object(members))))
+        var plan = SetupPlan(
+            tool: .docker, target: path, changes: [change], helperHost: helperHost,
+            edit: file.replacement(IndentedJSON.render(.object(members))))
         if !undo { plan.replaced = current.map { [$0] } }
         return plan
     }

@@ -21,26 +21,35 @@ struct GitSetup {
         }.result.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         let section = "[credential \"https://\(host)\"]"
         if undo {
-            guard current.contains(helper) else { return SetupPlan(tool: .git, target: file.path, changes: [], helperHost: helperHost, edit: .none) }
+            guard current.contains(helper) else {
+                return SetupPlan(tool: .git, target: file.path, changes: [], helperHost: helperHost, edit: .none)
+            }
             let previous = restoring ?? []
             let edited = try file.editedCopy { (copy: String) throws(SetupError) in
                 _ = try site.run("git", ["config", "--file", copy, "--unset-all", key])
                 for helper in previous { _ = try site.run("git", ["config", "--file", copy, "--add", key, helper]) }
             }
-            return SetupPlan(tool: .git, target: file.path,
-                             changes: current.map { "\(section) remove helper = \($0)" } + previous.map { "\(section) helper = \($0) again (setup replaced it)" },
-                             helperHost: helperHost, edit: file.replacement(edited.contents))
+            return SetupPlan(
+                tool: .git, target: file.path,
+                changes: current.map { "\(section) remove helper = \($0)" }
+                    + previous.map { "\(section) helper = \($0) again (setup replaced it)" },
+                helperHost: helperHost, edit: file.replacement(edited.contents))
         }
         let wanted = ["", helper]
-        guard current != wanted else { return SetupPlan(tool: .git, target: file.path, changes: [], helperHost: helperHost, edit: .none) }
+        guard current != wanted else {
+            return SetupPlan(tool: .git, target: file.path, changes: [], helperHost: helperHost, edit: .none)
+        }
         let edited = try file.editedCopy { (copy: String) throws(SetupError) in
             _ = try site.run("git", ["config", "--file", copy, "--replace-all", key, ""])
             _ = try site.run("git", ["config", "--file", copy, "--add", key, helper])
         }
         let replaced = current.filter { !wanted.contains($0) }.map { "\(section) replace helper = \($0)" }
-        var plan = SetupPlan(tool: .git, target: file.path,
-                             changes: replaced + ["\(section) helper = (empty: no helper set for all hosts)", "\(section) helper = \(helper)"],
-                             helperHost: helperHost, edit: file.replacement(edited.contents))
+        var plan = SetupPlan(
+            tool: .git, target: file.path,
+            changes: replaced + [
+                "\(section) helper = (empty: no helper set for all hosts)", "\(section) helper = \(helper)",
+            ],
+            helperHost: helperHost, edit: file.replacement(edited.contents))
         plan.replaced = current.isEmpty ? nil : current
         return plan
     }

@@ -15,13 +15,17 @@ struct Kubeconfig {
     static func read(_ site: SetupSite) throws(SetupError) -> Kubeconfig {
         let file = try ToolFile.read(path(site))
         guard let contents = file.contents, contents.contains(where: { !Self.isSpace($0) }) else {
-            return Kubeconfig(file: file, members: [JSONMember("apiVersion", "v1"), JSONMember("kind", "Config")], fromYAML: false)
+            return Kubeconfig(
+                file: file, members: [JSONMember("apiVersion", "v1"), JSONMember("kind", "Config")], fromYAML: false)
         }
         if let parsed = JSONValue.parse(contents) {
-            guard case .object(let members) = parsed else { throw .malformed(path: file.path, problem: "not a JSON object") }
+            guard case .object(let members) = parsed else {
+                throw .malformed(path: file.path, problem: "not a JSON object")
+            }
             return Kubeconfig(file: file, members: members, fromYAML: false)
         }
-        let view = try site.run("kubectl", ["config", "view", "--raw", "-o", "json", "--kubeconfig", file.resolvedPath])
+        let view = try site.run(
+            "kubectl", ["config", "view", "--raw", "-o", "json", "--kubeconfig", file.resolvedPath])
         guard case .object(let members)? = JSONValue.parse(view.standardOutput) else {
             throw .malformed(path: file.path, problem: "'kubectl config view' printed no JSON object")
         }
@@ -72,7 +76,8 @@ enum YAMLKeys {
             var rest = line.drop { $0 == " " }
             while rest.hasPrefix("- ") { rest = rest.dropFirst(2).drop { $0 == " " } }
             if rest.hasPrefix("#") { continue }
-            let key: Substring, value: Substring
+            let key: Substring
+            let value: Substring
             if let separator = rest.firstRange(of: ": ") {
                 (key, value) = (rest[..<separator.lowerBound], rest[separator.upperBound...].drop { $0 == " " })
             } else if rest.hasSuffix(":") {
@@ -87,9 +92,9 @@ enum YAMLKeys {
     }
 }
 
-private extension Substring {
+extension Substring {
     /// `"key"` and `'key'` are the key.
-    var trimmingQuotes: String {
+    fileprivate var trimmingQuotes: String {
         guard count >= 2, let first, first == "\"" || first == "'", last == first else { return String(self) }
         return String(dropFirst().dropLast())
     }

@@ -16,25 +16,35 @@ struct KubectlSetup {
 
     /// What kubectl runs: absolute path, the profile, v1beta1, and the cluster named in every call.
     var exec: JSONValue {
-        .object([JSONMember("apiVersion", .string(Self.apiVersion)), JSONMember("command", .string(site.executable)),
-                 JSONMember("args", .array(arguments.map(JSONValue.string))), JSONMember("provideClusterInfo", .bool(true))])
+        .object([
+            JSONMember("apiVersion", .string(Self.apiVersion)), JSONMember("command", .string(site.executable)),
+            JSONMember("args", .array(arguments.map(JSONValue.string))), JSONMember("provideClusterInfo", .bool(true)),
+        ])
     }
 
     /// `helperHost`: the change to the profile's helper hosts that listing (or, undoing, unlisting) a host takes.
     /// `restoring`: on undo, the context's user before setup.
-    func plan(undo: Bool, helperHost: (String) -> HelperHostChange?, restoring: [String]?) throws(SetupError) -> SetupPlan {
+    func plan(undo: Bool, helperHost: (String) -> HelperHostChange?, restoring: [String]?) throws(SetupError)
+        -> SetupPlan
+    {
         var kubeconfig = try Kubeconfig.read(site)
-        let listedUsers = try kubeconfig.list("users"), listedContexts = try kubeconfig.list("contexts")
-        var users = listedUsers, contexts = listedContexts
+        let listedUsers = try kubeconfig.list("users")
+        let listedContexts = try kubeconfig.list("contexts")
+        var users = listedUsers
+        var contexts = listedContexts
         let userIndex = Self.index(of: user, in: users)
         let current = userIndex.map { users[$0]["user"] ?? .null }
         var contextIndex: Int?
         if let context {
             contextIndex = Self.index(of: context, in: contexts)
-            guard contextIndex != nil else { throw .noSuchContext(name: context, known: contexts.compactMap { $0["name"]?.string }) }
+            guard contextIndex != nil else {
+                throw .noSuchContext(name: context, known: contexts.compactMap { $0["name"]?.string })
+            }
         }
         // An empty user is no user: "(was )" says nothing.
-        let contextUser = contextIndex.flatMap { contexts[$0]["context"]?["user"]?.string }.flatMap { $0.isEmpty ? nil : $0 }
+        let contextUser = contextIndex.flatMap { contexts[$0]["context"]?["user"]?.string }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         var hostChange: HelperHostChange?
         if let context, let contextIndex {
             let server = try Self.server(of: contexts[contextIndex], in: kubeconfig)
@@ -53,14 +63,19 @@ struct KubectlSetup {
             if let context, let contextIndex, contextUser == user {
                 let previous = restoring?.first
                 contexts[contextIndex] = Self.entry(contexts[contextIndex], user: previous)
-                changes.append("context \(context): " + (previous.map { "user \($0) again (setup replaced it)" } ?? "no user"))
+                changes.append(
+                    "context \(context): " + (previous.map { "user \($0) again (setup replaced it)" } ?? "no user"))
             }
         } else {
             if current != nil, !Self.isOurs(current) { throw .kubeconfigUserTaken(name: user) }
             if !isWanted(current?["exec"]) {
-                let entry = JSONValue.object([JSONMember("name", .string(user)), JSONMember("user", .object([JSONMember("exec", exec)]))])
+                let entry = JSONValue.object([
+                    JSONMember("name", .string(user)), JSONMember("user", .object([JSONMember("exec", exec)])),
+                ])
                 if let userIndex { users[userIndex] = entry } else { users.append(entry) }
-                changes.append("user \(user): exec \(ShellWords.line([site.executable] + arguments)) (\(Self.apiVersion), provideClusterInfo: true)")
+                changes.append(
+                    "user \(user): exec \(ShellWords.line([site.executable] + arguments)) (\(Self.apiVersion), provideClusterInfo: true)"
+                )
             }
             if let context, let contextIndex, contextUser != user {
                 contexts[contextIndex] = Self.entry(contexts[contextIndex], user: user)
@@ -69,12 +84,17 @@ struct KubectlSetup {
         }
         let target = kubeconfig.file.path
         // Already as wanted: the file is not rewritten, not even into JSON.
-        guard !changes.isEmpty else { return SetupPlan(tool: .kubectl, target: target, changes: [], helperHost: hostChange, edit: .none) }
+        guard !changes.isEmpty else {
+            return SetupPlan(tool: .kubectl, target: target, changes: [], helperHost: hostChange, edit: .none)
+        }
         if users != listedUsers { kubeconfig.members.set("users", to: .array(users)) }
         if contexts != listedContexts { kubeconfig.members.set("contexts", to: .array(contexts)) }
-        if kubeconfig.fromYAML { changes.append("the file is rewritten as JSON, which kubectl reads as YAML (its comments are not kept)") }
-        var plan = SetupPlan(tool: .kubectl, target: target, changes: changes, helperHost: hostChange,
-                             edit: kubeconfig.file.replacement(kubeconfig.rendered))
+        if kubeconfig.fromYAML {
+            changes.append("the file is rewritten as JSON, which kubectl reads as YAML (its comments are not kept)")
+        }
+        var plan = SetupPlan(
+            tool: .kubectl, target: target, changes: changes, helperHost: hostChange,
+            edit: kubeconfig.file.replacement(kubeconfig.rendered))
         if !undo, contextUser != user { plan.replaced = contextUser.map { [$0] } }
         return plan
     }
@@ -95,12 +115,15 @@ struct KubectlSetup {
     /// gets the token; nil for anything else.
     private static func helperHost(_ server: String?) -> String? {
         guard let server, let url = ServiceURL(server), url.scheme == "https" else { return nil }
-        return ProfileValidation.normalizedHelperHost(HostPort(host: url.authority.host, port: url.authority.port ?? 443).description)
+        return ProfileValidation.normalizedHelperHost(
+            HostPort(host: url.authority.host, port: url.authority.port ?? 443).description)
     }
 
     /// A user is ours to change when it only runs an authvault exec plugin.
     private static func isOurs(_ user: JSONValue?) -> Bool {
-        guard let user, user.members.map(\.key) == ["exec"], let command = user["exec"]?["command"]?.string else { return false }
+        guard let user, user.members.map(\.key) == ["exec"], let command = user["exec"]?["command"]?.string else {
+            return false
+        }
         return command.split(separator: "/").last == "authvault"
     }
 

@@ -62,7 +62,9 @@ struct SettingLines: Sendable {
     }
 
     private static func key(of line: String) -> String? {
-        guard let first = line.first, !first.isWhitespace, first != "#", first != ";", let equals = line.firstIndex(of: "=") else { return nil }
+        guard let first = line.first, !first.isWhitespace, first != "#", first != ";",
+            let equals = line.firstIndex(of: "=")
+        else { return nil }
         return line[..<equals].trimmedOfSpaces
     }
 
@@ -71,8 +73,8 @@ struct SettingLines: Sendable {
     }
 }
 
-private extension StringProtocol {
-    var trimmedOfSpaces: String {
+extension StringProtocol {
+    fileprivate var trimmedOfSpaces: String {
         String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }
@@ -81,8 +83,10 @@ extension SettingLines {
     /// The plan that sets `key` to `value` in `section` of the file at `path` (undo: removes it where it is that
     /// value, or puts back `restoring`, the value setup replaced), every other line kept; nothing when the file
     /// already says so.
-    static func plan(_ tool: SetupTool, path: String, key: String, value: String, in section: String?, undo: Bool,
-                     restoring: [String]? = nil) throws(SetupError) -> SetupPlan {
+    static func plan(
+        _ tool: SetupTool, path: String, key: String, value: String, in section: String?, undo: Bool,
+        restoring: [String]? = nil
+    ) throws(SetupError) -> SetupPlan {
         let file = try ToolFile.read(path)
         var lines = SettingLines(file.text)
         let current = lines.value(of: key, in: section)
@@ -101,7 +105,8 @@ extension SettingLines {
             lines.set(key, to: value, in: section)
             change = "\(place)\(key) = \(value)" + (current.map { $0 == value ? "" : " (was \($0))" } ?? "")
         }
-        var plan = SetupPlan(tool: tool, target: path, changes: [change], edit: file.replacement(Array(lines.text.utf8)))
+        var plan = SetupPlan(
+            tool: tool, target: path, changes: [change], edit: file.replacement(Array(lines.text.utf8)))
         if !undo, current != value { plan.replaced = current.map { [$0] } }
         return plan
     }

@@ -42,21 +42,26 @@ public enum SetupError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformed(let path, let problem): "\(path) is malformed (\(problem)); it was left unchanged."
         case .toolMissing(let name): "'\(name)' is not on the PATH."
         case .toolFailed(let name, let arguments, let status, let message):
-            "'\(([name] + arguments).joined(separator: " "))' failed (exit status \(status))" + (message.isEmpty ? "." : ": \(message)")
+            "'\(([name] + arguments).joined(separator: " "))' failed (exit status \(status))"
+                + (message.isEmpty ? "." : ": \(message)")
         case .noSuchContext(let name, let known):
-            "The kubeconfig has no context '\(name)'" + (known.isEmpty ? "." : " (it has: \(known.joined(separator: ", "))).")
+            "The kubeconfig has no context '\(name)'"
+                + (known.isEmpty ? "." : " (it has: \(known.joined(separator: ", "))).")
         case .kubeconfigFieldsUnknown(let path, let fields):
             "kubectl reads \(path) without its fields \(fields.joined(separator: ", ")), so rewriting it would drop them; it was left unchanged."
-        case .kubeconfigUserTaken(let name): "The kubeconfig user '\(name)' already signs in another way; it was left unchanged."
+        case .kubeconfigUserTaken(let name):
+            "The kubeconfig user '\(name)' already signs in another way; it was left unchanged."
         case .helperLinkMissing(let path): "The Vault token helper \(path) does not exist."
         case .untrustedProgram(let path, let error):
             "The tools would run \(path), which another user could replace: \(error). Nothing was changed."
         case .homeUnusable(let value):
-            "HOME is " + (value.map { "'\($0)', not an absolute path" } ?? "not set") + ", so the tools' files cannot be found. Nothing was changed."
+            "HOME is " + (value.map { "'\($0)', not an absolute path" } ?? "not set")
+                + ", so the tools' files cannot be found. Nothing was changed."
         case .invalidName(let name, let value, let rule):
             "'\(ServerText.escaped(value))' is no \(name.rawValue): \(rule). Nothing was changed."
         case .clusterServerRefused(let context, let server):
-            "The kubeconfig context '\(context)' names " + (server.map { "the cluster server '\(ServerText.escaped($0))'" } ?? "no cluster server")
+            "The kubeconfig context '\(context)' names "
+                + (server.map { "the cluster server '\(ServerText.escaped($0))'" } ?? "no cluster server")
                 + ": a token goes only to an https server. Nothing was changed."
         case .noIdentityPool(let profile):
             "Profile '\(profile)' has no identity pool, so the AWS CLI would get no credentials from it. Nothing was changed."

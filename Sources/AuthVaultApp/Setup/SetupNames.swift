@@ -21,14 +21,20 @@ enum SetupNames {
 
     private static func name(_ value: String, as kind: SetupName, extra: String, rule: String) throws(SetupError) {
         let limit = kind == .awsProfile ? 128 : 253
-        let allowed = value.unicodeScalars.allSatisfy { $0.isASCII && (isAlphanumeric($0) || extra.unicodeScalars.contains($0)) }
-        guard !value.isEmpty, value.utf8.count <= limit, allowed else { throw .invalidName(kind, value: value, rule: rule) }
+        let allowed = value.unicodeScalars.allSatisfy {
+            $0.isASCII && (isAlphanumeric($0) || extra.unicodeScalars.contains($0))
+        }
+        guard !value.isEmpty, value.utf8.count <= limit, allowed else {
+            throw .invalidName(kind, value: value, rule: rule)
+        }
     }
 
     /// A host or host:port, as git and docker name a server (no path: a setup wires a whole host).
     private static func hostName(_ value: String, as kind: SetupName) throws(SetupError) {
         guard ProfileValidation.isHelperHost(value, allowingPath: false) else {
-            throw .invalidName(kind, value: value, rule: "expected a host such as example.com, or host:port such as registry.example.com:5000")
+            throw .invalidName(
+                kind, value: value,
+                rule: "expected a host such as example.com, or host:port such as registry.example.com:5000")
         }
     }
 

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 import SecureFiles
 import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Another tool's configuration file, read and replaced whole: atomically, keeping its mode, and through a
 /// symbolic link to the file it names (a dotfiles repository's link stays a link).

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-internal import Glibc
-#endif
 import SystemPlumbing
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// What a tool's command printed and how it ended.
 public struct ToolOutput: Sendable, Equatable {
@@ -30,12 +31,18 @@ public protocol ToolRunner: Sendable {
 public struct SpawnedTool: ToolRunner {
     public init() {}
 
-    public func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws(SetupError) -> ToolOutput {
-        guard let path = Self.locate(tool, searchPath: environment["PATH"] ?? "/usr/bin:/bin") else { throw .toolMissing(name: tool) }
-        var output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
+    public func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws(SetupError)
+        -> ToolOutput
+    {
+        guard let path = Self.locate(tool, searchPath: environment["PATH"] ?? "/usr/bin:/bin") else {
+            throw .toolMissing(name: tool)
+        }
+        var output: [Int32] = [0, 0]
+        var errors: [Int32] = [0, 0]
         guard pipe(&output) == 0 else { throw Self.failure(tool, arguments, errno) }
         guard pipe(&errors) == 0 else {
-            close(output[0]); close(output[1])
+            close(output[0])
+            close(output[1])
             throw Self.failure(tool, arguments, errno)
         }
         // Only the child's dup2 copies may outlive the spawn in it.
@@ -52,7 +59,10 @@ public struct SpawnedTool: ToolRunner {
         }
         close(output[1])
         close(errors[1])
-        defer { close(output[0]); close(errors[0]) }
+        defer {
+            close(output[0])
+            close(errors[0])
+        }
         guard spawned == 0 else { throw Self.failure(tool, arguments, spawned) }
         // The tools' messages are short: reading standard output to its end first cannot fill the other pipe.
         let printed = Self.readAll(output[0])
@@ -60,7 +70,8 @@ public struct SpawnedTool: ToolRunner {
         var status: Int32 = 0
         _ = try? SystemCall.retryingInterrupts("waitpid") { waitpid(pid, &status, 0) }
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return ToolOutput(status: exitStatus, standardOutput: printed, standardError: String(decoding: complaint, as: UTF8.self))
+        return ToolOutput(
+            status: exitStatus, standardOutput: printed, standardError: String(decoding: complaint, as: UTF8.self))
     }
 
     /// The first executable `name` on `searchPath`, as a shell finds it.
@@ -72,8 +83,10 @@ public struct SpawnedTool: ToolRunner {
     private static func readAll(_ descriptor: Int32) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while let count = try? SystemCall.retryingInterrupts("read", { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }),
-              count > 0 {
+        while let count = try? SystemCall.retryingInterrupts(
+            "read", { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }),
+            count > 0
+        {
             bytes.append(contentsOf: chunk[0..<count])
         }
         return bytes

@@ -15,37 +15,52 @@ extension ToolSetup {
     func recorded(_ plan: SetupPlan, _ request: SetupRequest) throws(SetupError) -> SetupPlan {
         let file = try ToolFile.read(plan.target)
         var plan = plan
-        plan.recording = .claim(SetupClaim(profile: site.profile, request: request), file: file,
-                                createdDirectories: file.contents == nil ? ToolFile.missingDirectory(of: file.resolvedPath) : [],
-                                replaced: plan.replaced)
+        plan.recording = .claim(
+            SetupClaim(profile: site.profile, request: request), file: file,
+            createdDirectories: file.contents == nil ? ToolFile.missingDirectory(of: file.resolvedPath) : [],
+            replaced: plan.replaced)
         return plan
     }
 
     func undoPlan(_ request: SetupRequest, profile: ResolvedProfile) throws(SetupError) -> SetupPlan {
         let claim = SetupClaim(profile: site.profile, request: request)
         let record = try SetupRecord.load(from: application.dataDirectory)
-        guard let index = record.entry(holding: claim) else { return try toolPlan(request, profile: profile, undo: true) }
-        let entry = record.files[index], file = try ToolFile.read(entry.path)
+        guard let index = record.entry(holding: claim) else {
+            return try toolPlan(request, profile: profile, undo: true)
+        }
+        let entry = record.files[index]
+        let file = try ToolFile.read(entry.path)
         // Only setup's own entries, putting back what it replaced.
-        let own = try toolPlan(request, profile: profile, undo: true, restoring: entry.replaced.first { $0.claim == claim }?.values)
+        let own = try toolPlan(
+            request, profile: profile, undo: true, restoring: entry.replaced.first { $0.claim == claim }?.values)
         let others = entry.claims.filter { $0 != claim }
         var plan: SetupPlan
         if entry.editedSince || file.contents.map({ Data($0) }) != entry.written {
             plan = own
-            plan.notes = ["the file was changed since setup: only setup's own entries are removed, the rest is left as it is"]
+            plan.notes = [
+                "the file was changed since setup: only setup's own entries are removed, the rest is left as it is"
+            ]
         } else if others.isEmpty {
-            let edit: SetupEdit = entry.original.map { .file(path: entry.path, contents: Array($0), mode: entry.originalMode) }
+            let edit: SetupEdit =
+                entry.original.map { .file(path: entry.path, contents: Array($0), mode: entry.originalMode) }
                 ?? .remove(path: entry.path, directories: entry.createdDirectories)
             // The whole file, not each key: what setup replaced comes back with it.
-            let change = entry.original == nil ? "remove the file: setup created it" : "put back the file as it was before setup"
-            plan = SetupPlan(tool: own.tool, target: own.target, changes: [change], helperHost: own.helperHost, edit: edit)
+            let change =
+                entry.original == nil ? "remove the file: setup created it" : "put back the file as it was before setup"
+            plan = SetupPlan(
+                tool: own.tool, target: own.target, changes: [change], helperHost: own.helperHost, edit: edit)
         } else if let sharing = others.last(where: { $0.sameEntry(as: claim) }) {
             // Another profile set up the same entry: it stays that profile's.
             let theirs = try ToolSetup(application: application, site: site.forProfile(sharing.profile))
                 .toolPlan(request, profile: profile, undo: false)
-            plan = SetupPlan(tool: own.tool, target: own.target, changes: theirs.changes, helperHost: own.helperHost, edit: theirs.edit)
-            plan.notes = [theirs.changesNothing ? "the entry stays: profile '\(sharing.profile)' set it up too"
-                          : "profile '\(sharing.profile)' set it up too: its entry comes back"]
+            plan = SetupPlan(
+                tool: own.tool, target: own.target, changes: theirs.changes, helperHost: own.helperHost,
+                edit: theirs.edit)
+            plan.notes = [
+                theirs.changesNothing
+                    ? "the entry stays: profile '\(sharing.profile)' set it up too"
+                    : "profile '\(sharing.profile)' set it up too: its entry comes back"
+            ]
         } else {
             plan = own
         }
@@ -55,8 +70,10 @@ extension ToolSetup {
 
     /// Notes `claim` before its file is written. A file no record holds is noted only when this setup changes it:
     /// one already set up (by a version without the record) has no earlier state to go back to.
-    func record(_ claim: SetupClaim, file: ToolFile, createdDirectories: [String], replaced: [String]?,
-                writing edit: SetupEdit) throws(SetupError) {
+    func record(
+        _ claim: SetupClaim, file: ToolFile, createdDirectories: [String], replaced: [String]?,
+        writing edit: SetupEdit
+    ) throws(SetupError) {
         var record = try SetupRecord.load(from: application.dataDirectory)
         let contents: [UInt8]
         switch edit {
@@ -76,9 +93,12 @@ extension ToolSetup {
             record.files[index] = entry
         } else {
             guard case .file = edit else { return }
-            record.files.append(RecordedFile(path: file.resolvedPath, original: file.contents.map { Data($0) }, originalMode: file.mode,
-                                             createdDirectories: createdDirectories, written: Data(contents), editedSince: false, claims: [claim],
-                                             replaced: replaced.map { [ReplacedValues(claim: claim, values: $0)] } ?? []))
+            record.files.append(
+                RecordedFile(
+                    path: file.resolvedPath, original: file.contents.map { Data($0) }, originalMode: file.mode,
+                    createdDirectories: createdDirectories, written: Data(contents), editedSince: false,
+                    claims: [claim],
+                    replaced: replaced.map { [ReplacedValues(claim: claim, values: $0)] } ?? []))
         }
         try record.save(in: application.dataDirectory)
     }

@@ -15,8 +15,9 @@ public struct ToolSetup: Sendable {
         self.application = application
         // The tools run in the application's environment, without authvault's own variables (the passphrase).
         let environment = application.environment.all.filter { !$0.key.hasPrefix("AUTHVAULT_") }
-        site = SetupSite(profile: profile, executable: executable, environment: environment,
-                         home: application.environment["HOME"] ?? "", tools: tools)
+        site = SetupSite(
+            profile: profile, executable: executable, environment: environment,
+            home: application.environment["HOME"] ?? "", tools: tools)
     }
 
     init(application: Application, site: SetupSite) {
@@ -41,7 +42,9 @@ public struct ToolSetup: Sendable {
 
     /// The tool's own plan, from the file as it is, without the record; an undo puts back `restoring`, the values
     /// the setup replaced.
-    func toolPlan(_ request: SetupRequest, profile: ResolvedProfile, undo: Bool, restoring: [String]? = nil) throws(SetupError) -> SetupPlan {
+    func toolPlan(_ request: SetupRequest, profile: ResolvedProfile, undo: Bool, restoring: [String]? = nil)
+        throws(SetupError) -> SetupPlan
+    {
         let change = { (host: String) in Self.change(host, in: profile, undo: undo) }
         switch request {
         case .git(let host):
@@ -49,7 +52,8 @@ public struct ToolSetup: Sendable {
             return try GitSetup(site: site, host: host).plan(undo: undo, helperHost: change(host), restoring: restoring)
         case .docker(let registry):
             let host = registry.lowercased()
-            return try DockerSetup(site: site, registry: host).plan(undo: undo, helperHost: change(host), restoring: restoring)
+            return try DockerSetup(site: site, registry: host).plan(
+                undo: undo, helperHost: change(host), restoring: restoring)
         case .kubectl(let context, let user):
             return try KubectlSetup(site: site, context: context, user: user ?? "authvault-\(site.profile)")
                 .plan(undo: undo, helperHost: change, restoring: restoring)
@@ -79,7 +83,8 @@ public struct ToolSetup: Sendable {
             do {
                 try application.configStore.update { (file: inout ConfigFile) throws(ConfigError) in
                     guard var settings = file.profiles[name] else {
-                        throw .noSuchProfile(name: name, path: application.configPath, known: file.profiles.keys.sorted())
+                        throw .noSuchProfile(
+                            name: name, path: application.configPath, known: file.profiles.keys.sorted())
                     }
                     switch change {
                     case .add(let host): try settings.editHelperHosts(adding: [host], removing: [])
@@ -132,8 +137,9 @@ struct SetupSite: Sendable {
     func run(_ tool: String, _ arguments: [String], accepting: Set<Int32> = [0]) throws(SetupError) -> ToolOutput {
         let output = try tools.run(tool, arguments, environment: environment)
         guard accepting.contains(output.status) else {
-            throw .toolFailed(name: tool, arguments: arguments, status: output.status,
-                              message: output.standardError.split(separator: "\n").first.map(String.init) ?? "")
+            throw .toolFailed(
+                name: tool, arguments: arguments, status: output.status,
+                message: output.standardError.split(separator: "\n").first.map(String.init) ?? "")
         }
         return output
     }

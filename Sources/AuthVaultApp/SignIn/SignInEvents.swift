@@ -11,8 +11,10 @@ public struct SignInChoices: Sendable {
     /// Where the pool leaves it to the user, have Cognito remember this machine.
     public var remembersDevice: Bool
 
-    public init(mfaType: MFAType? = nil, firstFactor: FirstFactorChoice? = nil, attributes: [String: String] = [:],
-                remembersDevice: Bool = false) {
+    public init(
+        mfaType: MFAType? = nil, firstFactor: FirstFactorChoice? = nil, attributes: [String: String] = [:],
+        remembersDevice: Bool = false
+    ) {
         self.mfaType = mfaType
         self.firstFactor = firstFactor
         self.attributes = attributes

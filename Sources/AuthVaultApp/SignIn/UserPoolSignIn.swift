@@ -19,7 +19,9 @@ public struct UserPoolSignIn {
     /// Custom challenges asked so far, to number them.
     private var customRounds = 0
 
-    public init(session: ProfileSession, answers: Answers, choices: SignInChoices, notice: @escaping (SignInNotice) -> Void) {
+    public init(
+        session: ProfileSession, answers: Answers, choices: SignInChoices, notice: @escaping (SignInNotice) -> Void
+    ) {
         self.session = session
         self.answers = answers
         self.choices = choices
@@ -113,7 +115,9 @@ public struct UserPoolSignIn {
         case .emailOTP where !passwordGiven:
             return .code(try sentCode(challenge))
         case .smsMFA, .emailOTP, .softwareTokenMFA:
-            let source = challenge.kind == .softwareTokenMFA ? "your authenticator app"
+            let source =
+                challenge.kind == .softwareTokenMFA
+                ? "your authenticator app"
                 : "the code sent to \(challenge.codeDeliveryDestination.map { ServerText.escaped($0) } ?? "you")"
             codeCanBeRetried = answers.isInteractive && !answers.isGiven(.mfaCode)
             return .code(try secret(.mfaCode, prompt: "MFA code from \(source): "))
@@ -123,17 +127,20 @@ public struct UserPoolSignIn {
             return .firstFactor(try chooseFirstFactor(challenge))
         case .customChallenge:
             customRounds += 1
-            notice(.customChallenge(round: customRounds,
-                                    parameters: challenge.parameters.filter { $0.key != "USERNAME" }.sorted { $0.key < $1.key }
-                                        .map { (name: $0.key, value: $0.value) }))
+            notice(
+                .customChallenge(
+                    round: customRounds,
+                    parameters: challenge.parameters.filter { $0.key != "USERNAME" }.sorted { $0.key < $1.key }
+                        .map { (name: $0.key, value: $0.value) }))
             return .customAnswer(try secret(.customAnswer, prompt: "Answer: "))
         case .mfaSetup:
             let secret: SoftwareTokenSecret
             do { secret = try await session.store.beginSoftwareTokenSetup() } catch { throw ApplicationError(error) }
             // The user's own authenticator secret, shown because Cognito requires them to set it up now.
             notice(.authenticatorRequired(secret, accountName: challenge.username))
-            return .softwareTokenSetupCode(try self.secret(.mfaCode, prompt: "First code from the authenticator app: "),
-                                           friendlyDeviceName: "authvault")
+            return .softwareTokenSetupCode(
+                try self.secret(.mfaCode, prompt: "First code from the authenticator app: "),
+                friendlyDeviceName: "authvault")
         default:
             throw .signIn(.unanswerable("\(challenge.kind)"))
         }
@@ -144,8 +151,11 @@ public struct UserPoolSignIn {
     private mutating func sentCode(_ challenge: AuthChallenge) throws(ApplicationError) -> SecretBytes {
         if !codeAnnounced {
             codeAnnounced = true
-            notice(.codeSent(destination: challenge.codeDeliveryDestination, medium: challenge.parameters["CODE_DELIVERY_DELIVERY_MEDIUM"],
-                             bySMS: challenge.kind == .smsOTP))
+            notice(
+                .codeSent(
+                    destination: challenge.codeDeliveryDestination,
+                    medium: challenge.parameters["CODE_DELIVERY_DELIVERY_MEDIUM"],
+                    bySMS: challenge.kind == .smsOTP))
         }
         codeCanBeRetried = answers.value(.code) == nil
         return try secret(.code, prompt: "Code: ")
@@ -164,8 +174,10 @@ public struct UserPoolSignIn {
             chosen = firstFactor
         } else {
             let words = offered.map(\.rawValue).joined(separator: "/")
-            guard let answer = answers.askLine("Sign in with (\(words)): "), let picked = FirstFactorChoice(rawValue: answer),
-                  offered.contains(picked) else { throw .signIn(.firstFactorUnchosen(offered: offered)) }
+            guard let answer = answers.askLine("Sign in with (\(words)): "),
+                let picked = FirstFactorChoice(rawValue: answer),
+                offered.contains(picked)
+            else { throw .signIn(.firstFactorUnchosen(offered: offered)) }
             chosen = picked
         }
         switch chosen {
@@ -190,7 +202,9 @@ public struct UserPoolSignIn {
     private func requiredAttributes(_ challenge: AuthChallenge) throws(ApplicationError) -> [String: String] {
         var given = choices.attributes
         for name in challenge.requiredAttributes where given[name] == nil {
-            guard let value = answers.askLine("\(ServerText.escaped(name)): ") else { throw .signIn(.attributeRequired(name)) }
+            guard let value = answers.askLine("\(ServerText.escaped(name)): ") else {
+                throw .signIn(.attributeRequired(name))
+            }
             given[name] = value
         }
         return given
@@ -202,7 +216,9 @@ public struct UserPoolSignIn {
             return mfaType
         }
         let words = offered.map(\.word).sorted().joined(separator: "/")
-        guard let answer = answers.askLine("MFA method (\(words)): "), let type = MFAType(word: answer), offered.contains(type) else {
+        guard let answer = answers.askLine("MFA method (\(words)): "), let type = MFAType(word: answer),
+            offered.contains(type)
+        else {
             throw .signIn(.mfaTypeUnchosen(offered: offered))
         }
         return type

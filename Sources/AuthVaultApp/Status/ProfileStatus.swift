@@ -89,14 +89,18 @@ extension Application {
         let state = await session.store.bootstrap()
         let record = await session.store.recordFacts()
         let now = now()
-        let clock = session.store.clock, providerNow = clock.now()
+        let clock = session.store.clock
+        let providerNow = clock.now()
         let refreshFailure = session.store.lastRefreshFailure()
         let profile = session.profile
-        let refreshExpiry = record?.canRefresh != true ? nil
+        let refreshExpiry =
+            record?.canRefresh != true
+            ? nil
             : profile.refreshTokenExpiry(signedInAt: record?.signedInAt, lastRefreshAt: record?.lastRefreshAt)
         let accessExpired = record?.accessTokenExpiresAt.map { $0 <= providerNow } ?? false
-        let word = StatusState.of(state, accessExpired: accessExpired, refreshFailed: refreshFailure != nil,
-                                  refreshExpired: refreshExpiry.map { $0 <= now } ?? false)
+        let word = StatusState.of(
+            state, accessExpired: accessExpired, refreshFailed: refreshFailure != nil,
+            refreshExpired: refreshExpiry.map { $0 <= now } ?? false)
         var usable = false
         var problem: StatusProblem?
         switch state {
@@ -119,7 +123,9 @@ extension Application {
             problem = .noMachineTokenYet
             usable = true
         }
-        let offset = record?.hasSession == true ? clock.offset.flatMap { abs($0) > ProfileStatus.notableClockOffset ? $0 : nil } : nil
+        let offset =
+            record?.hasSession == true
+            ? clock.offset.flatMap { abs($0) > ProfileStatus.notableClockOffset ? $0 : nil } : nil
         let pool = profile.identityPoolId
         let scope = pool.map { AWSCredentialScope(identityPoolId: $0, roleARN: profile.awsRoleARN) }
         let awsCredentials = record?.awsCredentials.flatMap { scope != nil && $0.scope == scope ? $0 : nil }

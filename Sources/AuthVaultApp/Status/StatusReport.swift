@@ -74,12 +74,13 @@ public struct StatusReport: Sendable, Encodable {
         clientId = profile.clientId
         backend = status.backend.rawValue
         state = status.state
-        stateText = switch status.state {
-        // The reason is the problem's, said once there; the state says only which of the two it is.
-        case .vaultLocked: "vault locked"
-        case .vaultUnavailable: "vault unavailable"
-        default: "\(status.authState)"
-        }
+        stateText =
+            switch status.state {
+            // The reason is the problem's, said once there; the state says only which of the two it is.
+            case .vaultLocked: "vault locked"
+            case .vaultUnavailable: "vault unavailable"
+            default: "\(status.authState)"
+            }
         usable = status.usable
         self.problem = problem
         if profile.grant == .clientCredentials { signIn = "machine (client credentials)" }
@@ -97,11 +98,13 @@ public struct StatusReport: Sendable, Encodable {
         // The store's offset, not the record's number: it follows a wall clock corrected since it was measured.
         if let offset = status.clockOffset {
             clockOffsetSeconds = TimeText.wholeSeconds(offset)
-            clock = "this machine's clock is \(TimeText.span(offset)) \(offset > 0 ? "behind" : "ahead of") the identity "
+            clock =
+                "this machine's clock is \(TimeText.span(offset)) \(offset > 0 ? "behind" : "ahead of") the identity "
                 + "provider's; tokens are timed by the provider's clock"
         } else if let refused = status.refusedClockOffset {
             clockOffsetRefusedSeconds = TimeText.wholeSeconds(refused)
-            clock = "the identity provider's answers put its clock \(TimeText.span(refused)) \(refused > 0 ? "ahead of" : "behind") "
+            clock =
+                "the identity provider's answers put its clock \(TimeText.span(refused)) \(refused > 0 ? "ahead of" : "behind") "
                 + "this machine's: more than \(TimeText.span(ServerClock.maximumOffset)), so not adopted, and tokens are timed by "
                 + "this machine's clock; check this machine's clock (or a proxy on the way)"
         }
@@ -110,9 +113,11 @@ public struct StatusReport: Sendable, Encodable {
         device = status.record?.device.map { Device(key: $0.key, name: $0.name) }
         if !status.pendingRevocations.isEmpty {
             pendingRevocations = status.pendingRevocations.map { pending in
-                PendingRevocation(validUntil: pending.validUntil.map(TimeText.rfc3339),
-                                  validUntilByDefault: pending.validUntil == nil ? pending.validUntilByDefault.map(TimeText.rfc3339) : nil,
-                                  lastTriedAt: TimeText.rfc3339(pending.facts.lastTriedAt), lastFailure: pending.facts.lastFailure)
+                PendingRevocation(
+                    validUntil: pending.validUntil.map(TimeText.rfc3339),
+                    validUntilByDefault: pending.validUntil == nil
+                        ? pending.validUntilByDefault.map(TimeText.rfc3339) : nil,
+                    lastTriedAt: TimeText.rfc3339(pending.facts.lastTriedAt), lastFailure: pending.facts.lastFailure)
             }
         }
     }

@@ -22,7 +22,9 @@ public enum StatusState: String, CaseIterable, Sendable, Encodable {
     case misconfigured
 
     /// The state of a store after bootstrap, with what the record and the profile lock's note add.
-    public static func of(_ state: AuthState, accessExpired: Bool, refreshFailed: Bool, refreshExpired: Bool) -> StatusState {
+    public static func of(_ state: AuthState, accessExpired: Bool, refreshFailed: Bool, refreshExpired: Bool)
+        -> StatusState
+    {
         switch state {
         case .signedIn, .refreshing:
             if refreshFailed { return .refreshFailing }

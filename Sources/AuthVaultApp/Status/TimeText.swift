@@ -1,6 +1,7 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Times as the application states them: RFC 3339 in UTC, and a rough "in 58 min" / "3 min ago".

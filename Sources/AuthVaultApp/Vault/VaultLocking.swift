@@ -1,7 +1,8 @@
 import AuthAgent
 import TokenVault
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// What is asked of a running agent's vault.
@@ -30,7 +31,9 @@ public struct AgentRefusal: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public var description: String {
-        if case .server(let failure) = error { return "The agent at \(socketPath) refused to \(request.rawValue): \(failure.message)" }
+        if case .server(let failure) = error {
+            return "The agent at \(socketPath) refused to \(request.rawValue): \(failure.message)"
+        }
         return "The agent at \(socketPath) did not \(request.rawValue) (\(error)). Stop it, or try again."
     }
 }
@@ -76,7 +79,9 @@ extension Application {
     /// now, if it must be), then in a running agent, so that a sign-in after a lock unlocks everywhere. An agent that
     /// stays locked refuses the use before anything is written: it could not serve the session.
     public func unlockBeforeWriting(_ session: ProfileSession) async throws(ApplicationError) {
-        guard session.backend == .file, let vault = session.vault as? EncryptedFileVault, agentSocketPath != nil else { return }
+        guard session.backend == .file, let vault = session.vault as? EncryptedFileVault, agentSocketPath != nil else {
+            return
+        }
         do { try await vault.unlock() } catch { throw ApplicationError(error) }
         do {
             _ = try tellAgent(.unlock)

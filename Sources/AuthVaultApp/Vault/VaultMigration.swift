@@ -13,12 +13,15 @@ extension Application {
     /// over, and only then is the record deleted from its source, so an interruption leaves it readable in one of the
     /// two. Each profile's move is told to `moved` as it is done.
     /// - Parameter profile: the one profile to move; nil for every configured profile.
-    public func migrateVault(to target: VaultBackendKind, profile: String?,
-                             moved: (VaultMove) -> Void) async throws(ApplicationError) {
+    public func migrateVault(
+        to target: VaultBackendKind, profile: String?,
+        moved: (VaultMove) -> Void
+    ) async throws(ApplicationError) {
         let configuration = try configuration()
         let factory = vaults(for: configuration)
         if let profile, configuration.profiles[profile] == nil {
-            throw .configuration(.noSuchProfile(name: profile, path: configPath, known: configuration.profiles.keys.sorted()))
+            throw .configuration(
+                .noSuchProfile(name: profile, path: configPath, known: configuration.profiles.keys.sorted()))
         }
         let destination = try factory.backend(target)
         for name in profile.map({ [$0] }) ?? configuration.profiles.keys.sorted() {
@@ -26,16 +29,22 @@ extension Application {
         }
     }
 
-    private func migrate(_ name: String, to destination: any VaultBackend, kind target: VaultBackendKind,
-                         factory: VaultFactory) async throws(ApplicationError) -> VaultMove {
+    private func migrate(
+        _ name: String, to destination: any VaultBackend, kind target: VaultBackendKind,
+        factory: VaultFactory
+    ) async throws(ApplicationError) -> VaultMove {
         let source = try factory.knownBackend(for: name)
         do {
             return try await factory.lock(for: name).withLock { () async throws(ApplicationError) -> VaultMove in
                 if let source, source != target {
                     let origin = try factory.backend(source)
-                    if let record = try await Self.vault({ () async throws(VaultError) in try await origin.load(profile: name) }) {
+                    if let record = try await Self.vault({ () async throws(VaultError) in
+                        try await origin.load(profile: name)
+                    }) {
                         try await Self.vault { () async throws(VaultError) in try await destination.save(record) }
-                        let copy = try await Self.vault { () async throws(VaultError) in try await destination.load(profile: name) }
+                        let copy = try await Self.vault { () async throws(VaultError) in
+                            try await destination.load(profile: name)
+                        }
                         guard copy == record else { throw .copyDiffers(profile: name, target: target, source: source) }
                         try switchProfile(name, to: target, factory: factory)
                         try await Self.vault { () async throws(VaultError) in try await origin.delete(profile: name) }
@@ -54,10 +63,13 @@ extension Application {
     }
 
     /// Points the profile at the new backend: its configuration names it explicitly from now on.
-    private func switchProfile(_ name: String, to kind: VaultBackendKind, factory: VaultFactory) throws(ApplicationError) {
+    private func switchProfile(_ name: String, to kind: VaultBackendKind, factory: VaultFactory)
+        throws(ApplicationError)
+    {
         let choice: VaultChoice = kind == .file ? .file : .secretService
         do {
-            try configStore.update { (file: inout ConfigFile) throws(ConfigError) in file.profiles[name]?.vault = choice }
+            try configStore.update { (file: inout ConfigFile) throws(ConfigError) in file.profiles[name]?.vault = choice
+            }
         } catch {
             throw .configuration(error)
         }

@@ -46,7 +46,8 @@ extension Application {
     public func vaultOverview(profile: String?) async throws(ApplicationError) -> VaultOverview {
         let configuration = try configuration()
         let factory = vaults(for: configuration)
-        let fileVault = try factory.fileVault(), secretService = try factory.secretServiceVault()
+        let fileVault = try factory.fileVault()
+        let secretService = try factory.secretServiceVault()
         let statuses = [await secretService.status(), await fileVault.status()]
         let keyringOpen = statuses[0].state == .available
         let storedInSecretService = keyringOpen ? Set((try? await secretService.profiles()) ?? []) : []
@@ -54,18 +55,22 @@ extension Application {
         var profiles: [VaultOverview.Profile] = []
         for name in profile.map({ [$0] }) ?? configuration.profiles.keys.sorted() {
             let backend = try factory.knownBackend(for: name)
-            let stored: Bool? = switch backend {
-            case .file: FileManager.default.fileExists(atPath: fileVault.recordPath(profile: name))
-            case .secretService: keyringOpen ? storedInSecretService.contains(name) : nil
-            default: nil
-            }
-            profiles.append(VaultOverview.Profile(name: name, configured: (configuration.profiles[name]?.vault ?? .auto).rawValue,
-                                                  backend: backend?.rawValue, stored: stored))
+            let stored: Bool? =
+                switch backend {
+                case .file: FileManager.default.fileExists(atPath: fileVault.recordPath(profile: name))
+                case .secretService: keyringOpen ? storedInSecretService.contains(name) : nil
+                default: nil
+                }
+            profiles.append(
+                VaultOverview.Profile(
+                    name: name, configured: (configuration.profiles[name]?.vault ?? .auto).rawValue,
+                    backend: backend?.rawValue, stored: stored))
         }
         let backends = statuses.map { status in
             let (state, reason) = VaultOverview.words(status.state)
-            return VaultOverview.Backend(backend: status.backend.rawValue, state: state, reason: reason,
-                                         location: status.location, details: status.details)
+            return VaultOverview.Backend(
+                backend: status.backend.rawValue, state: state, reason: reason,
+                location: status.location, details: status.details)
         }
         return VaultOverview(backends: backends, profiles: profiles)
     }

@@ -1,16 +1,20 @@
 /// Options every command accepts, before or after the command name.
 enum GlobalOption {
-    static let profile = OptionSpec.value("profile", short: "p", placeholder: "name",
-                                          help: "The profile to use (default: $AUTHVAULT_PROFILE, else the one 'profiles use' chose, else 'default').",
-                                          completion: .profileName)
-    static let config = OptionSpec.value("config", placeholder: "path",
-                                         help: "The configuration file (default: $AUTHVAULT_CONFIG, else $XDG_CONFIG_HOME/authvault/config.json).",
-                                         completion: .file)
+    static let profile = OptionSpec.value(
+        "profile", short: "p", placeholder: "name",
+        help: "The profile to use (default: $AUTHVAULT_PROFILE, else the one 'profiles use' chose, else 'default').",
+        completion: .profileName)
+    static let config = OptionSpec.value(
+        "config", placeholder: "path",
+        help: "The configuration file (default: $AUTHVAULT_CONFIG, else $XDG_CONFIG_HOME/authvault/config.json).",
+        completion: .file)
     static let help = OptionSpec.flag("help", short: "h", help: "Show help for this command.")
     static let version = OptionSpec.flag("version", help: "Show the version.")
-    static let nonInteractive = OptionSpec.flag("non-interactive",
-                                                help: "Never prompt or open a browser; fail with the command to run instead.")
-    static let debug = OptionSpec.flag("debug", help: "Say on stderr what is decided and sent, and why (never a secret); also $AUTHVAULT_DEBUG=1.")
+    static let nonInteractive = OptionSpec.flag(
+        "non-interactive",
+        help: "Never prompt or open a browser; fail with the command to run instead.")
+    static let debug = OptionSpec.flag(
+        "debug", help: "Say on stderr what is decided and sent, and why (never a secret); also $AUTHVAULT_DEBUG=1.")
 
     static let all = [profile, config, nonInteractive, debug, help, version]
 }
@@ -43,7 +47,8 @@ struct ArgumentParser {
         }
         func usage(_ message: String, suggesting given: String? = nil, among names: [String] = []) -> UsageError {
             let suggestion = given.flatMap { Suggestion.line(for: $0, among: names) }
-            return UsageError(suggestion.map { message + "\n" + $0 } ?? message, commandPath: path.joined(separator: " "))
+            return UsageError(
+                suggestion.map { message + "\n" + $0 } ?? message, commandPath: path.joined(separator: " "))
         }
 
         while index < arguments.count {
@@ -71,7 +76,10 @@ struct ArgumentParser {
             let (name, inlineValue) = Self.split(argument)
             // An option of the default command names it: `profiles --json` is `profiles list --json`.
             if case .group(_, _, _, let defaultCommand?) = node,
-               !GlobalOption.all.contains(where: { argument.hasPrefix("--") ? $0.long == name : name.count == 1 && $0.short == name.first }) {
+                !GlobalOption.all.contains(where: {
+                    argument.hasPrefix("--") ? $0.long == name : name.count == 1 && $0.short == name.first
+                })
+            {
                 node = .command(defaultCommand)
                 path.append(defaultCommand.spec.name)
             }
@@ -87,13 +95,18 @@ struct ArgumentParser {
             guard let option else {
                 let given = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
                 if case .command(let type) = node, argument.hasPrefix("--"),
-                   let renamed = type.spec.renamedOptions.first(where: { $0.former == name }) {
-                    throw usage("Unknown option '\(given)': \(renamed.reason).\nDid you mean '--\(renamed.current.long)'?")
+                    let renamed = type.spec.renamedOptions.first(where: { $0.former == name })
+                {
+                    throw usage(
+                        "Unknown option '\(given)': \(renamed.reason).\nDid you mean '--\(renamed.current.long)'?")
                 }
                 // `exec ls -la`: the option is the command's, which only follows '--'.
-                if case .command(let type) = node, type.spec.acceptsTrailingArguments, let first = parsed.positionals.first {
-                    throw usage("Unknown option '\(given)'. If it is an option of '\(first)', put '--' before the command: "
-                                + "authvault \(path.dropFirst().joined(separator: " ")) -- \(first) \(given) ...")
+                if case .command(let type) = node, type.spec.acceptsTrailingArguments,
+                    let first = parsed.positionals.first
+                {
+                    throw usage(
+                        "Unknown option '\(given)'. If it is an option of '\(first)', put '--' before the command: "
+                            + "authvault \(path.dropFirst().joined(separator: " ")) -- \(first) \(given) ...")
                 }
                 throw usage("Unknown option '\(given)'.", suggesting: given, among: options.map { "--" + $0.long })
             }

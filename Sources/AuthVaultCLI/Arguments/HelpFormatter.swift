@@ -8,7 +8,10 @@ enum HelpFormatter {
             lines.append("OVERVIEW: \(abstract)")
             lines.append("")
             lines.append("USAGE: \(commandPath) <command> [options]")
-            if let defaultCommand { lines.append("       \(commandPath) [options]   (the same as '\(commandPath) \(defaultCommand.spec.name)')") }
+            if let defaultCommand {
+                lines.append(
+                    "       \(commandPath) [options]   (the same as '\(commandPath) \(defaultCommand.spec.name)')")
+            }
             lines.append("")
             lines.append("COMMANDS:")
             lines += table(children.map { ($0.name, $0.abstract) })

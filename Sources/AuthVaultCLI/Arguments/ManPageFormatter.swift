@@ -12,7 +12,9 @@ enum ManPageFormatter {
     /// pointing at its command's (the installer links the helper names to the binary by these pages).
     static func pages(root: CommandNode, version: String) -> [Page] {
         var pages = [program(root, version: version)]
-        pages += AuthVault.helperNames.map { Page(fileName: $0.0 + ".1", source: ".so man1/\(pageName([root.name, $0.1])).1\n") }
+        pages += AuthVault.helperNames.map {
+            Page(fileName: $0.0 + ".1", source: ".so man1/\(pageName([root.name, $0.1])).1\n")
+        }
         func visit(_ node: CommandNode, path: [String]) {
             pages.append(command(node, path: path, version: version))
             for child in node.children { visit(child, path: path + [child.name]) }
@@ -26,9 +28,12 @@ enum ManPageFormatter {
 
     private static func program(_ root: CommandNode, version: String) -> Page {
         var roff = header(root.name, version: version, abstract: root.abstract)
-        roff += [".SH SYNOPSIS", "\\fB\(root.name)\\fR [\\fIoptions\\fR] \\fIcommand\\fR [\\fIoptions\\fR] [\\fIarguments\\fR]",
-                 ".SH DESCRIPTION", text(ManPageReference.description),
-                 ".SH COMMANDS"]
+        roff += [
+            ".SH SYNOPSIS",
+            "\\fB\(root.name)\\fR [\\fIoptions\\fR] \\fIcommand\\fR [\\fIoptions\\fR] [\\fIarguments\\fR]",
+            ".SH DESCRIPTION", text(ManPageReference.description),
+            ".SH COMMANDS",
+        ]
         roff += root.children.flatMap { item(bold(pageName([root.name, $0.name]) + "(1)"), $0.abstract) }
         roff += [".SH OPTIONS"] + optionItems(GlobalOption.all)
         roff += [".SH HELPER NAMES", text(ManPageReference.helperNames)]
@@ -37,17 +42,26 @@ enum ManPageFormatter {
         roff += [".SH FILES"] + ManPageReference.files.flatMap { item(italic($0.0), $0.1) }
         roff += [".SH EXIT STATUS"] + ExitStatus.allCases.flatMap { item(bold(String($0.rawValue)), $0.meaning) }
         roff += [".SH EXAMPLES"] + block(ManPageReference.examples)
-        roff += [".SH SEE ALSO", root.children.map { bold(pageName([root.name, $0.name])) + "(1)" }.joined(separator: ", ")]
+        roff += [
+            ".SH SEE ALSO", root.children.map { bold(pageName([root.name, $0.name])) + "(1)" }.joined(separator: ", "),
+        ]
         return Page(fileName: root.name + ".1", source: roff.joined(separator: "\n") + "\n")
     }
 
     private static func command(_ node: CommandNode, path: [String], version: String) -> Page {
-        let name = pageName(path), commandPath = path.joined(separator: " ")
+        let name = pageName(path)
+        let commandPath = path.joined(separator: " ")
         var roff = header(name, version: version, abstract: node.abstract)
         switch node {
         case .group(_, _, let children, let defaultCommand):
             roff += [".SH SYNOPSIS", bold(commandPath) + " \\fIcommand\\fR [\\fIoptions\\fR]"]
-            if let defaultCommand { roff += [".br", bold(commandPath) + " [\\fIoptions\\fR]: the same as " + bold("\(commandPath) \(defaultCommand.spec.name)")] }
+            if let defaultCommand {
+                roff += [
+                    ".br",
+                    bold(commandPath) + " [\\fIoptions\\fR]: the same as "
+                        + bold("\(commandPath) \(defaultCommand.spec.name)"),
+                ]
+            }
             roff += [".SH DESCRIPTION", text(node.abstract), ".SH COMMANDS"]
             roff += children.flatMap { item(bold(pageName(path + [$0.name])) + "(1)", $0.abstract) }
             roff += [".SH OPTIONS"] + optionItems(GlobalOption.all)
@@ -55,7 +69,9 @@ enum ManPageFormatter {
             let spec = type.spec
             var synopsis = bold(commandPath)
             for option in spec.options { synopsis += " [" + escape(option.synopsis) + "]" }
-            for positional in spec.positionals { synopsis += positional.isOptional ? " [\\fI<\(positional.name)>\\fR]" : " \\fI<\(positional.name)>\\fR" }
+            for positional in spec.positionals {
+                synopsis += positional.isOptional ? " [\\fI<\(positional.name)>\\fR]" : " \\fI<\(positional.name)>\\fR"
+            }
             if spec.acceptsTrailingArguments { synopsis += " [\\-\\- \\fIarguments\\fR...]" }
             roff += [".SH SYNOPSIS", synopsis, ".SH DESCRIPTION", text(spec.abstract)]
             if let discussion = spec.discussion { roff += [".PP"] + block(discussion) }
@@ -72,8 +88,10 @@ enum ManPageFormatter {
     private static func header(_ name: String, version: String, abstract: String) -> [String] {
         // No date: the same sources make the same page (reproducible builds). No hyphenation: an option name split
         // at a line end would no longer be found by a search for it.
-        [".TH \(escape(name.uppercased())) 1 \"\" \"authvault \(version)\" \"AuthVault Manual\"", ".nh", ".ad l",
-         ".SH NAME", "\(escape(name)) \\- \(escape(abstract))"]
+        [
+            ".TH \(escape(name.uppercased())) 1 \"\" \"authvault \(version)\" \"AuthVault Manual\"", ".nh", ".ad l",
+            ".SH NAME", "\(escape(name)) \\- \(escape(abstract))",
+        ]
     }
 
     private static func optionItems(_ options: [OptionSpec]) -> [String] {
@@ -94,10 +112,13 @@ enum ManPageFormatter {
 
     /// A help discussion: its indented lines (examples) kept as they are, the rest filled, blank lines paragraphs.
     private static func block(_ discussion: String) -> [String] {
-        var roff: [String] = [], inExample = false
+        var roff: [String] = []
+        var inExample = false
         for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
             let indented = line.first == " "
-            if indented != inExample { roff += indented ? [".PP", ".RS 4", ".nf"] : [".fi", ".RE"] + (line.isEmpty ? [] : [".PP"]) }
+            if indented != inExample {
+                roff += indented ? [".PP", ".RS 4", ".nf"] : [".fi", ".RE"] + (line.isEmpty ? [] : [".PP"])
+            }
             inExample = indented
             roff.append(line.isEmpty ? ".PP" : text(String(indented ? line.dropFirst(2) : line[...])))
         }

@@ -18,8 +18,10 @@ struct OptionSpec: Sendable, Hashable {
     /// What a shell completes as its value.
     let completion: ValueCompletion
 
-    init(long: String, short: Character?, kind: Kind, help: String, defaultText: String? = nil,
-         completion: ValueCompletion = .anything) {
+    init(
+        long: String, short: Character?, kind: Kind, help: String, defaultText: String? = nil,
+        completion: ValueCompletion = .anything
+    ) {
         self.long = long
         self.short = short
         self.kind = kind
@@ -32,8 +34,10 @@ struct OptionSpec: Sendable, Hashable {
         OptionSpec(long: long, short: short, kind: .flag, help: help)
     }
 
-    static func value(_ long: String, short: Character? = nil, placeholder: String, help: String,
-                      completion: ValueCompletion = .anything) -> OptionSpec {
+    static func value(
+        _ long: String, short: Character? = nil, placeholder: String, help: String,
+        completion: ValueCompletion = .anything
+    ) -> OptionSpec {
         OptionSpec(long: long, short: short, kind: .value(placeholder: placeholder), help: help, completion: completion)
     }
 

@@ -11,14 +11,19 @@ struct TypedOption<Value: Sendable>: Sendable {
     /// With a default: absent, the option is `defaultValue`; help shows `shown`.
     /// Every command's options are built on each run (help lists the commands), so the text is given, never printed
     /// from a generic value: that would look the type up at run time on every start-up.
-    init(_ long: String, placeholder: String, help: String, expected: String, default defaultValue: Value,
-         shown: String, completion: ValueCompletion = .anything, parse: @escaping @Sendable (String) -> Value?) {
-        self.init(spec: OptionSpec(long: long, short: nil, kind: .value(placeholder: placeholder), help: help, defaultText: shown,
-                                   completion: completion),
-                  defaultValue: defaultValue, expected: expected, parse: parse)
+    init(
+        _ long: String, placeholder: String, help: String, expected: String, default defaultValue: Value,
+        shown: String, completion: ValueCompletion = .anything, parse: @escaping @Sendable (String) -> Value?
+    ) {
+        self.init(
+            spec: OptionSpec(
+                long: long, short: nil, kind: .value(placeholder: placeholder), help: help, defaultText: shown,
+                completion: completion),
+            defaultValue: defaultValue, expected: expected, parse: parse)
     }
 
-    private init(spec: OptionSpec, defaultValue: Value, expected: String, parse: @escaping @Sendable (String) -> Value?) {
+    private init(spec: OptionSpec, defaultValue: Value, expected: String, parse: @escaping @Sendable (String) -> Value?)
+    {
         self.spec = spec
         self.defaultValue = defaultValue
         self.parse = parse
@@ -39,17 +44,24 @@ extension TypedOption where Value == Int {
     /// `1e309`, `nan`, words) is a usage error naming the option and the range, never a number that later traps.
     init(_ long: String, unit: String, help: String, range: ClosedRange<Int>, default defaultValue: Int) {
         precondition(range.contains(defaultValue), "the default of --\(long) is outside its range")
-        self.init(long, placeholder: unit, help: help, expected: "a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound)",
-                  default: defaultValue, shown: String(defaultValue)) { text in
+        self.init(
+            long, placeholder: unit, help: help,
+            expected: "a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound)",
+            default: defaultValue, shown: String(defaultValue)
+        ) { text in
             Int(text).flatMap { range.contains($0) ? $0 : nil }
         }
     }
 }
 
 extension TypedOption where Value == String {
-    init(_ long: String, placeholder: String, help: String, expected: String, default defaultValue: String,
-         parse: @escaping @Sendable (String) -> String?) {
-        self.init(long, placeholder: placeholder, help: help, expected: expected, default: defaultValue, shown: defaultValue, parse: parse)
+    init(
+        _ long: String, placeholder: String, help: String, expected: String, default defaultValue: String,
+        parse: @escaping @Sendable (String) -> String?
+    ) {
+        self.init(
+            long, placeholder: placeholder, help: help, expected: expected, default: defaultValue, shown: defaultValue,
+            parse: parse)
     }
 }
 
@@ -59,9 +71,11 @@ extension TypedOption {
         _ long: String, placeholder: String, help: String, expected: String, absent: String? = nil,
         completion: ValueCompletion = .anything, parse: @escaping @Sendable (String) -> Wrapped?
     ) -> TypedOption<Wrapped?> where Value == Wrapped? {
-        TypedOption<Wrapped?>(spec: OptionSpec(long: long, short: nil, kind: .value(placeholder: placeholder), help: help,
-                                               defaultText: absent, completion: completion),
-                              defaultValue: nil, expected: expected, parse: { parse($0).map(Optional.some) })
+        TypedOption<Wrapped?>(
+            spec: OptionSpec(
+                long: long, short: nil, kind: .value(placeholder: placeholder), help: help,
+                defaultText: absent, completion: completion),
+            defaultValue: nil, expected: expected, parse: { parse($0).map(Optional.some) })
     }
 }
 
@@ -98,16 +112,20 @@ extension OptionChoice {
 
 extension TypedOption where Value: OptionChoice {
     init(_ long: String, help: String, default defaultValue: Value) {
-        self.init(long, placeholder: Value.placeholder, help: help, expected: Value.expected, default: defaultValue,
-                  shown: defaultValue.rawValue, completion: .words(Value.words), parse: { Value(rawValue: $0) })
+        self.init(
+            long, placeholder: Value.placeholder, help: help, expected: Value.expected, default: defaultValue,
+            shown: defaultValue.rawValue, completion: .words(Value.words), parse: { Value(rawValue: $0) })
     }
 }
 
 extension TypedOption {
-    static func optional<Choice: OptionChoice>(_ long: String, help: String, absent: String? = nil) -> TypedOption<Choice?>
+    static func optional<Choice: OptionChoice>(_ long: String, help: String, absent: String? = nil) -> TypedOption<
+        Choice?
+    >
     where Value == Choice? {
-        .optional(long, placeholder: Choice.placeholder, help: help, expected: Choice.expected, absent: absent,
-                  completion: .words(Choice.words), parse: { Choice(rawValue: $0) })
+        .optional(
+            long, placeholder: Choice.placeholder, help: help, expected: Choice.expected, absent: absent,
+            completion: .words(Choice.words), parse: { Choice(rawValue: $0) })
     }
 }
 
@@ -132,16 +150,21 @@ extension TypedOption {
         _ long: String, placeholder: String, help: String, expected: String, default shown: String,
         completion: ValueCompletion = .anything, parse: @escaping @Sendable (String) -> Wrapped?
     ) -> TypedOption<ConfiguredValue<Wrapped>?> where Value == ConfiguredValue<Wrapped>? {
-        .optional(long, placeholder: placeholder, help: help, expected: "\(expected), or '' for the default", absent: shown,
-                  completion: completion) { text in
+        .optional(
+            long, placeholder: placeholder, help: help, expected: "\(expected), or '' for the default", absent: shown,
+            completion: completion
+        ) { text in
             text.isEmpty ? .reset : parse(text).map(ConfiguredValue.set)
         }
     }
 
-    static func setting<Choice: OptionChoice>(_ long: String, help: String, default shown: Choice) -> TypedOption<ConfiguredValue<Choice>?>
+    static func setting<Choice: OptionChoice>(_ long: String, help: String, default shown: Choice) -> TypedOption<
+        ConfiguredValue<Choice>?
+    >
     where Value == ConfiguredValue<Choice>? {
-        .setting(long, placeholder: Choice.placeholder, help: help, expected: Choice.expected, default: shown.rawValue,
-                 completion: .words(Choice.words), parse: { Choice(rawValue: $0) })
+        .setting(
+            long, placeholder: Choice.placeholder, help: help, expected: Choice.expected, default: shown.rawValue,
+            completion: .words(Choice.words), parse: { Choice(rawValue: $0) })
     }
 }
 

@@ -1,6 +1,7 @@
 import AuthVaultApp
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Whether the device sign-in's address is drawn as a QR code, and its lines: only for a person at a terminal that
@@ -14,7 +15,8 @@ struct DeviceCodeQR {
     /// The drawing of `uri`, or nil for the text alone.
     func rows(for uri: String) -> [String]? {
         guard enabled, isatty(1) == 1, isatty(2) == 1, Self.isUTF8(environment),
-              let columns = Self.terminalColumns(), let code = QRCode.encode(uri), code.columns <= columns else { return nil }
+            let columns = Self.terminalColumns(), let code = QRCode.encode(uri), code.columns <= columns
+        else { return nil }
         return code.halfBlockRows()
     }
 

@@ -1,9 +1,10 @@
 import AuthVaultApp
 import Dispatch
 import SystemPlumbing
+
 #if canImport(Glibc)
-import Glibc
-import SystemPlumbing
+    import Glibc
+    import SystemPlumbing
 #endif
 
 /// Opens a URL in the user's browser: `--browser-command` (the URL appended as its last argument), else `$BROWSER`
@@ -24,24 +25,32 @@ struct ShellBrowserLauncher: BrowserLauncher {
     static func choose(command: String?, environment: [String: String], onWSL: Bool = false) -> ShellBrowserLauncher? {
         let childEnvironment = ChildProcess.environment(from: environment)
         if let command, !command.isEmpty {
-            return ShellBrowserLauncher(commandLine: command, substitutes: false, source: "--browser-command", environment: childEnvironment)
+            return ShellBrowserLauncher(
+                commandLine: command, substitutes: false, source: "--browser-command", environment: childEnvironment)
         }
         if let browsers = environment["BROWSER"], let first = browsers.split(separator: ":").first {
-            return ShellBrowserLauncher(commandLine: String(first), substitutes: true, source: "$BROWSER", environment: childEnvironment)
+            return ShellBrowserLauncher(
+                commandLine: String(first), substitutes: true, source: "$BROWSER", environment: childEnvironment)
         }
         let path = environment["PATH"] ?? "/usr/bin:/bin"
-        func onPath(_ name: String) -> Bool { path.split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 } }
+        func onPath(_ name: String) -> Bool {
+            path.split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 }
+        }
         if onWSL {
             if onPath("wslview") {
-                return ShellBrowserLauncher(commandLine: "wslview", substitutes: false, source: "wslview", environment: childEnvironment)
+                return ShellBrowserLauncher(
+                    commandLine: "wslview", substitutes: false, source: "wslview", environment: childEnvironment)
             }
             if onPath("explorer.exe") {
-                return ShellBrowserLauncher(commandLine: "explorer.exe", substitutes: false, source: "explorer.exe", environment: childEnvironment,
-                                            exitStatusMeansFailure: false)
+                return ShellBrowserLauncher(
+                    commandLine: "explorer.exe", substitutes: false, source: "explorer.exe",
+                    environment: childEnvironment,
+                    exitStatusMeansFailure: false)
             }
         }
         guard onPath("xdg-open") else { return nil }
-        return ShellBrowserLauncher(commandLine: "xdg-open", substitutes: false, source: "xdg-open", environment: childEnvironment)
+        return ShellBrowserLauncher(
+            commandLine: "xdg-open", substitutes: false, source: "xdg-open", environment: childEnvironment)
     }
 
     /// glibc's POSIX_SPAWN_SETSID (<spawn.h>, 2.26+), hidden from Swift behind _GNU_SOURCE.
@@ -51,12 +60,15 @@ struct ShellBrowserLauncher: BrowserLauncher {
     /// browser command that fails at once is worth a word; one that keeps running is normal).
     func open(_ url: String, exited: @escaping @Sendable (Int32) -> Void) -> Bool {
         // The URL travels as "$1", never spliced into the shell text.
-        let script = substitutes && commandLine.contains("%s") ? commandLine.replacing("%s", with: "\"$1\"") : commandLine + " \"$1\""
+        let script =
+            substitutes && commandLine.contains("%s")
+            ? commandLine.replacing("%s", with: "\"$1\"") : commandLine + " \"$1\""
         let arguments = ["/bin/sh", "-c", script, "authvault-browser", url]
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), defaults = sigset_t()
+        var empty = sigset_t()
+        var defaults = sigset_t()
         sigemptyset(&empty)
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGINT)
@@ -70,7 +82,8 @@ struct ShellBrowserLauncher: BrowserLauncher {
         defer { posix_spawn_file_actions_destroy(&actions) }
         // Browsers chatter on their output; the terminal is ours.
         for descriptor in [Int32(0), 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         var pid: pid_t = 0
         let spawned = CStringArrays.with(arguments, environment) { argv, envp in

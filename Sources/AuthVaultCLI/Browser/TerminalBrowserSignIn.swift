@@ -1,7 +1,8 @@
 import AuthVaultApp
 import SystemPlumbing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `authvault login` through the browser, the terminal's side of `BrowserSignIn` (which owns the listener): where the
@@ -29,13 +30,19 @@ struct TerminalBrowserSignIn {
         if case .paste = delivery {
             let attempt = try await step { () async throws(BrowserSignInError) in try await signIn.begin() }
             let pasted = try pastedRedirect(attempt.request)
-            return try await step { () async throws(BrowserSignInError) in try await signIn.redeem(pasted: pasted, of: attempt) }
+            return try await step { () async throws(BrowserSignInError) in
+                try await signIn.redeem(pasted: pasted, of: attempt)
+            }
         }
         // Watching before the port opens: a Ctrl-C as soon as it listens (or while it binds) cancels the wait.
         let cancel = BrowserSignInCancel()
         let interrupt = InterruptWatch { _ in cancel.fire() }
-        let wait = TerminalWait(output: context.standardError, interrupt: interrupt) { request in announce(request, delivery: delivery) }
-        return try await step { () async throws(BrowserSignInError) in try await signIn.signInThroughListener(presenter: wait, cancel: cancel) }
+        let wait = TerminalWait(output: context.standardError, interrupt: interrupt) { request in
+            announce(request, delivery: delivery)
+        }
+        return try await step { () async throws(BrowserSignInError) in
+            try await signIn.signInThroughListener(presenter: wait, cancel: cancel)
+        }
     }
 
     /// A step of the sign-in, its failure said in the command's terms.
@@ -44,23 +51,28 @@ struct TerminalBrowserSignIn {
     }
 
     private func pastedRedirect(_ request: OAuthAuthorizationRequest) throws(CLIError) -> String {
-        context.standardError.line("""
-        Open this URL in a browser on any machine and sign in:
+        context.standardError.line(
+            """
+            Open this URL in a browser on any machine and sign in:
 
-          \(request.url)
+              \(request.url)
 
-        The browser then goes to \(request.redirectURI), which fails to load there: copy the whole URL from its address
-        bar (or only the value of its code parameter) and paste it here.
-        """)
+            The browser then goes to \(request.redirectURI), which fails to load there: copy the whole URL from its address
+            bar (or only the value of its code parameter) and paste it here.
+            """)
         if context.isInteractive {
             // It carries the code: no echo, and it never lands in the terminal's scroll-back.
             guard let secret = context.prompter.readSecret(prompt: "Redirect URL: ") else {
-                throw CLIError("Nothing was pasted; run \(Remedy.command("login", profile: signIn.session.profile.name, "--paste")) again.", status: .usage)
+                throw CLIError(
+                    "Nothing was pasted; run \(Remedy.command("login", profile: signIn.session.profile.name, "--paste")) again.",
+                    status: .usage)
             }
             return secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         }
         guard let line = context.standardInput.firstLine() else {
-            throw CLIError("--paste reads the redirect URL from the terminal or standard input, and neither gave one.", status: .usage)
+            throw CLIError(
+                "--paste reads the redirect URL from the terminal or standard input, and neither gave one.",
+                status: .usage)
         }
         return String(decoding: line, as: UTF8.self)
     }
@@ -68,40 +80,48 @@ struct TerminalBrowserSignIn {
         let via = request.identityProvider.map { " with \($0)" } ?? ""
         switch delivery {
         case .openBrowser(let launcher):
-            context.standardError.line("Opening the browser to sign in\(via) (profile '\(signIn.session.profile.name)'). If it does not open, visit:\n\n  \(request.url)\n")
+            context.standardError.line(
+                "Opening the browser to sign in\(via) (profile '\(signIn.session.profile.name)'). If it does not open, visit:\n\n  \(request.url)\n"
+            )
             let output = context.standardError
             let opened = launcher.open(request.url) { status in
                 if status != 0 {
-                    output.line("\nThe browser (\(launcher.source)) exited with status \(status): open the URL above yourself.")
+                    output.line(
+                        "\nThe browser (\(launcher.source)) exited with status \(status): open the URL above yourself.")
                 }
             }
-            if !opened { context.standardError.line("Cannot start the browser (\(launcher.source)): open the URL above yourself.") }
+            if !opened {
+                context.standardError.line(
+                    "Cannot start the browser (\(launcher.source)): open the URL above yourself.")
+            }
         case .printURL, .paste:
             let port = OAuthRedirect.port(of: request.redirectURI)
             if case .ssh(let address, let sshPort) = BrowserHost.of(context) {
-                context.standardError.line("""
-                This is an SSH session with no display: sign in\(via) (profile '\(signIn.session.profile.name)') with the browser on your
-                own machine. First forward the sign-in's port there, in a terminal on that machine:
+                context.standardError.line(
+                    """
+                    This is an SSH session with no display: sign in\(via) (profile '\(signIn.session.profile.name)') with the browser on your
+                    own machine. First forward the sign-in's port there, in a terminal on that machine:
 
-                  \(BrowserHost.forwardingCommand(port: port, serverAddress: address, serverPort: sshPort))
+                      \(BrowserHost.forwardingCommand(port: port, serverAddress: address, serverPort: sshPort))
 
-                then open this URL in its browser:
+                    then open this URL in its browser:
+
+                      \(request.url)
+
+                    Or press Ctrl-C and run \(Remedy.command("login", profile: signIn.session.profile.name, "--paste")) to paste the address the browser ends on instead.
+
+                    """)
+                return
+            }
+            context.standardError.line(
+                """
+                Open this URL in a browser on this machine to sign in\(via) (profile '\(signIn.session.profile.name)'):
 
                   \(request.url)
 
-                Or press Ctrl-C and run \(Remedy.command("login", profile: signIn.session.profile.name, "--paste")) to paste the address the browser ends on instead.
+                From another machine, forward the port first: ssh -L \(port):127.0.0.1:\(port) THIS-HOST
 
                 """)
-                return
-            }
-            context.standardError.line("""
-            Open this URL in a browser on this machine to sign in\(via) (profile '\(signIn.session.profile.name)'):
-
-              \(request.url)
-
-            From another machine, forward the port first: ssh -L \(port):127.0.0.1:\(port) THIS-HOST
-
-            """)
         }
     }
 
@@ -111,16 +131,18 @@ struct TerminalBrowserSignIn {
         case .callback: CLIError(error.description, status: .failure)
         case .tokensRejected(let reason): rejectedTokens(reason, retry: Remedy.command("login", profile: profile))
         case .codeRefused:
-            CLIError("The authorization server refused the code (it was used already, or it expired): "
-                     + "run \(Remedy.command("login", profile: profile)) again.", status: .signInRequired)
+            CLIError(
+                "The authorization server refused the code (it was used already, or it expired): "
+                    + "run \(Remedy.command("login", profile: profile)) again.", status: .signInRequired)
         }
     }
 
     /// Tokens of a sign-in that failed verification: most often the profile names another issuer or key set.
     /// - Parameter command: the sign-in to run again, quoted (`Remedy.command`).
     static func rejectedTokens(_ reason: Cause, retry command: String) -> CLIError {
-        CLIError("The tokens from the authorization server failed verification (\(reason)); nothing was stored. "
-            + "Check the profile's --issuer and --jwks-url, then run \(command) again.", status: .failure)
+        CLIError(
+            "The tokens from the authorization server failed verification (\(reason)); nothing was stored. "
+                + "Check the profile's --issuer and --jwks-url, then run \(command) again.", status: .failure)
     }
 }
 
@@ -128,7 +150,8 @@ struct TerminalBrowserSignIn {
 enum OAuthRedirect {
     static func port(of uri: String) -> String {
         guard let authority = uri.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first,
-              let colon = authority.lastIndex(of: ":") else { return "PORT" }
+            let colon = authority.lastIndex(of: ":")
+        else { return "PORT" }
         return String(authority[authority.index(after: colon)...])
     }
 }
@@ -150,7 +173,9 @@ final class Countdown: Sendable {
                 let seconds = left % 60 < 10 ? "0\(left % 60)" : "\(left % 60)"
                 self.state.withLock { state in
                     guard !state.stopped else { return }
-                    self.output.write("\r\u{1B}[KWaiting for sign-in in the browser... \(left / 60):\(seconds) left, Ctrl-C to cancel")
+                    self.output.write(
+                        "\r\u{1B}[KWaiting for sign-in in the browser... \(left / 60):\(seconds) left, Ctrl-C to cancel"
+                    )
                 }
                 try? await Task.sleep(for: .seconds(1))
             }
@@ -176,7 +201,10 @@ private final class TerminalWait: BrowserSignInPresenter {
     private let announce: @Sendable (OAuthAuthorizationRequest) -> Void
     private let countdown = Locked<Countdown?>(nil)
 
-    init(output: any TextOutput, interrupt: InterruptWatch, announce: @escaping @Sendable (OAuthAuthorizationRequest) -> Void) {
+    init(
+        output: any TextOutput, interrupt: InterruptWatch,
+        announce: @escaping @Sendable (OAuthAuthorizationRequest) -> Void
+    ) {
         self.output = output
         self.interrupt = interrupt
         self.announce = announce

@@ -10,19 +10,32 @@ struct TerminalDeviceSignIn {
     let qrCode: DeviceCodeQR
 
     func run() async throws(CLIError) -> SessionSummary {
-        let output = context.standardError, signIn = DeviceSignIn(session: session)
+        let output = context.standardError
+        let signIn = DeviceSignIn(session: session)
         // Watching before anything is sent: a Ctrl-C at any moment cancels the task, even before it exists.
-        let cancelled = Locked<(fired: Bool, task: Task<Result<SessionSummary, DeviceSignInError>, Never>?)>((false, nil))
-        let interrupt = InterruptWatch { _ in cancelled.withLock { $0.fired = true; return $0.task }?.cancel() }
+        let cancelled = Locked<(fired: Bool, task: Task<Result<SessionSummary, DeviceSignInError>, Never>?)>(
+            (false, nil))
+        let interrupt = InterruptWatch { _ in
+            cancelled.withLock {
+                $0.fired = true
+                return $0.task
+            }?.cancel()
+        }
         defer { interrupt.stop() }
         let waiting = Task { () async -> Result<SessionSummary, DeviceSignInError> in
             do throws(DeviceSignInError) {
-                return .success(try await signIn.run { prompt in output.line(Self.instructions(prompt, qrCode: qrCode)) })
+                return .success(
+                    try await signIn.run { prompt in output.line(Self.instructions(prompt, qrCode: qrCode)) })
             } catch {
                 return .failure(error)
             }
         }
-        if cancelled.withLock({ $0.task = waiting; return $0.fired }) { waiting.cancel() }
+        if cancelled.withLock({
+            $0.task = waiting
+            return $0.fired
+        }) {
+            waiting.cancel()
+        }
         switch await waiting.value {
         case .success(let summary): return summary
         case .failure(let error): throw Self.cliError(error, profile: session.profile.name)
@@ -33,31 +46,35 @@ struct TerminalDeviceSignIn {
     /// code holds the address that carries the code where there is one (a scan then needs no typing), and that
     /// address is printed too.
     static func instructions(_ prompt: DeviceSignIn.Prompt, qrCode: DeviceCodeQR) -> String {
-        let direct = prompt.verificationURIComplete.map { "\n\nor open this address, which carries the code:\n\n  \($0)" } ?? ""
+        let direct =
+            prompt.verificationURIComplete.map { "\n\nor open this address, which carries the code:\n\n  \($0)" } ?? ""
         let scanned = prompt.verificationURIComplete ?? prompt.verificationURI
-        let drawing = qrCode.rows(for: scanned).map {
-            "\n\nor scan this code with a phone's camera (it opens \(scanned)):\n\n" + $0.joined(separator: "\n")
-        } ?? ""
+        let drawing =
+            qrCode.rows(for: scanned).map {
+                "\n\nor scan this code with a phone's camera (it opens \(scanned)):\n\n" + $0.joined(separator: "\n")
+            } ?? ""
         return """
-        To sign in, open this address at \(prompt.verificationHost) in a browser on any device:
+            To sign in, open this address at \(prompt.verificationHost) in a browser on any device:
 
-          \(prompt.verificationURI)
+              \(prompt.verificationURI)
 
-        and enter the code:  \(prompt.userCode)\(direct)\(drawing)
+            and enter the code:  \(prompt.userCode)\(direct)\(drawing)
 
-        Waiting for the sign-in to be approved (the code expires in \(TimeText.span(Double(prompt.expiresIn)))); Ctrl-C cancels.
-        """
+            Waiting for the sign-in to be approved (the code expires in \(TimeText.span(Double(prompt.expiresIn)))); Ctrl-C cancels.
+            """
     }
 
     static func cliError(_ error: DeviceSignInError, profile: String) -> CLIError {
         let login = { (options: String) in Remedy.command("login", profile: profile, options) }
         return switch error {
         case .cognitoHasNoDeviceGrant:
-            CLIError("\(error) Sign in on another machine with \(login("--paste")) (then paste the address its browser ends on), "
-                + "or with \(login("--no-browser")) and SSH port forwarding.", status: .usage)
+            CLIError(
+                "\(error) Sign in on another machine with \(login("--paste")) (then paste the address its browser ends on), "
+                    + "or with \(login("--no-browser")) and SSH port forwarding.", status: .usage)
         case .notOffered:
-            CLIError("\(error) Set one with \(Remedy.command("configure", profile: profile, "--device-authorization-url URL")), "
-                + "or use \(login("--paste")).", status: .usage)
+            CLIError(
+                "\(error) Set one with \(Remedy.command("configure", profile: profile, "--device-authorization-url URL")), "
+                    + "or use \(login("--paste")).", status: .usage)
         case .failed(let error): CLIErrors.from(error, profile: profile)
         case .denied: CLIError("\(error) Run \(login("--device")) again to retry.", status: .signInRequired)
         case .expired: CLIError("\(error) Run \(login("--device")) again for a new code.", status: .signInRequired)

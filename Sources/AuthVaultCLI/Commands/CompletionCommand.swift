@@ -6,12 +6,12 @@ struct CompletionCommand: CLICommand {
         name: "completion",
         abstract: "Print the shell completion script for bash, zsh or fish.",
         discussion: """
-        Commands, options, option values and profile names complete. Load it in the shell's start-up file:
-          bash: source <(authvault completion bash)
-          zsh:  source <(authvault completion zsh)
-          fish: authvault completion fish | source
-        The Debian package and 'make install' install all three where the shells look for them.
-        """,
+            Commands, options, option values and profile names complete. Load it in the shell's start-up file:
+              bash: source <(authvault completion bash)
+              zsh:  source <(authvault completion zsh)
+              fish: authvault completion fish | source
+            The Debian package and 'make install' install all three where the shells look for them.
+            """,
         positionals: [PositionalSpec("shell", help: "bash, zsh or fish.", completion: .words(Shell.words))])
 
     let shell: Shell

@@ -18,7 +18,8 @@ struct DevicesListCommand: CLICommand {
     static let spec = CommandSpec(
         name: "list",
         abstract: "List the devices Cognito tracks for the signed-in user; * marks this machine.",
-        discussion: "Needs a session (exit status 3 without one). A remembered device skips MFA where the pool says so.",
+        discussion:
+            "Needs a session (exit status 3 without one). A remembered device skips MFA where the pool says so.",
         options: [json])
 
     let asJSON: Bool
@@ -28,9 +29,10 @@ struct DevicesListCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let listing = DeviceListing(try await application(for: context.profileName) { () async throws(ApplicationError) in
-            try await context.application.trackedDevices(profile: context.profileName)
-        })
+        let listing = DeviceListing(
+            try await application(for: context.profileName) { () async throws(ApplicationError) in
+                try await context.application.trackedDevices(profile: context.profileName)
+            })
         if asJSON {
             try JSONOutput.write(listing, to: context.standardOutput)
             return
@@ -40,7 +42,8 @@ struct DevicesListCommand: CLICommand {
             let seen = entry.lastAuthenticatedAt.map { ", last sign-in \($0)" } ?? ""
             // Any machine of the user's named its device: the names are shown escaped.
             let name = entry.name.map { ServerText.escaped($0) } ?? "(no name)"
-            context.standardOutput.line("\(entry.thisMachine ? "*" : " ") \(ServerText.escaped(entry.key))  \(name)  (\(status)\(seen))")
+            context.standardOutput.line(
+                "\(entry.thisMachine ? "*" : " ") \(ServerText.escaped(entry.key))  \(name)  (\(status)\(seen))")
         }
         if listing.devices.isEmpty { context.standardError.line("Cognito tracks no device for this user.") }
     }
@@ -52,11 +55,14 @@ struct DevicesForgetCommand: CLICommand {
         name: "forget",
         abstract: "Have Cognito forget a device: this machine's by default, which then goes from the vault too.",
         discussion: """
-        Needs a session (exit status 3 without one). The next sign-in from a forgotten machine is from a new device,
-        and MFA is asked again where the pool requires it.
-        """,
-        positionals: [PositionalSpec("key", help: "The device key, as 'authvault devices list' shows it (default: this machine's).",
-                                     isOptional: true)])
+            Needs a session (exit status 3 without one). The next sign-in from a forgotten machine is from a new device,
+            and MFA is asked again where the pool requires it.
+            """,
+        positionals: [
+            PositionalSpec(
+                "key", help: "The device key, as 'authvault devices list' shows it (default: this machine's).",
+                isOptional: true)
+        ])
 
     let key: String?
 
@@ -71,7 +77,8 @@ struct DevicesForgetCommand: CLICommand {
         switch forgotten {
         case .other(let key): context.standardError.line("Cognito forgot device \(key).")
         case .thisMachine(let key):
-            context.standardError.line("Forgot this machine's device \(key), at Cognito and here: the next sign-in is from a new device.")
+            context.standardError.line(
+                "Forgot this machine's device \(key), at Cognito and here: the next sign-in is from a new device.")
         }
     }
 }

@@ -15,8 +15,11 @@ struct HelpCommand: CLICommand {
         name: "help", abstract: "Show help for authvault or one of its commands (the same as '<command> --help').",
         // No `.words` of the command table here: the table holds this spec, and a static that reads itself while it
         // is being made never finishes (swift_once spins on the lock it holds).
-        positionals: [PositionalSpec("command", help: "The command (and subcommand) to explain, e.g. 'help vault migrate'.",
-                                     isOptional: true)],
+        positionals: [
+            PositionalSpec(
+                "command", help: "The command (and subcommand) to explain, e.g. 'help vault migrate'.",
+                isOptional: true)
+        ],
         acceptsTrailingArguments: true)
 
     let node: CommandNode
@@ -29,7 +32,8 @@ struct HelpCommand: CLICommand {
             let children = node.children
             guard let child = children.first(where: { $0.name == name }) else {
                 let suggestion = Suggestion.line(for: name, among: children.map(\.name)).map { "\n" + $0 } ?? ""
-                throw UsageError("Unknown command '\((path.dropFirst() + [name]).joined(separator: " "))'.\(suggestion)")
+                throw UsageError(
+                    "Unknown command '\((path.dropFirst() + [name]).joined(separator: " "))'.\(suggestion)")
             }
             node = child
             path.append(name)

@@ -15,13 +15,17 @@ enum MFACommands {
 
     /// An option naming an MFA method by the words a person uses (`mfa --method`, `login --mfa-type`); absent, nil.
     static func methodOption(_ long: String, help: String, absent: String? = nil) -> TypedOption<MFAType?> {
-        .optional(long, placeholder: methodPlaceholder, help: help, expected: methodsExpected, absent: absent) { MFAType(word: $0) }
+        .optional(long, placeholder: methodPlaceholder, help: help, expected: methodsExpected, absent: absent) {
+            MFAType(word: $0)
+        }
     }
 
     /// The same with a default, which help shows by its word.
     static func methodOption(_ long: String, help: String, default type: MFAType) -> TypedOption<MFAType> {
-        TypedOption(long, placeholder: methodPlaceholder, help: help, expected: methodsExpected, default: type,
-                    shown: type.word) { MFAType(word: $0) }
+        TypedOption(
+            long, placeholder: methodPlaceholder, help: help, expected: methodsExpected, default: type,
+            shown: type.word
+        ) { MFAType(word: $0) }
     }
 
     private static let methodPlaceholder = "totp|sms|email"
@@ -46,9 +50,9 @@ struct MFAStatusCommand: CLICommand {
         name: "status",
         abstract: "Show which MFA methods are enabled for the signed-in user, and which is preferred.",
         discussion: """
-        Asks Cognito (GetUser) with the session's access token, so it needs a session (exit status 3 without one).
-        Methods are shown as Cognito's UserMFASettingList and PreferredMfaSetting name them.
-        """,
+            Asks Cognito (GetUser) with the session's access token, so it needs a session (exit status 3 without one).
+            Methods are shown as Cognito's UserMFASettingList and PreferredMfaSetting name them.
+            """,
         options: [json])
 
     let asJSON: Bool
@@ -58,15 +62,20 @@ struct MFAStatusCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let user = try await application(for: context.profileName) { () async throws(ApplicationError) in try await context.application.mfaStatus(profile: context.profileName) }
+        let user = try await application(for: context.profileName) { () async throws(ApplicationError) in
+            try await context.application.mfaStatus(profile: context.profileName)
+        }
         if asJSON {
             try JSONOutput.write(MFAStatusReport(user), pretty: false, to: context.standardOutput)
             return
         }
         context.standardOutput.line("Preferred:  \(user.preferredMFA?.label ?? "none")")
-        context.standardOutput.line("Enabled:    \(user.enabledMFA.isEmpty ? "none" : user.enabledMFA.map(\.label).joined(separator: ", "))")
+        context.standardOutput.line(
+            "Enabled:    \(user.enabledMFA.isEmpty ? "none" : user.enabledMFA.map(\.label).joined(separator: ", "))")
         if user.enabledMFA.isEmpty {
-            context.standardError.line("MFA is off: set up an authenticator app with \(Remedy.command("mfa setup-totp", profile: context.profileName)).")
+            context.standardError.line(
+                "MFA is off: set up an authenticator app with \(Remedy.command("mfa setup-totp", profile: context.profileName))."
+            )
         }
     }
 }
@@ -74,21 +83,26 @@ struct MFAStatusCommand: CLICommand {
 /// `authvault mfa setup-totp`: adds an authenticator app and makes it the preferred factor.
 struct MFASetupTOTPCommand: CLICommand {
     static let code = CodeOption("code", what: "the authenticator app's current code")
-    static let authenticatorName = TypedOption<String>("authenticator-name", placeholder: "name", help: "What Cognito calls the authenticator.",
-                                                       expected: "a name", default: "authvault") { $0 }
+    static let authenticatorName = TypedOption<String>(
+        "authenticator-name", placeholder: "name", help: "What Cognito calls the authenticator.",
+        expected: "a name", default: "authvault"
+    ) { $0 }
     static let spec = CommandSpec(
         name: "setup-totp",
         abstract: "Set up an authenticator app (TOTP) for the signed-in user and prefer it.",
         discussion: """
-        Cognito makes a new secret (AssociateSoftwareToken); its otpauth:// URI and the base32 secret are shown on
-        standard error for the authenticator app. The app's first code proves it works (VerifySoftwareToken), then
-        the app becomes the enabled, preferred MFA method. On a terminal the code is asked without echo; a script
-        pipes it in with --code-stdin, whose line is read only after the secret is shown (so the script can compute
-        the code from it), or passes --code, which other users of the machine can see.
-        """,
+            Cognito makes a new secret (AssociateSoftwareToken); its otpauth:// URI and the base32 secret are shown on
+            standard error for the authenticator app. The app's first code proves it works (VerifySoftwareToken), then
+            the app becomes the enabled, preferred MFA method. On a terminal the code is asked without echo; a script
+            pipes it in with --code-stdin, whose line is read only after the secret is shown (so the script can compute
+            the code from it), or passes --code, which other users of the machine can see.
+            """,
         options: code.options + [authenticatorName.spec],
-        renamedOptions: [RenamedOption(former: "device-name", current: authenticatorName.spec,
-                                       reason: "--device-name is the remembered device's name, on 'login'")])
+        renamedOptions: [
+            RenamedOption(
+                former: "device-name", current: authenticatorName.spec,
+                reason: "--device-name is the remembered device's name, on 'login'")
+        ])
 
     let arguments: ParsedArguments
     let authenticatorName: String
@@ -106,7 +120,9 @@ struct MFASetupTOTPCommand: CLICommand {
         try await options.use(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.setUpAuthenticator(
                 profile: context.profileName, authenticatorName: authenticatorName, answers: &answers,
-                show: { secret, account in secret.show(accountName: account, profile: context.profileName, on: context.standardError) },
+                show: { secret, account in
+                    secret.show(accountName: account, profile: context.profileName, on: context.standardError)
+                },
                 wrongCode: { context.standardError.line("That code is not right; try again.") })
         }
         context.standardError.line("The authenticator app is set up and preferred: sign-in now asks for its code.")
@@ -130,9 +146,9 @@ struct MFAEnableCommand: CLICommand {
         name: "enable",
         abstract: "Turn an MFA method on for the signed-in user and make it the preferred one.",
         discussion: """
-        The method must be usable already: an authenticator app verified with 'authvault mfa setup-totp' (which
-        enables it by itself), or a verified phone number or e-mail address for sms and email.
-        """,
+            The method must be usable already: an authenticator app verified with 'authvault mfa setup-totp' (which
+            enables it by itself), or a verified phone number or e-mail address for sms and email.
+            """,
         options: [method.spec])
 
     let type: MFAType
@@ -142,7 +158,9 @@ struct MFAEnableCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        try await application(for: context.profileName) { () async throws(ApplicationError) in try await context.application.enableMFA(type, profile: context.profileName) }
+        try await application(for: context.profileName) { () async throws(ApplicationError) in
+            try await context.application.enableMFA(type, profile: context.profileName)
+        }
         context.standardError.line("Enabled \(type.label) as the preferred MFA method.")
     }
 }
@@ -154,9 +172,9 @@ struct MFADisableCommand: CLICommand {
         name: "disable",
         abstract: "Turn MFA off for the signed-in user: one method, or every enabled one.",
         discussion: """
-        Without --method, every method GetUser lists as enabled is turned off. A user pool that requires MFA
-        refuses this. An authenticator app turned off can be turned on again with 'authvault mfa enable'.
-        """,
+            Without --method, every method GetUser lists as enabled is turned off. A user pool that requires MFA
+            refuses this. An authenticator app turned off can be turned on again with 'authvault mfa enable'.
+            """,
         options: [method.spec])
 
     let type: MFAType?
@@ -167,7 +185,9 @@ struct MFADisableCommand: CLICommand {
 
     func run(in context: CommandContext) async throws(CLIError) {
         let disabled = try await application(for: context.profileName) { () async throws(ApplicationError) in
-            try await context.application.disableMFA(type, profile: context.profileName) { context.standardError.line("Disabled \($0.label).") }
+            try await context.application.disableMFA(type, profile: context.profileName) {
+                context.standardError.line("Disabled \($0.label).")
+            }
         }
         if disabled.isEmpty { context.standardError.line("No MFA method is enabled; nothing to turn off.") }
     }

@@ -18,7 +18,8 @@ struct ManPagesCommand: CLICommand {
         for page in ManPageFormatter.pages(root: AuthVault.commands, version: AuthVault.version) {
             // Mode 0600 as every file this program writes; the installer gives the pages their own mode.
             do throws(FileSystemError) {
-                try SecureFile.write(Array(page.source.utf8), to: FilePath.join(directory, page.fileName), durable: false)
+                try SecureFile.write(
+                    Array(page.source.utf8), to: FilePath.join(directory, page.fileName), durable: false)
             } catch {
                 throw CLIError("Cannot write the manual pages: \(error)")
             }

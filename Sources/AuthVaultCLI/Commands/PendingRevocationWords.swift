@@ -5,7 +5,8 @@ enum PendingRevocationWords {
     ///   - validUntil: when the server stops taking it, if the app client's validity is configured (RFC 3339).
     ///   - byDefault: the latest by Cognito's default validity, when it is not (RFC 3339).
     static func sentence(profile: String, validUntil: String?, byDefault: String?) -> String {
-        let until = validUntil.map { "until \($0)" }
+        let until =
+            validUntil.map { "until \($0)" }
             ?? "until it expires (up to 30 days after sign-in by default\(byDefault.map { ", \($0)" } ?? ""))"
         return "Sign-out not finished: the refresh token is not revoked yet and stays valid at the server \(until). "
             + "Run \(Remedy.command("logout", profile: profile)) when the network is back, or "

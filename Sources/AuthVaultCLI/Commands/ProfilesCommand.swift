@@ -5,7 +5,9 @@ enum ProfilesCommands {
     static let group = CommandNode.group(
         name: "profiles",
         abstract: "List, choose and remove the configured profiles.",
-        children: [.command(ProfilesListCommand.self), .command(ProfilesUseCommand.self), .command(ProfilesRemoveCommand.self)],
+        children: [
+            .command(ProfilesListCommand.self), .command(ProfilesUseCommand.self), .command(ProfilesRemoveCommand.self),
+        ],
         default: ProfilesListCommand.self
     )
 }
@@ -13,12 +15,14 @@ enum ProfilesCommands {
 /// `authvault profiles [list]`: lists the configured profiles.
 struct ProfilesListCommand: CLICommand {
     static let json = JSONOutput.option("the profiles, defaults filled in", schema: "profiles-list")
-    static let names = OptionSpec.flag("names", help: "Print only the profile names, one a line (what shell completion offers).")
+    static let names = OptionSpec.flag(
+        "names", help: "Print only the profile names, one a line (what shell completion offers).")
 
     static let spec = CommandSpec(
         name: "list",
         abstract: "List the configured profiles.",
-        discussion: "The current profile (from --profile or $AUTHVAULT_PROFILE, else the one chosen with 'authvault profiles use', else 'default') is marked with '*'.",
+        discussion:
+            "The current profile (from --profile or $AUTHVAULT_PROFILE, else the one chosen with 'authvault profiles use', else 'default') is marked with '*'.",
         options: [json, names]
     )
 
@@ -32,20 +36,27 @@ struct ProfilesListCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let entries = try application(for: context.profileName) { () throws(ApplicationError) in try context.application.profileEntries(current: context.profileName) }
+        let entries = try application(for: context.profileName) { () throws(ApplicationError) in
+            try context.application.profileEntries(current: context.profileName)
+        }
         if namesOnly {
             for entry in entries { context.standardOutput.line(entry.name) }
             return
         }
         if asJSON { return try JSONOutput.write(ProfileListing(entries), to: context.standardOutput) }
         guard !entries.isEmpty else {
-            context.standardError.line("No profiles yet in \(context.configPath). Create one with 'authvault configure --user-pool-id ID --client-id ID'.")
+            context.standardError.line(
+                "No profiles yet in \(context.configPath). Create one with 'authvault configure --user-pool-id ID --client-id ID'."
+            )
             return
         }
         var rows = [["", "PROFILE", "USER POOL", "CLIENT", "VAULT"]]
         for entry in entries {
             let settings = entry.settings
-            rows.append([entry.current ? "*" : "", entry.name, settings.userPoolId ?? "-", settings.clientId ?? "-", (settings.vault ?? .auto).rawValue])
+            rows.append([
+                entry.current ? "*" : "", entry.name, settings.userPoolId ?? "-", settings.clientId ?? "-",
+                (settings.vault ?? .auto).rawValue,
+            ])
         }
         context.standardOutput.write(TextTable.render(rows))
     }

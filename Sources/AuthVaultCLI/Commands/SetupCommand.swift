@@ -7,11 +7,14 @@ enum SetupCommands {
     static let group = CommandNode.group(
         name: "setup",
         abstract: "Wire git, docker, kubectl, the AWS CLI or the Vault CLI to the profile.",
-        children: [.command(SetupGitCommand.self), .command(SetupDockerCommand.self), .command(SetupKubectlCommand.self),
-                   .command(SetupAWSCommand.self), .command(SetupVaultCommand.self)])
+        children: [
+            .command(SetupGitCommand.self), .command(SetupDockerCommand.self), .command(SetupKubectlCommand.self),
+            .command(SetupAWSCommand.self), .command(SetupVaultCommand.self),
+        ])
 
     static let dryRun = OptionSpec.flag("dry-run", help: "Print the change and write nothing.")
-    static let undo = OptionSpec.flag("undo", help: "Put back what this setup replaced and remove what it added (see below).")
+    static let undo = OptionSpec.flag(
+        "undo", help: "Put back what this setup replaced and remove what it added (see below).")
     static let discussion = """
         Idempotent: run again, it changes nothing. Every other setting in the tool's file, and the file's mode, are \
         kept; the file is replaced atomically. The output ends with the command that undoes the change. Refused, \
@@ -28,14 +31,18 @@ enum SetupCommands {
     /// command's own arguments, from which the undoing command is written.
     static func run(_ request: SetupRequest, arguments: ParsedArguments, context: CommandContext) throws(CLIError) {
         let words = words(request)
-        let undoing = arguments.flag(undo), dry = arguments.flag(dryRun)
+        let undoing = arguments.flag(undo)
+        let dry = arguments.flag(dryRun)
         let setup = ToolSetup(application: context.application, profile: context.profileName, executable: executable())
         do {
             let plan = try setup.plan(request, undo: undoing)
             if !dry { try setup.apply(plan) }
-            let out = context.standardOutput, profile = context.profileName
+            let out = context.standardOutput
+            let profile = context.profileName
             if plan.changesNothing {
-                out.line("\(request.tool.rawValue) is \(undoing ? "not" : "already") set up for profile '\(profile)' (\(plan.target)): nothing changed.")
+                out.line(
+                    "\(request.tool.rawValue) is \(undoing ? "not" : "already") set up for profile '\(profile)' (\(plan.target)): nothing changed."
+                )
             } else {
                 out.line("\(dry ? "Would change" : "Changed") \(plan.target):")
                 plan.changes.forEach { out.line("  \($0)") }
@@ -92,18 +99,26 @@ enum SetupCommands {
         case .noSuchContext: return CLIError(error.description + " Name one with --context.", status: .usage)
         case .kubeconfigUserTaken: return CLIError(error.description + " Name another with --user.", status: .usage)
         case .helperLinkMissing(let path):
-            return CLIError(error.description + " 'make install' links it; or: ln -s \(ShellWords.quoted(executable())) \(ShellWords.quoted(path))")
+            return CLIError(
+                error.description
+                    + " 'make install' links it; or: ln -s \(ShellWords.quoted(executable())) \(ShellWords.quoted(path))"
+            )
         case .kubeconfigFieldsUnknown: return CLIError(error.description + " Read it with a newer kubectl on the PATH.")
         case .untrustedProgram:
-            return CLIError(error.description + " Run setup from an authvault installed where only you or root can change it "
-                            + "('make install' puts it in /usr/local/bin).")
+            return CLIError(
+                error.description + " Run setup from an authvault installed where only you or root can change it "
+                    + "('make install' puts it in /usr/local/bin).")
         case .homeUnusable: return CLIError(error.description + " Set HOME to your home directory's absolute path.")
-        case .invalidName(let name, _, _): return CLIError("--\(option(for: name)): " + error.description, status: .usage)
+        case .invalidName(let name, _, _):
+            return CLIError("--\(option(for: name)): " + error.description, status: .usage)
         case .clusterServerRefused:
-            return CLIError(error.description + " Point the context's cluster at its https server, or write the user alone with "
-                            + "'setup kubectl' without --context.", status: .usage)
+            return CLIError(
+                error.description + " Point the context's cluster at its https server, or write the user alone with "
+                    + "'setup kubectl' without --context.", status: .usage)
         case .noIdentityPool(let profile):
-            return CLIError(error.description + " Give it one: " + Remedy.command("configure", profile: profile, "--identity-pool-id ID"), status: .usage)
+            return CLIError(
+                error.description + " Give it one: "
+                    + Remedy.command("configure", profile: profile, "--identity-pool-id ID"), status: .usage)
         case .file, .untrusted, .malformed, .toolFailed: return CLIError(error.description)
         }
     }
@@ -120,7 +135,9 @@ protocol SingleValueSetup: CLICommand {
 
 extension SingleValueSetup {
     init(arguments: ParsedArguments) throws(UsageError) {
-        guard let value = arguments.value(Self.option), !value.isEmpty else { throw UsageError("--\(Self.option.long) is required.") }
+        guard let value = arguments.value(Self.option), !value.isEmpty else {
+            throw UsageError("--\(Self.option.long) is required.")
+        }
         self.init(value: value, arguments: arguments)
     }
 
@@ -130,29 +147,41 @@ extension SingleValueSetup {
 }
 
 struct SetupGitCommand: SingleValueSetup {
-    static let option = OptionSpec.value("host", placeholder: "host", help: "The git server's host (host:port for a port): git asks authvault for https://HOST.")
+    static let option = OptionSpec.value(
+        "host", placeholder: "host",
+        help: "The git server's host (host:port for a port): git asks authvault for https://HOST.")
     static let spec = CommandSpec(
-        name: "git", abstract: "Make git use authvault for an https host (git config --global), and list the host for the profile.",
+        name: "git",
+        abstract: "Make git use authvault for an https host (git config --global), and list the host for the profile.",
         discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
     static func request(_ value: String) -> SetupRequest { .git(host: value) }
     let value: String, arguments: ParsedArguments
 }
 
 struct SetupDockerCommand: SingleValueSetup {
-    static let option = OptionSpec.value("registry", placeholder: "host", help: "The registry's host (host:port for a port).")
+    static let option = OptionSpec.value(
+        "registry", placeholder: "host", help: "The registry's host (host:port for a port).")
     static let spec = CommandSpec(
-        name: "docker", abstract: "Make docker use authvault for a registry (credHelpers in its config.json), and list the host for the profile.",
+        name: "docker",
+        abstract:
+            "Make docker use authvault for a registry (credHelpers in its config.json), and list the host for the profile.",
         discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
     static func request(_ value: String) -> SetupRequest { .docker(registry: value) }
     let value: String, arguments: ParsedArguments
 }
 
 struct SetupKubectlCommand: CLICommand {
-    static let contextName = OptionSpec.value("context", placeholder: "name", help: "A kubeconfig context to point at the user; its cluster's https server is listed for the profile.")
-    static let user = OptionSpec.value("user", placeholder: "name", help: "The kubeconfig user to write (default: authvault-PROFILE).")
+    static let contextName = OptionSpec.value(
+        "context", placeholder: "name",
+        help: "A kubeconfig context to point at the user; its cluster's https server is listed for the profile.")
+    static let user = OptionSpec.value(
+        "user", placeholder: "name", help: "The kubeconfig user to write (default: authvault-PROFILE).")
     static let spec = CommandSpec(
-        name: "kubectl", abstract: "Add a kubeconfig user whose token comes from authvault (an exec plugin with provideClusterInfo), optionally for a context.",
-        discussion: SetupCommands.discussion + " " + kubeconfigFile, options: [contextName, user, SetupCommands.dryRun, SetupCommands.undo])
+        name: "kubectl",
+        abstract:
+            "Add a kubeconfig user whose token comes from authvault (an exec plugin with provideClusterInfo), optionally for a context.",
+        discussion: SetupCommands.discussion + " " + kubeconfigFile,
+        options: [contextName, user, SetupCommands.dryRun, SetupCommands.undo])
     static let kubeconfigFile = """
         The file is $KUBECONFIG's (of several, the first that exists, as kubectl chooses) or ~/.kube/config. It is \
         written as JSON, which kubectl reads as YAML; a YAML file is read with the kubectl on the PATH, any version \
@@ -176,7 +205,8 @@ struct SetupKubectlCommand: CLICommand {
 }
 
 struct SetupAWSCommand: SingleValueSetup {
-    static let option = OptionSpec.value("aws-profile", placeholder: "name", help: "The AWS config profile that gets credential_process.")
+    static let option = OptionSpec.value(
+        "aws-profile", placeholder: "name", help: "The AWS config profile that gets credential_process.")
     static let spec = CommandSpec(
         name: "aws", abstract: "Give an AWS config profile its credentials from authvault (credential_process).",
         discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
@@ -186,7 +216,8 @@ struct SetupAWSCommand: SingleValueSetup {
 
 struct SetupVaultCommand: CLICommand {
     static let spec = CommandSpec(
-        name: "vault", abstract: "Make the HashiCorp Vault CLI keep its token with authvault (token_helper in ~/.vault).",
+        name: "vault",
+        abstract: "Make the HashiCorp Vault CLI keep its token with authvault (token_helper in ~/.vault).",
         discussion: SetupCommands.discussion, options: [SetupCommands.dryRun, SetupCommands.undo])
     let arguments: ParsedArguments
 

@@ -12,7 +12,8 @@ struct SignInDialogue {
     mutating func run(username: String, flow: AuthFlowChoice) async throws(CLIError) -> SessionSummary {
         var choices = answers.choices
         choices.remembersDevice = remembersDevice
-        let context = context, profile = session.profile.name
+        let context = context
+        let profile = session.profile.name
         var signIn = UserPoolSignIn(session: session, answers: answers.input.answers, choices: choices) { notice in
             Self.show(notice, profile: profile, on: context.standardError)
         }
@@ -29,7 +30,9 @@ struct SignInDialogue {
         let escaped = { (text: String) in ServerText.escaped(text) }
         switch notice {
         case .codeSent(let destination, let medium, let bySMS):
-            let to = destination.map { " to \(escaped($0))\(medium.map { " (\(escaped($0)))" } ?? "")" } ?? (bySMS ? " by SMS" : " by e-mail")
+            let to =
+                destination.map { " to \(escaped($0))\(medium.map { " (\(escaped($0)))" } ?? "")" }
+                ?? (bySMS ? " by SMS" : " by e-mail")
             output.line("Cognito sent a code\(to).")
         case .customChallenge(let round, let parameters):
             output.line("Custom challenge \(round)\(parameters.isEmpty ? "." : ":")")
@@ -40,9 +43,14 @@ struct SignInDialogue {
             secret.show(accountName: account, profile: profile, on: output)
         case .wrongPassword: output.line("Incorrect user name or password; try the password again.")
         case .wrongCode(let readingNextLine):
-            output.line(readingNextLine ? "That code is not right; reading the next line of standard input." : "That code is not right; try again.")
-        case .deviceTracked(let key, let name): output.line("Cognito now knows this machine as device '\(escaped(name))' (\(escaped(key))).")
-        case .deviceRemembered(let name): output.line("Cognito remembers this machine ('\(escaped(name))') from now on.")
+            output.line(
+                readingNextLine
+                    ? "That code is not right; reading the next line of standard input."
+                    : "That code is not right; try again.")
+        case .deviceTracked(let key, let name):
+            output.line("Cognito now knows this machine as device '\(escaped(name))' (\(escaped(key))).")
+        case .deviceRemembered(let name):
+            output.line("Cognito remembers this machine ('\(escaped(name))') from now on.")
         }
     }
 }

@@ -8,10 +8,10 @@ struct StatusCommand: CLICommand {
         name: "status",
         abstract: "Show the profile's session: who, token expiry, vault backend, last refresh.",
         discussion: """
-        Reads the vault only: it neither refreshes nor contacts Cognito. Exit status 3 when there is no session, 4 when
-        the vault is locked. With --all, every profile is shown and the exit status is 0 once each could be reported;
-        with --all --json, one object whose "profiles" each follow the status schema (docs/status-all.schema.json).
-        """,
+            Reads the vault only: it neither refreshes nor contacts Cognito. Exit status 3 when there is no session, 4 when
+            the vault is locked. With --all, every profile is shown and the exit status is 0 once each could be reported;
+            with --all --json, one object whose "profiles" each follow the status schema (docs/status-all.schema.json).
+            """,
         options: [json, all])
 
     let asJSON: Bool
@@ -31,7 +31,9 @@ struct StatusCommand: CLICommand {
                 context.standardOutput.write(render(shown, now: TimeText.now))
             }
             // The report says the problem once; the exit status is all that is left to give.
-            if shown.exitStatus != .success { throw CLIError(alreadySaid: shown.report.problem ?? "not usable", status: shown.exitStatus) }
+            if shown.exitStatus != .success {
+                throw CLIError(alreadySaid: shown.report.problem ?? "not usable", status: shown.exitStatus)
+            }
             return
         }
         let names: [String]
@@ -42,11 +44,16 @@ struct StatusCommand: CLICommand {
                 reports.append(try await report(profile: name, context: context))
             } catch {
                 let report = StatusReport(misconfigured: name, problem: error.message)
-                reports.append(Shown(report: report, record: nil, refreshExpiry: nil, providerNow: TimeText.now, exitStatus: error.status))
+                reports.append(
+                    Shown(
+                        report: report, record: nil, refreshExpiry: nil, providerNow: TimeText.now,
+                        exitStatus: error.status))
             }
         }
         if asJSON {
-            try JSONOutput.write(AllReports(schemaVersion: StatusReport.schemaVersion, profiles: reports.map(\.report)), to: context.standardOutput)
+            try JSONOutput.write(
+                AllReports(schemaVersion: StatusReport.schemaVersion, profiles: reports.map(\.report)),
+                to: context.standardOutput)
         } else {
             let now = TimeText.now
             context.standardOutput.write(reports.map { render($0, now: now) }.joined(separator: "\n"))
@@ -71,20 +78,28 @@ struct StatusCommand: CLICommand {
 
     /// One profile's report.
     private func report(profile name: String, context: CommandContext) async throws(CLIError) -> Shown {
-        let status = try await application(for: name) { () async throws(ApplicationError) in try await context.application.profileStatus(named: name) }
-        let problem = status.problem.map { Self.words($0, profile: status.profile.name, now: status.now, providerNow: status.providerNow) }
-        let exitStatus: ExitStatus = switch status.problem {
-        case .vault(let error): CLIErrors.from(error, profile: name).status
-        case let problem? where problem.requiresSignIn: .signInRequired
-        default: .success
+        let status = try await application(for: name) { () async throws(ApplicationError) in
+            try await context.application.profileStatus(named: name)
         }
-        return Shown(report: StatusReport(status, problem: problem), record: status.record, awsCredentialsExpiry: status.awsCredentialsExpiry,
-                     refreshExpiry: status.refreshExpiry, providerNow: status.providerNow, exitStatus: exitStatus)
+        let problem = status.problem.map {
+            Self.words($0, profile: status.profile.name, now: status.now, providerNow: status.providerNow)
+        }
+        let exitStatus: ExitStatus =
+            switch status.problem {
+            case .vault(let error): CLIErrors.from(error, profile: name).status
+            case let problem? where problem.requiresSignIn: .signInRequired
+            default: .success
+            }
+        return Shown(
+            report: StatusReport(status, problem: problem), record: status.record,
+            awsCredentialsExpiry: status.awsCredentialsExpiry,
+            refreshExpiry: status.refreshExpiry, providerNow: status.providerNow, exitStatus: exitStatus)
     }
 
     /// The problem as a person reads it, with the command that helps.
     private static func words(_ problem: StatusProblem, profile: String, now: Double, providerNow: Double) -> String {
-        let login = Remedy.command("login", profile: profile), token = Remedy.command("token", profile: profile)
+        let login = Remedy.command("login", profile: profile)
+        let token = Remedy.command("token", profile: profile)
         return switch problem {
         case .refreshFailing(let at, let reason):
             "the last refresh failed \(TimeText.relative(at, now: now)) (\(reason)); the stored session is kept and the next \(token) tries again"
@@ -101,39 +116,60 @@ struct StatusCommand: CLICommand {
     /// The user's names, identities and the reasons come from the provider (claims, Cognito's messages): shown
     /// escaped.
     private func render(_ shown: Shown, now: Double) -> String {
-        let report = shown.report, record = shown.record, providerNow = shown.providerNow
+        let report = shown.report
+        let record = shown.record
+        let providerNow = shown.providerNow
         let escaped = { (text: String) in ServerText.escaped(text, limit: .max) }
         let provider = report.userPoolId.map { "pool \($0)" } ?? report.issuer.map { "issuer \($0)" }
-        var lines = ["Profile:    \(report.profile)\(provider.map { " (\($0), client \(report.clientId ?? "-"))" } ?? "")"]
+        var lines = [
+            "Profile:    \(report.profile)\(provider.map { " (\($0), client \(report.clientId ?? "-"))" } ?? "")"
+        ]
         if let backend = report.backend { lines.append("Vault:      \(backend)") }
         lines.append("State:      \(escaped(report.stateText))")
         if report.signIn != "user" { lines.append("Sign-in:    \(report.signIn)") }
         if let user = report.user {
-            lines.append("User:       \(escaped(user))\(report.username.map { $0 != user ? " (user name \(escaped($0)))" : "" } ?? "")")
+            lines.append(
+                "User:       \(escaped(user))\(report.username.map { $0 != user ? " (user name \(escaped($0)))" : "" } ?? "")"
+            )
         }
-        if let identities = report.identities, !identities.isEmpty { lines.append("Federated:  \(escaped(identities.joined(separator: ", ")))") }
+        if let identities = report.identities, !identities.isEmpty {
+            lines.append("Federated:  \(escaped(identities.joined(separator: ", ")))")
+        }
         if let expiry = record?.accessTokenExpiresAt, record?.hasSession == true {
-            lines.append("Access:     \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))")
+            lines.append(
+                "Access:     \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))"
+            )
         }
         if let expiry = record?.idTokenExpiresAt, record?.hasSession == true {
-            lines.append("ID token:   \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))")
+            lines.append(
+                "ID token:   \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))"
+            )
         }
         if let refreshed = record?.lastRefreshAt, record?.hasSession == true {
             lines.append("Refreshed:  \(TimeText.rfc3339(refreshed)) (\(TimeText.relative(refreshed, now: now)))")
         }
         if let expiry = shown.refreshExpiry, record?.hasSession == true {
-            lines.append("Refresh:    \(expiry > now ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: now)))")
+            lines.append(
+                "Refresh:    \(expiry > now ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: now)))"
+            )
         }
         if let identityId = report.identityId { lines.append("Identity:   \(escaped(identityId))") }
         if let expiry = shown.awsCredentialsExpiry {
-            lines.append("AWS keys:   \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))")
+            lines.append(
+                "AWS keys:   \(expiry > providerNow ? "valid until" : "expired at") \(TimeText.rfc3339(expiry)) (\(TimeText.relative(expiry, now: providerNow)))"
+            )
         }
-        if let device = report.device { lines.append("Device:     this machine is '\(escaped(device.name))' (\(escaped(device.key)))") }
+        if let device = report.device {
+            lines.append("Device:     this machine is '\(escaped(device.name))' (\(escaped(device.key)))")
+        }
         if let clock = report.clock { lines.append("Clock:      \(clock)") }
         if let problem = report.problem { lines.append("Note:       \(escaped(problem))") }
         for pending in report.pendingRevocations ?? [] {
-            lines.append("Pending:    " + PendingRevocationWords.sentence(profile: report.profile, validUntil: pending.validUntil,
-                                                                        byDefault: pending.validUntilByDefault))
+            lines.append(
+                "Pending:    "
+                    + PendingRevocationWords.sentence(
+                        profile: report.profile, validUntil: pending.validUntil,
+                        byDefault: pending.validUntilByDefault))
             lines.append("            The last try, at \(pending.lastTriedAt), failed: \(escaped(pending.lastFailure))")
         }
         return lines.joined(separator: "\n") + "\n"

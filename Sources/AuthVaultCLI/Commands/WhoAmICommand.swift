@@ -8,12 +8,12 @@ struct WhoAmICommand: CLICommand {
         name: "whoami",
         abstract: "Show the signed-in user: Cognito's attributes and MFA settings, and the stored identity.",
         discussion: """
-        Asks Cognito (GetUser) with the session's access token, or for a browser sign-in the authorization
-        server's userinfo endpoint, refreshing the token first when due: exit status 3 when there is no session or
-        the server no longer accepts it, 5 when it cannot be reached. A machine profile (--grant client-credentials)
-        has no user: it shows the app client, its scopes and its token's expiry, fetching a token when due.
-        'authvault status' shows the stored session without contacting anyone.
-        """,
+            Asks Cognito (GetUser) with the session's access token, or for a browser sign-in the authorization
+            server's userinfo endpoint, refreshing the token first when due: exit status 3 when there is no session or
+            the server no longer accepts it, 5 when it cannot be reached. A machine profile (--grant client-credentials)
+            has no user: it shows the app client, its scopes and its token's expiry, fetching a token when due.
+            'authvault status' shows the stored session without contacting anyone.
+            """,
         options: [json])
 
     let asJSON: Bool
@@ -36,10 +36,15 @@ struct WhoAmICommand: CLICommand {
 
     /// A machine profile has no user: its app client, the scopes it asks for, and until when its token lasts.
     private func render(_ client: MachineDescription) -> String {
-        let expiry = client.accessTokenExpiresAt.map { "valid until \(TimeText.rfc3339($0)) (\(TimeText.relative($0, now: TimeText.now)))" }
-        return ["Client:     \(client.clientId) (machine sign-in: client credentials, no user)", "Profile:    \(client.profile)",
-                "Scopes:     \(client.scopes.isEmpty ? "the app client's own" : client.scopes.joined(separator: " "))",
-                "Access:     \(expiry ?? "valid (the provider did not say until when)")"].joined(separator: "\n") + "\n"
+        let expiry = client.accessTokenExpiresAt.map {
+            "valid until \(TimeText.rfc3339($0)) (\(TimeText.relative($0, now: TimeText.now)))"
+        }
+        return [
+            "Client:     \(client.clientId) (machine sign-in: client credentials, no user)",
+            "Profile:    \(client.profile)",
+            "Scopes:     \(client.scopes.isEmpty ? "the app client's own" : client.scopes.joined(separator: " "))",
+            "Access:     \(expiry ?? "valid (the provider did not say until when)")",
+        ].joined(separator: "\n") + "\n"
     }
 
     /// Every value here is the provider's (GetUser, userinfo, the ID token's claims): each is shown escaped.
@@ -48,19 +53,28 @@ struct WhoAmICommand: CLICommand {
         var lines = ["Username:   \(shown(report.username))", "Profile:    \(report.profile)"]
         if let email = report.attributes["email"] { lines.append("E-mail:     \(shown(email))") }
         if let enabled = report.enabledMFA {
-            lines.append("MFA:        " + (enabled.isEmpty ? "none"
-                : shown(enabled.joined(separator: ", ")) + (report.preferredMFA.map { " (preferred: \(shown($0)))" } ?? "")))
+            lines.append(
+                "MFA:        "
+                    + (enabled.isEmpty
+                        ? "none"
+                        : shown(enabled.joined(separator: ", "))
+                            + (report.preferredMFA.map { " (preferred: \(shown($0)))" } ?? "")))
         } else {
             lines.append("MFA:        (not told by the userinfo endpoint)")
         }
         if let federated = report.stored?.federated, !federated.isEmpty {
-            lines.append("Federated:  " + shown(federated.map { "\($0.provider):\($0.userId)" }.joined(separator: ", ")))
+            lines.append(
+                "Federated:  " + shown(federated.map { "\($0.provider):\($0.userId)" }.joined(separator: ", ")))
         }
         if let stored = report.stored {
-            lines.append("Session:    signed in as \(shown(stored.displayName))" + (stored.subject.map { " (sub \(shown($0)))" } ?? ""))
+            lines.append(
+                "Session:    signed in as \(shown(stored.displayName))"
+                    + (stored.subject.map { " (sub \(shown($0)))" } ?? ""))
         }
         lines.append("Attributes:")
-        let attributes = report.attributes.map { (name: shown($0.key), value: shown($0.value)) }.sorted { $0.name < $1.name }
+        let attributes = report.attributes.map { (name: shown($0.key), value: shown($0.value)) }.sorted {
+            $0.name < $1.name
+        }
         let width = attributes.map(\.name.count).max() ?? 0
         for (name, value) in attributes {
             lines.append("  \(name)\(String(repeating: " ", count: width - name.count))  \(value)")

@@ -11,27 +11,37 @@ enum BashCompletionScript {
             "    case \"$1\" in",
         ]
         for entry in table.entries where !entry.children.isEmpty {
-            lines.append("        \(quoted(entry.path))) echo \(quoted(entry.children.map(\.name).joined(separator: " ")));;")
+            lines.append(
+                "        \(quoted(entry.path))) echo \(quoted(entry.children.map(\.name).joined(separator: " ")));;")
         }
-        lines += ["    esac", "}", "", "# The options of the command at a path.", "_authvault_options() {", "    case \"$1\" in"]
+        lines += [
+            "    esac", "}", "", "# The options of the command at a path.", "_authvault_options() {",
+            "    case \"$1\" in",
+        ]
         for entry in table.entries {
             let names = entry.options.flatMap(CompletionTable.names(of:))
             lines.append("        \(quoted(entry.path))) echo \(quoted(names.joined(separator: " ")));;")
         }
-        lines += ["    esac", "}", "",
-                  "# What the value of an option (path, option) is: 'words ...', 'profile', 'file' or 'any'; nothing for a flag.",
-                  "_authvault_value() {", "    case \"$1|$2\" in"]
+        lines += [
+            "    esac", "}", "",
+            "# What the value of an option (path, option) is: 'words ...', 'profile', 'file' or 'any'; nothing for a flag.",
+            "_authvault_value() {", "    case \"$1|$2\" in",
+        ]
         for entry in table.entries {
             for option in entry.options where option.takesValue {
                 let patterns = CompletionTable.names(of: option).map { quoted("\(entry.path)|\($0)") }
                 lines.append("        \(patterns.joined(separator: "|"))) echo \(quoted(kind(option.completion)));;")
             }
         }
-        lines += ["    esac", "}", "", "# What the positional argument at an index (path, index) is.", "_authvault_positional() {",
-                  "    case \"$1|$2\" in"]
+        lines += [
+            "    esac", "}", "", "# What the positional argument at an index (path, index) is.",
+            "_authvault_positional() {",
+            "    case \"$1|$2\" in",
+        ]
         for entry in table.entries {
             for (index, positional) in entry.positionals.enumerated() where positional.completion != .anything {
-                lines.append("        \(quoted("\(entry.path)|\(index)"))) echo \(quoted(kind(positional.completion)));;")
+                lines.append(
+                    "        \(quoted("\(entry.path)|\(index)"))) echo \(quoted(kind(positional.completion)));;")
             }
         }
         lines += ["    esac", "}", ""]
@@ -50,77 +60,79 @@ enum BashCompletionScript {
 
     /// A shell word in double quotes; the specs hold no quote, dollar or backquote, and this keeps it so.
     static func quoted(_ text: String) -> String {
-        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("$", with: "\\$").replacing("`", with: "\\`") + "\""
+        "\""
+            + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("$", with: "\\$").replacing(
+                "`", with: "\\`") + "\""
     }
 
     /// The walk over the line: the command path, positionals counted, option values skipped (bash splits
     /// `--option=value` into three words at the '=').
     private static let body = #"""
-    # Offers the values of a kind for the word being completed.
-    _authvault_offer() {
-        local kind=$1 cur=$2 IFS=$'\n' config=()
-        [[ -n $_authvault_config ]] && config=(--config "$_authvault_config")
-        case "$kind" in
-            # Never compgen -W on the names: it expands $(...) and `...` in them (a --config file from anywhere).
-            profile) local name
-                while read -r name; do
-                    [[ $name == "$cur"* ]] && COMPREPLY+=("$name")
-                done < <("${COMP_WORDS[0]}" "${config[@]}" profiles list --names 2>/dev/null);;
-            file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"));;
-            words\ *) COMPREPLY=($(IFS=$' \t\n'; compgen -W "${kind#words }" -- "$cur"));;
-        esac
-    }
+        # Offers the values of a kind for the word being completed.
+        _authvault_offer() {
+            local kind=$1 cur=$2 IFS=$'\n' config=()
+            [[ -n $_authvault_config ]] && config=(--config "$_authvault_config")
+            case "$kind" in
+                # Never compgen -W on the names: it expands $(...) and `...` in them (a --config file from anywhere).
+                profile) local name
+                    while read -r name; do
+                        [[ $name == "$cur"* ]] && COMPREPLY+=("$name")
+                    done < <("${COMP_WORDS[0]}" "${config[@]}" profiles list --names 2>/dev/null);;
+                file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"));;
+                words\ *) COMPREPLY=($(IFS=$' \t\n'; compgen -W "${kind#words }" -- "$cur"));;
+            esac
+        }
 
-    _authvault() {
-        local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} path="" word option="" kind i positionals=0 only_positionals=""
-        local _authvault_config=""
-        COMPREPLY=()
-        for ((i = 1; i < COMP_CWORD; i++)); do
-            word=${COMP_WORDS[i]}
-            if [[ -z $only_positionals && $word == "--" ]]; then only_positionals=1; continue; fi
-            if [[ -z $only_positionals && $word == -?* ]]; then
-                if [[ -n $(_authvault_value "$path" "$word") ]]; then
-                    [[ ${COMP_WORDS[i+1]} == "=" ]] && ((i += 1))
-                    ((i += 1))
-                    [[ $word == "--config" && i -lt COMP_CWORD ]] && _authvault_config=${COMP_WORDS[i]}
+        _authvault() {
+            local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} path="" word option="" kind i positionals=0 only_positionals=""
+            local _authvault_config=""
+            COMPREPLY=()
+            for ((i = 1; i < COMP_CWORD; i++)); do
+                word=${COMP_WORDS[i]}
+                if [[ -z $only_positionals && $word == "--" ]]; then only_positionals=1; continue; fi
+                if [[ -z $only_positionals && $word == -?* ]]; then
+                    if [[ -n $(_authvault_value "$path" "$word") ]]; then
+                        [[ ${COMP_WORDS[i+1]} == "=" ]] && ((i += 1))
+                        ((i += 1))
+                        [[ $word == "--config" && i -lt COMP_CWORD ]] && _authvault_config=${COMP_WORDS[i]}
+                    fi
+                    continue
                 fi
-                continue
+                if [[ -z $only_positionals && " $(_authvault_children "$path") " == *" $word "* ]]; then
+                    path=${path:+$path }$word
+                else
+                    ((positionals += 1))
+                fi
+            done
+            if [[ $cur == "=" && $prev == -?* ]]; then
+                option=$prev cur=""
+            elif [[ $prev == "=" && COMP_CWORD -ge 2 ]]; then
+                option=${COMP_WORDS[COMP_CWORD-2]}
+            elif [[ $prev == -?* ]]; then
+                option=$prev
             fi
-            if [[ -z $only_positionals && " $(_authvault_children "$path") " == *" $word "* ]]; then
-                path=${path:+$path }$word
-            else
-                ((positionals += 1))
+            if [[ -n $option ]]; then
+                kind=$(_authvault_value "$path" "$option")
+                if [[ -n $kind ]]; then
+                    _authvault_offer "$kind" "$cur"
+                    return 0
+                fi
             fi
-        done
-        if [[ $cur == "=" && $prev == -?* ]]; then
-            option=$prev cur=""
-        elif [[ $prev == "=" && COMP_CWORD -ge 2 ]]; then
-            option=${COMP_WORDS[COMP_CWORD-2]}
-        elif [[ $prev == -?* ]]; then
-            option=$prev
-        fi
-        if [[ -n $option ]]; then
-            kind=$(_authvault_value "$path" "$option")
-            if [[ -n $kind ]]; then
-                _authvault_offer "$kind" "$cur"
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "$(_authvault_options "$path")" -- "$cur"))
                 return 0
             fi
-        fi
-        if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W "$(_authvault_options "$path")" -- "$cur"))
+            local children
+            children=$(_authvault_children "$path")
+            if [[ -n $children ]]; then
+                COMPREPLY=($(compgen -W "$children" -- "$cur"))
+                return 0
+            fi
+            kind=$(_authvault_positional "$path" "$positionals")
+            [[ -n $kind ]] && _authvault_offer "$kind" "$cur"
             return 0
-        fi
-        local children
-        children=$(_authvault_children "$path")
-        if [[ -n $children ]]; then
-            COMPREPLY=($(compgen -W "$children" -- "$cur"))
-            return 0
-        fi
-        kind=$(_authvault_positional "$path" "$positionals")
-        [[ -n $kind ]] && _authvault_offer "$kind" "$cur"
-        return 0
-    }
+        }
 
-    complete -F _authvault authvault
-    """#
+        complete -F _authvault authvault
+        """#
 }

@@ -18,11 +18,15 @@ struct CompletionTable {
         func visit(_ node: CommandNode, path: String) {
             switch node {
             case .command(let type):
-                entries.append(Entry(path: path, children: [], options: type.spec.options + GlobalOption.all,
-                                     positionals: type.spec.positionals))
+                entries.append(
+                    Entry(
+                        path: path, children: [], options: type.spec.options + GlobalOption.all,
+                        positionals: type.spec.positionals))
             case .group(_, _, let children, let defaultCommand):
-                entries.append(Entry(path: path, children: children.map { ($0.name, $0.abstract) },
-                                     options: (defaultCommand?.spec.options ?? []) + GlobalOption.all, positionals: []))
+                entries.append(
+                    Entry(
+                        path: path, children: children.map { ($0.name, $0.abstract) },
+                        options: (defaultCommand?.spec.options ?? []) + GlobalOption.all, positionals: []))
                 for child in children { visit(child, path: path.isEmpty ? child.name : path + " " + child.name) }
             }
         }

@@ -56,40 +56,40 @@ enum FishCompletionScript {
 
     /// The walk over the line's tokens: the command path reached, option values skipped.
     private static let walk = #"""
-    function __authvault_path --description 'The authvault command path on the command line'
-        set -l path ''
-        set -l skip 0
-        set -l tokens (commandline -opc)
-        for token in $tokens[2..-1]
-            if test $skip = 1
-                set skip 0
-                continue
+        function __authvault_path --description 'The authvault command path on the command line'
+            set -l path ''
+            set -l skip 0
+            set -l tokens (commandline -opc)
+            for token in $tokens[2..-1]
+                if test $skip = 1
+                    set skip 0
+                    continue
+                end
+                switch $token
+                    case '-*=*'
+                    case '-*'
+                        contains -- $token $__authvault_value_options; and set skip 1
+                    case '*'
+                        if contains -- $token (__authvault_children $path)
+                            set path (string trim -- "$path $token")
+                        end
+                end
             end
-            switch $token
-                case '-*=*'
-                case '-*'
-                    contains -- $token $__authvault_value_options; and set skip 1
-                case '*'
-                    if contains -- $token (__authvault_children $path)
-                        set path (string trim -- "$path $token")
-                    end
-            end
+            echo $path
         end
-        echo $path
-    end
 
-    function __authvault_at --description 'Whether the line has reached an authvault command path'
-        set -l path (__authvault_path)
-        test "$path" = "$argv[1]"
-    end
+        function __authvault_at --description 'Whether the line has reached an authvault command path'
+            set -l path (__authvault_path)
+            test "$path" = "$argv[1]"
+        end
 
-    function __authvault_profiles --description 'The configured authvault profiles'
-        set -l tokens (commandline -opc)
-        set -l config
-        set -l index (contains -i -- --config $tokens)
-        and set config --config $tokens[(math $index + 1)]
-        $tokens[1] $config profiles list --names 2>/dev/null
-    end
+        function __authvault_profiles --description 'The configured authvault profiles'
+            set -l tokens (commandline -opc)
+            set -l config
+            set -l index (contains -i -- --config $tokens)
+            and set config --config $tokens[(math $index + 1)]
+            $tokens[1] $config profiles list --names 2>/dev/null
+        end
 
-    """#
+        """#
 }

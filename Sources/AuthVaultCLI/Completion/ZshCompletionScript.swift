@@ -11,10 +11,10 @@ enum ZshCompletionScript {
 
         """ + BashCompletionScript.render(table) + """
 
-        # Installed as _authvault in $fpath, compinit loads this file as the completion function itself: the
-        # definitions above have just replaced it, so complete this first attempt through them too.
-        if [[ ${funcstack[1]-} == _authvault && -n ${words-} ]]; then _bash_complete -F _authvault; fi
+            # Installed as _authvault in $fpath, compinit loads this file as the completion function itself: the
+            # definitions above have just replaced it, so complete this first attempt through them too.
+            if [[ ${funcstack[1]-} == _authvault && -n ${words-} ]]; then _bash_complete -F _authvault; fi
 
-        """
+            """
     }
 }

@@ -5,18 +5,22 @@ import BoundedJSON
 /// by default the AWS CLI's and SDKs' `credential_process` JSON.
 struct AWSCredentialsCommand: CLICommand {
     static let format = TypedOption<Format>(
-        "format", help: "process: credential_process JSON; json: with the identity and profile; env: export lines for eval; ini: a credentials file section.",
+        "format",
+        help:
+            "process: credential_process JSON; json: with the identity and profile; env: export lines for eval; ini: a credentials file section.",
         default: .process)
-    static let guest = OptionSpec.flag("guest", help: "The identity pool's guest credentials (a pool that allows unauthenticated identities; no sign-in).")
+    static let guest = OptionSpec.flag(
+        "guest",
+        help: "The identity pool's guest credentials (a pool that allows unauthenticated identities; no sign-in).")
     static let spec = CommandSpec(
         name: "aws-credentials",
         abstract: "Print AWS credentials from the profile's identity pool (configure --identity-pool-id).",
         discussion: """
-        In ~/.aws/config: 'credential_process = authvault --profile NAME aws-credentials'. The credentials are kept in
-        the vault and handed out with at least 15 minutes left; a new set is fetched, once for all processes, when
-        they near expiry. Never prompts: exit status 3 (with the command that signs in) when there is no session,
-        5 when the identity pool cannot be reached.
-        """,
+            In ~/.aws/config: 'credential_process = authvault --profile NAME aws-credentials'. The credentials are kept in
+            the vault and handed out with at least 15 minutes left; a new set is fetched, once for all processes, when
+            they near expiry. Never prompts: exit status 3 (with the command that signs in) when there is no session,
+            5 when the identity pool cannot be reached.
+            """,
         options: [format.spec, guest])
 
     enum Format: String, OptionChoice { case process, json, env, ini }
@@ -31,24 +35,30 @@ struct AWSCredentialsCommand: CLICommand {
 
     nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         let credentials = try await AWSCredentials.fetch(guest: asGuest, context: context)
-        let secretKey = credentials.secretAccessKey.text, sessionToken = credentials.sessionToken.text
+        let secretKey = credentials.secretAccessKey.text
+        let sessionToken = credentials.sessionToken.text
         let expiration = TimeText.rfc3339(credentials.expiresAt)
         switch output {
         case .process:
-            JSONOutput.write(.object(("Version", .number(1)), ("AccessKeyId", .string(credentials.accessKeyId)),
-                                     ("SecretAccessKey", .string(secretKey)), ("SessionToken", .string(sessionToken)),
-                                     ("Expiration", .string(expiration))),
-                             to: context.standardOutput)
+            JSONOutput.write(
+                .object(
+                    ("Version", .number(1)), ("AccessKeyId", .string(credentials.accessKeyId)),
+                    ("SecretAccessKey", .string(secretKey)), ("SessionToken", .string(sessionToken)),
+                    ("Expiration", .string(expiration))),
+                to: context.standardOutput)
         case .json:
-            JSONOutput.write(.object(("accessKeyId", .string(credentials.accessKeyId)), ("expiration", .string(expiration)),
-                                     ("expiresAtUnix", .number(credentials.expiresAt.rounded(.towardZero))),
-                                     ("identityId", .string(credentials.identityId)), ("profile", .string(context.profileName)),
-                                     ("secretAccessKey", .string(secretKey)), ("sessionToken", .string(sessionToken))),
-                             to: context.standardOutput)
+            JSONOutput.write(
+                .object(
+                    ("accessKeyId", .string(credentials.accessKeyId)), ("expiration", .string(expiration)),
+                    ("expiresAtUnix", .number(credentials.expiresAt.rounded(.towardZero))),
+                    ("identityId", .string(credentials.identityId)), ("profile", .string(context.profileName)),
+                    ("secretAccessKey", .string(secretKey)), ("sessionToken", .string(sessionToken))),
+                to: context.standardOutput)
         case .env:
             for (name, value) in credentials.environment { context.standardOutput.line("export \(name)='\(value)'") }
         case .ini:
-            context.standardOutput.write("""
+            context.standardOutput.write(
+                """
                 [\(context.profileName)]
                 aws_access_key_id = \(credentials.accessKeyId)
                 aws_secret_access_key = \(secretKey)
@@ -61,7 +71,9 @@ struct AWSCredentialsCommand: CLICommand {
 
 extension AWSCredentials {
     /// The current profile's credentials, agent first, without ever prompting to sign in.
-    nonisolated(nonsending) static func fetch(guest: Bool, context: CommandContext) async throws(CLIError) -> AWSCredentials {
+    nonisolated(nonsending) static func fetch(guest: Bool, context: CommandContext) async throws(CLIError)
+        -> AWSCredentials
+    {
         try await application(for: context.profileName) { () async throws(ApplicationError) in
             try await context.application.awsCredentials(profile: context.profileName, guest: guest)
         }
@@ -70,12 +82,14 @@ extension AWSCredentials {
     /// The variables every AWS SDK reads, in a fixed order. Their values are base64 and letters: no quoting needed
     /// beyond single quotes.
     var environment: [(String, String)] {
-        [("AWS_ACCESS_KEY_ID", accessKeyId), ("AWS_SECRET_ACCESS_KEY", secretAccessKey.text),
-         ("AWS_SESSION_TOKEN", sessionToken.text), ("AWS_CREDENTIAL_EXPIRATION", TimeText.rfc3339(expiresAt))]
+        [
+            ("AWS_ACCESS_KEY_ID", accessKeyId), ("AWS_SECRET_ACCESS_KEY", secretAccessKey.text),
+            ("AWS_SESSION_TOKEN", sessionToken.text), ("AWS_CREDENTIAL_EXPIRATION", TimeText.rfc3339(expiresAt)),
+        ]
     }
 }
 
-private extension SecretBytes {
+extension SecretBytes {
     /// For output only: the command's purpose is to print them.
-    var text: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+    fileprivate var text: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 }

@@ -7,10 +7,10 @@ struct DockerCredentialCommand: CLICommand {
         name: "docker-credential",
         abstract: "Docker credential helper: the profile's token for its registries.",
         discussion: """
-        Configure with "credHelpers": {"registry.example.com": "authvault"} in ~/.docker/config.json and
-        'authvault configure --helper-host registry.example.com'. Only a listed registry reached over https gets
-        the token; --profile or $AUTHVAULT_PROFILE chooses among the listing profiles. store and erase change nothing.
-        """,
+            Configure with "credHelpers": {"registry.example.com": "authvault"} in ~/.docker/config.json and
+            'authvault configure --helper-host registry.example.com'. Only a listed registry reached over https gets
+            the token; --profile or $AUTHVAULT_PROFILE chooses among the listing profiles. store and erase change nothing.
+            """,
         positionals: [PositionalSpec("operation", help: "get, store, erase, list or version (docker passes it).")])
 
     let operation: String
@@ -29,14 +29,18 @@ struct DockerCredentialCommand: CLICommand {
         case "get":
             let serverURL = String((Swift.readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace })
             guard let target = HelperTarget(dockerServer: serverURL),
-                  let profile = try HelperToken.profile(for: target, context: context) else {
+                let profile = try HelperToken.profile(for: target, context: context)
+            else {
                 context.standardOutput.line("credentials not found in native keychain")
-                throw CLIError("No profile answers for \(serverURL): a token goes only over https, to a registry listed with "
-                               + "\(Remedy.command("configure", profile: context.profileName, "--helper-host HOST[:PORT]")).")
+                throw CLIError(
+                    "No profile answers for \(serverURL): a token goes only over https, to a registry listed with "
+                        + "\(Remedy.command("configure", profile: context.profileName, "--helper-host HOST[:PORT]")).")
             }
             let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
-            JSONOutput.write(.object(("Secret", .string(token.token)), ("ServerURL", .string(serverURL)),
-                                     ("Username", .string(token.username))), to: context.standardOutput)
+            JSONOutput.write(
+                .object(
+                    ("Secret", .string(token.token)), ("ServerURL", .string(serverURL)),
+                    ("Username", .string(token.username))), to: context.standardOutput)
         case "list":
             let file: ConfigFile
             do { file = try context.configStore.load() } catch { throw CLIErrors.from(error) }

@@ -8,13 +8,13 @@ struct GitCredentialCommand: CLICommand {
         name: "git-credential",
         abstract: "git credential helper: the profile's token as the password for its hosts.",
         discussion: """
-        Configure with: git config --global credential.https://git.example.com.helper authvault
-        (git runs git-credential-authvault, installed by 'make install') and
-        'authvault configure --helper-host git.example.com'. Only https, and only a host (and port, when the
-        entry names one) that a profile lists, gets an answer; anything else gets none, so git asks its other
-        helpers. --profile or $AUTHVAULT_PROFILE chooses among the listing profiles. Never prompts: without a
-        session it says which login to run.
-        """,
+            Configure with: git config --global credential.https://git.example.com.helper authvault
+            (git runs git-credential-authvault, installed by 'make install') and
+            'authvault configure --helper-host git.example.com'. Only https, and only a host (and port, when the
+            entry names one) that a profile lists, gets an answer; anything else gets none, so git asks its other
+            helpers. --profile or $AUTHVAULT_PROFILE chooses among the listing profiles. Never prompts: without a
+            session it says which login to run.
+            """,
         positionals: [PositionalSpec("operation", help: "get, store or erase (git passes it).")])
 
     let operation: String
@@ -30,8 +30,9 @@ struct GitCredentialCommand: CLICommand {
         let request = CredentialRequest.read()
         guard operation == "get" else { return }
         guard let host = request.value("host"),
-              let target = HelperTarget(gitProtocol: request.value("protocol"), host: host),
-              let profile = try HelperToken.profile(for: target, context: context) else {
+            let target = HelperTarget(gitProtocol: request.value("protocol"), host: host),
+            let profile = try HelperToken.profile(for: target, context: context)
+        else {
             return
         }
         let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
@@ -63,7 +64,8 @@ struct CredentialRequest {
         var request = CredentialRequest()
         while let line = Swift.readLine(strippingNewline: true), !line.isEmpty {
             guard let equals = line.firstIndex(of: "=") else { continue }
-            let key = String(line[..<equals]), value = String(line[line.index(after: equals)...])
+            let key = String(line[..<equals])
+            let value = String(line[line.index(after: equals)...])
             if key == "capability[]" { request.capabilities.append(value) } else { request.fields.append((key, value)) }
         }
         return request

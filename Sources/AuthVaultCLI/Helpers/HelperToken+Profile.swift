@@ -10,7 +10,9 @@ extension HelperToken {
             return try await context.application.helperToken(kind, profile: profile ?? context.profileName)
         } catch {
             // The tool's log names the exact sign-in: a profile that signs in with a code says so.
-            throw CLIErrors.from(error, profile: profile ?? context.profileName) { name in try? context.configStore.profile(named: name).authFlow }
+            throw CLIErrors.from(error, profile: profile ?? context.profileName) { name in
+                try? context.configStore.profile(named: name).authFlow
+            }
         }
     }
 
@@ -21,7 +23,8 @@ extension HelperToken {
     /// it does not (see `Application.helperProfile`).
     static func profile(for target: HelperTarget, context: CommandContext) throws(CLIError) -> String? {
         try application(for: context.profileName) { () throws(ApplicationError) in
-            try context.application.helperProfile(for: target, current: context.profileName, isExplicit: context.profileIsExplicit)
+            try context.application.helperProfile(
+                for: target, current: context.profileName, isExplicit: context.profileIsExplicit)
         }
     }
 
@@ -30,22 +33,25 @@ extension HelperToken {
     /// otherwise an error naming the fix.
     static func profile(for tool: URLTool, url: String?, context: CommandContext) throws(CLIError) -> String {
         let decision = try application(for: context.profileName) { () throws(ApplicationError) in
-            try context.application.helperDecision(for: tool, url: url, current: context.profileName, isExplicit: context.profileIsExplicit)
+            try context.application.helperDecision(
+                for: tool, url: url, current: context.profileName, isExplicit: context.profileIsExplicit)
         }
         let profile = context.profileName
         switch decision {
         case .answer(let profile): return profile
         case .noServerNamed:
             // Only kubectl has no address of its own to fall back on (`URLTool`).
-            throw CLIError("kubectl named no cluster server, so no token is handed over: it names one only to a user with "
-                           + "'provideClusterInfo: true' in its exec section. Add it to the kubeconfig user, or write the user again with "
-                           + "'authvault setup kubectl --profile \(profile)' (with --context NAME, its server is listed too).")
+            throw CLIError(
+                "kubectl named no cluster server, so no token is handed over: it names one only to a user with "
+                    + "'provideClusterInfo: true' in its exec section. Add it to the kubeconfig user, or write the user again with "
+                    + "'authvault setup kubectl --profile \(profile)' (with --context NAME, its server is listed too).")
         case .notAURL:
             throw CLIError("\(tool.rawValue) named a server that is no URL, so no token is handed over.")
         case .notListed(let target):
-            throw CLIError("No token for \(tool.rawValue)'s server \(target.scheme)://\(target.endpoint): a token goes only over https, "
-                           + "to a host its profile lists. Add it with 'authvault configure --profile \(profile) "
-                           + "--helper-host \(target.endpoint)'.")
+            throw CLIError(
+                "No token for \(tool.rawValue)'s server \(target.scheme)://\(target.endpoint): a token goes only over https, "
+                    + "to a host its profile lists. Add it with 'authvault configure --profile \(profile) "
+                    + "--helper-host \(target.endpoint)'.")
         }
     }
 }

@@ -9,10 +9,10 @@ struct VaultTokenHelperCommand: CLICommand {
         name: "vault-token-helper",
         abstract: "HashiCorp Vault token helper: the profile's token for the vault CLI.",
         discussion: """
-        Configure with token_helper = "/usr/local/bin/vault-token-helper-authvault" in ~/.vault (installed by 'make install')
-        and 'authvault configure --helper-host vault.example.com:8200': the token goes only to the https VAULT_ADDR
-        the vault CLI names (without one, to Vault's default https://127.0.0.1:8200 when that is listed).
-        """,
+            Configure with token_helper = "/usr/local/bin/vault-token-helper-authvault" in ~/.vault (installed by 'make install')
+            and 'authvault configure --helper-host vault.example.com:8200': the token goes only to the https VAULT_ADDR
+            the vault CLI names (without one, to Vault's default https://127.0.0.1:8200 when that is listed).
+            """,
         positionals: [PositionalSpec("operation", help: "get, store or erase (vault passes it).")])
 
     let operation: String

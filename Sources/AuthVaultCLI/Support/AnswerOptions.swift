@@ -13,8 +13,10 @@ struct AnswerOptions: Sendable {
     /// The answers these options give, read from standard input or asked with the context's prompter.
     /// - Parameter repeating: the questions that may be asked again, each time taking the next line.
     func answers(_ arguments: ParsedArguments, context: CommandContext, repeating: Set<Question> = []) -> Answers {
-        Answers(piped: piped.filter { arguments.flag($0.flag) }.map(\.question), repeating: repeating,
-                given: values.compactMapValues { arguments.value($0) }, input: context.standardInput, prompter: context.prompter)
+        Answers(
+            piped: piped.filter { arguments.flag($0.flag) }.map(\.question), repeating: repeating,
+            given: values.compactMapValues { arguments.value($0) }, input: context.standardInput,
+            prompter: context.prompter)
     }
 
     /// A missing answer, as a usage error naming the option that gives it.
@@ -23,12 +25,13 @@ struct AnswerOptions: Sendable {
         switch error {
         case .unanswered(.username): message = "No user name: pass --username NAME."
         case .unanswered(let question):
-            let noun = switch question {
-            case .password: "the password"
-            case .newPassword: "the new password"
-            case .customAnswer: "the answer to the custom challenge"
-            default: codeNoun
-            }
+            let noun =
+                switch question {
+                case .password: "the password"
+                case .newPassword: "the new password"
+                case .customAnswer: "the answer to the custom challenge"
+                default: codeNoun
+                }
             let value = values[question].map { " (or pass --\($0.long) CODE)" } ?? ""
             message = "No terminal to ask for \(noun): pipe it in with --\(flag(question))\(value)."
         case .nothingEntered: message = "No password was entered."
@@ -90,8 +93,10 @@ struct CodeOption: Sendable {
 
     /// - Parameter what: the code, as a noun phrase ("the code Cognito sent").
     init(_ name: String, what: String) {
-        value = .value(name, placeholder: "code", help: "Take \(what) from the command line, which any user of this machine can "
-                       + "read (ps, /proc): prefer --\(name)-stdin or the prompt.")
+        value = .value(
+            name, placeholder: "code",
+            help: "Take \(what) from the command line, which any user of this machine can "
+                + "read (ps, /proc): prefer --\(name)-stdin or the prompt.")
         stdin = .flag("\(name)-stdin", help: "Read \(what) from the next line of standard input.")
     }
 

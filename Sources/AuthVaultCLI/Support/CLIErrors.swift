@@ -5,13 +5,17 @@ import AuthVaultApp
 enum CLIErrors {
     /// The reason's message and status; the library's error underneath goes along by name, for `--debug`.
     /// - Parameter signInFlow: a profile's configured way of signing in, for the remedy of a missing session.
-    static func from(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice? = { _ in nil }) -> CLIError {
+    static func from(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice? = { _ in nil })
+        -> CLIError
+    {
         var worded = worded(error, profile: profile, signInFlow: signInFlow)
         worded.underlying = error.cause?.name
         return worded
     }
 
-    private static func worded(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice?) -> CLIError {
+    private static func worded(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice?)
+        -> CLIError
+    {
         switch error {
         case .configuration(let configError): return from(configError)
         case .backendRecord: return CLIError(error.description, status: .failure)
@@ -25,43 +29,59 @@ enum CLIErrors {
         case .signIn(let reason): return ChallengeAnswers.error(reason, profile: profile)
         case .sessionRevoked(let serviceMessage):
             let detail = serviceMessage.map { " (Cognito: \($0))" } ?? ""
-            return CLIError("Cognito no longer accepts this session (it was revoked, or signed out everywhere): "
-                            + "run \(Remedy.command("login", profile: profile)).\(detail)", status: .signInRequired)
+            return CLIError(
+                "Cognito no longer accepts this session (it was revoked, or signed out everywhere): "
+                    + "run \(Remedy.command("login", profile: profile)).\(detail)", status: .signInRequired)
         case .notARememberedDevice(let profile):
-            return CLIError("This machine is no remembered device of profile '\(profile)': name the device to forget "
-                            + "(see \(Remedy.command("devices list", profile: profile))).", status: .usage)
+            return CLIError(
+                "This machine is no remembered device of profile '\(profile)': name the device to forget "
+                    + "(see \(Remedy.command("devices list", profile: profile))).", status: .usage)
         case .copyDiffers: return CLIError(error.description, status: .failure)
         case .globalSignOutWithoutUserPool(let profile):
-            return CLIError("--global signs out of a Cognito user pool (GlobalSignOut), and profile '\(profile)' signs in at another "
-                            + "OpenID provider: run \(Remedy.command("logout", profile: profile, "--browser")) to end its session there. "
-                            + "Nothing was changed.", status: .usage)
-        case .noLogoutPage(let reason): return CLIError("Cannot sign out in the browser: \(reason). Nothing was changed.", status: .usage)
-        case .agentRefused(let refusal): return CLIError(error.description, status: refusal.vaultStaysLocked ? .vaultLocked : .failure)
+            return CLIError(
+                "--global signs out of a Cognito user pool (GlobalSignOut), and profile '\(profile)' signs in at another "
+                    + "OpenID provider: run \(Remedy.command("logout", profile: profile, "--browser")) to end its session there. "
+                    + "Nothing was changed.", status: .usage)
+        case .noLogoutPage(let reason):
+            return CLIError("Cannot sign out in the browser: \(reason). Nothing was changed.", status: .usage)
+        case .agentRefused(let refusal):
+            return CLIError(error.description, status: refusal.vaultStaysLocked ? .vaultLocked : .failure)
         case .agentStaysLocked(let refusal):
-            return CLIError(Remedy.message(error.description, Remedy.agentStaysLocked), status: refusal.vaultStaysLocked ? .vaultLocked : .failure)
+            return CLIError(
+                Remedy.message(error.description, Remedy.agentStaysLocked),
+                status: refusal.vaultStaysLocked ? .vaultLocked : .failure)
         case .invalidVariable: return CLIError(error.description, status: .usage)
         case .discovery(_, let reason):
             // A document naming a wrong endpoint is the provider's to fix, not this profile's settings.
             let step = reason.nextStep == .setBrowserSignIn ? nil : reason.nextStep
-            return CLIError(Remedy.message(error.description, step.map { Remedy.of($0, profile: profile) }),
-                            status: reason.isNetwork ? .networkUnavailable : .failure)
-        case .apiRequest(let reason): return CLIError(error.description, status: reason.isNetwork ? .networkUnavailable : .failure)
-        case .memoryVaultOutsideProcess: return CLIError(error.description + " Use --vault file or secret-service.", status: .usage)
+            return CLIError(
+                Remedy.message(error.description, step.map { Remedy.of($0, profile: profile) }),
+                status: reason.isNetwork ? .networkUnavailable : .failure)
+        case .apiRequest(let reason):
+            return CLIError(error.description, status: reason.isNetwork ? .networkUnavailable : .failure)
+        case .memoryVaultOutsideProcess:
+            return CLIError(error.description + " Use --vault file or secret-service.", status: .usage)
         case .noUsableSession(let profile, _):
             // Said for the tool's log: which profile, and the exact command that fixes it.
-            return CLIError(Remedy.message(error.description, Remedy.signIn(profile: profile, flow: signInFlow(profile))),
-                            status: .signInRequired)
+            return CLIError(
+                Remedy.message(error.description, Remedy.signIn(profile: profile, flow: signInFlow(profile))),
+                status: .signInRequired)
         case .machineHasNoUser(let profile):
-            return CLIError(Remedy.message(error.description, "\(Remedy.command("whoami", profile: profile)) shows its app client and token."),
-                            status: .usage)
+            return CLIError(
+                Remedy.message(
+                    error.description, "\(Remedy.command("whoami", profile: profile)) shows its app client and token."),
+                status: .usage)
         case .signedInForGuest(let profile):
-            return CLIError(Remedy.message(error.description, Remedy.guestWhileSignedIn(profile: profile)), status: .usage)
+            return CLIError(
+                Remedy.message(error.description, Remedy.guestWhileSignedIn(profile: profile)), status: .usage)
         case .agent(let profile, let failure):
             switch failure.code {
             case .signInRequired:
-                return CLIError(Remedy.message(failure.message, Remedy.signIn(profile: profile, flow: signInFlow(profile))),
-                                status: .signInRequired)
-            case .vaultLocked: return CLIError(Remedy.message(failure.message, Remedy.unlockVault), status: .vaultLocked)
+                return CLIError(
+                    Remedy.message(failure.message, Remedy.signIn(profile: profile, flow: signInFlow(profile))),
+                    status: .signInRequired)
+            case .vaultLocked:
+                return CLIError(Remedy.message(failure.message, Remedy.unlockVault), status: .vaultLocked)
             case .network: return CLIError(failure.message, status: .networkUnavailable)
             case .unknownProfile, .badRequest, .internal: return CLIError(failure.message, status: .failure)
             }
@@ -70,10 +90,11 @@ enum CLIErrors {
 
     /// A configuration that is wrong: a value given is a usage error, the rest a failure.
     static func from(_ error: ConfigError) -> CLIError {
-        let status: ExitStatus = switch error {
-        case .invalidValue, .incomplete: .usage
-        default: .failure
-        }
+        let status: ExitStatus =
+            switch error {
+            case .invalidValue, .incomplete: .usage
+            default: .failure
+            }
         return CLIError(Remedy.message(error.description, Remedy.of(error)), status: status)
     }
 

@@ -7,9 +7,11 @@ extension CommandContext {
     var application: Application {
         let standardError = standardError
         let trace = tracesDecisions ? DebugTrace { standardError.line("authvault debug: \($0)") } : .off
-        return Application(environment: variables, configPath: configPath, prompter: prompter,
-                           userAgent: "authvault/\(AuthVault.version)", notice: { standardError.line(Remedy.message($0.description, Remedy.of($0))) },
-                           trace: trace)
+        return Application(
+            environment: variables, configPath: configPath, prompter: prompter,
+            userAgent: "authvault/\(AuthVault.version)",
+            notice: { standardError.line(Remedy.message($0.description, Remedy.of($0))) },
+            trace: trace)
     }
 }
 
@@ -20,8 +22,9 @@ extension ProfileSession {
         devicePolicy: DevicePolicy? = nil
     ) async throws(CLIError) -> ProfileSession {
         try await application(for: name ?? context.profileName) { () async throws(ApplicationError) in
-            try await context.application.openProfile(named: name ?? context.profileName, refreshesInBackground: refreshesInBackground,
-                                                      devicePolicy: devicePolicy)
+            try await context.application.openProfile(
+                named: name ?? context.profileName, refreshesInBackground: refreshesInBackground,
+                devicePolicy: devicePolicy)
         }
     }
 }

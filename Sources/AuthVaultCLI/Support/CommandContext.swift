@@ -35,13 +35,16 @@ struct CommandContext: Sendable {
         self.standardError = standardError
         self.standardInput = standardInput
         configPath = Application.configPath(given: globalArguments.value(GlobalOption.config), environment: variables)
-        (profileName, profileIsExplicit) = Application.profileName(given: globalArguments.value(GlobalOption.profile),
-                                                                    environment: variables, configPath: configPath)
+        (profileName, profileIsExplicit) = Application.profileName(
+            given: globalArguments.value(GlobalOption.profile),
+            environment: variables, configPath: configPath)
         let yes = ["1", "true", "yes"]
-        promptsForbidden = globalArguments.flag(GlobalOption.nonInteractive)
+        promptsForbidden =
+            globalArguments.flag(GlobalOption.nonInteractive)
             || yes.contains(variables["AUTHVAULT_NON_INTERACTIVE"]?.lowercased() ?? "")
             || variables["GIT_TERMINAL_PROMPT"] == "0"
-        tracesDecisions = globalArguments.flag(GlobalOption.debug) || yes.contains(variables["AUTHVAULT_DEBUG"]?.lowercased() ?? "")
+        tracesDecisions =
+            globalArguments.flag(GlobalOption.debug) || yes.contains(variables["AUTHVAULT_DEBUG"]?.lowercased() ?? "")
     }
 
     /// The same context with prompts forbidden.

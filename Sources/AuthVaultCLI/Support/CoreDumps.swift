@@ -1,7 +1,8 @@
 internal import CProcessControl
 import SystemPlumbing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Keeps secrets (a typed password, the vault's data key, tokens) out of core dumps. The `authvault` binary

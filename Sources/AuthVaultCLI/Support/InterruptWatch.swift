@@ -1,6 +1,7 @@
 import SystemPlumbing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns SIGINT and SIGTERM into a call of `handler` instead of the process dying of them, until `stop()`: a long
@@ -20,7 +21,12 @@ final class InterruptWatch: Sendable {
         guard let relay = SignalRelay.shared else { return }
         let fired = Locked(false)
         relay.listen { number in
-            if fired.withLock({ done in defer { done = true }; return !done }) { handler(number) }
+            if fired.withLock({ done in
+                defer { done = true }
+                return !done
+            }) {
+                handler(number)
+            }
         }
         for number in Self.signals { signal(number, SignalRelay.handler) }
         var mask = sigset_t()
@@ -32,7 +38,12 @@ final class InterruptWatch: Sendable {
 
     /// Gives the signals back their default action.
     func stop() {
-        guard watching.withLock({ active in defer { active = false }; return active }), let relay = SignalRelay.shared else { return }
+        guard
+            watching.withLock({ active in
+                defer { active = false }
+                return active
+            }), let relay = SignalRelay.shared
+        else { return }
         for number in Self.signals { signal(number, SIG_DFL) }
         relay.listen(nil)
     }

@@ -18,7 +18,8 @@ enum JSONOutput {
 
     static func write(_ value: some Encodable, pretty: Bool = true, to output: any TextOutput) throws(CLIError) {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { throw CLIError("Could not encode the output as JSON.") }
         // JSONEncoder leaves C1 controls, line separators and bidi controls raw: escaped as the one writer escapes them.
         output.line(JSONValue.escapingControls(inJSON: String(decoding: data, as: UTF8.self)))

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's arguments, program name first. On Linux, `CommandLine.arguments` comes out empty when a library
@@ -14,7 +14,9 @@ enum ProcessArguments {
     /// The arguments in `/proc/PID/cmdline`'s form: each ends with a NUL byte. Never empty.
     static func split(_ bytes: [UInt8]) -> [String] {
         guard !bytes.isEmpty else { return ["authvault"] }
-        var parts = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        var parts = bytes.split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         if bytes.last == 0 { parts.removeLast() }
         return parts
     }

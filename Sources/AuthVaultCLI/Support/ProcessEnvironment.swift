@@ -1,6 +1,7 @@
 import AuthVaultApp
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension EnvironmentVariables {
@@ -14,7 +15,8 @@ extension EnvironmentVariables {
         while let pointer = entry.pointee {
             // Split on the bytes: String's Character view would run grapheme breaking over every variable.
             if let equals = strchr(pointer, Int32(UInt8(ascii: "="))) {
-                let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: equals - pointer), as: UTF8.self)
+                let name = String(
+                    decoding: UnsafeRawBufferPointer(start: pointer, count: equals - pointer), as: UTF8.self)
                 variables[name] = String(cString: equals + 1)
             }
             entry += 1

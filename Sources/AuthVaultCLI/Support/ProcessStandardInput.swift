@@ -1,7 +1,8 @@
 import AuthVaultApp
 import SystemPlumbing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's standard input, where scripts pipe secrets (`--password-stdin`, `--client-secret-stdin`,
@@ -32,9 +33,13 @@ struct ProcessStandardInput: StandardInput {
         var chunk = [UInt8](repeating: 0, count: 4096)
         defer { chunk.wipe() }
         while true {
-            guard let count = try? SystemCall.retryingInterrupts("read", {
-                chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-            }), count > 0 else { break }
+            guard
+                let count = try? SystemCall.retryingInterrupts(
+                    "read",
+                    {
+                        chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+                    }), count > 0
+            else { break }
             buffer += chunk[0..<count]
         }
         return buffer

@@ -30,7 +30,8 @@ enum Remedy {
 
     /// For a sign-in refused because the running agent cannot open the encrypted file vault: the agent takes the key
     /// from the user keyring that 'vault unlock' fills, or from its own passphrase.
-    static let agentStaysLocked = "Unlock the agent first with 'authvault vault unlock' (it takes the key from the user keyring, "
+    static let agentStaysLocked =
+        "Unlock the agent first with 'authvault vault unlock' (it takes the key from the user keyring, "
         + "so leave AUTHVAULT_KEY_CACHE_TIMEOUT above 0), or restart it with its own AUTHVAULT_VAULT_PASSPHRASE_FILE."
 
     static func of(_ notice: ApplicationNotice) -> String? {
@@ -42,8 +43,10 @@ enum Remedy {
     static func of(_ error: ConfigError) -> String? {
         switch error {
         case .unsupportedVersion: "Upgrade authvault."
-        case .noSuchProfile(let name, _, _): "Create it with 'authvault configure --profile \(name) --user-pool-id ID --client-id ID'."
-        case .incomplete(let profile, let missing): "Set it with 'authvault configure --profile \(profile) \(missing) VALUE'."
+        case .noSuchProfile(let name, _, _):
+            "Create it with 'authvault configure --profile \(name) --user-pool-id ID --client-id ID'."
+        case .incomplete(let profile, let missing):
+            "Set it with 'authvault configure --profile \(profile) \(missing) VALUE'."
         default: nil
         }
     }
@@ -54,7 +57,8 @@ enum Remedy {
         case .signIn: "Run \(command("login", profile: profile))."
         case .signInAgain: "Run \(command("login", profile: profile)) again."
         case .signInInBrowser: "Sign in with \(command("login", profile: profile, "--browser"))."
-        case .askForAccessToken: "Ask for its access token: \(command("token", profile: profile)) (for kubectl-credential, --token access)."
+        case .askForAccessToken:
+            "Ask for its access token: \(command("token", profile: profile)) (for kubectl-credential, --token access)."
         case .trustPrivateCA:
             "If the server's certificate comes from a private certificate authority, pass that CA's bundle with --ca-bundle."
         case .checkIdentityPoolProviders:
@@ -68,14 +72,16 @@ enum Remedy {
                 + "\(command("configure", profile: profile, "--aws-role-arn ARN"))."
         case .storeClientSecret:
             "Store the app client's secret: \(command("configure", profile: profile, "--client-secret-stdin")) (the secret on standard input)."
-        case .setScopes: "Set the scopes the app client may have: \(command("configure", profile: profile, "--scopes \"SERVER/SCOPE ...\""))."
+        case .setScopes:
+            "Set the scopes the app client may have: \(command("configure", profile: profile, "--scopes \"SERVER/SCOPE ...\""))."
         case .setBrowserSignIn:
             "Set the browser sign-in with \(command("configure", profile: profile)): --hosted-ui URL or --oidc-discovery URL, and "
                 + "--redirect-uri http://127.0.0.1:PORT/callback."
         case .unlockKeyringOrUseFile:
             "Unlock it (for example by logging in to the desktop, or with 'authvault vault status' in an interactive "
                 + "session), or use the encrypted file: --vault file."
-        case .keepInFile: "On a headless machine use the encrypted file: \(command("configure", profile: profile, "--vault file"))."
+        case .keepInFile:
+            "On a headless machine use the encrypted file: \(command("configure", profile: profile, "--vault file"))."
         case .useFileInstead: "Or use the encrypted file: --vault file."
         case .unlockVault: "Run 'authvault vault unlock' to open it again."
         case .unlockVaultInTerminal: "Or unlock it in a terminal first: 'authvault vault unlock'."

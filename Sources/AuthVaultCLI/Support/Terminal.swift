@@ -1,7 +1,8 @@
 import AuthVaultApp
 import SystemPlumbing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The controlling terminal: whether there is one, and reading a secret from it without echo.
@@ -38,7 +39,9 @@ struct Terminal: SecretPrompter {
     func readLine(prompt: String) -> String? {
         withTerminal { descriptor in
             write(descriptor, prompt)
-            return LineBuffer.readLine(from: descriptor).map { String(decoding: $0.buffer[0..<$0.count], as: UTF8.self) }
+            return LineBuffer.readLine(from: descriptor).map {
+                String(decoding: $0.buffer[0..<$0.count], as: UTF8.self)
+            }
         }
     }
 

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SystemPlumbing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where a command writes. Standard output carries only results (a token, JSON, a table); messages go to standard
 /// error. Tests capture both in memory.
@@ -25,9 +26,13 @@ struct FileDescriptorOutput: TextOutput {
         text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
-                guard let written = try? SystemCall.retryingInterrupts("write", {
-                    Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                }) else { return }
+                guard
+                    let written = try? SystemCall.retryingInterrupts(
+                        "write",
+                        {
+                            Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                        })
+                else { return }
                 offset += written
             }
         }

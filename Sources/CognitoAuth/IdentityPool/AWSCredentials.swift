@@ -11,7 +11,10 @@ public struct AWSCredentials: Sendable, Equatable, CustomStringConvertible {
     /// The identity they belong to (`REGION:GUID`).
     public let identityId: String
 
-    public init(accessKeyId: String, secretAccessKey: SecretBytes, sessionToken: SecretBytes, expiresAt: Double, identityId: String) {
+    public init(
+        accessKeyId: String, secretAccessKey: SecretBytes, sessionToken: SecretBytes, expiresAt: Double,
+        identityId: String
+    ) {
         self.accessKeyId = accessKeyId
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
@@ -31,7 +34,8 @@ extension AWSCredentials {
     /// The same credentials with their expiry on this machine's clock rather than the provider's: what a tool that
     /// compares it with its own clock (botocore, for `credential_process`) must be given.
     public func expiringOnLocalClock(of clock: ServerClock) -> AWSCredentials {
-        AWSCredentials(accessKeyId: accessKeyId, secretAccessKey: secretAccessKey, sessionToken: sessionToken,
-                       expiresAt: clock.localTime(ofProviderTime: expiresAt), identityId: identityId)
+        AWSCredentials(
+            accessKeyId: accessKeyId, secretAccessKey: secretAccessKey, sessionToken: sessionToken,
+            expiresAt: clock.localTime(ofProviderTime: expiresAt), identityId: identityId)
     }
 }

@@ -16,11 +16,14 @@ public struct IdentityPoolClient: Sendable {
     }
 
     /// With the back-off jitter fixed, for tests.
-    init(configuration: IdentityPoolConfiguration, transport: any HTTPTransport,
-         jitter: @escaping @Sendable () -> Double) throws(CognitoError) {
+    init(
+        configuration: IdentityPoolConfiguration, transport: any HTTPTransport,
+        jitter: @escaping @Sendable () -> Double
+    ) throws(CognitoError) {
         self.configuration = try configuration.validated()
-        api = CognitoAPI(endpoint: configuration.endpoint, transport: transport, deadline: configuration.operationDeadline,
-                         retryPolicy: configuration.retryPolicy, jitter: jitter)
+        api = CognitoAPI(
+            endpoint: configuration.endpoint, transport: transport, deadline: configuration.operationDeadline,
+            retryPolicy: configuration.retryPolicy, jitter: jitter)
     }
 
     /// The identity id of the user `login` proves (GetId); a new guest identity when `login` is nil.
@@ -29,31 +32,38 @@ public struct IdentityPoolClient: Sendable {
         body["Logins"] = login?.requestValue
         let response: IdentityIdResponse = try await call(.getId, body)
         guard let identityId = response.identityId, !identityId.isEmpty else {
-            throw .invalidResponse(operation: IdentityPoolOperation.getId.rawValue, reason: "the answer names no identity")
+            throw .invalidResponse(
+                operation: IdentityPoolOperation.getId.rawValue, reason: "the answer names no identity")
         }
         return identityId
     }
 
     /// Credentials for `identityId` (GetCredentialsForIdentity), with the pool's role for it or the configured one.
     /// - Parameter login: the same provider's current ID token; nil for a guest identity.
-    public func credentials(identityId: String, login: IdentityProviderLogin?) async throws(CognitoError) -> AWSCredentials {
+    public func credentials(identityId: String, login: IdentityProviderLogin?) async throws(CognitoError)
+        -> AWSCredentials
+    {
         var body: [String: JSONValue] = ["IdentityId": .string(identityId)]
         body["Logins"] = login?.requestValue
         body["CustomRoleArn"] = configuration.roleARN.map { .string($0) }
         let response: CredentialsResponse = try await call(.getCredentialsForIdentity, body)
         guard let credentials = response.credentials, let keyId = credentials.accessKeyId, !keyId.isEmpty,
-              let secretKey = credentials.secretKey, let sessionToken = credentials.sessionToken,
-              let expiration = credentials.expiration else {
-            throw .invalidResponse(operation: IdentityPoolOperation.getCredentialsForIdentity.rawValue,
-                                   reason: "the answer lacks the credentials or their expiry")
+            let secretKey = credentials.secretKey, let sessionToken = credentials.sessionToken,
+            let expiration = credentials.expiration
+        else {
+            throw .invalidResponse(
+                operation: IdentityPoolOperation.getCredentialsForIdentity.rawValue,
+                reason: "the answer lacks the credentials or their expiry")
         }
         guard ServerTime.unixSeconds.contains(expiration) else {
-            throw .invalidResponse(operation: IdentityPoolOperation.getCredentialsForIdentity.rawValue,
-                                   reason: "the credentials' expiry is not a time between 1970 and 9999")
+            throw .invalidResponse(
+                operation: IdentityPoolOperation.getCredentialsForIdentity.rawValue,
+                reason: "the credentials' expiry is not a time between 1970 and 9999")
         }
-        return AWSCredentials(accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
-                              sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiration,
-                              identityId: response.identityId ?? identityId)
+        return AWSCredentials(
+            accessKeyId: keyId, secretAccessKey: SecretBytes(utf8: secretKey),
+            sessionToken: SecretBytes(utf8: sessionToken), expiresAt: expiration,
+            identityId: response.identityId ?? identityId)
     }
 
     /// One call, with the identity service's meanings for the error types the user-pool API shares.

@@ -31,7 +31,8 @@ public struct IdentityPoolConfiguration: Sendable {
             throw .invalidConfiguration("the identity endpoint \(endpoint): \(ServiceURL.rule)")
         }
         if let roleARN, !roleARN.hasPrefix("arn:") || !roleARN.contains(":role/") {
-            throw .invalidConfiguration("the role '\(roleARN.prefix(120))' is not a role ARN (arn:aws:iam::ACCOUNT:role/NAME)")
+            throw .invalidConfiguration(
+                "the role '\(roleARN.prefix(120))' is not a role ARN (arn:aws:iam::ACCOUNT:role/NAME)")
         }
         guard operationDeadline > .zero else { throw .invalidConfiguration("the operation deadline must be positive") }
         return self

@@ -8,8 +8,9 @@ public struct IdentityPoolID: Sendable, Hashable, CustomStringConvertible {
     public init(_ text: String) throws(CognitoError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, Self.isRegion(parts[0]), Self.isGUID(parts[1]) else {
-            throw .invalidConfiguration("the identity pool id '\(text.prefix(80))' is not of the form REGION:GUID "
-                + "(for example us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6)")
+            throw .invalidConfiguration(
+                "the identity pool id '\(text.prefix(80))' is not of the form REGION:GUID "
+                    + "(for example us-east-1:0c8e1f6a-2b3c-4d5e-8f90-a1b2c3d4e5f6)")
         }
         region = String(parts[0])
         rawValue = text
@@ -31,6 +32,6 @@ public struct IdentityPoolID: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -40,10 +40,13 @@ public struct ClientCredentialsClient: Sendable {
     /// - Parameter verifier: set up for the issuer of the access tokens and this app client; a JWT access token
     ///   must pass it.
     /// - Parameter now: the provider's time (`ServerClock.now`): an opaque token's `expires_in` counts from it.
-    public init(configuration: Configuration, transport: any HTTPTransport, verifier: TokenVerifier,
-                now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws(OAuthError) {
-        try self.init(configuration: configuration, transport: transport, verifier: verifier,
-                      now: now, jitter: { Double.random(in: 0...1) })
+    public init(
+        configuration: Configuration, transport: any HTTPTransport, verifier: TokenVerifier,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) throws(OAuthError) {
+        try self.init(
+            configuration: configuration, transport: transport, verifier: verifier,
+            now: now, jitter: { Double.random(in: 0...1) })
     }
 
     /// With deterministic hooks, for tests: the clock and the back-off jitter.
@@ -52,13 +55,20 @@ public struct ClientCredentialsClient: Sendable {
         now: @escaping @Sendable () -> Double, jitter: @escaping @Sendable () -> Double
     ) throws(OAuthError) {
         // The secret goes there: https, or plain http to a loopback address only.
-        guard ServiceURL.isPermitted(configuration.tokenEndpoint) else { throw .invalidConfiguration("the token endpoint: \(ServiceURL.rule)") }
+        guard ServiceURL.isPermitted(configuration.tokenEndpoint) else {
+            throw .invalidConfiguration("the token endpoint: \(ServiceURL.rule)")
+        }
         guard !configuration.clientId.isEmpty else { throw .invalidConfiguration("the app client id is empty") }
-        guard configuration.clientSecret.count > 0 else { throw .invalidConfiguration("the client-credentials grant needs the app client's secret") }
-        guard configuration.operationDeadline > .zero else { throw .invalidConfiguration("the operation deadline must be positive") }
+        guard configuration.clientSecret.count > 0 else {
+            throw .invalidConfiguration("the client-credentials grant needs the app client's secret")
+        }
+        guard configuration.operationDeadline > .zero else {
+            throw .invalidConfiguration("the operation deadline must be positive")
+        }
         self.configuration = configuration
-        sender = RetryingSender(transport: transport, deadline: configuration.operationDeadline,
-                                retryPolicy: configuration.retryPolicy, jitter: jitter)
+        sender = RetryingSender(
+            transport: transport, deadline: configuration.operationDeadline,
+            retryPolicy: configuration.retryPolicy, jitter: jitter)
         self.verifier = verifier
         self.now = now
     }
@@ -69,7 +79,8 @@ public struct ClientCredentialsClient: Sendable {
     public func token() async throws(OAuthError) -> MachineToken {
         var form: [(name: String, value: String)] = [("grant_type", "client_credentials")]
         if !configuration.scopes.isEmpty { form.append(("scope", configuration.scopes.joined(separator: " "))) }
-        let authentication = OAuthClientAuthentication(clientId: configuration.clientId, clientSecret: configuration.clientSecret)
+        let authentication = OAuthClientAuthentication(
+            clientId: configuration.clientId, clientSecret: configuration.clientSecret)
         let request = authentication.formRequest(to: configuration.tokenEndpoint, form, secrets: [])
         let sent = now()
         let response: HTTPResponse
@@ -88,18 +99,23 @@ public struct ClientCredentialsClient: Sendable {
             }
         }
         guard let expiresAt = claims?.expiresAt ?? answer.expiresIn.map({ sent + $0 }) else {
-            throw .invalidResponse(operation: OAuthOperation.clientCredentials.rawValue, reason: "the answer says neither exp nor expires_in")
+            throw .invalidResponse(
+                operation: OAuthOperation.clientCredentials.rawValue,
+                reason: "the answer says neither exp nor expires_in")
         }
         let granted = answer.scope.map { $0.split(separator: " ").map(String.init) } ?? configuration.scopes
-        return MachineToken(accessToken: SecretBytes(utf8: answer.accessToken), expiresAt: expiresAt,
-                            issuedAt: claims?.issuedAt ?? sent, clientId: configuration.clientId, scopes: granted)
+        return MachineToken(
+            accessToken: SecretBytes(utf8: answer.accessToken), expiresAt: expiresAt,
+            issuedAt: claims?.issuedAt ?? sent, clientId: configuration.clientId, scopes: granted)
     }
 
     /// `invalid_scope` with the scopes that were asked for: the server's description may not name them.
     private func namingScopes(_ error: OAuthError) -> OAuthError {
         guard case .refused(.invalidScope, let description, let status, let operation) = error else { return error }
-        let asked = configuration.scopes.isEmpty ? "none (the client's defaults)" : configuration.scopes.joined(separator: " ")
-        return .refused(.invalidScope, description: "asked for: \(asked)" + (description.isEmpty ? "" : "; \(description)"),
-                        status: status, operation: operation)
+        let asked =
+            configuration.scopes.isEmpty ? "none (the client's defaults)" : configuration.scopes.joined(separator: " ")
+        return .refused(
+            .invalidScope, description: "asked for: \(asked)" + (description.isEmpty ? "" : "; \(description)"),
+            status: status, operation: operation)
     }
 }

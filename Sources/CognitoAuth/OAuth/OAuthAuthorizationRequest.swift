@@ -24,7 +24,8 @@ public struct OAuthAuthorizationRequest: Sendable, CustomStringConvertible {
     ///   - identityProvider: Cognito's `identity_provider` (`Google`, a SAML or OIDC provider's name) to go
     ///     straight to that provider; nil shows the Hosted UI page.
     init(
-        authorizationEndpoint: String, clientId: String, redirectURI: String, scopes: [String], identityProvider: String?,
+        authorizationEndpoint: String, clientId: String, redirectURI: String, scopes: [String],
+        identityProvider: String?,
         pkce: PKCE = PKCE(), state: String = Self.randomToken(), nonce: String = Self.randomToken()
     ) {
         var parameters: [(name: String, value: String)] = [
@@ -53,13 +54,15 @@ public struct OAuthAuthorizationRequest: Sendable, CustomStringConvertible {
     /// The same sign-in (the same `state`, `nonce` and PKCE verifier) sent back to another registered redirect
     /// URI: the one whose port a loopback listener could bind, known only once it listens with this `state`.
     public func redirected(to redirectURI: String) -> OAuthAuthorizationRequest {
-        OAuthAuthorizationRequest(authorizationEndpoint: authorizationEndpoint, clientId: clientId, redirectURI: redirectURI,
-                                  scopes: scopes, identityProvider: identityProvider, pkce: pkce, state: state, nonce: nonce)
+        OAuthAuthorizationRequest(
+            authorizationEndpoint: authorizationEndpoint, clientId: clientId, redirectURI: redirectURI,
+            scopes: scopes, identityProvider: identityProvider, pkce: pkce, state: state, nonce: nonce)
     }
 
     public var description: String {
         let target = OAuthURL(url).map { "\($0.scheme)://\($0.authority)\($0.path)" } ?? "?"
-        return "OAuthAuthorizationRequest(\(target), redirect \(redirectURI), identity provider \(identityProvider ?? "none"), <state, nonce and verifier redacted>)"
+        return
+            "OAuthAuthorizationRequest(\(target), redirect \(redirectURI), identity provider \(identityProvider ?? "none"), <state, nonce and verifier redacted>)"
     }
 
     /// 32 random bytes, base64url: 256 bits that no one can guess.

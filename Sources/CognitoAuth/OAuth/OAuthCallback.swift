@@ -18,7 +18,8 @@ extension OAuthAuthorizationRequest {
             // An error with another sign-in's state is not this sign-in's outcome.
             if let state = parameters.state, !matchesState(state) { throw .stateMismatch }
             let description = parameters.errorDescription.map { ServerText.escaped($0) }
-            throw .authorizationFailed(OAuthErrorCode(error), description: description?.isEmpty == false ? description : nil)
+            throw .authorizationFailed(
+                OAuthErrorCode(error), description: description?.isEmpty == false ? description : nil)
         }
         guard let state = parameters.state else { throw .missingState }
         guard matchesState(state) else { throw .stateMismatch }
@@ -32,7 +33,9 @@ extension OAuthAuthorizationRequest {
     public func authorizationCode(pasted text: String) throws(OAuthCallbackError) -> OAuthAuthorizationCode {
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw .missingCode }
-        let isBareCode = trimmed.unicodeScalars.allSatisfy { $0.isASCII && (Character($0).isLetter || Character($0).isNumber || "-._~".unicodeScalars.contains($0)) }
+        let isBareCode = trimmed.unicodeScalars.allSatisfy {
+            $0.isASCII && (Character($0).isLetter || Character($0).isNumber || "-._~".unicodeScalars.contains($0))
+        }
         guard isBareCode else { return try authorizationCode(fromCallback: String(trimmed)) }
         return OAuthAuthorizationCode(code: SecretBytes(utf8: String(trimmed)))
     }
@@ -41,17 +44,23 @@ extension OAuthAuthorizationRequest {
         ConstantTime.equals(candidate, state)
     }
 
-    private static func parameters(of callback: Substring, redirectURI: String) throws(OAuthCallbackError) -> AuthorizationResponseQuery {
+    private static func parameters(of callback: Substring, redirectURI: String) throws(OAuthCallbackError)
+        -> AuthorizationResponseQuery
+    {
         let withoutFragment = callback.prefix { $0 != "#" }
         let query: Substring
         if withoutFragment.contains("://") {
-            guard let url = OAuthURL(withoutFragment), let registered = OAuthURL(redirectURI), url.withoutQuery == registered.withoutQuery else {
+            guard let url = OAuthURL(withoutFragment), let registered = OAuthURL(redirectURI),
+                url.withoutQuery == registered.withoutQuery
+            else {
                 throw .wrongRedirectURI(expected: redirectURI)
             }
             query = Substring(url.query ?? "")
         } else if withoutFragment.hasPrefix("/") {
             let path = withoutFragment.prefix { $0 != "?" }
-            guard let registered = OAuthURL(redirectURI), path == registered.path else { throw .wrongRedirectURI(expected: redirectURI) }
+            guard let registered = OAuthURL(redirectURI), path == registered.path else {
+                throw .wrongRedirectURI(expected: redirectURI)
+            }
             query = withoutFragment[path.endIndex...].dropFirst()
         } else {
             query = withoutFragment.hasPrefix("?") ? withoutFragment.dropFirst() : withoutFragment
@@ -67,10 +76,12 @@ extension OAuthAuthorizationRequest {
     }
 }
 
-private extension String {
-    func trimmingWhitespace() -> Substring {
+extension String {
+    fileprivate func trimmingWhitespace() -> Substring {
         let isSpace: (Character) -> Bool = { $0.isWhitespace }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return self[first...last]
     }
 }

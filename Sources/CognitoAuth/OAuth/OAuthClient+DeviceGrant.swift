@@ -8,7 +8,10 @@ public struct DevicePollingClock: Sendable {
     public let now: @Sendable () -> Double
     public let sleep: @Sendable (_ seconds: Int) async throws(CancellationError) -> Void
 
-    public init(now: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (_ seconds: Int) async throws(CancellationError) -> Void) {
+    public init(
+        now: @escaping @Sendable () -> Double,
+        sleep: @escaping @Sendable (_ seconds: Int) async throws(CancellationError) -> Void
+    ) {
         self.now = now
         self.sleep = sleep
     }
@@ -55,8 +58,9 @@ extension OAuthClient {
         guard let endpoint = configuration.endpoints.deviceAuthorization else {
             throw .invalidConfiguration("the authorization server has no device authorization endpoint")
         }
-        let response = try await postForm(.deviceAuthorization, to: endpoint, [("scope", configuration.scopes.joined(separator: " "))],
-                                          secrets: [])
+        let response = try await postForm(
+            .deviceAuthorization, to: endpoint, [("scope", configuration.scopes.joined(separator: " "))],
+            secrets: [])
         return try OAuthDeviceAuthorization(body: response.body, endpoint: endpoint)
     }
 
@@ -76,10 +80,12 @@ extension OAuthClient {
             guard clock.now() < deadline else { throw .expired(afterSeconds: authorization.expiresIn) }
             let response: HTTPResponse
             do {
-                response = try await postForm(.deviceCode, to: configuration.endpoints.token, [
-                    ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
-                    ("device_code", deviceCode),
-                ], secrets: [deviceCode])
+                response = try await postForm(
+                    .deviceCode, to: configuration.endpoints.token,
+                    [
+                        ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+                        ("device_code", deviceCode),
+                    ], secrets: [deviceCode])
             } catch {
                 switch error {
                 case .refused(.authorizationPending, _, _, _): continue
@@ -103,12 +109,14 @@ extension OAuthClient {
     private func tokens(from response: HTTPResponse) async throws(OAuthError) -> OAuthTokens {
         let answer = try OAuthTokenResponse.decoded(from: response.body, .deviceCode)
         guard let refreshToken = answer.refreshToken else {
-            throw .invalidResponse(operation: OAuthOperation.deviceCode.rawValue,
-                                   reason: "the answer has no refresh token: allow the refresh-token grant for the app client")
+            throw .invalidResponse(
+                operation: OAuthOperation.deviceCode.rawValue,
+                reason: "the answer has no refresh token: allow the refresh-token grant for the app client")
         }
         var idToken: (compact: String, jwt: JWT)?
         if let token = answer.idToken { idToken = (token, try await verifiedIDToken(token, nonce: nil)) }
-        return try await tokens(answer, idToken: idToken, refreshToken: SecretBytes(utf8: refreshToken), rotated: false,
-                                expectedSubject: nil, .deviceCode)
+        return try await tokens(
+            answer, idToken: idToken, refreshToken: SecretBytes(utf8: refreshToken), rotated: false,
+            expectedSubject: nil, .deviceCode)
     }
 }

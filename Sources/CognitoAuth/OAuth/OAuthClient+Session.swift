@@ -12,31 +12,40 @@ extension OAuthClient {
         guard let endpoint = configuration.endpoints.revocation else {
             throw .invalidConfiguration("the authorization server has no revocation endpoint")
         }
-        _ = try await postForm(.revocation, to: endpoint, [
-            ("token", refreshToken.utf8String),
-            ("token_type_hint", "refresh_token"),
-        ], secrets: [refreshToken.utf8String])
+        _ = try await postForm(
+            .revocation, to: endpoint,
+            [
+                ("token", refreshToken.utf8String),
+                ("token_type_hint", "refresh_token"),
+            ], secrets: [refreshToken.utf8String])
     }
 
     /// What the userinfo endpoint says about the access token's user.
     /// - Parameter expectedSubject: the ID token's `sub`; a different `sub` means the answer is not for this user
     ///   and must not be used (OpenID Connect Core section 5.3.2).
-    public func userInfo(accessToken: SecretBytes, expectedSubject: String? = nil) async throws(OAuthError) -> OAuthUserInfo {
+    public func userInfo(accessToken: SecretBytes, expectedSubject: String? = nil) async throws(OAuthError)
+        -> OAuthUserInfo
+    {
         guard let endpoint = configuration.endpoints.userInfo else {
             throw .invalidConfiguration("the authorization server has no userinfo endpoint")
         }
-        let request = HTTPRequest(method: "GET", url: endpoint, headers: [
-            HTTPHeader(name: "Authorization", value: "Bearer " + accessToken.utf8String),
-            HTTPHeader(name: "Accept", value: "application/json"),
-        ])
+        let request = HTTPRequest(
+            method: "GET", url: endpoint,
+            headers: [
+                HTTPHeader(name: "Authorization", value: "Bearer " + accessToken.utf8String),
+                HTTPHeader(name: "Accept", value: "application/json"),
+            ])
         let response = try await sender.send(request, .userInfo)
         guard let claims = JSONValue.parse(response.body)?.dictionary else {
             throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the body is not a JSON object")
         }
         let info = OAuthUserInfo(claims: claims)
-        guard !info.subject.isEmpty else { throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the answer has no sub") }
+        guard !info.subject.isEmpty else {
+            throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the answer has no sub")
+        }
         if let expectedSubject, info.subject != expectedSubject {
-            throw .invalidResponse(operation: OAuthOperation.userInfo.rawValue, reason: "the answer is about another user")
+            throw .invalidResponse(
+                operation: OAuthOperation.userInfo.rawValue, reason: "the answer is about another user")
         }
         return info
     }
@@ -58,7 +67,8 @@ extension OAuthClient {
         switch configuration.endpoints.logoutStyle {
         case .cognito:
             guard let postLogoutRedirectURI else {
-                throw .invalidConfiguration("Cognito's logout needs a sign-out URL registered with the app client (logout_uri)")
+                throw .invalidConfiguration(
+                    "Cognito's logout needs a sign-out URL registered with the app client (logout_uri)")
             }
             parameters.append(("logout_uri", postLogoutRedirectURI))
         case .openIDConnect:

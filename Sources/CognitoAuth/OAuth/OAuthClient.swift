@@ -17,10 +17,13 @@ public struct OAuthClient: Sendable {
     /// - Parameter verifier: set up for the issuer of the tokens (a Cognito user pool's, even behind a Hosted UI
     ///   domain) and this app client.
     /// - Parameter now: the provider's time (`ServerClock.now`): an opaque token's `expires_in` counts from it.
-    public init(configuration: OAuthClientConfiguration, transport: any HTTPTransport, verifier: TokenVerifier,
-                now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws(OAuthError) {
-        try self.init(configuration: configuration, transport: transport, verifier: verifier,
-                      now: now, jitter: { Double.random(in: 0...1) })
+    public init(
+        configuration: OAuthClientConfiguration, transport: any HTTPTransport, verifier: TokenVerifier,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) throws(OAuthError) {
+        try self.init(
+            configuration: configuration, transport: transport, verifier: verifier,
+            now: now, jitter: { Double.random(in: 0...1) })
     }
 
     /// With deterministic hooks, for tests: the clock and the back-off jitter.
@@ -29,8 +32,9 @@ public struct OAuthClient: Sendable {
         now: @escaping @Sendable () -> Double, jitter: @escaping @Sendable () -> Double
     ) throws(OAuthError) {
         self.configuration = try configuration.validated()
-        sender = RetryingSender(transport: transport, deadline: configuration.operationDeadline,
-                                    retryPolicy: configuration.retryPolicy, jitter: jitter)
+        sender = RetryingSender(
+            transport: transport, deadline: configuration.operationDeadline,
+            retryPolicy: configuration.retryPolicy, jitter: jitter)
         self.verifier = verifier
         self.now = now
     }
@@ -40,17 +44,20 @@ public struct OAuthClient: Sendable {
     ///   nil shows it.
     public func authorizationRequest(identityProvider: String? = nil) throws(OAuthError) -> OAuthAuthorizationRequest {
         guard let redirectURI = configuration.redirectURI else {
-            throw .invalidConfiguration("no redirect URI (a loopback callback registered on the app client) to sign in through a browser")
+            throw .invalidConfiguration(
+                "no redirect URI (a loopback callback registered on the app client) to sign in through a browser")
         }
-        return OAuthAuthorizationRequest(authorizationEndpoint: configuration.endpoints.authorization, clientId: configuration.clientId,
-                                         redirectURI: redirectURI, scopes: configuration.scopes, identityProvider: identityProvider)
+        return OAuthAuthorizationRequest(
+            authorizationEndpoint: configuration.endpoints.authorization, clientId: configuration.clientId,
+            redirectURI: redirectURI, scopes: configuration.scopes, identityProvider: identityProvider)
     }
 
     /// POSTs a form to one of the endpoints with the client's authentication (`OAuthClientAuthentication`).
     func postForm(
         _ operation: OAuthOperation, to url: String, _ form: [(name: String, value: String)], secrets: [String]
     ) async throws(OAuthError) -> HTTPResponse {
-        let authentication = OAuthClientAuthentication(clientId: configuration.clientId, clientSecret: configuration.clientSecret)
+        let authentication = OAuthClientAuthentication(
+            clientId: configuration.clientId, clientSecret: configuration.clientSecret)
         return try await sender.send(authentication.formRequest(to: url, form, secrets: secrets), operation)
     }
 }

@@ -20,13 +20,20 @@ struct OAuthClientAuthentication: Sendable {
     /// request's (the Basic header's forms are its `credentials`).
     func formRequest(to url: String, _ form: [(name: String, value: String)], secrets: [String]) -> HTTPRequest {
         var form = form
-        var headers = [HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
-                       HTTPHeader(name: "Accept", value: "application/json")]
+        var headers = [
+            HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
+            HTTPHeader(name: "Accept", value: "application/json"),
+        ]
         if let clientSecret {
-            headers.append(HTTPHeader(name: "Authorization", value: Self.basicCredentials(clientId: clientId, secret: clientSecret.utf8String)))
+            headers.append(
+                HTTPHeader(
+                    name: "Authorization",
+                    value: Self.basicCredentials(clientId: clientId, secret: clientSecret.utf8String)))
         } else {
             form.append(("client_id", clientId))
         }
-        return HTTPRequest(method: "POST", url: url, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), secrets: secrets)
+        return HTTPRequest(
+            method: "POST", url: url, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), secrets: secrets
+        )
     }
 }

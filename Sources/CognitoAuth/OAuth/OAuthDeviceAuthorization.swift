@@ -38,19 +38,26 @@ public struct OAuthDeviceAuthorization: Sendable, CustomStringConvertible {
         }
         guard let answer = JSONValue.parse(body)?.dictionary else { throw invalid("the body is not a JSON object") }
         guard let deviceCode = answer["device_code"]?.string, !deviceCode.isEmpty,
-              let userCode = answer["user_code"]?.string, !userCode.isEmpty,
-              let verificationURI = answer["verification_uri"]?.string,
-              let expiresIn = answer["expires_in"]?.number else {
+            let userCode = answer["user_code"]?.string, !userCode.isEmpty,
+            let verificationURI = answer["verification_uri"]?.string,
+            let expiresIn = answer["expires_in"]?.number
+        else {
             throw invalid("it lacks device_code, user_code, verification_uri or expires_in")
         }
         // Reasons name the rule broken, never the text: a hostile answer gets none of its words shown.
-        guard userCode.unicodeScalars.count <= Self.userCodeLimit, userCode.unicodeScalars.allSatisfy(Self.isUserCodeCharacter) else {
+        guard userCode.unicodeScalars.count <= Self.userCodeLimit,
+            userCode.unicodeScalars.allSatisfy(Self.isUserCodeCharacter)
+        else {
             throw invalid("the user code is not 1 to \(Self.userCodeLimit) letters, digits and dashes")
         }
         let complete = answer["verification_uri_complete"]?.string
-        let loopbackHTTPEndpoint = ServiceURL(endpoint).map { $0.scheme == "http" && $0.authority.host.isLoopback } ?? false
-        guard let verification = Self.verificationAddress(verificationURI, loopbackHTTPEndpoint: loopbackHTTPEndpoint) else {
-            throw invalid("the verification URI is not an https URL (or http at a loopback address, from a loopback http endpoint)")
+        let loopbackHTTPEndpoint =
+            ServiceURL(endpoint).map { $0.scheme == "http" && $0.authority.host.isLoopback } ?? false
+        guard let verification = Self.verificationAddress(verificationURI, loopbackHTTPEndpoint: loopbackHTTPEndpoint)
+        else {
+            throw invalid(
+                "the verification URI is not an https URL (or http at a loopback address, from a loopback http endpoint)"
+            )
         }
         if let complete {
             guard Self.verificationAddress(complete, loopbackHTTPEndpoint: loopbackHTTPEndpoint) == verification else {
@@ -58,14 +65,18 @@ public struct OAuthDeviceAuthorization: Sendable, CustomStringConvertible {
             }
         }
         guard let lifetime = Self.wholeSeconds(expiresIn, in: Self.lifetimeRange) else {
-            throw invalid("expires_in is not a whole number of seconds from \(Self.lifetimeRange.lowerBound) to \(Self.lifetimeRange.upperBound)")
+            throw invalid(
+                "expires_in is not a whole number of seconds from \(Self.lifetimeRange.lowerBound) to \(Self.lifetimeRange.upperBound)"
+            )
         }
         let interval: Int
         switch answer["interval"] {
         case nil, .null?: interval = Self.defaultInterval
         case let value?:
             guard let seconds = value.number.flatMap({ Self.wholeSeconds($0, in: Self.intervalRange) }) else {
-                throw invalid("interval is not a whole number of seconds from \(Self.intervalRange.lowerBound) to \(Self.intervalRange.upperBound)")
+                throw invalid(
+                    "interval is not a whole number of seconds from \(Self.intervalRange.lowerBound) to \(Self.intervalRange.upperBound)"
+                )
             }
             interval = seconds
         }
@@ -89,7 +100,9 @@ public struct OAuthDeviceAuthorization: Sendable, CustomStringConvertible {
     /// the endpoint is loopback http too (parsed by `ServiceURL`, never compared as a prefix); plain text, no
     /// spaces, a bounded length. Nil for any other.
     private static func verificationAddress(_ uri: String, loopbackHTTPEndpoint: Bool) -> ServiceURL? {
-        guard uri.utf8.count <= 2048, ServerText.isPlain(uri), !uri.contains(" "), let url = ServiceURL(uri) else { return nil }
+        guard uri.utf8.count <= 2048, ServerText.isPlain(uri), !uri.contains(" "), let url = ServiceURL(uri) else {
+            return nil
+        }
         switch url.scheme {
         case "https": return url
         case "http" where url.authority.host.isLoopback && loopbackHTTPEndpoint: return url
@@ -98,7 +111,9 @@ public struct OAuthDeviceAuthorization: Sendable, CustomStringConvertible {
     }
 
     private static func wholeSeconds(_ value: Double, in range: ClosedRange<Int>) -> Int? {
-        guard value.rounded() == value, value >= Double(range.lowerBound), value <= Double(range.upperBound) else { return nil }
+        guard value.rounded() == value, value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+            return nil
+        }
         return Int(value)
     }
 

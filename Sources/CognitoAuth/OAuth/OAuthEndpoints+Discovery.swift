@@ -24,13 +24,17 @@ extension OAuthEndpoints {
         guard ServiceURL.isPermitted(documentURL) else {
             throw .invalidConfiguration("the discovery URL: \(ServiceURL.rule)")
         }
-        let sender = RetryingSender(transport: transport, deadline: deadline, retryPolicy: retryPolicy,
-                                        jitter: { Double.random(in: 0...1) })
-        let request = HTTPRequest(method: "GET", url: documentURL, headers: [HTTPHeader(name: "Accept", value: "application/json")])
+        let sender = RetryingSender(
+            transport: transport, deadline: deadline, retryPolicy: retryPolicy,
+            jitter: { Double.random(in: 0...1) })
+        let request = HTTPRequest(
+            method: "GET", url: documentURL, headers: [HTTPHeader(name: "Accept", value: "application/json")])
         let response = try await sender.send(request, .discovery)
         let endpoints = try OAuthEndpoints(discoveryDocument: response.body)
         guard endpoints.issuer == String(issuer) else {
-            throw .invalidConfiguration("the discovery document at \(documentURL) names another issuer (\(ServerText.escaped(endpoints.issuer ?? "none")))")
+            throw .invalidConfiguration(
+                "the discovery document at \(documentURL) names another issuer (\(ServerText.escaped(endpoints.issuer ?? "none")))"
+            )
         }
         return endpoints
     }
@@ -42,16 +46,20 @@ extension OAuthEndpoints {
         do {
             document = try JSONDecoder().decode(DiscoveryDocument.self, from: Data(discoveryDocument))
         } catch {
-            throw .invalidResponse(operation: OAuthOperation.discovery.rawValue,
-                                   reason: "not a discovery document with issuer, authorization_endpoint, token_endpoint and jwks_uri")
+            throw .invalidResponse(
+                operation: OAuthOperation.discovery.rawValue,
+                reason: "not a discovery document with issuer, authorization_endpoint, token_endpoint and jwks_uri")
         }
         if let methods = document.codeChallengeMethods, !methods.contains(PKCE.method) {
             throw .invalidConfiguration("the provider does not offer PKCE with S256 (code_challenge_methods_supported)")
         }
-        self.init(authorization: document.authorizationEndpoint, token: document.tokenEndpoint, userInfo: document.userinfoEndpoint,
-                  revocation: document.revocationEndpoint, logout: document.endSessionEndpoint,
-                  logoutStyle: document.issuer.hasPrefix("https://cognito-idp.") ? .cognito : .openIDConnect,
-                  issuer: document.issuer, jwksURL: document.jwksURI, deviceAuthorization: document.deviceAuthorizationEndpoint)
+        self.init(
+            authorization: document.authorizationEndpoint, token: document.tokenEndpoint,
+            userInfo: document.userinfoEndpoint,
+            revocation: document.revocationEndpoint, logout: document.endSessionEndpoint,
+            logoutStyle: document.issuer.hasPrefix("https://cognito-idp.") ? .cognito : .openIDConnect,
+            issuer: document.issuer, jwksURL: document.jwksURI,
+            deviceAuthorization: document.deviceAuthorizationEndpoint)
         try checkURLs()
     }
 }

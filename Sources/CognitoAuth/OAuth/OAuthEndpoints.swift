@@ -54,23 +54,30 @@ public struct OAuthEndpoints: Sendable, Equatable {
         guard !base.contains("?"), !base.contains("#") else {
             throw .invalidConfiguration("the Hosted UI base URL must not have a query or fragment")
         }
-        self.init(authorization: "\(base)/oauth2/authorize", token: "\(base)/oauth2/token", userInfo: "\(base)/oauth2/userInfo",
-                  revocation: "\(base)/oauth2/revoke", logout: "\(base)/logout", logoutStyle: .cognito)
+        self.init(
+            authorization: "\(base)/oauth2/authorize", token: "\(base)/oauth2/token",
+            userInfo: "\(base)/oauth2/userInfo",
+            revocation: "\(base)/oauth2/revoke", logout: "\(base)/logout", logoutStyle: .cognito)
         try checkURLs()
     }
 
     /// Every URL is https, or http on a loopback address (a local test server): codes, tokens and client secrets go
     /// to these.
     func checkURLs() throws(OAuthError) {
-        let named: [(String, String?)] = [("authorization", authorization), ("token", token), ("userinfo", userInfo),
-                                          ("revocation", revocation), ("logout", logout), ("JWKS", jwksURL),
-                                          ("device authorization", deviceAuthorization)]
-        for case let (name, url?) in named {
-            guard ServiceURL.isPermitted(url) else { throw .invalidConfiguration("the \(name) endpoint: \(ServiceURL.rule)") }
+        let named: [(String, String?)] = [
+            ("authorization", authorization), ("token", token), ("userinfo", userInfo),
+            ("revocation", revocation), ("logout", logout), ("JWKS", jwksURL),
+            ("device authorization", deviceAuthorization),
+        ]
+        for case (let name, let url?) in named {
+            guard ServiceURL.isPermitted(url) else {
+                throw .invalidConfiguration("the \(name) endpoint: \(ServiceURL.rule)")
+            }
             // Printed for the user to open (the sign-in and logout pages): a control character in one would reach
             // the terminal.
             guard ServerText.isPlain(url), !url.contains(" ") else {
-                throw .invalidConfiguration("the \(name) endpoint holds a space or a control character, which a URL carries percent-encoded")
+                throw .invalidConfiguration(
+                    "the \(name) endpoint holds a space or a control character, which a URL carries percent-encoded")
             }
         }
     }

@@ -47,7 +47,8 @@ public enum OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .refused(let code, let description, let status, let operation):
             let detail = description.isEmpty ? "" : " (\(description))"
-            return "The authorization server refused \(operation.rawValue) with \(code) (HTTP \(status)): \(code.explanation)\(detail)."
+            return
+                "The authorization server refused \(operation.rawValue) with \(code) (HTTP \(status)): \(code.explanation)\(detail)."
         case .throttled:
             return "The authorization server is throttling requests: wait a moment and try again."
         case .serverError(let status):

@@ -91,12 +91,14 @@ public enum OAuthErrorCode: Sendable, Equatable, CustomStringConvertible {
         case .unsupportedGrantType: "the server does not support this grant type"
         case .unsupportedResponseType: "the server does not issue authorization codes to this app client"
         case .invalidScope: "a requested scope is unknown or not allowed for this app client: check the scopes"
-        case .accessDenied: "the sign-in was cancelled or refused (by the user or the identity provider): try again, or use another account"
+        case .accessDenied:
+            "the sign-in was cancelled or refused (by the user or the identity provider): try again, or use another account"
         case .serverError: "the authorization server failed: try again in a moment"
         case .temporarilyUnavailable: "the authorization server is busy or down: try again in a moment"
         case .invalidToken: "the access token is expired, revoked or not accepted: sign in again"
         case .unsupportedTokenType: "the server cannot revoke this kind of token"
-        case .loginRequired, .interactionRequired, .consentRequired: "the sign-in needs the user in the browser: sign in interactively"
+        case .loginRequired, .interactionRequired, .consentRequired:
+            "the sign-in needs the user in the browser: sign in interactively"
         case .authorizationPending: "the user has not approved the sign-in yet"
         case .slowDown: "the server asks to be polled less often"
         case .expiredToken: "the code expired before the sign-in was approved: start again"

@@ -14,8 +14,12 @@ struct OAuthTokenResponse: Decodable {
     let scope: String?
 
     enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token", tokenType = "token_type", idToken = "id_token", refreshToken = "refresh_token"
-        case expiresIn = "expires_in", scope
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case idToken = "id_token"
+        case refreshToken = "refresh_token"
+        case expiresIn = "expires_in"
+        case scope
     }
 
     init(from decoder: any Decoder) throws {
@@ -39,14 +43,16 @@ struct OAuthTokenResponse: Decodable {
         do {
             answer = try JSONDecoder().decode(OAuthTokenResponse.self, from: Data(body))
         } catch {
-            throw .invalidResponse(operation: operation.rawValue, reason: "not a token answer with access_token and token_type")
+            throw .invalidResponse(
+                operation: operation.rawValue, reason: "not a token answer with access_token and token_type")
         }
         guard answer.tokenType.lowercased() == "bearer" else {
             throw .invalidResponse(operation: operation.rawValue, reason: "the token type is not Bearer")
         }
         if let expiresIn = answer.expiresIn, !ServerTime.lifetime.contains(expiresIn) {
-            throw .invalidResponse(operation: operation.rawValue,
-                                   reason: "expires_in is not a number of seconds from 0 to \(Int(ServerTime.lifetime.upperBound))")
+            throw .invalidResponse(
+                operation: operation.rawValue,
+                reason: "expires_in is not a number of seconds from 0 to \(Int(ServerTime.lifetime.upperBound))")
         }
         return answer
     }

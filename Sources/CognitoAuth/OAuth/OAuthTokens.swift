@@ -18,6 +18,7 @@ public struct OAuthTokens: Sendable, CustomStringConvertible {
 
     public var description: String {
         let providers = identities.map { "\($0.providerName) \($0.userId)" }.joined(separator: ", ")
-        return "OAuthTokens(\(tokens)\(providers.isEmpty ? "" : ", via \(providers)")\(refreshTokenRotated ? ", refresh token rotated" : ""))"
+        return
+            "OAuthTokens(\(tokens)\(providers.isEmpty ? "" : ", via \(providers)")\(refreshTokenRotated ? ", refresh token rotated" : ""))"
     }
 }

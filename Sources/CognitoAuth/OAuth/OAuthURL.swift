@@ -20,7 +20,9 @@ struct OAuthURL: Equatable {
         let afterAuthority = rest[authorityPart.endIndex...]
         let pathPart = afterAuthority.prefix { $0 != "?" }
         path = String(pathPart)
-        query = pathPart.endIndex < afterAuthority.endIndex ? String(afterAuthority[afterAuthority.index(after: pathPart.endIndex)...]) : nil
+        query =
+            pathPart.endIndex < afterAuthority.endIndex
+            ? String(afterAuthority[afterAuthority.index(after: pathPart.endIndex)...]) : nil
     }
 
     /// `scheme://authority/path`: what must equal the registered redirect URI.

@@ -49,7 +49,9 @@ public struct SoftwareTokenSecret: Sendable, CustomStringConvertible {
     /// The `otpauth://totp/...` URI an authenticator app reads from a QR code; it contains the secret.
     public func provisioningURI(accountName: String, issuer: String) -> SecretBytes {
         let label = FormURLEncoding.percentEncoded("\(issuer):\(accountName)")
-        return SecretBytes(utf8: "otpauth://totp/\(label)?secret=\(base32.utf8String)&issuer=\(FormURLEncoding.percentEncoded(issuer))")
+        return SecretBytes(
+            utf8: "otpauth://totp/\(label)?secret=\(base32.utf8String)&issuer=\(FormURLEncoding.percentEncoded(issuer))"
+        )
     }
 
     public var description: String { "SoftwareTokenSecret(<redacted>)" }

@@ -1,6 +1,6 @@
 import AuthCrypto
-import FoundationEssentials
 import BoundedJSON
+import FoundationEssentials
 
 /// A sign-in step waiting for the user: what Cognito asks, and the `Session` that ties the answer to this
 /// sign-in. A value: a wrong code (CodeMismatchException) leaves the session usable, so the same challenge can
@@ -20,7 +20,9 @@ public struct AuthChallenge: Sendable, CustomStringConvertible {
     /// Cognito asks (DEVICE_SRP_AUTH).
     var device: RememberedDevice?
 
-    public init(kind: ChallengeKind, session: SecretBytes, expiresAt: Double, username: String, parameters: [String: String]) {
+    public init(
+        kind: ChallengeKind, session: SecretBytes, expiresAt: Double, username: String, parameters: [String: String]
+    ) {
         self.kind = kind
         self.session = session
         self.expiresAt = expiresAt
@@ -38,7 +40,8 @@ public struct AuthChallenge: Sendable, CustomStringConvertible {
     /// NEW_PASSWORD_REQUIRED: the user's current attributes.
     public var userAttributes: [String: String] {
         guard let text = parameters["userAttributes"],
-              let values = JSONValue.parse(text.utf8)?.dictionary else { return [:] }
+            let values = JSONValue.parse(text.utf8)?.dictionary
+        else { return [:] }
         return values.compactMapValues(\.string)
     }
 
@@ -59,7 +62,8 @@ public struct AuthChallenge: Sendable, CustomStringConvertible {
 
     /// The same challenge under the session a later call handed back.
     func replacingSession(_ session: SecretBytes, expiresAt: Double) -> AuthChallenge {
-        var replaced = AuthChallenge(kind: kind, session: session, expiresAt: expiresAt, username: username, parameters: parameters)
+        var replaced = AuthChallenge(
+            kind: kind, session: session, expiresAt: expiresAt, username: username, parameters: parameters)
         replaced.device = device
         return replaced
     }

@@ -18,7 +18,8 @@ public enum ChallengeAnswer: Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .newPassword(_, let attributes): "ChallengeAnswer.newPassword(<redacted>, attributes: \(attributes.keys.sorted()))"
+        case .newPassword(_, let attributes):
+            "ChallengeAnswer.newPassword(<redacted>, attributes: \(attributes.keys.sorted()))"
         case .code: "ChallengeAnswer.code(<redacted>)"
         case .mfaType(let type): "ChallengeAnswer.mfaType(\(type.rawValue))"
         case .softwareTokenSetupCode: "ChallengeAnswer.softwareTokenSetupCode(<redacted>)"

@@ -49,7 +49,8 @@ public enum ChallengeKind: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 
     private static let known: [ChallengeKind] = [
-        .passwordVerifier, .newPasswordRequired, .smsMFA, .softwareTokenMFA, .emailOTP, .selectMFAType, .mfaSetup, .customChallenge,
+        .passwordVerifier, .newPasswordRequired, .smsMFA, .softwareTokenMFA, .emailOTP, .selectMFAType, .mfaSetup,
+        .customChallenge,
         .deviceSRPAuth, .devicePasswordVerifier, .selectChallenge, .smsOTP,
     ]
 }

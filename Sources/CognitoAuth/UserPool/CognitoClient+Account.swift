@@ -3,12 +3,19 @@ import BoundedJSON
 
 extension CognitoClient {
     /// Registers a user; unless a trigger confirms them, a code goes out to confirm with `confirmSignUp`.
-    public func signUp(username: String, password: SecretBytes, attributes: [String: String] = [:]) async throws(CognitoError) -> SignUpResult {
+    public func signUp(username: String, password: SecretBytes, attributes: [String: String] = [:])
+        async throws(CognitoError) -> SignUpResult
+    {
         var body = userBody(username)
         body["Password"] = .secret(password)
-        body["UserAttributes"] = .array(attributes.sorted { $0.key < $1.key }.map { .object(["Name": .string($0.key), "Value": .string($0.value)]) })
+        body["UserAttributes"] = .array(
+            attributes.sorted { $0.key < $1.key }.map {
+                .object(["Name": .string($0.key), "Value": .string($0.value)])
+            })
         let response: SignUpResponse = try await api.call(.signUp, body)
-        return SignUpResult(userConfirmed: response.userConfirmed, userSub: response.userSub, codeDelivery: response.codeDeliveryDetails?.details)
+        return SignUpResult(
+            userConfirmed: response.userConfirmed, userSub: response.userSub,
+            codeDelivery: response.codeDeliveryDetails?.details)
     }
 
     public func confirmSignUp(username: String, code: SecretBytes) async throws(CognitoError) {
@@ -28,19 +35,25 @@ extension CognitoClient {
         return response.codeDeliveryDetails?.details
     }
 
-    public func confirmForgotPassword(username: String, code: SecretBytes, newPassword: SecretBytes) async throws(CognitoError) {
+    public func confirmForgotPassword(username: String, code: SecretBytes, newPassword: SecretBytes)
+        async throws(CognitoError)
+    {
         var body = userBody(username)
         body["ConfirmationCode"] = .secret(code)
         body["Password"] = .secret(newPassword)
         let _: EmptyResponse = try await api.call(.confirmForgotPassword, body)
     }
 
-    public func changePassword(accessToken: SecretBytes, previousPassword: SecretBytes, proposedPassword: SecretBytes) async throws(CognitoError) {
-        let _: EmptyResponse = try await api.call(.changePassword, [
-            "AccessToken": .secret(accessToken),
-            "PreviousPassword": .secret(previousPassword),
-            "ProposedPassword": .secret(proposedPassword),
-        ])
+    public func changePassword(accessToken: SecretBytes, previousPassword: SecretBytes, proposedPassword: SecretBytes)
+        async throws(CognitoError)
+    {
+        let _: EmptyResponse = try await api.call(
+            .changePassword,
+            [
+                "AccessToken": .secret(accessToken),
+                "PreviousPassword": .secret(previousPassword),
+                "ProposedPassword": .secret(proposedPassword),
+            ])
     }
 
     /// GetUser: the signed-in user's attributes and MFA settings.
@@ -48,9 +61,10 @@ extension CognitoClient {
         let response: GetUserResponse = try await api.call(.getUser, ["AccessToken": .secret(accessToken)])
         var attributes: [String: String] = [:]
         for attribute in response.userAttributes { attributes[attribute.name] = attribute.value ?? "" }
-        return CognitoUser(username: response.username, attributes: attributes,
-                           preferredMFA: response.preferredMfaSetting.flatMap(MFAType.init(rawValue:)),
-                           enabledMFA: (response.userMFASettingList ?? []).compactMap(MFAType.init(rawValue:)))
+        return CognitoUser(
+            username: response.username, attributes: attributes,
+            preferredMFA: response.preferredMfaSetting.flatMap(MFAType.init(rawValue:)),
+            enabledMFA: (response.userMFASettingList ?? []).compactMap(MFAType.init(rawValue:)))
     }
 
     /// ClientId, Username and, for clients with a secret, SecretHash: what the unauthenticated account

@@ -17,12 +17,15 @@ extension CognitoClient {
             srp = try add(preferred, to: &parameters)
         }
         let response = try await initiateAuth(flow: "USER_AUTH", parameters)
-        return try await next(response, username: username, factor: preferred, srp: srp, device: device, operation: .initiateAuth)
+        return try await next(
+            response, username: username, factor: preferred, srp: srp, device: device, operation: .initiateAuth)
     }
 
     /// Custom authentication (CUSTOM_AUTH): the pool's Lambda triggers ask CUSTOM_CHALLENGE rounds, answered with
     /// `.customAnswer`, as many as they define.
-    public func signInWithCustomChallenge(username: String, device: RememberedDevice? = nil) async throws(CognitoError) -> SignInStep {
+    public func signInWithCustomChallenge(username: String, device: RememberedDevice? = nil) async throws(CognitoError)
+        -> SignInStep
+    {
         var parameters: [String: JSONValue] = ["USERNAME": .string(username)]
         parameters["SECRET_HASH"] = secretHash(username: username)
         parameters["DEVICE_KEY"] = device.map { .string($0.key) }
@@ -37,12 +40,14 @@ extension CognitoClient {
         responses["DEVICE_KEY"] = challenge.device.map { .string($0.key) }
         let srp = try add(factor, to: &responses)
         let response = try await respondToAuthChallenge(.selectChallenge, session: challenge.session, responses)
-        return try await next(response, username: challenge.username, factor: factor, srp: srp, device: challenge.device,
-                              operation: .respondToAuthChallenge)
+        return try await next(
+            response, username: challenge.username, factor: factor, srp: srp, device: challenge.device,
+            operation: .respondToAuthChallenge)
     }
 
     /// What a password factor carries: the password, or SRP_A (the SRP pair is returned to answer PASSWORD_VERIFIER).
-    private func add(_ factor: FirstFactor, to parameters: inout [String: JSONValue]) throws(CognitoError) -> SRPSignIn? {
+    private func add(_ factor: FirstFactor, to parameters: inout [String: JSONValue]) throws(CognitoError) -> SRPSignIn?
+    {
         switch factor {
         case .password(let password):
             parameters["PASSWORD"] = .secret(password)
@@ -61,8 +66,11 @@ extension CognitoClient {
         _ response: AuthResponse, username: String, factor: FirstFactor?, srp: SRPSignIn?, device: RememberedDevice?,
         operation: CognitoOperation
     ) async throws(CognitoError) -> SignInStep {
-        if response.challengeName == ChallengeKind.passwordVerifier.name, let srp, case .passwordSRP(let password) = factor {
-            return try await answerPasswordVerifier(response, srp: srp, password: password, username: username, device: device)
+        if response.challengeName == ChallengeKind.passwordVerifier.name, let srp,
+            case .passwordSRP(let password) = factor
+        {
+            return try await answerPasswordVerifier(
+                response, srp: srp, password: password, username: username, device: device)
         }
         return try await step(from: response, username: username, operation: operation, device: device)
     }

@@ -10,26 +10,33 @@ extension CognitoClient {
         _ newDevice: NewDeviceMetadata, name: String, accessToken: SecretBytes
     ) async throws(CognitoError) -> (device: RememberedDevice, userConfirmationNecessary: Bool) {
         let verifier = DeviceVerifier.random(groupKey: newDevice.deviceGroupKey, deviceKey: newDevice.deviceKey)
-        let response: ConfirmDeviceResponse = try await api.call(.confirmDevice, [
-            "AccessToken": .secret(accessToken),
-            "DeviceKey": .string(newDevice.deviceKey),
-            "DeviceName": .string(name),
-            "DeviceSecretVerifierConfig": .object([
-                "PasswordVerifier": .string(verifier.verifier),
-                "Salt": .string(verifier.salt),
-            ]),
-        ])
-        let device = RememberedDevice(key: newDevice.deviceKey, groupKey: newDevice.deviceGroupKey, password: verifier.password)
+        let response: ConfirmDeviceResponse = try await api.call(
+            .confirmDevice,
+            [
+                "AccessToken": .secret(accessToken),
+                "DeviceKey": .string(newDevice.deviceKey),
+                "DeviceName": .string(name),
+                "DeviceSecretVerifierConfig": .object([
+                    "PasswordVerifier": .string(verifier.verifier),
+                    "Salt": .string(verifier.salt),
+                ]),
+            ])
+        let device = RememberedDevice(
+            key: newDevice.deviceKey, groupKey: newDevice.deviceGroupKey, password: verifier.password)
         return (device, response.userConfirmationNecessary ?? false)
     }
 
     /// Remembers the device or stops remembering it (UpdateDeviceStatus), for pools that leave it to the user.
-    public func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
-        let _: EmptyResponse = try await api.call(.updateDeviceStatus, [
-            "AccessToken": .secret(accessToken),
-            "DeviceKey": .string(deviceKey),
-            "DeviceRememberedStatus": .string(remembered ? "remembered" : "not_remembered"),
-        ])
+    public func setDeviceRemembered(_ remembered: Bool, deviceKey: String, accessToken: SecretBytes)
+        async throws(CognitoError)
+    {
+        let _: EmptyResponse = try await api.call(
+            .updateDeviceStatus,
+            [
+                "AccessToken": .secret(accessToken),
+                "DeviceKey": .string(deviceKey),
+                "DeviceRememberedStatus": .string(remembered ? "remembered" : "not_remembered"),
+            ])
     }
 
     /// The user's devices that Cognito tracks, every page.
@@ -48,12 +55,15 @@ extension CognitoClient {
 
     /// Makes Cognito forget a device (ForgetDevice): the next sign-in from it is a new device again.
     public func forgetDevice(deviceKey: String, accessToken: SecretBytes) async throws(CognitoError) {
-        let _: EmptyResponse = try await api.call(.forgetDevice, ["AccessToken": .secret(accessToken), "DeviceKey": .string(deviceKey)])
+        let _: EmptyResponse = try await api.call(
+            .forgetDevice, ["AccessToken": .secret(accessToken), "DeviceKey": .string(deviceKey)])
     }
 
     /// DEVICE_SRP_AUTH, then DEVICE_PASSWORD_VERIFIER: the device's SRP with a new ephemeral pair, its group key
     /// for the pool name and its key for the user.
-    func proveDevice(_ device: RememberedDevice, username: String, session: SecretBytes) async throws(CognitoError) -> SignInStep {
+    func proveDevice(_ device: RememberedDevice, username: String, session: SecretBytes) async throws(CognitoError)
+        -> SignInStep
+    {
         let srp = try SRPSignIn(privateValue: makeSRPPrivateValue())
         var start: [String: JSONValue] = [
             "USERNAME": .string(username), "DEVICE_KEY": .string(device.key), "SRP_A": .string(srp.publicValueHex),
@@ -62,9 +72,11 @@ extension CognitoClient {
         let challenge = try await respondToAuthChallenge(.deviceSRPAuth, session: session, start)
         let parameters = challenge.challengeParameters
         guard challenge.challengeName == ChallengeKind.devicePasswordVerifier.name, let salt = parameters["SALT"],
-              let serverPublicValue = parameters["SRP_B"], let secretBlockText = parameters["SECRET_BLOCK"],
-              let secretBlock = Data(base64Encoded: secretBlockText, options: .ignoreUnknownCharacters) else {
-            throw .invalidSRPChallenge("DEVICE_SRP_AUTH was not answered with DEVICE_PASSWORD_VERIFIER and its SALT, SRP_B and SECRET_BLOCK")
+            let serverPublicValue = parameters["SRP_B"], let secretBlockText = parameters["SECRET_BLOCK"],
+            let secretBlock = Data(base64Encoded: secretBlockText, options: .ignoreUnknownCharacters)
+        else {
+            throw .invalidSRPChallenge(
+                "DEVICE_SRP_AUTH was not answered with DEVICE_PASSWORD_VERIFIER and its SALT, SRP_B and SECRET_BLOCK")
         }
         let internalUsername = parameters["USERNAME"] ?? username
         let timestamp = CognitoTimestamp.format(unixSeconds: Int64(now().rounded(.down)))
@@ -79,8 +91,10 @@ extension CognitoClient {
             "TIMESTAMP": .string(timestamp),
         ]
         proof["SECRET_HASH"] = secretHash(username: internalUsername)
-        let response = try await respondToAuthChallenge(.devicePasswordVerifier, session: challenge.session.map(SecretBytes.init(utf8:)), proof)
-        return try await step(from: response, username: internalUsername, operation: .respondToAuthChallenge, device: nil)
+        let response = try await respondToAuthChallenge(
+            .devicePasswordVerifier, session: challenge.session.map(SecretBytes.init(utf8:)), proof)
+        return try await step(
+            from: response, username: internalUsername, operation: .respondToAuthChallenge, device: nil)
     }
 }
 

@@ -11,7 +11,9 @@ extension CognitoClient {
     public func refresh(refreshToken: SecretBytes, username: String) async throws(CognitoError) -> CognitoTokens {
         do {
             if configuration.rotatesRefreshTokens {
-                var body: [String: JSONValue] = ["ClientId": .string(configuration.clientId), "RefreshToken": .secret(refreshToken)]
+                var body: [String: JSONValue] = [
+                    "ClientId": .string(configuration.clientId), "RefreshToken": .secret(refreshToken),
+                ]
                 body["ClientSecret"] = clientSecretValue
                 let response: AuthResponse = try await api.call(.getTokensFromRefreshToken, body)
                 return try await tokens(from: response, keeping: refreshToken, operation: .getTokensFromRefreshToken)

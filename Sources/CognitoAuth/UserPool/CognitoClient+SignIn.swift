@@ -24,13 +24,16 @@ extension CognitoClient {
             guard response.challengeName == ChallengeKind.passwordVerifier.name else {
                 return try await step(from: response, username: username, operation: .initiateAuth, device: device)
             }
-            return try await answerPasswordVerifier(response, srp: srp, password: password, username: username, device: device)
+            return try await answerPasswordVerifier(
+                response, srp: srp, password: password, username: username, device: device)
         }
     }
 
     /// Answers a challenge. The next step may be another challenge (SELECT_MFA_TYPE leads to the chosen factor's).
     /// On CodeMismatchException the same challenge can be answered again.
-    public func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError) -> SignInStep {
+    public func respond(to challenge: AuthChallenge, with answer: ChallengeAnswer) async throws(CognitoError)
+        -> SignInStep
+    {
         guard !challenge.isExpired(now: now()) else { throw .challengeExpired(challenge.kind) }
         if challenge.kind == .selectChallenge, case .firstFactor(let factor) = answer {
             return try await choose(factor, for: challenge)
@@ -41,12 +44,14 @@ extension CognitoClient {
         case (.newPasswordRequired, .newPassword(let password, let attributes)):
             responses["NEW_PASSWORD"] = .secret(password)
             for (name, value) in attributes { responses["userAttributes.\(name)"] = .string(value) }
-        case (.smsMFA, .code(let code)), (.softwareTokenMFA, .code(let code)), (.emailOTP, .code(let code)), (.smsOTP, .code(let code)):
+        case (.smsMFA, .code(let code)), (.softwareTokenMFA, .code(let code)), (.emailOTP, .code(let code)),
+            (.smsOTP, .code(let code)):
             responses["\(challenge.kind.name)_CODE"] = .secret(code)
         case (.selectMFAType, .mfaType(let type)):
             responses["ANSWER"] = .string(type.rawValue)
         case (.mfaSetup, .softwareTokenSetupCode(let code, let deviceName)):
-            session = try await verifySoftwareToken(session: challenge.session, code: code, friendlyDeviceName: deviceName)
+            session = try await verifySoftwareToken(
+                session: challenge.session, code: code, friendlyDeviceName: deviceName)
         case (.customChallenge, .customAnswer(let value)), (.other, .customAnswer(let value)):
             responses["ANSWER"] = .secret(value)
         default:
@@ -55,15 +60,18 @@ extension CognitoClient {
         responses["SECRET_HASH"] = secretHash(username: challenge.username)
         responses["DEVICE_KEY"] = challenge.device.map { .string($0.key) }
         let response = try await respondToAuthChallenge(challenge.kind, session: session, responses)
-        return try await step(from: response, username: challenge.username, operation: .respondToAuthChallenge, device: challenge.device)
+        return try await step(
+            from: response, username: challenge.username, operation: .respondToAuthChallenge, device: challenge.device)
     }
 
     func answerPasswordVerifier(
         _ challenge: AuthResponse, srp: SRPSignIn, password: SecretBytes, username: String, device: RememberedDevice?
     ) async throws(CognitoError) -> SignInStep {
         let parameters = challenge.challengeParameters
-        guard let userIdForSRP = parameters["USER_ID_FOR_SRP"], let salt = parameters["SALT"], let serverPublicValue = parameters["SRP_B"],
-              let secretBlockText = parameters["SECRET_BLOCK"], let poolName = configuration.poolName else {
+        guard let userIdForSRP = parameters["USER_ID_FOR_SRP"], let salt = parameters["SALT"],
+            let serverPublicValue = parameters["SRP_B"],
+            let secretBlockText = parameters["SECRET_BLOCK"], let poolName = configuration.poolName
+        else {
             throw .invalidSRPChallenge("PASSWORD_VERIFIER lacks USER_ID_FOR_SRP, SALT, SRP_B or SECRET_BLOCK")
         }
         // Lenient like the SDKs' decoders (RFC 4648 section 3.3 allows skipping foreign characters): moto sends
@@ -84,17 +92,21 @@ extension CognitoClient {
         ]
         responses["SECRET_HASH"] = secretHash(username: internalUsername)
         responses["DEVICE_KEY"] = device.map { .string($0.key) }
-        let response = try await respondToAuthChallenge(.passwordVerifier, session: challenge.session.map(SecretBytes.init(utf8:)),
-                                                        responses)
-        return try await step(from: response, username: internalUsername, operation: .respondToAuthChallenge, device: device)
+        let response = try await respondToAuthChallenge(
+            .passwordVerifier, session: challenge.session.map(SecretBytes.init(utf8:)),
+            responses)
+        return try await step(
+            from: response, username: internalUsername, operation: .respondToAuthChallenge, device: device)
     }
 
     func initiateAuth(flow: String, _ parameters: [String: JSONValue]) async throws(CognitoError) -> AuthResponse {
-        try await api.call(.initiateAuth, [
-            "AuthFlow": .string(flow),
-            "ClientId": .string(configuration.clientId),
-            "AuthParameters": .object(parameters),
-        ])
+        try await api.call(
+            .initiateAuth,
+            [
+                "AuthFlow": .string(flow),
+                "ClientId": .string(configuration.clientId),
+                "AuthParameters": .object(parameters),
+            ])
     }
 
     func respondToAuthChallenge(
@@ -118,7 +130,8 @@ extension CognitoClient {
             return .signedIn(try await verifiedTokens(result, keeping: nil, operation: operation))
         }
         guard let name = response.challengeName, let session = response.session else {
-            throw .invalidResponse(operation: operation.rawValue, reason: "the answer has neither tokens nor a challenge with a session")
+            throw .invalidResponse(
+                operation: operation.rawValue, reason: "the answer has neither tokens nor a challenge with a session")
         }
         let internalUsername = response.challengeParameters["USERNAME"] ?? username
         if let device, name == ChallengeKind.deviceSRPAuth.name {

@@ -16,10 +16,13 @@ public struct CognitoClient: Sendable {
     let makeSRPPrivateValue: @Sendable () -> BigUInt
 
     /// - Parameter verifier: set up for this pool's issuer and this app client.
-    public init(configuration: CognitoConfiguration, transport: any HTTPTransport, verifier: TokenVerifier) throws(CognitoError) {
-        try self.init(configuration: configuration, transport: transport, verifier: verifier,
-                      now: { Date().timeIntervalSince1970 }, makeSRPPrivateValue: SRPSignIn.randomPrivateValue,
-                      jitter: { Double.random(in: 0...1) })
+    public init(configuration: CognitoConfiguration, transport: any HTTPTransport, verifier: TokenVerifier)
+        throws(CognitoError)
+    {
+        try self.init(
+            configuration: configuration, transport: transport, verifier: verifier,
+            now: { Date().timeIntervalSince1970 }, makeSRPPrivateValue: SRPSignIn.randomPrivateValue,
+            jitter: { Double.random(in: 0...1) })
     }
 
     /// With deterministic hooks, for tests: the clock, SRP's private value and the back-off jitter.
@@ -32,8 +35,9 @@ public struct CognitoClient: Sendable {
         jitter: @escaping @Sendable () -> Double
     ) throws(CognitoError) {
         self.configuration = try configuration.validated()
-        api = CognitoAPI(endpoint: configuration.endpoint, transport: transport, deadline: configuration.operationDeadline,
-                         retryPolicy: configuration.retryPolicy, jitter: jitter)
+        api = CognitoAPI(
+            endpoint: configuration.endpoint, transport: transport, deadline: configuration.operationDeadline,
+            retryPolicy: configuration.retryPolicy, jitter: jitter)
         self.verifier = verifier
         self.now = now
         self.makeSRPPrivateValue = makeSRPPrivateValue
@@ -41,7 +45,9 @@ public struct CognitoClient: Sendable {
 
     /// SECRET_HASH for `username`, when the app client has a secret.
     func secretHash(username: String) -> JSONValue? {
-        configuration.clientSecret.map { .secret(SecretHash.compute(username: username, clientId: configuration.clientId, clientSecret: $0)) }
+        configuration.clientSecret.map {
+            .secret(SecretHash.compute(username: username, clientId: configuration.clientId, clientSecret: $0))
+        }
     }
 
     /// The raw client secret, for the operations that take it as is (GetTokensFromRefreshToken, RevokeToken).
@@ -60,7 +66,8 @@ public struct CognitoClient: Sendable {
         guard let keptRefreshToken = result.refreshToken.map(SecretBytes.init(utf8:)) ?? refreshToken else {
             throw .invalidResponse(operation: operation.rawValue, reason: "the answer lacks a refresh token")
         }
-        let id: JWT, access: JWT
+        let id: JWT
+        let access: JWT
         do {
             id = try await verifier.verifyIDToken(idToken)
             access = try await verifier.verifyAccessToken(accessToken)
@@ -69,13 +76,16 @@ public struct CognitoClient: Sendable {
         }
         // The verifier checked `exp` is present.
         guard let subject = id.claims.subject, access.claims.subject == subject,
-              let username = id.claims.username ?? access.claims.username,
-              let idExpiry = id.claims.expiresAt, let accessExpiry = access.claims.expiresAt else {
-            throw .invalidResponse(operation: operation.rawValue, reason: "the ID and access tokens do not name the same user")
+            let username = id.claims.username ?? access.claims.username,
+            let idExpiry = id.claims.expiresAt, let accessExpiry = access.claims.expiresAt
+        else {
+            throw .invalidResponse(
+                operation: operation.rawValue, reason: "the ID and access tokens do not name the same user")
         }
-        return CognitoTokens(idToken: SecretBytes(utf8: idToken), accessToken: SecretBytes(utf8: accessToken),
-                             refreshToken: keptRefreshToken, idTokenExpiresAt: idExpiry, accessTokenExpiresAt: accessExpiry,
-                             identity: VerifiedIdentity(username: username, subject: subject, email: id.claims.email),
-                             newDevice: result.newDeviceMetadata)
+        return CognitoTokens(
+            idToken: SecretBytes(utf8: idToken), accessToken: SecretBytes(utf8: accessToken),
+            refreshToken: keptRefreshToken, idTokenExpiresAt: idExpiry, accessTokenExpiresAt: accessExpiry,
+            identity: VerifiedIdentity(username: username, subject: subject, email: id.claims.email),
+            newDevice: result.newDeviceMetadata)
     }
 }

@@ -108,18 +108,18 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
     public var serviceMessage: String? {
         switch self {
         case .notAuthorized(let message), .userNotFound(let message), .userNotConfirmed(let message),
-             .passwordResetRequired(let message), .tooManyRequests(let message), .limitExceeded(let message),
-             .invalidParameter(let message), .invalidPassword(let message), .passwordHistoryPolicyViolation(let message),
-             .codeMismatch(let message), .expiredCode(let message), .tooManyFailedAttempts(let message),
-             .codeDeliveryFailure(let message), .usernameExists(let message), .aliasExists(let message),
-             .resourceNotFound(let message), .invalidUserPoolConfiguration(let message), .forbidden(let message),
-             .refreshTokenReuse(let message), .userLambdaValidation(let message), .unexpectedLambda(let message),
-             .invalidLambdaResponse(let message), .internalError(let message), .enableSoftwareTokenMFA(let message),
-             .softwareTokenMFANotFound(let message), .mfaMethodNotFound(let message), .unsupportedOperation(let message),
-             .unsupportedTokenType(let message), .unknownService(_, _, let message), .refreshTokenRejected(let message),
-             .invalidIdentityPoolConfiguration(let message), .externalService(let message),
-             .identityNotAuthorized(let message), .identityPoolNotFound(let message),
-             .clientCredentialsRefused(_, let message):
+            .passwordResetRequired(let message), .tooManyRequests(let message), .limitExceeded(let message),
+            .invalidParameter(let message), .invalidPassword(let message), .passwordHistoryPolicyViolation(let message),
+            .codeMismatch(let message), .expiredCode(let message), .tooManyFailedAttempts(let message),
+            .codeDeliveryFailure(let message), .usernameExists(let message), .aliasExists(let message),
+            .resourceNotFound(let message), .invalidUserPoolConfiguration(let message), .forbidden(let message),
+            .refreshTokenReuse(let message), .userLambdaValidation(let message), .unexpectedLambda(let message),
+            .invalidLambdaResponse(let message), .internalError(let message), .enableSoftwareTokenMFA(let message),
+            .softwareTokenMFANotFound(let message), .mfaMethodNotFound(let message), .unsupportedOperation(let message),
+            .unsupportedTokenType(let message), .unknownService(_, _, let message), .refreshTokenRejected(let message),
+            .invalidIdentityPoolConfiguration(let message), .externalService(let message),
+            .identityNotAuthorized(let message), .identityPoolNotFound(let message),
+            .clientCredentialsRefused(_, let message):
             message
         default:
             nil
@@ -197,15 +197,20 @@ public enum CognitoError: Error, Sendable, Equatable, CustomStringConvertible {
                 : "Cognito refused with \(type) (HTTP \(status)): check the input and the profile's settings."
         case .clientCredentialsRefused(let code, _):
             switch code {
-            case .invalidClient: "The token endpoint did not accept the app client's id and secret (invalid_client): the secret is wrong or was rotated."
-            case .invalidScope: "The token endpoint refused the scopes asked for (invalid_scope): each must be one the app client may have."
-            case .unauthorizedClient: "The app client may not use the client-credentials grant (unauthorized_client): allow it in the app client's settings."
+            case .invalidClient:
+                "The token endpoint did not accept the app client's id and secret (invalid_client): the secret is wrong or was rotated."
+            case .invalidScope:
+                "The token endpoint refused the scopes asked for (invalid_scope): each must be one the app client may have."
+            case .unauthorizedClient:
+                "The app client may not use the client-credentials grant (unauthorized_client): allow it in the app client's settings."
             default: "The token endpoint refused the client-credentials grant with \(code): \(code.explanation)."
             }
         case .refreshTokenRejected:
             "The session has ended (the refresh token expired or was revoked, or the user was signed out everywhere): sign in again."
         case .network(let error):
-            error.isRetryable ? "Cannot reach Cognito: \(error). Try again when the network is back." : "The request to Cognito failed: \(error)."
+            error.isRetryable
+                ? "Cannot reach Cognito: \(error). Try again when the network is back."
+                : "The request to Cognito failed: \(error)."
         case .serverError(let status):
             "The Cognito endpoint failed (HTTP \(status)): try again in a moment."
         case .unexpectedStatus(let status):

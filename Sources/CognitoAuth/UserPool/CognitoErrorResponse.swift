@@ -74,7 +74,9 @@ enum CognitoErrorResponse {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             type = try? container.decode(String.self, forKey: .type)
-            message = (try? container.decode(String.self, forKey: .message)) ?? (try? container.decode(String.self, forKey: .capitalizedMessage))
+            message =
+                (try? container.decode(String.self, forKey: .message))
+                ?? (try? container.decode(String.self, forKey: .capitalizedMessage))
         }
     }
 }

@@ -10,7 +10,8 @@ public struct CognitoSRP: Sendable {
 
     /// - Parameter privateValue: the secret `a`; random (256 bits) unless given (tests, known-answer checks).
     public init(userPoolId: String, privateValue: BigUInt? = nil) throws(CognitoError) {
-        guard let underscore = userPoolId.firstIndex(of: "_"), userPoolId.index(after: underscore) < userPoolId.endIndex else {
+        guard let underscore = userPoolId.firstIndex(of: "_"), userPoolId.index(after: underscore) < userPoolId.endIndex
+        else {
             throw .invalidConfiguration("the user pool id '\(userPoolId)' is not of the form region_name")
         }
         poolName = String(userPoolId[userPoolId.index(after: underscore)...])

@@ -6,8 +6,11 @@ enum CognitoTimestamp {
         // 1970-01-01 was a Thursday (index 4, counting from Sunday).
         let weekday = Int(floorDivision(days + 4, 7).remainder)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        let hour = secondsOfDay / 3600, minute = secondsOfDay / 60 % 60, second = secondsOfDay % 60
-        return "\(weekdays[weekday]) \(months[month - 1]) \(day) \(twoDigits(hour)):\(twoDigits(minute)):\(twoDigits(second)) UTC \(year)"
+        let hour = secondsOfDay / 3600
+        let minute = secondsOfDay / 60 % 60
+        let second = secondsOfDay % 60
+        return
+            "\(weekdays[weekday]) \(months[month - 1]) \(day) \(twoDigits(hour)):\(twoDigits(minute)):\(twoDigits(second)) UTC \(year)"
     }
 
     /// The proleptic Gregorian date of a day count (Howard Hinnant's `civil_from_days`).

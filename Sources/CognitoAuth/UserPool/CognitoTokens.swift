@@ -17,8 +17,10 @@ public struct CognitoTokens: Sendable, CustomStringConvertible {
     /// remember it.
     public let newDevice: NewDeviceMetadata?
 
-    public init(idToken: SecretBytes?, accessToken: SecretBytes, refreshToken: SecretBytes, idTokenExpiresAt: Double?,
-                accessTokenExpiresAt: Double, identity: VerifiedIdentity, newDevice: NewDeviceMetadata? = nil) {
+    public init(
+        idToken: SecretBytes?, accessToken: SecretBytes, refreshToken: SecretBytes, idTokenExpiresAt: Double?,
+        accessTokenExpiresAt: Double, identity: VerifiedIdentity, newDevice: NewDeviceMetadata? = nil
+    ) {
         self.idToken = idToken
         self.accessToken = accessToken
         self.refreshToken = refreshToken

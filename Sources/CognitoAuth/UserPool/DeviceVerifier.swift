@@ -20,7 +20,9 @@ struct DeviceVerifier: Sendable {
 
     /// A fresh password and salt.
     static func random(groupKey: String, deviceKey: String) -> DeviceVerifier {
-        let password = SecureRandom.secretBytes(count: 40).withUnsafeBytes { SecretBytes(utf8: Data($0).base64EncodedString()) }
+        let password = SecureRandom.secretBytes(count: 40).withUnsafeBytes {
+            SecretBytes(utf8: Data($0).base64EncodedString())
+        }
         let salt = SecureRandom.secretBytes(count: 16).withUnsafeBytes { BigUInt(bigEndian: $0) }
         return DeviceVerifier(groupKey: groupKey, deviceKey: deviceKey, password: password, salt: salt)
     }

@@ -30,5 +30,8 @@ public struct NewDeviceMetadata: Sendable, Equatable, Decodable {
         self.deviceGroupKey = deviceGroupKey
     }
 
-    enum CodingKeys: String, CodingKey { case deviceKey = "DeviceKey", deviceGroupKey = "DeviceGroupKey" }
+    enum CodingKeys: String, CodingKey {
+        case deviceKey = "DeviceKey"
+        case deviceGroupKey = "DeviceGroupKey"
+    }
 }

@@ -11,8 +11,11 @@ struct AuthResponse: Decodable {
     let authenticationResult: AuthenticationResult?
 
     enum CodingKeys: String, CodingKey {
-        case challengeName = "ChallengeName", session = "Session", challengeParameters = "ChallengeParameters"
-        case authenticationResult = "AuthenticationResult", availableChallenges = "AvailableChallenges"
+        case challengeName = "ChallengeName"
+        case session = "Session"
+        case challengeParameters = "ChallengeParameters"
+        case authenticationResult = "AuthenticationResult"
+        case availableChallenges = "AvailableChallenges"
     }
 
     init(from decoder: any Decoder) throws {
@@ -35,7 +38,8 @@ struct AuthResponse: Decodable {
         case .array(let values):
             let strings = values.compactMap(\.string)
             return (try? JSONEncoder().encode(strings)).map { String(decoding: $0, as: UTF8.self) }
-        case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .number(let number):
+            return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
         case .bool(let flag): return String(flag)
         case .object, .null, .secret: return nil
         }
@@ -50,7 +54,9 @@ struct AuthenticationResult: Decodable {
     let newDeviceMetadata: NewDeviceMetadata?
 
     enum CodingKeys: String, CodingKey {
-        case accessToken = "AccessToken", idToken = "IdToken", refreshToken = "RefreshToken"
+        case accessToken = "AccessToken"
+        case idToken = "IdToken"
+        case refreshToken = "RefreshToken"
         case newDeviceMetadata = "NewDeviceMetadata"
     }
 }
@@ -71,7 +77,9 @@ struct ListDevicesResponse: Decodable {
         let deviceLastAuthenticatedDate: Double?
 
         enum CodingKeys: String, CodingKey {
-            case deviceKey = "DeviceKey", deviceAttributes = "DeviceAttributes", deviceCreateDate = "DeviceCreateDate"
+            case deviceKey = "DeviceKey"
+            case deviceAttributes = "DeviceAttributes"
+            case deviceCreateDate = "DeviceCreateDate"
             case deviceLastAuthenticatedDate = "DeviceLastAuthenticatedDate"
         }
     }
@@ -79,7 +87,10 @@ struct ListDevicesResponse: Decodable {
     let devices: [Device]
     let paginationToken: String?
 
-    enum CodingKeys: String, CodingKey { case devices = "Devices", paginationToken = "PaginationToken" }
+    enum CodingKeys: String, CodingKey {
+        case devices = "Devices"
+        case paginationToken = "PaginationToken"
+    }
 }
 
 struct CodeDeliveryPayload: Decodable {
@@ -88,7 +99,9 @@ struct CodeDeliveryPayload: Decodable {
     let attributeName: String?
 
     enum CodingKeys: String, CodingKey {
-        case destination = "Destination", deliveryMedium = "DeliveryMedium", attributeName = "AttributeName"
+        case destination = "Destination"
+        case deliveryMedium = "DeliveryMedium"
+        case attributeName = "AttributeName"
     }
 
     var details: CodeDeliveryDetails {
@@ -109,7 +122,9 @@ struct SignUpResponse: Decodable {
     let codeDeliveryDetails: CodeDeliveryPayload?
 
     enum CodingKeys: String, CodingKey {
-        case userConfirmed = "UserConfirmed", userSub = "UserSub", codeDeliveryDetails = "CodeDeliveryDetails"
+        case userConfirmed = "UserConfirmed"
+        case userSub = "UserSub"
+        case codeDeliveryDetails = "CodeDeliveryDetails"
     }
 }
 
@@ -117,7 +132,10 @@ struct GetUserResponse: Decodable {
     struct Attribute: Decodable {
         let name: String
         let value: String?
-        enum CodingKeys: String, CodingKey { case name = "Name", value = "Value" }
+        enum CodingKeys: String, CodingKey {
+            case name = "Name"
+            case value = "Value"
+        }
     }
 
     let username: String
@@ -126,7 +144,9 @@ struct GetUserResponse: Decodable {
     let userMFASettingList: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case username = "Username", userAttributes = "UserAttributes", preferredMfaSetting = "PreferredMfaSetting"
+        case username = "Username"
+        case userAttributes = "UserAttributes"
+        case preferredMfaSetting = "PreferredMfaSetting"
         case userMFASettingList = "UserMFASettingList"
     }
 }
@@ -135,14 +155,20 @@ struct AssociateSoftwareTokenResponse: Decodable {
     let secretCode: String
     let session: String?
 
-    enum CodingKeys: String, CodingKey { case secretCode = "SecretCode", session = "Session" }
+    enum CodingKeys: String, CodingKey {
+        case secretCode = "SecretCode"
+        case session = "Session"
+    }
 }
 
 struct VerifySoftwareTokenResponse: Decodable {
     let status: String?
     let session: String?
 
-    enum CodingKeys: String, CodingKey { case status = "Status", session = "Session" }
+    enum CodingKeys: String, CodingKey {
+        case status = "Status"
+        case session = "Session"
+    }
 }
 
 /// Operations that answer `{}`.

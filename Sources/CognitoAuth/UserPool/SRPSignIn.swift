@@ -38,8 +38,9 @@ struct SRPSignIn: Sendable {
         secretBlock: [UInt8],
         timestamp: String
     ) throws(CognitoError) -> String {
-        let key = try authenticationKey(poolName: poolName, userIdForSRP: userIdForSRP, password: password,
-                                        saltHex: saltHex, serverPublicValueHex: serverPublicValueHex)
+        let key = try authenticationKey(
+            poolName: poolName, userIdForSRP: userIdForSRP, password: password,
+            saltHex: saltHex, serverPublicValueHex: serverPublicValueHex)
         let message = Array(poolName.utf8) + Array(userIdForSRP.utf8) + secretBlock + Array(timestamp.utf8)
         return Data(HMACSHA256.authenticationCode(for: message, key: key)).base64EncodedString()
     }
@@ -49,24 +50,30 @@ struct SRPSignIn: Sendable {
         poolName: String, userIdForSRP: String, password: SecretBytes, saltHex: String, serverPublicValueHex: String
     ) throws(CognitoError) -> SecretBytes {
         let prime = SRPGroup.prime
-        guard let serverPublicValue = BigUInt(hex: serverPublicValueHex) else { throw .invalidSRPChallenge("SRP_B is not hex") }
+        guard let serverPublicValue = BigUInt(hex: serverPublicValueHex) else {
+            throw .invalidSRPChallenge("SRP_B is not hex")
+        }
         guard let salt = BigUInt(hex: saltHex) else { throw .invalidSRPChallenge("SALT is not hex") }
         guard !serverPublicValue.modulo(prime).isZero else { throw .invalidSRPChallenge("B mod N is zero") }
 
         // u = H(pad(A) | pad(B))
-        let scrambler = BigUInt(bigEndian: SHA256.hash(data: SRPGroup.pad(publicValue) + SRPGroup.pad(serverPublicValue)))
+        let scrambler = BigUInt(
+            bigEndian: SHA256.hash(data: SRPGroup.pad(publicValue) + SRPGroup.pad(serverPublicValue)))
         guard !scrambler.isZero else { throw .invalidSRPChallenge("u is zero") }
 
-        let exponentOfVerifier = SRPGroup.passwordExponent(realm: poolName, user: userIdForSRP, password: password, salt: salt)
+        let exponentOfVerifier = SRPGroup.passwordExponent(
+            realm: poolName, user: userIdForSRP, password: password, salt: salt)
 
         // S = (B - k * g^x) ^ (a + u * x) mod N
         let verifier = SRPGroup.generator.power(exponentOfVerifier, modulus: prime)
-        let base = serverPublicValue.subtracting(SRPGroup.multiplier.multiplying(verifier, modulus: prime), modulus: prime)
+        let base = serverPublicValue.subtracting(
+            SRPGroup.multiplier.multiplying(verifier, modulus: prime), modulus: prime)
         let premasterSecret = base.power(privateValue + scrambler * exponentOfVerifier, modulus: prime)
 
         do {
-            return try HKDFSHA256.deriveKey(inputKeyMaterial: SRPGroup.pad(premasterSecret), salt: SRPGroup.pad(scrambler),
-                                            info: Array("Caldera Derived Key".utf8), outputByteCount: 16)
+            return try HKDFSHA256.deriveKey(
+                inputKeyMaterial: SRPGroup.pad(premasterSecret), salt: SRPGroup.pad(scrambler),
+                info: Array("Caldera Derived Key".utf8), outputByteCount: 16)
         } catch {
             throw .invalidSRPChallenge("key derivation failed: \(error)")
         }

@@ -19,9 +19,12 @@ public enum SignInMethod: Sendable, CustomStringConvertible {
 
 extension CognitoClient {
     /// Starts a sign-in by `method`, with a remembered `device` if there is one.
-    public func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError) -> SignInStep {
+    public func signIn(username: String, method: SignInMethod, device: RememberedDevice?) async throws(CognitoError)
+        -> SignInStep
+    {
         switch method {
-        case .password(let password, let flow): try await signIn(username: username, password: password, flow: flow, device: device)
+        case .password(let password, let flow):
+            try await signIn(username: username, password: password, flow: flow, device: device)
         case .choice(let factor): try await signIn(username: username, preferring: factor, device: device)
         case .custom: try await signInWithCustomChallenge(username: username, device: device)
         }
