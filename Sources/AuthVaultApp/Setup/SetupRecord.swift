@@ -97,7 +97,7 @@ public struct SetupClaim: Sendable, Equatable, Codable {
         self.profile = profile
         tool = request.tool
         switch request {
-        case .git(let host): (name, user) = (host.lowercased(), nil)
+        case .git(let host): (name, user) = (ProfileValidation.normalizedHelperHost(host), nil)
         case .docker(let registry): (name, user) = (registry.lowercased(), nil)
         case .kubectl(let context, let user): (name, self.user) = (context, user)
         case .aws(let awsProfile): (name, user) = (awsProfile, nil)
@@ -115,8 +115,12 @@ public struct SetupClaim: Sendable, Equatable, Codable {
         }
     }
 
-    /// The same tool entry set up, whichever profile did it.
-    func sameEntry(as other: SetupClaim) -> Bool { tool == other.tool && name == other.name && user == other.user }
+    /// The same tool entry set up, whichever profile did it: for git, the helper entry of the same host, whatever
+    /// path prefix each profile set up under it.
+    func sameEntry(as other: SetupClaim) -> Bool {
+        guard tool == .git else { return tool == other.tool && name == other.name && user == other.user }
+        return other.tool == .git && name.map(GitSetup.authority) == other.name.map(GitSetup.authority)
+    }
 }
 
 extension SetupTool: Codable {}

@@ -30,10 +30,11 @@ extension ToolSetup {
         }
         let entry = record.files[index]
         let file = try ToolFile.read(entry.path)
+        let others = entry.claims.filter { $0 != claim }
         // Only setup's own entries, putting back what it replaced.
         let own = try toolPlan(
-            request, profile: profile, undo: true, restoring: entry.replaced.first { $0.claim == claim }?.values)
-        let others = entry.claims.filter { $0 != claim }
+            request, profile: profile, undo: true, restoring: entry.replaced.first { $0.claim == claim }?.values,
+            others: others)
         var plan: SetupPlan
         if entry.editedSince || file.contents.map({ Data($0) }) != entry.written {
             plan = own
@@ -49,6 +50,14 @@ extension ToolSetup {
                 entry.original == nil ? "remove the file: setup created it" : "put back the file as it was before setup"
             plan = SetupPlan(
                 tool: own.tool, target: own.target, changes: [change], helperHost: own.helperHost, edit: edit)
+        } else if let sharing = others.last(where: { $0.sameEntry(as: claim) }), request.tool == .git {
+            // git's own undo leaves the host's entry to the profiles still set up for it.
+            plan = own
+            plan.notes = [
+                own.changes.isEmpty
+                    ? "the entry stays: profile '\(sharing.profile)' set it up too"
+                    : "profile '\(sharing.profile)' set it up too: the entry is left to the profiles still set up"
+            ]
         } else if let sharing = others.last(where: { $0.sameEntry(as: claim) }) {
             // Another profile set up the same entry: it stays that profile's.
             let theirs = try ToolSetup(application: application, site: site.forProfile(sharing.profile))

@@ -29,7 +29,7 @@ struct DockerCredentialCommand: CLICommand {
         case "get":
             let serverURL = String((Swift.readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace })
             guard let target = HelperTarget(dockerServer: serverURL),
-                let profile = try HelperToken.profile(for: target, context: context)
+                let profile = try await HelperToken.profile(for: target, context: context)
             else {
                 context.standardOutput.line("credentials not found in native keychain")
                 throw CLIError(

@@ -8,12 +8,15 @@ struct GitCredentialCommand: CLICommand {
         name: "git-credential",
         abstract: "git credential helper: the profile's token as the password for its hosts.",
         discussion: """
-            Configure with: git config --global credential.https://git.example.com.helper authvault
-            (git runs git-credential-authvault, installed by 'make install') and
-            'authvault configure --helper-host git.example.com'. Only https, and only a host (and port, when the
-            entry names one) that a profile lists, gets an answer; anything else gets none, so git asks its other
-            helpers. --profile or $AUTHVAULT_PROFILE chooses among the listing profiles. Never prompts: without a
-            session it says which login to run.
+            Configure with 'authvault setup git --host git.example.com' (it writes git's helper entry and lists the
+            host for the profile). Only https, and only a host (and port, when the entry names one) that a profile
+            lists, gets an answer; anything else gets none, so git asks its other helpers. When several profiles
+            list the host, --profile or $AUTHVAULT_PROFILE chooses among them; else the longest path prefix
+            ('--host git.example.com/acme', with git's credential.useHttpPath) that matches the repository's path;
+            else the profile whose signed-in user (user name or e-mail) is the user in the remote URL
+            (https://alice@git.example.com/...); else the current profile or the one profile left; else no answer,
+            and a line on standard error naming the candidates. Never prompts: without a session it says which
+            login to run.
             """,
         positionals: [PositionalSpec("operation", help: "get, store or erase (git passes it).")])
 
@@ -30,8 +33,10 @@ struct GitCredentialCommand: CLICommand {
         let request = CredentialRequest.read()
         guard operation == "get" else { return }
         guard let host = request.value("host"),
-            let target = HelperTarget(gitProtocol: request.value("protocol"), host: host),
-            let profile = try HelperToken.profile(for: target, context: context)
+            let target = HelperTarget(
+                gitProtocol: request.value("protocol"), host: host, path: request.value("path"),
+                username: request.value("username")),
+            let profile = try await HelperToken.profile(for: target, context: context)
         else {
             return
         }

@@ -17,23 +17,40 @@ extension HelperToken {
     }
 
     /// The profile whose token may go to `target`, nil when none may. Only https targets get a token, and only
-    /// from a profile that lists the target's host with `configure --helper-host`. A profile named explicitly
-    /// (--profile, $AUTHVAULT_PROFILE) chooses among those, it never widens them; otherwise the current profile
-    /// (`profiles use`, else "default") answers when it lists the host, and the first listing profile by name when
-    /// it does not (see `Application.helperProfile`).
-    static func profile(for target: HelperTarget, context: CommandContext) throws(CLIError) -> String? {
-        try application(for: context.profileName) { () throws(ApplicationError) in
-            try context.application.helperProfile(
+    /// from a profile that lists the target's host (and path) with `configure --helper-host`, chosen by
+    /// `Application.helperProfile`'s rules. When several profiles list it and nothing tells them apart, nil after
+    /// one line on standard error naming them and how to choose.
+    nonisolated(nonsending) static func profile(for target: HelperTarget, context: CommandContext)
+        async throws(CLIError) -> String?
+    {
+        do {
+            return try await context.application.helperProfile(
                 for: target, current: context.profileName, isExplicit: context.profileIsExplicit)
+        } catch .ambiguousHelperTarget(let host, let candidates) {
+            context.standardError.line(ambiguity(host: host, candidates: candidates))
+            return nil
+        } catch {
+            throw CLIErrors.from(error, profile: context.profileName)
         }
+    }
+
+    /// One line: the candidates, and the three ways to choose among them.
+    static func ambiguity(host: String, candidates: [String]) -> String {
+        let names = candidates.map { "'\($0)'" }.joined(separator: ", ")
+        return "authvault: no token for \(host): profiles \(names) all list it. Choose with --profile or "
+            + "$AUTHVAULT_PROFILE, with a user name in the remote URL (https://USER@\(host)/...), or with path "
+            + "prefixes ('authvault setup git --host \(host)/PATH' for each profile, which turns on "
+            + "credential.useHttpPath)."
     }
 
     /// For tools that name their server as a URL (kubectl's cluster server, Vault's address; nil or empty when
     /// the tool named none): the listing profile when `Application.helperDecision` lets the token go there;
     /// otherwise an error naming the fix.
-    static func profile(for tool: URLTool, url: String?, context: CommandContext) throws(CLIError) -> String {
-        let decision = try application(for: context.profileName) { () throws(ApplicationError) in
-            try context.application.helperDecision(
+    nonisolated(nonsending) static func profile(for tool: URLTool, url: String?, context: CommandContext)
+        async throws(CLIError) -> String
+    {
+        let decision = try await application(for: context.profileName) { () async throws(ApplicationError) in
+            try await context.application.helperDecision(
                 for: tool, url: url, current: context.profileName, isExplicit: context.profileIsExplicit)
         }
         let profile = context.profileName
@@ -52,6 +69,11 @@ extension HelperToken {
                 "No token for \(tool.rawValue)'s server \(target.scheme)://\(target.endpoint): a token goes only over https, "
                     + "to a host its profile lists. Add it with 'authvault configure --profile \(profile) "
                     + "--helper-host \(target.endpoint)'.")
+        case .ambiguous(let target, let candidates):
+            throw CLIError(
+                "No token for \(tool.rawValue)'s server \(target.scheme)://\(target.endpoint): profiles "
+                    + candidates.map { "'\($0)'" }.joined(separator: ", ")
+                    + " all list it. Name one with --profile in the tool's configuration, or with $AUTHVAULT_PROFILE.")
         }
     }
 }
