@@ -76,7 +76,13 @@ struct GitSetup {
             tool: .git, target: file.path,
             changes: replaced + written + (setsPath ? ["\(section) useHttpPath = true (git sends the path)"] : []),
             helperHost: helperHost, edit: file.replacement(edited.contents))
-        if !undo { plan.replaced = helpers.isEmpty ? nil : helpers }
+        if !undo {
+            // What its undo puts back: the user's own helpers, not another profile's entry (that profile's undo
+            // takes it away).
+            let own = "!" + ShellWords.line([site.executable])
+            let theirs = helpers.filter { !($0.hasPrefix(own + " ") && $0.hasSuffix(" git-credential")) }
+            plan.replaced = theirs.allSatisfy(\.isEmpty) ? nil : theirs
+        }
         return plan
     }
 

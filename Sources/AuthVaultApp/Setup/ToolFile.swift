@@ -84,9 +84,17 @@ struct ToolFile: Sendable, Equatable {
         return exists(directory) ? [] : [directory]
     }
 
+    /// The file `path` leads to; for one that does not exist yet, its name in the directory that does, so that the
+    /// record names it the same before and after setup creates it (`$HOME` may be `/tmp//home`).
     private static func resolve(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        guard let slash = path.lastIndex(of: "/"), let directory = realpath(FilePath.parent(of: path), nil) else {
+            return path
+        }
+        defer { free(directory) }
+        return FilePath.join(String(cString: directory), String(path[path.index(after: slash)...]))
     }
 }
