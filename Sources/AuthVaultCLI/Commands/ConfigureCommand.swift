@@ -70,7 +70,7 @@ struct ConfigureCommand: CLICommand {
     static let helperHost = OptionSpec.repeatable(
         "helper-host", placeholder: "host",
         help:
-            "Add a host the helpers (git, docker, kubectl, Vault) hand this profile's token to, over https only: host (any port) or host:port; host[:port]/path-prefix is kept for path-aware helpers and grants nothing yet; '' clears the list."
+            "Add a host the helpers (git, docker, kubectl, Vault) hand this profile's token to, over https only: host (any port) or host:port; host[:port]/path-prefix serves git only for repositories under that path (whole segments, with git's credential.useHttpPath); '' clears the list."
     )
     static let removeHelperHost = OptionSpec.repeatable(
         "remove-helper-host", placeholder: "host", help: "Remove a host from the helper hosts.")
