@@ -35,6 +35,10 @@ import Testing
 
         let second = try team.plan(beta)
         #expect(second.changes.contains { $0.hasSuffix("helper = !\(fixture.executable) git-credential") })
+        #expect(
+            second.notes.contains {
+                $0.hasPrefix("profiles 'team', 'work' list git.example.com: the entry names no profile")
+            })
         try team.apply(second)
         #expect(try helpers(fixture) == "\n!\(fixture.executable) git-credential\n", "one entry naming no profile")
         #expect(try fixture.helperHosts(of: "team") == ["git.example.com/beta"])

@@ -76,6 +76,13 @@ struct GitSetup {
             tool: .git, target: file.path,
             changes: replaced + written + (setsPath ? ["\(section) useHttpPath = true (git sends the path)"] : []),
             helperHost: helperHost, edit: file.replacement(edited.contents))
+        if helpers != wanted && answering.count > 1 {
+            plan.notes = [
+                "profiles " + answering.map { "'\($0)'" }.joined(separator: ", ") + " list \(Self.authority(host)): "
+                    + "the entry names no profile, and the helper chooses by path prefix, the user in the remote URL, "
+                    + "or --profile"
+            ]
+        }
         if !undo {
             // What its undo puts back: the user's own helpers, not another profile's entry (that profile's undo
             // takes it away).
