@@ -140,6 +140,12 @@ import Testing
         #expect(helper.stdout.isEmpty)
         #expect(helper.stderrText.split(separator: "\n").count == 1, "\(helper.stderrText)")
 
+        // docker asks by registry name alone: with both listing it, no token, and why.
+        let docker = try await accounts.cli.run(["docker-credential", "get"], stdin: host + "\n")
+        #expect(docker.status == 1)
+        #expect(docker.stdoutText == "credentials not found in native keychain\n")
+        #expect(docker.stderrText.contains("profiles 'acme', 'beta' all list it"), "\(docker.stderrText)")
+
         // A user nobody is signed in as leaves it open too; a profile named explicitly wins over the URL's user.
         #expect(try await accounts.fill("https://mallory@\(host)/team/app.git").password == nil)
         let named = try await accounts.fill(

@@ -28,10 +28,17 @@ struct DockerCredentialCommand: CLICommand {
             context.standardOutput.line("authvault \(AuthVault.version)")
         case "get":
             let serverURL = String((Swift.readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace })
-            guard let target = HelperTarget(dockerServer: serverURL),
-                let profile = try await HelperToken.profile(for: target, context: context)
-            else {
+            var choice = HelperChoice.notListed
+            if let target = HelperTarget(dockerServer: serverURL) {
+                choice = try await HelperToken.choice(for: target, context: context)
+            }
+            guard case .answer(let profile) = choice else {
                 context.standardOutput.line("credentials not found in native keychain")
+                if case .ambiguous(let candidates) = choice {
+                    throw CLIError(
+                        "No token for \(serverURL): profiles \(HelperToken.quoted(candidates)) all list it. Name one "
+                            + "with $AUTHVAULT_PROFILE.")
+                }
                 throw CLIError(
                     "No profile answers for \(serverURL): a token goes only over https, to a registry listed with "
                         + "\(Remedy.command("configure", profile: context.profileName, "--helper-host HOST[:PORT]")).")

@@ -35,10 +35,22 @@ struct GitCredentialCommand: CLICommand {
         guard let host = request.value("host"),
             let target = HelperTarget(
                 gitProtocol: request.value("protocol"), host: host, path: request.value("path"),
-                username: request.value("username")),
-            let profile = try await HelperToken.profile(for: target, context: context)
+                username: request.value("username"))
         else {
             return
+        }
+        let profile: String
+        switch try await HelperToken.choice(for: target, context: context) {
+        case .answer(let chosen): profile = chosen
+        case .ambiguous(let candidates):
+            // No answer, so git asks its other helpers; the one line says how to choose.
+            context.standardError.line(
+                "authvault: no token for \(host): profiles \(HelperToken.quoted(candidates)) all list it. Choose with "
+                    + "--profile or $AUTHVAULT_PROFILE, with a user name in the remote URL (https://USER@\(host)/...), "
+                    + "or with path prefixes ('authvault setup git --host \(host)/PATH' for each profile, which turns "
+                    + "on credential.useHttpPath).")
+            return
+        case .notListed, .needsSignedInUsers: return
         }
         let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
         var lines: [String] = []

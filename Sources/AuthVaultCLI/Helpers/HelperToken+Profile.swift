@@ -16,31 +16,27 @@ extension HelperToken {
         }
     }
 
-    /// The profile whose token may go to `target`, nil when none may. Only https targets get a token, and only
+    /// Which profile's token may go to `target`: `.answer`, `.notListed`, or `.ambiguous` when several profiles
+    /// list it and nothing tells them apart (the tool's command says so). Only https targets get a token, and only
     /// from a profile that lists the target's host (and path) with `configure --helper-host`, chosen by
-    /// `Application.helperProfile`'s rules. When several profiles list it and nothing tells them apart, nil after
-    /// one line on standard error naming them and how to choose.
-    nonisolated(nonsending) static func profile(for target: HelperTarget, context: CommandContext)
-        async throws(CLIError) -> String?
+    /// `Application.helperProfile`'s rules.
+    nonisolated(nonsending) static func choice(for target: HelperTarget, context: CommandContext)
+        async throws(CLIError) -> HelperChoice
     {
         do {
-            return try await context.application.helperProfile(
+            let profile = try await context.application.helperProfile(
                 for: target, current: context.profileName, isExplicit: context.profileIsExplicit)
-        } catch .ambiguousHelperTarget(let host, let candidates) {
-            context.standardError.line(ambiguity(host: host, candidates: candidates))
-            return nil
+            return profile.map { .answer(profile: $0) } ?? .notListed
+        } catch .ambiguousHelperTarget(_, let candidates) {
+            return .ambiguous(candidates: candidates)
         } catch {
             throw CLIErrors.from(error, profile: context.profileName)
         }
     }
 
-    /// One line: the candidates, and the three ways to choose among them.
-    static func ambiguity(host: String, candidates: [String]) -> String {
-        let names = candidates.map { "'\($0)'" }.joined(separator: ", ")
-        return "authvault: no token for \(host): profiles \(names) all list it. Choose with --profile or "
-            + "$AUTHVAULT_PROFILE, with a user name in the remote URL (https://USER@\(host)/...), or with path "
-            + "prefixes ('authvault setup git --host \(host)/PATH' for each profile, which turns on "
-            + "credential.useHttpPath)."
+    /// Profile names quoted and listed, for the line that says none of them was chosen.
+    static func quoted(_ candidates: [String]) -> String {
+        candidates.map { "'\($0)'" }.joined(separator: ", ")
     }
 
     /// For tools that name their server as a URL (kubectl's cluster server, Vault's address; nil or empty when
@@ -72,8 +68,8 @@ extension HelperToken {
         case .ambiguous(let target, let candidates):
             throw CLIError(
                 "No token for \(tool.rawValue)'s server \(target.scheme)://\(target.endpoint): profiles "
-                    + candidates.map { "'\($0)'" }.joined(separator: ", ")
-                    + " all list it. Name one with --profile in the tool's configuration, or with $AUTHVAULT_PROFILE.")
+                    + "\(quoted(candidates)) all list it. Name one with --profile in the tool's configuration, or with "
+                    + "$AUTHVAULT_PROFILE.")
         }
     }
 }
