@@ -68,6 +68,25 @@ import Testing
         #expect(fixture.text(".gitconfig") == nil, "setup created the file; its undo removes it")
     }
 
+    /// The second profile's setup replaced the first one's helper, which is no value of the user's: an undo into
+    /// a file edited since never brings it back after the first profile's own undo took it away.
+    @Test func anUndoIntoAFileEditedSinceNeverBringsBackAnotherProfilesHelper() throws {
+        let fixture = try ToolSetupFixture()
+        try fixture.addProfile("team")
+        let work = fixture.setup
+        let team = fixture.setup(profile: "team")
+        let request = SetupRequest.git(host: "git.example.com")
+        try work.apply(try work.plan(request))
+        try team.apply(try team.plan(request))
+        try work.apply(try work.plan(request, undo: true))
+        _ = try fixture.run("git", ["config", "--global", "user.name", "Someone"])
+        let undo = try team.plan(request, undo: true)
+        #expect(undo.notes.contains { $0.contains("changed since setup") })
+        try team.apply(undo)
+        #expect(try helpers(fixture) == "", "no helper of profile work comes back")
+        #expect(try fixture.run("git", ["config", "--global", "user.name"]).text == "Someone\n")
+    }
+
     @Test(arguments: ["git.example.com/a/../b", "git.example.com/a%2Fb", "git.example.com/a//b", "git.example.com/a b"])
     func aHostilePrefixIsRefusedBeforeAnythingIsRead(host: String) throws {
         let fixture = try ToolSetupFixture()

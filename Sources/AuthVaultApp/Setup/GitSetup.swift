@@ -85,10 +85,11 @@ struct GitSetup {
         }
         if !undo {
             // What its undo puts back: the user's own helpers, not another profile's entry (that profile's undo
-            // takes it away).
+            // takes it away), nor the empty line that came with it.
             let own = "!" + ShellWords.line([site.executable])
             let theirs = helpers.filter { !($0.hasPrefix(own + " ") && $0.hasSuffix(" git-credential")) }
-            plan.replaced = theirs.allSatisfy(\.isEmpty) ? nil : theirs
+            let onlyOurs = theirs.isEmpty || (theirs == [""] && theirs.count < helpers.count)
+            plan.replaced = onlyOurs ? nil : theirs
         }
         return plan
     }
