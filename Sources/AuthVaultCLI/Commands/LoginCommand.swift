@@ -65,6 +65,10 @@ struct LoginCommand: CLICommand {
         "device-name", placeholder: "name",
         help: "The name this machine gets as a remembered device (default: the host name).")
 
+    static let force = OptionSpec.flag(
+        "force",
+        help: "Sign in again even though the profile has a usable session (login otherwise says whose, and stops).")
+
     static let browserOptions = [browser, noBrowser, paste, device, browserCommand, identityProvider, timeout.spec]
     static let passwordOptions =
         [password, username, passwordStdin, newPasswordStdin, authFlow.spec, challenge.spec] + code.options
@@ -109,11 +113,16 @@ struct LoginCommand: CLICommand {
             custom answers the pool's own challenges, each shown, from the terminal or --answer-stdin (a line each).
             A code line comes after the password lines, the custom answers last.
 
+            With a usable session already there (a refresh token not known to have ended, or an access token still
+            valid), login changes nothing: it says whose session it is and until when, and exits 0 without contacting
+            anyone. --force signs in again, and so does a --username other than the signed-in user (name or e-mail).
+            A session whose refresh token expired or was rejected, or a sign-in left half-way, is no sign-in.
+
             A sign-in that Cognito reports from a new device makes this machine a remembered device (named by
             --device-name, else the host name): its key and secret stay in the vault after sign-out, and later sign-ins
             prove it, so a pool that remembers devices skips MFA. See 'authvault devices'.
             """,
-        options: browserOptions + [noQR] + passwordOptions)
+        options: [force] + browserOptions + [noQR] + passwordOptions)
 
     let arguments: ParsedArguments
     let browserTimeout: Duration
@@ -153,9 +162,25 @@ struct LoginCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let device = DevicePolicy(
+        let session = try await ProfileSession.open(context, devicePolicy: devicePolicy)
+        if !arguments.flag(Self.force),
+            case .alreadySignedIn(let existing) = await session.loginNeed(
+                forUser: arguments.value(Self.username), now: TimeText.now)
+        {
+            return Self.sayAlreadySignedIn(existing, profile: session.profile.name, context: context)
+        }
+        try await signIn(session, context: context)
+    }
+
+    /// How a device Cognito reports as new is remembered: `--device-name` (else the host name), `--remember-device`.
+    var devicePolicy: DevicePolicy {
+        DevicePolicy(
             name: arguments.value(Self.deviceName) ?? Self.hostName(), remember: arguments.flag(Self.rememberDevice))
-        let session = try await ProfileSession.open(context, devicePolicy: device)
+    }
+
+    /// The sign-in this login's options choose where it runs; a plain login's is also what a helper runs when it
+    /// signs in itself (`HelperSignInTerminal`).
+    func signIn(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
         let byDevice = try deviceGrantChosen(session.profile, context: context)
         try await RunningAgent.unlockBeforeWriting(context, session)
         if session.profile.grant == .clientCredentials { return try await fetchMachineToken(session, context: context) }
@@ -181,6 +206,22 @@ struct LoginCommand: CLICommand {
         context.standardError.line(
             "Signed in as \(ServerText.escaped(summary.user))\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue))."
         )
+    }
+
+    /// Nothing new to do: whose session, until when, and how to sign in again anyway.
+    private static func sayAlreadySignedIn(_ existing: ExistingSignIn, profile: String, context: CommandContext) {
+        let who =
+            ServerText.escaped(existing.username) + (existing.email.map { " (\(ServerText.escaped($0)))" } ?? "")
+        let when = "\(TimeText.rfc3339(existing.until)), \(TimeText.relative(existing.until, now: TimeText.now))"
+        let until =
+            switch existing.bound {
+            case .refreshToken: "until \(when), when its refresh token ends"
+            case .accessToken where existing.until > TimeText.now: "its access token valid until \(when)"
+            case .accessToken: "its access token expired \(when), refreshed when next asked for"
+            }
+        context.standardError.line(
+            "Already signed in as \(who) (profile '\(profile)'), \(until). "
+                + "\(Remedy.command("login", profile: profile, "--force")) signs in again.")
     }
 
     /// A machine profile has no one to sign in: its token is fetched now, as 'authvault token' would when due.
