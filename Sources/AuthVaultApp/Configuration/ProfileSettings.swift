@@ -70,6 +70,9 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     public var grant: GrantChoice?
     /// The app client's refresh-token validity in seconds, as set in Cognito: when a session's refresh token ends.
     public var refreshTokenValidity: Int?
+    /// A helper or `token` that finds no usable session signs in on the user's terminal (or desktop) before it
+    /// answers (`configure --helper-sign-in on`); off when nil.
+    public var helperSignIn: Bool?
 
     public init() {}
 

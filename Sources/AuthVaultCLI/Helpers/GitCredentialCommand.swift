@@ -12,8 +12,9 @@ struct GitCredentialCommand: CLICommand {
             (git runs git-credential-authvault, installed by 'make install') and
             'authvault configure --helper-host git.example.com'. Only https, and only a host (and port, when the
             entry names one) that a profile lists, gets an answer; anything else gets none, so git asks its other
-            helpers. --profile or $AUTHVAULT_PROFILE chooses among the listing profiles. Never prompts: without a
-            session it says which login to run.
+            helpers. --profile or $AUTHVAULT_PROFILE chooses among the listing profiles. Without a session it says
+            which login to run; with 'configure --helper-sign-in on' it signs in on the terminal first (one sign-in
+            for helpers running at once), unless GIT_TERMINAL_PROMPT=0 or --non-interactive forbids it.
             """,
         positionals: [PositionalSpec("operation", help: "get, store or erase (git passes it).")])
 

@@ -1,0 +1,104 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `configure --helper-sign-in on` through the built binary, with the real git running the helper `setup git`
+/// wrote, against django-oauth-toolkit's device flow (RFC 8628): three `git credential fill` at once on one
+/// terminal get one device code and three answers with the same token; where the person may not be asked, or the
+/// setting is off, nothing is asked and the login to run is named. `login` typed at a terminal is not refused for
+/// git's GIT_TERMINAL_PROMPT=0.
+@Suite struct HelperSignInTests {
+    static let host = "git.example.test"
+
+    /// The device profile with git set up for `host`, and helper sign-in as `setting`.
+    static func gitProfile(helperSignIn setting: String) async throws -> (OAuthServer, HeadlessCLI) {
+        let (server, cli) = try await DeviceGrantLoginTests.deviceProfile()
+        let setup = try await cli.run(["setup", "git", "--host", host])
+        try #require(setup.status == 0, "\(setup.stderrText)")
+        let configure = try await cli.run(["configure", "--helper-sign-in", setting])
+        try #require(configure.status == 0, "\(configure.stderrText)")
+        return (server, cli)
+    }
+
+    @Test func threeConcurrentGitFillsOnATerminalGetOneDeviceCodeAndTheSameToken() async throws {
+        let (server, cli) = try await Self.gitProfile(helperSignIn: "on")
+        let scratch = try TemporaryDirectory(prefix: "authvault-helper-sign-in")
+        let fill = "printf 'protocol=https\\nhost=\(Self.host)\\n\\n' | git credential fill"
+        let script =
+            (1...3).map { "\(fill) >\(scratch.path)/fill\($0).out 2>\(scratch.path)/fill\($0).err &" }
+            .joined(separator: "\n") + "\nwait\necho FILLS-DONE\n"
+        try script.write(toFile: scratch.appending("fills.sh"), atomically: true, encoding: .utf8)
+        // script(1) gives the shell, and so git and the helpers, a terminal of their own at /dev/tty.
+        let terminal = try InteractiveProcess(
+            "/usr/bin/script", ["-q", "-e", "-c", "/bin/sh \(scratch.appending("fills.sh"))", "/dev/null"],
+            environment: cli.environment.merging(["TERM": "dumb"]) { $1 })
+        var screen = ""
+        var code: String?
+        while code == nil, let line = terminal.readLine(timeout: 60) {
+            screen += line + "\n"
+            if let range = line.range(of: "and enter the code:") {
+                code = line[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
+        let userCode = try #require(code, "no code was shown: \(screen)")
+        try await server.approveDevice(
+            verificationURI: server.issuer + "/device/", userCode: userCode, as: OAuthServer.poolUser)
+        while !screen.contains("FILLS-DONE"), let line = terminal.readLine(timeout: 60) { screen += line + "\n" }
+        #expect(terminal.finish() == 0, "\(screen)")
+        #expect(screen.components(separatedBy: "and enter the code:").count == 2, "one device code: \(screen)")
+
+        let answers = try (1...3).map { index in
+            try String(contentsOfFile: scratch.appending("fill\(index).out"), encoding: .utf8)
+        }
+        let passwords = answers.map { answer in
+            answer.split(separator: "\n").first { $0.hasPrefix("password=") }.map(String.init)
+        }
+        for (index, password) in passwords.enumerated() {
+            let errors = (try? String(contentsOfFile: scratch.appending("fill\(index + 1).err"), encoding: .utf8)) ?? ""
+            #expect(password != nil, "fill \(index + 1) got no password: \(errors)")
+        }
+        #expect(Set(passwords.compactMap { $0 }).count == 1, "the same token for all three")
+        let record = try #require(try await cli.storedRecord(), "the sign-in stored a session")
+        let token = try #require(record["accessToken"] as? String)
+        #expect(passwords.first == "password=\(token)")
+        #expect(!screen.contains(token), "the token went to git's pipe, not the terminal")
+        cli.expectNoSecretLeaks()
+    }
+
+    /// Every way of saying no one is asked, and the setting off: the helper and `token` on a terminal show no code,
+    /// exit 3, and name the login to run (and, when the setting is on, what forbade it).
+    @Test func noPromptWhereForbiddenOrNotAskedForAndTheLoginIsNamed() async throws {
+        let (_, on) = try await Self.gitProfile(helperSignIn: "on")
+        let forbidding: [(arguments: [String], environment: [String: String], by: String)] = [
+            (["--non-interactive", "token"], [:], "--non-interactive forbids prompts"),
+            (["token"], ["AUTHVAULT_NON_INTERACTIVE": "1"], "AUTHVAULT_NON_INTERACTIVE forbids prompts"),
+            (["token"], ["GIT_TERMINAL_PROMPT": "0"], "GIT_TERMINAL_PROMPT=0 forbids prompts"),
+        ]
+        for (arguments, environment, by) in forbidding {
+            let run = try await on.runOnTerminal(arguments, answers: [], extraEnvironment: environment)
+            #expect(run.status == 3 && !run.screen.contains("enter the code"), "\(arguments): \(run.screen)")
+            #expect(
+                run.screen.contains("authvault login --profile default") && run.screen.contains(by),
+                "\(arguments): \(run.screen)")
+        }
+        let git = try await BoundedProcess.run(
+            "/usr/bin/git", ["credential", "fill"], stdin: Data("protocol=https\nhost=\(Self.host)\n\n".utf8),
+            environment: on.environment.merging(["GIT_TERMINAL_PROMPT": "0"]) { $1 })
+        #expect(git.status != 0 && !git.stdoutText.contains("password="), "\(git.stderrText)")
+        #expect(git.stderrText.contains("GIT_TERMINAL_PROMPT=0 forbids prompts"), "\(git.stderrText)")
+
+        let (_, off) = try await Self.gitProfile(helperSignIn: "off")
+        let run = try await off.runOnTerminal(["token"], answers: [])
+        #expect(run.status == 3 && !run.screen.contains("enter the code"), "\(run.screen)")
+        #expect(run.screen.contains("authvault login --profile default"), "\(run.screen)")
+    }
+
+    /// git's variable is for git and its helpers: `login` typed at a terminal still signs in (here up to its code).
+    @Test func loginAtATerminalIgnoresGitsPromptVariable() async throws {
+        let (_, cli) = try await DeviceGrantLoginTests.deviceProfile()
+        let run = try await cli.runOnTerminal(
+            ["login"], answers: [("and enter the code:", "\u{03}")], extraEnvironment: ["GIT_TERMINAL_PROMPT": "0"])
+        #expect(run.screen.contains("and enter the code:") && !run.screen.contains("No terminal"), "\(run.screen)")
+        #expect(run.status == 130, "\(run.screen)")
+    }
+}
