@@ -22,6 +22,23 @@ import Testing
 
     @Test func threeConcurrentGitFillsOnATerminalGetOneDeviceCodeAndTheSameToken() async throws {
         let (server, cli) = try await Self.gitProfile(helperSignIn: "on")
+        try await Self.expectOneSignInForThreeFills(server: server, cli: cli)
+    }
+
+    /// The agent answers "sign in required" and never prompts; the helpers sign in themselves, and the agent serves
+    /// the session they leave, the same token to all three.
+    @Test func withTheAgentRunningTheHelpersSignInAndTheAgentServesTheNewSession() async throws {
+        let (server, cli) = try await Self.gitProfile(helperSignIn: "on")
+        let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent.log")
+        defer { agent.kill() }
+        try await agent.waitForSocket(cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock")
+        try await Self.expectOneSignInForThreeFills(server: server, cli: cli)
+        #expect(!agent.log.contains("enter the code"), "the agent asked no one: \(agent.log)")
+    }
+
+    /// Three `git credential fill` at once on one terminal: one device code shown there, approved, and the same
+    /// token, the stored session's, in each answer on git's pipe and never on the terminal.
+    static func expectOneSignInForThreeFills(server: OAuthServer, cli: HeadlessCLI) async throws {
         let scratch = try TemporaryDirectory(prefix: "authvault-helper-sign-in")
         let fill = "printf 'protocol=https\\nhost=\(Self.host)\\n\\n' | git credential fill"
         let script =
