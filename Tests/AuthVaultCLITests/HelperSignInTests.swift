@@ -36,19 +36,21 @@ import Testing
         #expect(!agent.log.contains("enter the code"), "the agent asked no one: \(agent.log)")
     }
 
-    /// Three `git credential fill` at once on one terminal: one device code shown there, approved, and the same
+    /// Three `git credential fill` at once on one terminal: one device code (and its QR code) shown there, approved, and the same
     /// token, the stored session's, in each answer on git's pipe and never on the terminal.
     static func expectOneSignInForThreeFills(server: OAuthServer, cli: HeadlessCLI) async throws {
         let scratch = try TemporaryDirectory(prefix: "authvault-helper-sign-in")
         let fill = "printf 'protocol=https\\nhost=\(Self.host)\\n\\n' | git credential fill"
-        let script =
+        let fills =
             (1...3).map { "\(fill) >\(scratch.path)/fill\($0).out 2>\(scratch.path)/fill\($0).err &" }
             .joined(separator: "\n") + "\nwait\necho FILLS-DONE\n"
+        // A terminal wide enough for the QR code, which goes there too.
+        let script = "stty cols 200\n" + fills
         try script.write(toFile: scratch.appending("fills.sh"), atomically: true, encoding: .utf8)
         // script(1) gives the shell, and so git and the helpers, a terminal of their own at /dev/tty.
         let terminal = try InteractiveProcess(
             "/usr/bin/script", ["-q", "-e", "-c", "/bin/sh \(scratch.appending("fills.sh"))", "/dev/null"],
-            environment: cli.environment.merging(["TERM": "dumb"]) { $1 })
+            environment: cli.environment.merging(["TERM": "dumb", "LANG": "C.UTF-8"]) { $1 })
         var screen = ""
         var code: String?
         while code == nil, let line = terminal.readLine(timeout: 60) {
@@ -63,6 +65,9 @@ import Testing
         while !screen.contains("FILLS-DONE"), let line = terminal.readLine(timeout: 60) { screen += line + "\n" }
         #expect(terminal.finish() == 0, "\(screen)")
         #expect(screen.components(separatedBy: "and enter the code:").count == 2, "one device code: \(screen)")
+        #expect(
+            screen.components(separatedBy: "scan this code with a phone's camera").count == 2,
+            "its QR code on the terminal: \(screen)")
 
         let answers = try (1...3).map { index in
             try String(contentsOfFile: scratch.appending("fill\(index).out"), encoding: .utf8)

@@ -190,7 +190,9 @@ struct LoginCommand: CLICommand {
         case .device:
             summary = try await TerminalDeviceSignIn(
                 session: session, context: context,
-                qrCode: DeviceCodeQR(enabled: !arguments.flag(Self.noQR), environment: context.environment)
+                qrCode: DeviceCodeQR(
+                    enabled: !arguments.flag(Self.noQR), environment: context.environment,
+                    descriptor: (context.standardError as? FileDescriptorOutput)?.descriptor ?? 2)
             ).run()
         case .browser(let delivery):
             let provider =
