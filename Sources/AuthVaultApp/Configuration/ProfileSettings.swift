@@ -115,6 +115,8 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public let grant: GrantChoice
     /// Seconds a refresh token lasts (the app client's setting); nil when not configured, and then not known.
     public let refreshTokenValidity: Int?
+    /// `configure --helper-sign-in`: a helper without a session signs in on the user's terminal first.
+    public let helperSignIn: Bool
 
     /// The configuration file's names, so that a listing shows a profile under the same keys whether it resolves
     /// or not (docs/profiles-list.schema.json).
@@ -125,6 +127,7 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         case signOutURI, vault, authFlow
         case rotatesRefreshTokens = "rotateRefreshTokens"
         case caBundle, helperHosts, identityPoolId, identityEndpoint, awsRoleARN, grant, refreshTokenValidity
+        case helperSignIn
     }
 
     /// Cognito's bounds for a refresh token's validity, in seconds: 60 minutes to 10 years. A configuration file
@@ -184,6 +187,7 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
                 reason: "expected seconds from 60 minutes to 3650 days, as Cognito allows")
         }
         refreshTokenValidity = settings.refreshTokenValidity
+        helperSignIn = settings.helperSignIn ?? false
     }
 
     /// When a session's refresh token expires, where the app client's validity is configured: counted from the

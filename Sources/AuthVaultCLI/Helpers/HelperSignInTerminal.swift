@@ -11,11 +11,11 @@ import AuthVaultApp
 enum HelperSignInTerminal {
     /// Who can be reached and what the caller allows, for `profile`.
     static func reach(profile: String, context: CommandContext) -> HelperSignIn.Reach {
-        let settings = try? context.configStore.load().profiles[profile]
+        let enabled = (try? context.configStore.profile(named: profile))?.helperSignIn ?? false
         let gitForbids = context.variables["GIT_TERMINAL_PROMPT"] == "0" ? "GIT_TERMINAL_PROMPT=0" : nil
         let desktop = ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(context.variables[$0] ?? "").isEmpty }
         return HelperSignIn.Reach(
-            enabled: settings?.helperSignIn == true, forbiddenBy: context.promptsForbiddenBy ?? gitForbids,
+            enabled: enabled, forbiddenBy: context.promptsForbiddenBy ?? gitForbids,
             hasTerminal: Terminal(atControllingTerminal: true).canAskForSecret, hasDesktop: desktop)
     }
 
