@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import AuthVaultCLI
+
 /// `configure --helper-sign-in on` through the built binary, with the real git running the helper `setup git`
 /// wrote, against django-oauth-toolkit's device flow (RFC 8628): three `git credential fill` at once on one
 /// terminal get one device code and three answers with the same token; where the person may not be asked, or the
@@ -113,6 +115,29 @@ import Testing
         let run = try await off.runOnTerminal(["token"], answers: [])
         #expect(run.status == 3 && !run.screen.contains("enter the code"), "\(run.screen)")
         #expect(run.screen.contains("authvault login --profile default"), "\(run.screen)")
+    }
+
+    /// The setting is on or off (off by default), shown by `profiles list --json`, and completed; `login --force`
+    /// is in login's spec, which help, the man page and the completions are made from.
+    @Test func theSettingIsOnOrOffListedAndCompleted() async throws {
+        let (_, cli) = try await DeviceGrantLoginTests.deviceProfile()
+        func listed() async throws -> Bool? {
+            let list = try await cli.run(["profiles", "list", "--json"])
+            let object = try JSONSerialization.jsonObject(with: list.stdout) as? [String: Any]
+            let profiles = object?["profiles"] as? [[String: Any]]
+            return profiles?.first?["helperSignIn"] as? Bool
+        }
+        #expect(try await listed() == false)
+        let wrong = try await cli.run(["configure", "--helper-sign-in", "maybe"])
+        #expect(wrong.status == 2 && wrong.stderrText.contains("on or off"), "\(wrong.stderrText)")
+        #expect(try await cli.run(["configure", "--helper-sign-in", "on"]).status == 0)
+        #expect(try await listed() == true)
+        #expect(try await cli.run(["configure", "--helper-sign-in", ""]).status == 0)
+        #expect(try await listed() == false)
+        #expect(ConfigureCommand.helperSignIn.spec.completion == .words(["on", "off"]))
+        #expect(LoginCommand.spec.options.contains { $0.long == "force" })
+        let help = try await cli.run(["login", "--help"])
+        #expect(help.stdoutText.contains("--force"), "\(help.stdoutText)")
     }
 
     /// git's variable is for git and its helpers: `login` typed at a terminal still signs in (here up to its code).

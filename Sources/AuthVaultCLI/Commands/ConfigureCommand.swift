@@ -68,7 +68,8 @@ struct ConfigureCommand: CLICommand {
         "helper-sign-in", placeholder: "on|off",
         help:
             "A helper or 'token' without a session signs in on your terminal (/dev/tty) or desktop first, as 'login' would.",
-        expected: "on or off", default: "off", parse: { ["on": true, "true": true, "off": false, "false": false][$0] })
+        expected: "on or off", default: "off", completion: .words(["on", "off"]),
+        parse: { ["on": true, "true": true, "off": false, "false": false][$0] })
     static let caBundle = OptionSpec.value(
         "ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).",
         completion: .file)
