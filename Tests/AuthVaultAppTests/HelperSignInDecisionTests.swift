@@ -55,4 +55,33 @@ import Testing
         let directory = try FileManager.default.attributesOfItem(atPath: (lock as NSString).deletingLastPathComponent)
         #expect((directory[.posixPermissions] as? Int) == 0o700)
     }
+
+    /// A sign-in that fails is not started again by the callers that waited for it: they fail too.
+    @Test func whenTheOneSignInFailsTheWaitingCallersDoNotStartAnother() async throws {
+        let home = try TemporaryDirectory()
+        let application = Application(environment: EnvironmentVariables(["HOME": home.path]))
+        let signIns = Locked(0)
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    do {
+                        _ = try await application.afterHelperSignIn(profile: "work") {
+                            () throws(ApplicationError) -> String in
+                            throw .noUsableSession(profile: "work", reason: "not signed in")
+                        } signIn: { () async throws(ApplicationError) in
+                            signIns.withLock { $0 += 1 }
+                            try? await Task.sleep(for: .milliseconds(300))
+                            throw .memoryVaultOutsideProcess  // any failure: refused, expired, cancelled
+                        }
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes == [false, false, false])
+        #expect(signIns.withLock { $0 } == 1, "one sign-in, not one for each caller")
+    }
 }

@@ -73,35 +73,50 @@ extension Application {
     }
 
     /// After `token` said only a sign-in helps: one `signIn` for `profile` across processes, then `token` again.
-    /// A caller that waited for another's sign-in tries `token` first and answers from that session; it signs in
-    /// itself only when that one failed or was cancelled.
+    /// A caller that waited for another's sign-in tries `token` first and answers from that session. When that
+    /// sign-in failed (refused, expired, cancelled), the callers that waited for it fail too rather than start
+    /// another: never a second browser tab or device code for one burst of helpers.
     public func afterHelperSignIn<T, E: Error>(
         profile: String, token: () async throws(ApplicationError) -> T, signIn: () async throws(E) -> Void
     ) async throws(HelperSignIn.Failure<E>) -> T {
+        let lock = helperSignInLock(profile: profile)
+        let askedAt = now()
         let result: Result<T, HelperSignIn.Failure<E>>
         do {
-            result = try await helperSignInLock(profile: profile).withLock {
-                () async throws(Never) -> Result<T, HelperSignIn.Failure<E>> in
-                await signingInOnce(profile: profile, token: token, signIn: signIn)
+            result = try await lock.withLock { () async throws(Never) -> Result<T, HelperSignIn.Failure<E>> in
+                await signingInOnce(profile: profile, lock: lock, since: askedAt, token: token, signIn: signIn)
             }
         } catch {
-            guard case .lock(let error) = error else { fatalError("the body never throws") }
-            throw .token(ApplicationError(error))
+            switch error {
+            case .lock(let error): throw .token(ApplicationError(error))
+            case .body(let never): switch never {}
+            }
         }
         return try result.get()
     }
 
-    /// Under the lock: the session another caller may have left, else a sign-in and the token it gives.
+    /// Under the lock: the session another caller may have left, else (unless one failed while this caller
+    /// waited, as the lock's note says) a sign-in and the token it gives.
     private func signingInOnce<T, E: Error>(
-        profile: String, token: () async throws(ApplicationError) -> T, signIn: () async throws(E) -> Void
+        profile: String, lock: ProfileLock, since askedAt: Double, token: () async throws(ApplicationError) -> T,
+        signIn: () async throws(E) -> Void
     ) async -> Result<T, HelperSignIn.Failure<E>> {
         do {
             return .success(try await token())
         } catch {
             guard error.requiresSignIn else { return .failure(.token(error)) }
+            let failedAt = lock.readNote().flatMap { Double(String(decoding: $0, as: UTF8.self)) }
+            if let failedAt, failedAt >= askedAt {
+                trace("the sign-in another helper started for profile '\(profile)' failed: none is started again")
+                return .failure(.token(error))
+            }
             trace("profile '\(profile)' still needs a sign-in: the helper starts one")
         }
-        do { try await signIn() } catch { return .failure(.signIn(error)) }
+        do { try await signIn() } catch {
+            lock.writeNote(Array(String(now()).utf8))
+            return .failure(.signIn(error))
+        }
+        lock.writeNote(nil)
         do { return .success(try await token()) } catch { return .failure(.token(error)) }
     }
 }
