@@ -97,6 +97,13 @@ import Testing
             (["--non-interactive", "token"], [:], "--non-interactive forbids prompts"),
             (["token"], ["AUTHVAULT_NON_INTERACTIVE": "1"], "AUTHVAULT_NON_INTERACTIVE forbids prompts"),
             (["token"], ["GIT_TERMINAL_PROMPT": "0"], "GIT_TERMINAL_PROMPT=0 forbids prompts"),
+            (
+                ["kubectl-credential"],
+                [
+                    "KUBERNETES_EXEC_INFO":
+                        #"{"apiVersion":"client.authentication.k8s.io/v1","spec":{"interactive":false,"cluster":{"server":"https://\#(Self.host)"}}}"#
+                ], "kubectl (interactive: false) forbids prompts"
+            ),
         ]
         for (arguments, environment, by) in forbidding {
             let run = try await on.runOnTerminal(arguments, answers: [], extraEnvironment: environment)
