@@ -12,10 +12,9 @@ enum HelperSignInTerminal {
     /// Who can be reached and what the caller allows, for `profile`.
     static func reach(profile: String, context: CommandContext) -> HelperSignIn.Reach {
         let enabled = (try? context.configStore.profile(named: profile))?.helperSignIn ?? false
-        let gitForbids = context.variables["GIT_TERMINAL_PROMPT"] == "0" ? "GIT_TERMINAL_PROMPT=0" : nil
         let desktop = ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(context.variables[$0] ?? "").isEmpty }
         return HelperSignIn.Reach(
-            enabled: enabled, forbiddenBy: context.promptsForbiddenBy ?? gitForbids,
+            enabled: enabled, forbiddenBy: context.promptsForbiddenBy,
             hasTerminal: Terminal(atControllingTerminal: true).canAskForSecret, hasDesktop: desktop)
     }
 

@@ -17,9 +17,9 @@ struct CommandContext: Sendable {
     let profileIsExplicit: Bool
     /// The configuration file's path.
     let configPath: String
-    /// Who forbade prompts, as the user knows it: `--non-interactive`, `AUTHVAULT_NON_INTERACTIVE`, or a tool that
-    /// said so (kubectl's `interactive: false`); nil when no one did. `GIT_TERMINAL_PROMPT=0` is git's word for git
-    /// and its helpers: only a helper's sign-in reads it (`HelperSignInReach`), never `login` typed in a terminal.
+    /// Who forbade prompts, as the user knows it: `--non-interactive`, `AUTHVAULT_NON_INTERACTIVE`, a tool that
+    /// said so (kubectl's `interactive: false`), or for the commands tools run (`toolCommands`) git's
+    /// `GIT_TERMINAL_PROMPT=0`; nil when no one did.
     private(set) var promptsForbiddenBy: String?
     /// A helper's own rule (its standard streams are the tool's protocol): no prompt for the vault, while a sign-in
     /// the user enabled with `configure --helper-sign-in` may still run on the terminal.
@@ -31,12 +31,21 @@ struct CommandContext: Sendable {
     /// `--debug` or `$AUTHVAULT_DEBUG`: the application's trace goes to standard error.
     let tracesDecisions: Bool
 
+    /// The commands other tools run, and scripts run on their behalf: git's `GIT_TERMINAL_PROMPT=0`, its word for
+    /// git and its helpers, forbids their prompts, and never those of `login` typed in a shell that sets it.
+    static let toolCommands = [
+        "git-credential", "docker-credential", "kubectl-credential", "vault-token-helper", "aws-credentials", "token",
+        "exec",
+    ]
+
+    /// - Parameter command: the command's name, for `toolCommands`.
     init(
         variables: EnvironmentVariables,
         standardOutput: any TextOutput,
         standardError: any TextOutput,
         standardInput: any StandardInput,
-        globalArguments: ParsedArguments
+        globalArguments: ParsedArguments,
+        command: String
     ) {
         self.variables = variables
         self.standardOutput = standardOutput
@@ -51,7 +60,9 @@ struct CommandContext: Sendable {
             globalArguments.flag(GlobalOption.nonInteractive)
             ? "--non-interactive"
             : yes.contains(variables["AUTHVAULT_NON_INTERACTIVE"]?.lowercased() ?? "")
-                ? "AUTHVAULT_NON_INTERACTIVE" : nil
+                ? "AUTHVAULT_NON_INTERACTIVE"
+                : variables["GIT_TERMINAL_PROMPT"] == "0" && Self.toolCommands.contains(command)
+                    ? "GIT_TERMINAL_PROMPT=0" : nil
         tracesDecisions =
             globalArguments.flag(GlobalOption.debug) || yes.contains(variables["AUTHVAULT_DEBUG"]?.lowercased() ?? "")
     }
