@@ -15,8 +15,9 @@ struct GitCredentialCommand: CLICommand {
             ('--host git.example.com/acme', with git's credential.useHttpPath) that matches the repository's path;
             else the profile whose signed-in user (user name or e-mail) is the user in the remote URL
             (https://alice@git.example.com/...); else the current profile or the one profile left; else no answer,
-            and a line on standard error naming the candidates. Never prompts: without a session it says which
-            login to run.
+            and a line on standard error naming the candidates. Without a session it says which login to run; with
+            'configure --helper-sign-in on' it signs in on the terminal first (one sign-in for helpers running at
+            once), unless GIT_TERMINAL_PROMPT=0 or --non-interactive forbids it.
             """,
         positionals: [PositionalSpec("operation", help: "get, store or erase (git passes it).")])
 

@@ -2,12 +2,20 @@ import AuthVaultApp
 
 /// The helpers' side of a token for another tool: which profile may answer a tool, and the fetch in command terms.
 extension HelperToken {
-    /// A valid token for `profile` (the current one when nil), agent first, without ever prompting to sign in.
+    /// A valid token for `profile` (the current one when nil), agent first. Where only a sign-in helps, the helper
+    /// signs in on the person's terminal when they turned that on and may be asked (`HelperSignInTerminal`); it
+    /// never prompts otherwise.
     nonisolated(nonsending) static func fetch(
         _ kind: TokenKind, profile: String? = nil, context: CommandContext
     ) async throws(CLIError) -> HelperToken {
         do {
             return try await context.application.helperToken(kind, profile: profile ?? context.profileName)
+        } catch  where error.requiresSignIn {
+            let profile = profile ?? context.profileName
+            return try await HelperSignInTerminal.after(error, profile: profile, context: context) {
+                () async throws(ApplicationError) in
+                try await context.application.helperToken(kind, profile: profile)
+            }
         } catch {
             // The tool's log names the exact sign-in: a profile that signs in with a code says so.
             throw CLIErrors.from(error, profile: profile ?? context.profileName) { name in

@@ -30,7 +30,7 @@ struct KubectlCredentialCommand: CLICommand {
 
     nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         let info = ExecInfo(environment: context.variables["KUBERNETES_EXEC_INFO"])
-        let effective = info.interactive ? context : context.withoutPrompts()
+        let effective = info.interactive ? context : context.forbiddingPrompts(by: "kubectl (interactive: false)")
         let profile = try await HelperToken.profile(for: .kubectl, url: info.server, context: context)
         let token = try await HelperToken.fetch(kind, profile: profile, context: effective)
         let status = JSONValue.object(
