@@ -114,7 +114,9 @@ public struct ToolSetup: Sendable {
             for arguments in commands { _ = try site.run(tool, arguments) }
         case .remove(let path, let directories): try ToolFile.remove(path: path, directories: directories)
         }
-        if case .release(let claim, let path)? = plan.recording { try release(claim, path: path, after: plan.edit) }
+        if case .release(let claim, let path, let previous)? = plan.recording {
+            try release(claim, path: path, previous: previous, after: plan.edit)
+        }
     }
 
     /// The profiles that list git's `authority` once `change` is made to this profile's helper hosts, each with its
