@@ -30,6 +30,14 @@ public enum PrivateDirectory {
         try FileTrust.private.check(info, path: path)
     }
 
+    /// Refuses the open directory `descriptor` (of `path`) when another user owns it: what this user removes
+    /// is only its own.
+    public static func checkOwned(descriptor: Int32, path: String) throws(FileSystemError) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .from(errno: errno, path: path, operation: "fstat") }
+        guard info.st_uid == geteuid() else { throw .foreignOwner(path: path, owner: info.st_uid) }
+    }
+
     private static func makeParents(of path: String, created: inout Bool, beforeCreating: (String) -> Void)
         throws(FileSystemError)
     {

@@ -85,6 +85,11 @@ public struct ToolSetup: Sendable {
 
     /// Writes `plan`: the profile's helper hosts first (the configuration's own atomic replace), then the tool's file.
     public func apply(_ plan: SetupPlan) throws(SetupError) {
+        // The file's trust again, before anything is written: another user may have been let in since the plan.
+        switch plan.edit {
+        case .file(let path, _, _), .remove(let path, _): try ToolFile.checkTrust(path)
+        case .none, .commands: break
+        }
         // Recorded before the file is written: an interrupted setup can still be undone.
         if case .claim(let claim, let file, let directories, let replaced)? = plan.recording {
             try record(claim, file: file, createdDirectories: directories, replaced: replaced, writing: plan.edit)
@@ -114,7 +119,9 @@ public struct ToolSetup: Sendable {
             for arguments in commands { _ = try site.run(tool, arguments) }
         case .remove(let path, let directories): try ToolFile.remove(path: path, directories: directories)
         }
-        if case .release(let claim, let path)? = plan.recording { try release(claim, path: path, after: plan.edit) }
+        if case .release(let claim, let path, let previous)? = plan.recording {
+            try release(claim, path: path, previous: previous, after: plan.edit)
+        }
     }
 
     /// The profiles that list git's `authority` once `change` is made to this profile's helper hosts, each with its
