@@ -24,6 +24,9 @@ let package = Package(
         .target(name: "CLibraryLoader"),
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         .target(name: "CSecret", dependencies: ["CLibraryLoader"]),
+        // libdbus (run: libdbus-1-3), opened on first use the same way, for the Secret Service's plain read: a warm
+        // token from the keyring without libsecret's GLib, threads and Diffie-Hellman session. Declarations in the shim.
+        .target(name: "CDBus", dependencies: ["CLibraryLoader"]),
         // libqrencode (run: libqrencode4) for the device sign-in's QR code; its few declarations are in the shim.
         .target(name: "CQRencode", dependencies: ["CLibraryLoader"]),
         .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils", providers: [.apt(["libkeyutils-dev"])]),
@@ -54,7 +57,7 @@ let package = Package(
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
         .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport", "NetworkHosts", "SystemPlumbing", "TokenVerification"]),
         // Credential records and where they live: Secret Service, encrypted file, memory; the per-profile lock.
-        .target(name: "TokenVault", dependencies: ["DebugTrace", "AuthCrypto", "SecureFiles", "CSecret", "CKeyutils", "SystemPlumbing"]),
+        .target(name: "TokenVault", dependencies: ["DebugTrace", "AuthCrypto", "SecureFiles", "CSecret", "CDBus", "CKeyutils", "SystemPlumbing"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
         .target(name: "AuthStore", dependencies: ["DebugTrace", "SystemPlumbing", "AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "BoundedJSON", "CognitoAuth", "SecureFiles", "SystemPlumbing", "TokenVault", "TokenVerification"]),

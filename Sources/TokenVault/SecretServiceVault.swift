@@ -43,11 +43,13 @@ public struct SecretServiceVault: VaultBackend {
 
     public func load(profile: String) async throws(VaultError) -> CredentialRecord? {
         let attributes = SecretAttributes.profile(profile, binding: bindings[profile])
-        // The hot path reads as `secret-tool lookup` does; only when nothing unlocked matched does the full way
-        // (a collection proxy, its lock state, the unlock prompt) tell a locked collection from a missing item.
-        let found = try await call("look up the item of profile '\(profile)'", timeout: timeout) {
-            cancellable throws(VaultError) in
-            try SecretServiceLookup.unlockedSecrets(matching: attributes, cancellable: cancellable)
+        // The hot path reads over a plain session through libdbus; only when nothing unlocked matched does the full
+        // way through libsecret (a collection proxy, its lock state, the unlock prompt) tell a locked collection from
+        // a missing item.
+        let found = try await call(
+            "look up the item of profile '\(profile)' (plain session)", timeout: timeout, usesLibsecret: false
+        ) { cancellable throws(VaultError) in
+            try SecretServicePlainLookup.unlockedSecrets(matching: attributes, cancellable: cancellable)
         }
         let secrets: [SecretBytes]
         if let found {
@@ -159,10 +161,11 @@ public struct SecretServiceVault: VaultBackend {
 
     /// One Secret Service job, traced with what it did and its time.
     private func call<T: Sendable>(
-        _ what: String, timeout: Duration, _ job: @escaping @Sendable (CallCancellable) throws(VaultError) -> T
+        _ what: String, timeout: Duration, usesLibsecret: Bool = true,
+        _ job: @escaping @Sendable (CallCancellable) throws(VaultError) -> T
     ) async throws(VaultError) -> T {
         try await trace.timed("D-Bus Secret Service: \(what)") { () async throws(VaultError) -> T in
-            try await SecretServiceCall.run(timeout: timeout, job)
+            try await SecretServiceCall.run(timeout: timeout, usesLibsecret: usesLibsecret, job)
         }
     }
 
