@@ -1,7 +1,8 @@
 import AuthCrypto
 import DebugTrace
 
-/// Credential records in the Secret Service (GNOME Keyring, KWallet's bridge, KeePassXC) through libsecret.
+/// Credential records in the Secret Service (GNOME Keyring, KWallet's bridge, KeePassXC) through libsecret; a load
+/// reads over a `plain` session through libdbus first (`SecretServicePlainLookup`, SECURITY.md says what it trades).
 ///
 /// Items live in the default collection, one per profile, under our own schema (`org.authvault.Credential`) with
 /// the attributes `application=authvault`, `profile`, `user-pool` and `client-id`; the secret is the record's JSON.
