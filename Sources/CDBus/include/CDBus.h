@@ -2,53 +2,11 @@
 // SecretServicePlainLookup) talks to the session bus through it, synchronously on the calling thread, with no
 // thread, main loop or GLib of its own. The binary does not link libdbus: the authvault_* wrappers call into
 // libdbus-1.so.3 once DBusLibrary.c has opened it. Each wrapper has the signature of the function it is named after.
-// The types and constants are transcribed from libdbus 1.14 (Debian 12; a stable ABI within the soname), since its
-// headers are not a build dependency; only what is used is declared. No varargs calls: messages are built and read
-// with the iterator API.
+// No varargs calls: messages are built and read with the iterator API.
 #ifndef AUTHVAULT_CDBUS_H
 #define AUTHVAULT_CDBUS_H
 
-#include <stdint.h>
-
-// dbus/dbus-types.h, dbus-shared.h, dbus-protocol.h
-typedef uint32_t dbus_bool_t;
-typedef enum { DBUS_BUS_SESSION = 0 } DBusBusType;
-enum {
-    DBUS_TYPE_INVALID = 0,
-    DBUS_TYPE_BYTE = 'y',
-    DBUS_TYPE_STRING = 's',
-    DBUS_TYPE_OBJECT_PATH = 'o',
-    DBUS_TYPE_ARRAY = 'a',
-    DBUS_TYPE_VARIANT = 'v',
-    DBUS_TYPE_STRUCT = 'r',
-    DBUS_TYPE_DICT_ENTRY = 'e',
-};
-
-typedef struct DBusConnection DBusConnection;
-typedef struct DBusMessage DBusMessage;
-
-// dbus/dbus-errors.h: on the caller's stack, initialized with authvault_dbus_error_init.
-typedef struct DBusError {
-    const char *name;
-    const char *message;
-    unsigned int dummy1 : 1;
-    unsigned int dummy2 : 1;
-    unsigned int dummy3 : 1;
-    unsigned int dummy4 : 1;
-    unsigned int dummy5 : 1;
-    void *padding1;
-} DBusError;
-
-// dbus/dbus-message.h (64-bit layout): on the caller's stack.
-typedef struct DBusMessageIter {
-    void *dummy1;
-    void *dummy2;
-    uint32_t dummy3;
-    int dummy4, dummy5, dummy6, dummy7, dummy8, dummy9, dummy10, dummy11;
-    int pad1;
-    void *pad2;
-    void *pad3;
-} DBusMessageIter;
+#include "DBusTypes.h"
 
 /// Loads libdbus once per process (thread-safe). NULL when it is ready; otherwise why it is not. Every other
 /// wrapper requires a NULL answer first: called after a failure, they end the process.
