@@ -67,7 +67,13 @@ let package = Package(
         // The command line, a thin adapter over the application: argument parsing, commands, help, output, exit statuses.
         // It reaches the domain through AuthVaultApp alone (the one door); besides, only plumbing and its C shim.
         .target(name: "AuthVaultCLI", dependencies: ["AuthVaultApp", "SystemPlumbing", "DebugTrace", "BoundedJSON", "CProcessControl"]),
-        .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
+        // The Swift toolchain links a static-stdlib executable with --export-dynamic, which put our 4,864 Swift
+        // symbols in the dynamic symbol table: every start-up's relocations and every dlopen'd library's symbol
+        // look-ups searched it, and the runtime's dladdr at start scanned it (0.18 M instructions of --version's 3.1 M).
+        // Nothing looks our symbols up by name, so none is exported.
+        .executableTarget(
+            name: "authvault", dependencies: ["AuthVaultCLI"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
         .executableTarget(name: "authvault-bench", dependencies: ["SystemPlumbing", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "TokenVault", "TokenVerification"], path: "Benchmarks/AuthVaultBench"),
