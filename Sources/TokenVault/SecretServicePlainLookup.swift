@@ -14,7 +14,7 @@ enum SecretServicePlainLookup {
     static func unlockedSecrets(
         matching attributes: SecretAttributes, cancellable: CallCancellable
     ) throws(VaultError) -> [SecretBytes]? {
-        let milliseconds = Int32(min(cancellable.timeoutSeconds * 1000, Double(Int32.max)))
+        let milliseconds = Int32(min(max(cancellable.timeoutSeconds * 1000, 1), Double(Int32.max)))
         do {
             let bus = try SessionBusConnection()
             func call<T>(
