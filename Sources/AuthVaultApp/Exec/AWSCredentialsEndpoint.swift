@@ -1,0 +1,81 @@
+import AuthCrypto
+import BoundedJSON
+import CognitoAuth
+import FoundationEssentials
+import Loopback
+
+/// The AWS SDKs' container-credentials endpoint that `exec --aws` gives its command, for as long as it runs: the
+/// AWS CLI and every SDK read `AWS_CONTAINER_CREDENTIALS_FULL_URI` (plain http only to a loopback address) and send
+/// `AWS_CONTAINER_AUTHORIZATION_TOKEN` as the `Authorization` header; each answer holds the profile's credentials,
+/// fetched anew once fewer than 15 minutes remain (`Application.awsCredentials`), and the SDKs ask again 15 minutes
+/// before their `Expiration`, so a job longer than one set of credentials never runs out.
+///
+/// Only the holder of the per-run token on this machine's loopback gets an answer: without it 401, with a wrong one
+/// 403 (the endpoint's own check); nothing else is ever served.
+public final class AWSCredentialsEndpoint: Sendable {
+    /// The two variables the command gets: the endpoint's URL and the per-run token.
+    public let environment: [(String, String)]
+    private let endpoint: LoopbackEndpoint
+    private let serving: Task<Void, Never>
+
+    static let path = "/authvault/aws-credentials"
+
+    /// Binds 127.0.0.1 on a port the kernel chooses and starts serving.
+    /// - Parameters:
+    ///   - credentials: the profile's current credentials, asked for on every request.
+    ///   - token: the per-run token, 32 random bytes in base64url unless a test chooses it.
+    public init(
+        token: String = Base64URL.encode(SecureRandom.bytes(count: 32)),
+        credentials: @escaping @Sendable () async throws(ApplicationError) -> AWSCredentials
+    ) throws(ApplicationError) {
+        do {
+            endpoint = try LoopbackEndpoint(path: Self.path, token: token)
+        } catch {
+            throw ApplicationError(error)
+        }
+        environment = [("AWS_CONTAINER_CREDENTIALS_FULL_URI", endpoint.url), ("AWS_CONTAINER_AUTHORIZATION_TOKEN", token)]
+        let requests = endpoint.requests
+        serving = Task {
+            // One at a time: each answer is a vault read (a fetch only near expiry), and the SDKs ask rarely.
+            for await request in requests {
+                do {
+                    request.respond(json: Self.document(try await credentials()))
+                } catch {
+                    // The SDK shows this text: the reason, never a secret (ApplicationError carries none).
+                    request.fail("AuthVault could not get the credentials: \(error)")
+                }
+            }
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Stops serving: the port is closed when this returns.
+    public func close() {
+        endpoint.close()
+        serving.cancel()
+    }
+
+    /// The container-credentials document: `Token`, not `SessionToken` as in `credential_process`.
+    static func document(_ credentials: AWSCredentials) -> [UInt8] {
+        var bytes: [UInt8] = []
+        JSONValue.object([
+            "AccessKeyId": .string(credentials.accessKeyId), "SecretAccessKey": .secret(credentials.secretAccessKey),
+            "Token": .secret(credentials.sessionToken), "Expiration": .string(TimeText.rfc3339(credentials.expiresAt)),
+        ]).write(into: &bytes)
+        return bytes
+    }
+}
+
+extension Application {
+    /// `exec --aws`'s endpoint for `profile` (`defaultProfileName` when nil): every answer from `awsCredentials`.
+    public func awsCredentialsEndpoint(profile: String? = nil, guest: Bool = false) throws(ApplicationError)
+        -> AWSCredentialsEndpoint
+    {
+        try AWSCredentialsEndpoint { () async throws(ApplicationError) in
+            try await self.awsCredentials(profile: profile, guest: guest)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import SystemPlumbing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `exec`'s command when authvault stays its parent (to serve it credentials while it runs): started with the
+/// default signal actions, SIGINT, SIGTERM and SIGHUP sent to authvault passed on to it, and waited for without
+/// holding a thread of the cooperative pool.
+enum SupervisedChild {
+    static let forwardedSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Runs `command` (found in the child's PATH as execvp does) and returns its exit status, 128 + the signal's
+    /// number when a signal ended it; or the errno that kept it from starting (ENOENT when not found).
+    static func run(_ command: [String], environment: [String: String]) async -> Result<Int32, SpawnFailure> {
+        // Watching before the start: a signal that arrives before the child exists is passed on once it does.
+        let target = Locked(Target())
+        let watch = InterruptWatch(signals: forwardedSignals, once: false) { number in
+            target.withLock { target in
+                if let pid = target.pid { kill(pid, number) } else { target.pending.append(number) }
+            }
+        }
+        defer { watch.stop() }
+        let spawned = spawn(command, environment: environment)
+        guard case .success(let pid) = spawned else {
+            if case .failure(let failure) = spawned { return .failure(failure) }
+            return .failure(SpawnFailure(code: ENOENT))
+        }
+        target.withLock { target in
+            target.pid = pid
+            target.pending.forEach { kill(pid, $0) }
+            target.pending = []
+        }
+        let status = await DedicatedThread.run { () -> Int32 in
+            var status: Int32 = 0
+            _ = try? SystemCall.retryingInterrupts("waitpid") { waitpid(pid, &status, 0) }
+            return status
+        }
+        return .success((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f))
+    }
+
+    struct SpawnFailure: Error {
+        let code: Int32
+    }
+
+    private struct Target {
+        var pid: pid_t?
+        var pending: [Int32] = []
+    }
+
+    /// The paths execvp would try for `name`, searched in the child's PATH (not ours).
+    static func candidates(for name: String, environment: [String: String]) -> [String] {
+        name.contains("/")
+            ? [name] : (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }
+    }
+
+    private static func spawn(_ command: [String], environment: [String: String]) -> Result<pid_t, SpawnFailure> {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        var defaults = sigset_t()
+        sigemptyset(&empty)
+        sigemptyset(&defaults)
+        for number in forwardedSignals + [SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        CoreDumps.restoreInheritedLimit()
+        defer { CoreDumps.refuse() }
+        return CStringArrays.with(command, environment) { argv, envp in
+            var reason = ENOENT
+            for path in candidates(for: command[0], environment: environment) {
+                var pid: pid_t = 0
+                let status = posix_spawn(&pid, path, nil, &attributes, argv, envp)
+                if status == 0 { return .success(pid) }
+                if status != ENOENT { reason = status }
+            }
+            return .failure(SpawnFailure(code: reason))
+        }
+    }
+}
