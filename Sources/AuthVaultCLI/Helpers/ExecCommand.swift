@@ -8,12 +8,18 @@
 /// no other command ever puts a token in a child's environment. The command gets nothing else of ours.
 struct ExecCommand: CLICommand {
     static let variable = TypedOption<String>(
-        "env", placeholder: "name", help: "The environment variable to set.",
+        "env", placeholder: "name",
+        help: "The environment variable to set (AUTHVAULT_TOKEN, with --token-file AUTHVAULT_TOKEN_FILE).",
         expected: "a variable name such as API_TOKEN", default: "AUTHVAULT_TOKEN"
     ) { name in
         isVariableName(name) ? name : nil
     }
     static let idToken = OptionSpec.flag("id", help: "Pass the ID token instead of the access token.")
+    static let tokenFile = OptionSpec.flag(
+        "token-file",
+        help:
+            "Pass the path of a private file that holds a valid token, rewritten before each expiry while the command runs."
+    )
     static let aws = OptionSpec.flag(
         "aws",
         help:
@@ -33,6 +39,12 @@ struct ExecCommand: CLICommand {
             environment without authvault's own AUTHVAULT_* variables (the vault passphrase never reaches it), plus
             the token in the variable asked for.
 
+            With --token-file (authvault exec --token-file -- ./long-job.sh), the variable (AUTHVAULT_TOKEN_FILE unless
+            --env names another) holds the path of a file, mode 0600 in a new 0700 directory under $XDG_RUNTIME_DIR
+            (else $TMPDIR or /tmp), holding a valid token (--id: the ID token), replaced atomically ahead of each
+            expiry for as long as the command runs; authvault stays its parent as with --aws below, and removes the
+            file and its directory when the command ends.
+
             With --aws (authvault exec --aws -- aws s3 ls), authvault stays the command's parent and serves it the
             AWS SDKs' container-credentials endpoint on 127.0.0.1 for as long as it runs:
             AWS_CONTAINER_CREDENTIALS_FULL_URI and AWS_CONTAINER_AUTHORIZATION_TOKEN (random for each run; a request
@@ -46,26 +58,29 @@ struct ExecCommand: CLICommand {
             gives fixed AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN instead (valid at least 15
             minutes, never renewed) and replaces authvault as without --aws.
             """,
-        options: [variable.spec, idToken, aws, envCredentials, guest],
+        options: [variable.spec, idToken, tokenFile, aws, envCredentials, guest],
         acceptsTrailingArguments: true)
 
     let name: String
     let kind: TokenKind
+    let passesTokenFile: Bool
     let passesAWSCredentials: Bool
     let servesAWSEndpoint: Bool
     let asGuest: Bool
     let command: [String]
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        name = try arguments.value(Self.variable)
+        passesTokenFile = arguments.flag(Self.tokenFile)
+        let named = arguments.value(Self.variable.spec) != nil
+        name = passesTokenFile && !named ? "AUTHVAULT_TOKEN_FILE" : try arguments.value(Self.variable)
         kind = arguments.flag(Self.idToken) ? .id : .access
         passesAWSCredentials = arguments.flag(Self.aws)
         servesAWSEndpoint = passesAWSCredentials && !arguments.flag(Self.envCredentials)
         asGuest = arguments.flag(Self.guest)
         command = arguments.positionals
         guard !command.isEmpty else { throw UsageError("Give the command to run after '--'.") }
-        if passesAWSCredentials && (arguments.flag(Self.idToken) || arguments.value(Self.variable.spec) != nil) {
-            throw UsageError("--aws passes AWS credentials, not a token: leave out --env and --id.")
+        if passesAWSCredentials && (arguments.flag(Self.idToken) || named || passesTokenFile) {
+            throw UsageError("--aws passes AWS credentials, not a token: leave out --env, --id and --token-file.")
         }
         if asGuest && !passesAWSCredentials { throw UsageError("--guest goes with --aws.") }
         if arguments.flag(Self.envCredentials) && !passesAWSCredentials {
@@ -89,6 +104,9 @@ struct ExecCommand: CLICommand {
         if servesAWSEndpoint {
             try await runServingAWSCredentials(environment, context: context)
         }
+        if passesTokenFile {
+            try await runKeepingTokenFile(environment, context: context)
+        }
         if passesAWSCredentials {
             for (name, value) in try await AWSCredentials.fetch(guest: asGuest, context: context).environment {
                 environment[name] = value
@@ -110,8 +128,7 @@ struct ExecCommand: CLICommand {
         throw Self.cannotRun(command[0], reason)
     }
 
-    /// `--aws`: the command runs as authvault's child, with the endpoint served until it ends; authvault then
-    /// exits with the command's status, as if the command had replaced it.
+    /// `--aws`: the command runs as authvault's child with the endpoint served until it ends.
     private func runServingAWSCredentials(_ inherited: [String: String], context: CommandContext)
         async throws(CLIError) -> Never
     {
@@ -122,8 +139,31 @@ struct ExecCommand: CLICommand {
         }
         var environment = inherited.filter { !Self.shadowingAWSVariables.contains($0.key) }
         for (name, value) in endpoint.environment { environment[name] = value }
+        try await supervise(environment) { endpoint.close() }
+    }
+
+    /// `--token-file`: the command runs as authvault's child with the file kept fresh until it ends.
+    private func runKeepingTokenFile(_ inherited: [String: String], context: CommandContext)
+        async throws(CLIError) -> Never
+    {
+        let file: TokenFile
+        do {
+            file = try await context.application.tokenFile(kind, profile: context.profileName)
+        } catch {
+            throw CLIErrors.from(error, profile: context.profileName) { name in
+                try? context.configStore.profile(named: name).authFlow
+            }
+        }
+        var environment = inherited
+        environment[name] = file.path
+        try await supervise(environment) { file.remove() }
+    }
+
+    /// Runs the command as authvault's child, then `ended` (closing what served it), then exits with the
+    /// command's status, as if the command had replaced authvault.
+    private func supervise(_ environment: [String: String], ended: () -> Void) async throws(CLIError) -> Never {
         let outcome = await SupervisedChild.run(command, environment: environment)
-        endpoint.close()
+        ended()
         switch outcome {
         case .success(let status): exit(status)
         case .failure(let failure): throw Self.cannotRun(command[0], failure.code)
