@@ -6,7 +6,7 @@ package struct RequestHead: Equatable {
     package let authorization: String?
 
     /// The most header fields a head may have; the head's size is already bounded by the connection's limit.
-    static let maximumFields = 100
+    package static let maximumFields = 100
 
     /// Parses a complete head (request line, fields, blank line); nil when any part is malformed, a field repeats
     /// `Authorization`, or there are more than `maximumFields` fields.
