@@ -79,8 +79,13 @@ public final class EndpointRequest: Sendable {
         connection.answer(.ok, .json(json))
     }
 
-    /// Answers 503 with a JSON `message` (the AWS SDKs show it): nothing secret may go in it.
-    public func fail(_ message: String = "The credentials are not available.") {
-        connection.answer(.serviceUnavailable, EndpointRouter.message(message))
+    /// Answers 503 with this JSON document (the AWS SDKs show its `message`): nothing secret may go in it.
+    public func fail(json: [UInt8]) {
+        connection.answer(.serviceUnavailable, .json(json))
+    }
+
+    /// Answers 503 saying only that nothing is available.
+    public func fail() {
+        connection.answer(.serviceUnavailable, EndpointRouter.message("Nothing is available."))
     }
 }

@@ -33,7 +33,9 @@ public final class AWSCredentialsEndpoint: Sendable {
         } catch {
             throw ApplicationError(error)
         }
-        environment = [("AWS_CONTAINER_CREDENTIALS_FULL_URI", endpoint.url), ("AWS_CONTAINER_AUTHORIZATION_TOKEN", token)]
+        environment = [
+            ("AWS_CONTAINER_CREDENTIALS_FULL_URI", endpoint.url), ("AWS_CONTAINER_AUTHORIZATION_TOKEN", token),
+        ]
         let requests = endpoint.requests
         serving = Task {
             // One at a time: each answer is a vault read (a fetch only near expiry), and the SDKs ask rarely.
@@ -42,7 +44,10 @@ public final class AWSCredentialsEndpoint: Sendable {
                     request.respond(json: Self.document(try await credentials()))
                 } catch {
                     // The SDK shows this text: the reason, never a secret (ApplicationError carries none).
-                    request.fail("AuthVault could not get the credentials: \(error)")
+                    var message: [UInt8] = []
+                    JSONValue.object(["message": .string("AuthVault could not get the credentials: \(error)")])
+                        .write(into: &message)
+                    request.fail(json: message)
                 }
             }
         }

@@ -21,10 +21,10 @@ enum SupervisedChild {
             }
         }
         defer { watch.stop() }
-        let spawned = spawn(command, environment: environment)
-        guard case .success(let pid) = spawned else {
-            if case .failure(let failure) = spawned { return .failure(failure) }
-            return .failure(SpawnFailure(code: ENOENT))
+        let pid: pid_t
+        switch spawn(command, environment: environment) {
+        case .success(let started): pid = started
+        case .failure(let failure): return .failure(failure)
         }
         target.withLock { target in
             target.pid = pid
@@ -36,7 +36,7 @@ enum SupervisedChild {
             _ = try? SystemCall.retryingInterrupts("waitpid") { waitpid(pid, &status, 0) }
             return status
         }
-        return .success((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f))
+        return .success(SpawnAttributes.exitStatus(ofWaitStatus: status))
     }
 
     struct SpawnFailure: Error {
@@ -55,28 +55,19 @@ enum SupervisedChild {
     }
 
     private static func spawn(_ command: [String], environment: [String: String]) -> Result<pid_t, SpawnFailure> {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        var defaults = sigset_t()
-        sigemptyset(&empty)
-        sigemptyset(&defaults)
-        for number in forwardedSignals + [SIGPIPE] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         CoreDumps.restoreInheritedLimit()
         defer { CoreDumps.refuse() }
-        return CStringArrays.with(command, environment) { argv, envp in
-            var reason = ENOENT
-            for path in candidates(for: command[0], environment: environment) {
-                var pid: pid_t = 0
-                let status = posix_spawn(&pid, path, nil, &attributes, argv, envp)
-                if status == 0 { return .success(pid) }
-                if status != ENOENT { reason = status }
+        return SpawnAttributes.with(defaultSignals: forwardedSignals + [SIGPIPE]) { attributes in
+            CStringArrays.with(command, environment) { argv, envp in
+                var reason = ENOENT
+                for path in candidates(for: command[0], environment: environment) {
+                    var pid: pid_t = 0
+                    let status = posix_spawn(&pid, path, nil, &attributes, argv, envp)
+                    if status == 0 { return .success(pid) }
+                    if status != ENOENT { reason = status }
+                }
+                return .failure(SpawnFailure(code: reason))
             }
-            return .failure(SpawnFailure(code: reason))
         }
     }
 }
