@@ -84,15 +84,19 @@ import Testing
                   ask(url, {"Authorization": off_by_one})[0], ask(url + "x", {"Authorization": token})[0])
             status, document = ask(url, {"Authorization": token})
             print(status, " ".join(sorted(document)))
+            with open("/proc/%d/cmdline" % os.getppid(), "rb") as cmdline:
+                arguments = cmdline.read()
+            print("argv:", arguments.split(b"\\0")[1:3] == [b"exec", b"--aws"], token.encode() in arguments)
             """
         let run = try await fixture.cli.run(
             ["exec", "--aws", "--", PeerPython.path, "-c", probe], extraEnvironment: Self.awsEnvironment(fixture))
         #expect(run.status == 0, "\(run.stderrText)")
         let lines = run.stdoutText.split(separator: "\n").map(String.init)
-        try #require(lines.count == 3, "\(lines) \(run.stderrText)")
+        try #require(lines.count == 4, "\(lines) \(run.stderrText)")
         #expect(lines[0].hasPrefix("http://127.0.0.1:"), "\(lines[0])")
         #expect(lines[1] == "43 401 403 403 404")
         #expect(lines[2] == "200 AccessKeyId Expiration SecretAccessKey Token")
+        #expect(lines[3] == "argv: True False", "authvault's command line does not hold the token")
 
         let closed = try await BoundedProcess.run(
             PeerPython.path,
@@ -103,7 +107,7 @@ import Testing
         fixture.cli.expectNoSecretLeaks()
     }
 
-    /// authvault stays the parent: SIGTERM and SIGHUP sent to it reach the command, and authvault exits with the
+    /// authvault stays the parent: SIGTERM, SIGHUP and SIGINT sent to it reach the command, and authvault exits with the
     /// command's status (128 + the signal when the signal ended it); a command's own exit status comes through.
     @Test func signalsReachTheCommandAndItsStatusIsAuthvaults() async throws {
         let fixture = try await Fixture.make()
@@ -125,6 +129,17 @@ import Testing
         #expect(hungUp.readLine(timeout: 60) == "ready")
         hungUp.kill(signal: SIGHUP, timeout: 30)
         #expect(hungUp.terminationSignal == nil && hungUp.finish() == 128 + SIGHUP)
+
+        let interrupted = try InteractiveProcess(
+            fixture.cli.authvault,
+            [
+                "exec", "--aws", "--", "/bin/sh", "-c",
+                #"trap 'echo got INT; exit 3' INT; echo ready; while :; do sleep 0.1; done"#,
+            ], environment: environment)
+        #expect(interrupted.readLine(timeout: 60) == "ready")
+        interrupted.kill(signal: SIGINT, timeout: 30)
+        #expect(interrupted.readLine() == "got INT")
+        #expect(interrupted.terminationSignal == nil && interrupted.finish() == 3)
 
         let exited = try await fixture.cli.run(["exec", "--aws", "--", "/bin/sh", "-c", "exit 7"])
         #expect(exited.status == 7, "\(exited.stderrText)")
