@@ -112,34 +112,23 @@ import Testing
     @Test func signalsReachTheCommandAndItsStatusIsAuthvaults() async throws {
         let fixture = try await Fixture.make()
         let environment = fixture.cli.environment.merging(Self.awsEnvironment(fixture)) { $1 }
-        let trapping = try InteractiveProcess(
-            fixture.cli.authvault,
-            [
-                "exec", "--aws", "--", "/bin/sh", "-c",
-                #"trap 'echo got TERM; exit 42' TERM; echo ready; while :; do sleep 0.1; done"#,
-            ], environment: environment)
-        #expect(trapping.readLine(timeout: 60) == "ready")
-        trapping.kill(signal: SIGTERM, timeout: 30)
-        #expect(trapping.readLine() == "got TERM")
-        #expect(trapping.terminationSignal == nil && trapping.finish() == 42)
-
-        let hungUp = try InteractiveProcess(
-            fixture.cli.authvault, ["exec", "--aws", "--", "/bin/sh", "-c", "echo ready; while :; do sleep 0.1; done"],
-            environment: environment)
-        #expect(hungUp.readLine(timeout: 60) == "ready")
-        hungUp.kill(signal: SIGHUP, timeout: 30)
-        #expect(hungUp.terminationSignal == nil && hungUp.finish() == 128 + SIGHUP)
-
-        let interrupted = try InteractiveProcess(
-            fixture.cli.authvault,
-            [
-                "exec", "--aws", "--", "/bin/sh", "-c",
-                #"trap 'echo got INT; exit 3' INT; echo ready; while :; do sleep 0.1; done"#,
-            ], environment: environment)
-        #expect(interrupted.readLine(timeout: 60) == "ready")
-        interrupted.kill(signal: SIGINT, timeout: 30)
-        #expect(interrupted.readLine() == "got INT")
-        #expect(interrupted.terminationSignal == nil && interrupted.finish() == 3)
+        /// `exec --aws` on a shell that runs `trap` first; `signal` goes to authvault once the shell is ready.
+        func signalled(_ signal: Int32, trap: String) throws -> (said: String?, status: Int32?) {
+            let process = try InteractiveProcess(
+                fixture.cli.authvault,
+                ["exec", "--aws", "--", "/bin/sh", "-c", trap + "; echo ready; while :; do sleep 0.1; done"],
+                environment: environment)
+            #expect(process.readLine(timeout: 60) == "ready")
+            process.kill(signal: signal, timeout: 30)
+            let said = process.readLine()
+            return (said, process.terminationSignal == nil ? process.finish() : nil)
+        }
+        let terminated = try signalled(SIGTERM, trap: #"trap 'echo got TERM; exit 42' TERM"#)
+        #expect(terminated.said == "got TERM" && terminated.status == 42)
+        let interrupted = try signalled(SIGINT, trap: #"trap 'echo got INT; exit 3' INT"#)
+        #expect(interrupted.said == "got INT" && interrupted.status == 3)
+        let hungUp = try signalled(SIGHUP, trap: "true")
+        #expect(hungUp.said == nil && hungUp.status == 128 + SIGHUP, "died of the signal, as authvault says")
 
         let exited = try await fixture.cli.run(["exec", "--aws", "--", "/bin/sh", "-c", "exit 7"])
         #expect(exited.status == 7, "\(exited.stderrText)")
