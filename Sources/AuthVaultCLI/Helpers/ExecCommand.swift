@@ -35,7 +35,8 @@ struct ExecCommand: CLICommand {
         abstract: "Run a command with a valid token in its environment.",
         discussion: """
             Example: authvault exec --env API_TOKEN -- ./deploy.sh. The command replaces authvault (its exit status is
-            the command's; 127 when it is not found, 126 when it cannot be run, as env(1) says). It gets this
+            the command's; 127 when it is not found, 126 when it cannot be run, as env(1) says), except with
+            --token-file and --aws, below. It gets this
             environment without authvault's own AUTHVAULT_* variables (the vault passphrase never reaches it), plus
             the token in the variable asked for.
 
