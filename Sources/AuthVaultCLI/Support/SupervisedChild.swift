@@ -14,10 +14,14 @@ enum SupervisedChild {
     /// number when a signal ended it; or the errno that kept it from starting (ENOENT when not found).
     static func run(_ command: [String], environment: [String: String]) async -> Result<Int32, SpawnFailure> {
         // Watching before the start: a signal that arrives before the child exists is passed on once it does.
-        let target = Locked(Target())
+        let target = Locked(Target.starting(pending: []))
         let watch = InterruptWatch(signals: forwardedSignals, once: false) { number in
             target.withLock { target in
-                if let pid = target.pid { kill(pid, number) } else { target.pending.append(number) }
+                switch target {
+                case .starting(let pending): target = .starting(pending: pending + [number])
+                case .running(let pid): kill(pid, number)
+                case .reaped: break
+                }
             }
         }
         defer { watch.stop() }
@@ -27,13 +31,13 @@ enum SupervisedChild {
         case .failure(let failure): return .failure(failure)
         }
         target.withLock { target in
-            target.pid = pid
-            target.pending.forEach { kill(pid, $0) }
-            target.pending = []
+            if case .starting(let pending) = target { pending.forEach { kill(pid, $0) } }
+            target = .running(pid)
         }
         let status = await DedicatedThread.run { () -> Int32 in
             var status: Int32 = 0
             _ = try? SystemCall.retryingInterrupts("waitpid") { waitpid(pid, &status, 0) }
+            target.withLock { $0 = .reaped }
             return status
         }
         return .success(SpawnAttributes.exitStatus(ofWaitStatus: status))
@@ -43,9 +47,13 @@ enum SupervisedChild {
         let code: Int32
     }
 
-    private struct Target {
-        var pid: pid_t?
-        var pending: [Int32] = []
+    /// Where a forwarded signal goes.
+    private enum Target {
+        /// Kept for the child once it exists.
+        case starting(pending: [Int32])
+        case running(pid_t)
+        /// Its number may already be another process's: nothing more is sent.
+        case reaped
     }
 
     /// The paths execvp would try for `name`, searched in the child's PATH (not ours).
