@@ -20,8 +20,8 @@ import Testing
 
     /// Credentials that last 15 minutes and 8 seconds: botocore asks again once fewer than 15 minutes are left, and
     /// the endpoint, which hands out at least 16, fetches a new set for every request. The AWS CLI run twice sees two
-    /// different container-role keys; boto3 in one process across the 15-minute mark asks the endpoint again and
-    /// signs with new keys. authvault's own AWS keys and profile never reach the command.
+    /// different container-role keys; one AWS CLI process (an upload whose input comes 10 s late) and boto3 in one
+    /// process, across the 15-minute mark, ask the endpoint again, and boto3 signs with the new keys. authvault's own AWS keys and profile never reach the command.
     @Test func theAWSCLIAndBoto3ComeBackForNewCredentialsBeforeTheyExpire() async throws {
         let fixture = try await Fixture.make(lifetime: 15 * 60 + 8)
         let script = """
@@ -31,6 +31,15 @@ import Testing
             aws configure list | grep access_key
             aws sts get-caller-identity --output text --query Account
             aws configure list | grep access_key
+            aws s3 mb "s3://$BUCKET" >/dev/null
+            # One AWS CLI process across the 15-minute mark: its debug log (secrets in it: kept to a private file,
+            # only counted) shows the refresh and each request to the endpoint.
+            port=${AWS_CONTAINER_CREDENTIALS_FULL_URI#http://127.0.0.1:}
+            port=${port%%/*}
+            log=$(mktemp)
+            (sleep 10; echo hello) | aws --debug s3 cp - "s3://$BUCKET/slow" 2>"$log" >/dev/null
+            echo "cli refreshed:$(grep -c 'Credentials need to be refreshed' "$log") endpoint:$(grep -c "127.0.0.1:$port" "$log")"
+            rm "$log"
             "$PEER_PYTHON" -c '
             import time, boto3
             session = boto3.Session()
@@ -48,6 +57,7 @@ import Testing
             extraEnvironment: Self.awsEnvironment(fixture).merging([
                 "AWS_ACCESS_KEY_ID": "AKIASHADOWING", "AWS_SECRET_ACCESS_KEY": "shadowing-secret",
                 "AWS_PROFILE": "shadowing-profile",
+                "BUCKET": "authvault-e2e-\(UUID().uuidString.prefix(8).lowercased())",
             ]) { $1 })
         #expect(run.status == 0, "\(run.stdoutText) \(run.stderrText)")
         let lines = run.stdoutText.split(separator: "\n").map(String.init)
@@ -57,6 +67,9 @@ import Testing
         #expect(Set(keys).count == 2, "each AWS CLI run got a new set: \(keys)")
         #expect(lines.contains { $0.count == 12 && $0.allSatisfy(\.isNumber) }, "the account from STS: \(lines)")
         #expect(lines.last == "boto3 renewed", "\(lines)")
+        let cli = try #require(lines.first { $0.hasPrefix("cli refreshed:") }, "\(lines)")
+        let counts = cli.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        #expect(counts.count == 2 && counts[0] >= 1 && counts[1] >= 2, "one AWS CLI process asked again: \(cli)")
         let fetches = try await fixture.identityCalls().filter { $0 == "GetCredentialsForIdentity ok" }
         #expect(fetches.count >= 5, "one before the start, one per answer: \(fetches)")
         #expect(SecretScan.names(of: fixture.cli.knownSecrets, in: [run]).isEmpty)
