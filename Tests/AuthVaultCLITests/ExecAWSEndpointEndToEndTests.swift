@@ -56,7 +56,8 @@ import Testing
             ["exec", "--aws", "--", "/bin/sh", "-c", script],
             extraEnvironment: Self.awsEnvironment(fixture).merging([
                 "AWS_ACCESS_KEY_ID": "AKIASHADOWING", "AWS_SECRET_ACCESS_KEY": "shadowing-secret",
-                "AWS_PROFILE": "shadowing-profile",
+                "AWS_PROFILE": "shadowing-profile", "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE": "/nonexistent/token",
+                "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI": "/v2/credentials/shadowing",
                 "BUCKET": "authvault-e2e-\(UUID().uuidString.prefix(8).lowercased())",
             ]) { $1 })
         #expect(run.status == 0, "\(run.stdoutText) \(run.stderrText)")

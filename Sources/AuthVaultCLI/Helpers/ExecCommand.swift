@@ -53,8 +53,8 @@ struct ExecCommand: CLICommand {
             so the AWS CLI and SDKs in a job of any length refresh by themselves. AWS variables that would win over
             the endpoint are removed from the command's environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
             AWS_SESSION_TOKEN, AWS_SECURITY_TOKEN, AWS_CREDENTIAL_EXPIRATION, AWS_PROFILE, AWS_DEFAULT_PROFILE,
-            AWS_CONTAINER_CREDENTIALS_RELATIVE_URI, AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN (set the region with
-            AWS_REGION). SIGINT, SIGTERM and SIGHUP are passed on to the command; authvault exits with its status
+            AWS_CONTAINER_CREDENTIALS_RELATIVE_URI, AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE,
+            AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN (set the region with AWS_REGION). SIGINT, SIGTERM and SIGHUP are passed on to the command; authvault exits with its status
             (128 + the signal's number when a signal ended it) and closes the endpoint. --aws --env-credentials
             gives fixed AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN instead (valid at least 15
             minutes, never renewed) and replaces authvault as without --aws.
@@ -176,6 +176,8 @@ struct ExecCommand: CLICommand {
         "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
         "AWS_CREDENTIAL_EXPIRATION", "AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
         "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN",
+        // The SDKs read the token from this file rather than from the variable when both are set.
+        "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE",
     ]
 
     private static func cannotRun(_ name: String, _ reason: Int32) -> CLIError {
