@@ -12,7 +12,8 @@ import Testing
 @Suite struct AWSCredentialsEndpointTests {
     @Test func eachAnswerIsTheSourcesCurrentSetAsTheSDKsReadIt() async throws {
         let asked = Locked(0)
-        let endpoint = try AWSCredentialsEndpoint { () async throws(ApplicationError) in
+        let endpoint = try AWSCredentialsEndpoint(inHand: 1_900_000_000, now: { 1_800_000_000 }) {
+            () async throws(ApplicationError) in
             let number = asked.withLock { count in
                 count += 1
                 return count
@@ -45,5 +46,25 @@ import Testing
         await #expect(throws: (any Error).self) {
             _ = try await LoopbackHTTP.send(method: "GET", url: url, headers: ["Authorization": token])
         }
+    }
+
+    /// A minute before the SDKs come (15 minutes before the expiry), the endpoint asks for the credentials itself, so
+    /// that the store fetches the next set then; a set that arrives with less than that is not asked for in a loop.
+    @Test(arguments: [(962.0, true), (900.0, false)])
+    func theNextSetIsFetchedBeforeTheSDKsAskForIt(lifetime: Double, isRenewedEarly: Bool) async throws {
+        let asked = Locked(0)
+        let endpoint = try AWSCredentialsEndpoint(
+            inHand: Date().timeIntervalSince1970 + lifetime, now: { Date().timeIntervalSince1970 }
+        ) {
+            () async throws(ApplicationError) in
+            asked.withLock { $0 += 1 }
+            return AWSCredentials(
+                accessKeyId: "ASIA", secretAccessKey: SecretBytes(utf8: "s"), sessionToken: SecretBytes(utf8: "t"),
+                expiresAt: Date().timeIntervalSince1970 + lifetime, identityId: "id")
+        }
+        try await Task.sleep(for: .seconds(4.5))
+        endpoint.close()
+        let count = asked.withLock { $0 }
+        #expect(isRenewedEarly ? count >= 1 : count == 0, "\(count) asks")
     }
 }

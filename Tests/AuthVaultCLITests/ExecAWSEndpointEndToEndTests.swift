@@ -122,7 +122,8 @@ import Testing
     }
 
     /// authvault stays the parent: SIGTERM, SIGHUP and SIGINT sent to it reach the command, and authvault exits with the
-    /// command's status (128 + the signal when the signal ended it); a command's own exit status comes through.
+    /// command's status (128 + the signal when the signal ended it); a command's own exit status comes through;
+    /// without a session the command is not started (exit 3, the login to run).
     @Test func signalsReachTheCommandAndItsStatusIsAuthvaults() async throws {
         let fixture = try await Fixture.make()
         let environment = fixture.cli.environment.merging(Self.awsEnvironment(fixture)) { $1 }
@@ -155,6 +156,13 @@ import Testing
         #expect(fixed.status == 0 && fixed.stdoutText == "keys:none\n", "\(fixed.stderrText)")
         let alone = try await fixture.cli.run(["exec", "--env-credentials", "--", "/bin/true"])
         #expect(alone.status == 2 && alone.stderrText.contains("--env-credentials goes with --aws"))
+
+        // Signed out (moto has no RevokeToken: the remote half fails after the local sign-out), the command never starts.
+        _ = try await fixture.cli.run(["logout"])
+        let signedOut = try await fixture.cli.run(["exec", "--aws", "--", "/bin/sh", "-c", "echo started"])
+        #expect(
+            signedOut.status == 3 && signedOut.stdout.isEmpty
+                && signedOut.stderrText.contains("authvault login --profile default"), "\(signedOut.stderrText)")
         fixture.cli.expectNoSecretLeaks()
     }
 }

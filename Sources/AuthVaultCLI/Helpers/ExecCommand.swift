@@ -133,10 +133,9 @@ struct ExecCommand: CLICommand {
     private func runServingAWSCredentials(_ inherited: [String: String], context: CommandContext)
         async throws(CLIError) -> Never
     {
-        // Once before the start: no session (exit 3, with the login to run) or no pool is said here, not by the SDK.
-        _ = try await AWSCredentials.fetch(guest: asGuest, context: context)
-        let endpoint = try application(for: context.profileName) { () throws(ApplicationError) in
-            try context.application.awsCredentialsEndpoint(profile: context.profileName, guest: asGuest)
+        // No session (exit 3, with the login to run) or no pool is said here, before the start, not by the SDK.
+        let endpoint = try await application(for: context.profileName) { () async throws(ApplicationError) in
+            try await context.application.awsCredentialsEndpoint(profile: context.profileName, guest: asGuest)
         }
         var environment = inherited.filter { !Self.shadowingAWSVariables.contains($0.key) }
         for (name, value) in endpoint.environment { environment[name] = value }
