@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func onlyASignInRequiredStartsOne() {
-        #expect(ApplicationError.noUsableSession(profile: "p", reason: "not signed in").requiresSignIn)
+        #expect(ApplicationError.noUsableSession(SignInNeed(profile: "p"), reason: "not signed in").requiresSignIn)
         #expect(ApplicationError.sessionRevoked(serviceMessage: nil).requiresSignIn)
         #expect(!ApplicationError.memoryVaultOutsideProcess.requiresSignIn)
     }
@@ -35,7 +35,7 @@ import Testing
                 group.addTask {
                     try await application.afterHelperSignIn(profile: "work") { () throws(ApplicationError) in
                         guard signedIn.withLock({ $0 }) else {
-                            throw .noUsableSession(profile: "work", reason: "not signed in")
+                            throw .noUsableSession(SignInNeed(profile: "work"), reason: "not signed in")
                         }
                         return "token"
                     } signIn: { () async throws(ApplicationError) in
@@ -67,7 +67,7 @@ import Testing
                     do {
                         _ = try await application.afterHelperSignIn(profile: "work") {
                             () throws(ApplicationError) -> String in
-                            throw .noUsableSession(profile: "work", reason: "not signed in")
+                            throw .noUsableSession(SignInNeed(profile: "work"), reason: "not signed in")
                         } signIn: { () async throws(ApplicationError) in
                             signIns.withLock { $0 += 1 }
                             try? await Task.sleep(for: .milliseconds(300))

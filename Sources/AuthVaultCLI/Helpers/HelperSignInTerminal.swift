@@ -24,10 +24,9 @@ enum HelperSignInTerminal {
         _ failure: ApplicationError, profile: String, context: CommandContext,
         retry: () async throws(ApplicationError) -> Served
     ) async throws(CLIError) -> Served {
-        let authFlow = { (name: String) in try? context.configStore.profile(named: name).authFlow }
         let reach = reach(profile: profile, context: context)
         if let refusal = reach.refusal {
-            let error = CLIErrors.from(failure, profile: profile, signInFlow: authFlow)
+            let error = CLIErrors.from(failure, profile: profile)
             guard let why = Self.words(refusal) else { throw error }
             throw CLIError(error.message + " " + why, status: error.status)
         }
@@ -52,7 +51,7 @@ enum HelperSignInTerminal {
             return try await context.application.afterHelperSignIn(profile: profile, token: retry, signIn: signIn)
         } catch {
             switch error {
-            case .token(let error): throw CLIErrors.from(error, profile: profile, signInFlow: authFlow)
+            case .token(let error): throw CLIErrors.from(error, profile: profile)
             case .signIn(let error): throw error
             }
         }
