@@ -43,11 +43,11 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     /// The memory vault was asked for where only a lasting one will do.
     case memoryVaultOutsideProcess
     /// No session a tool can be given a token from, without asking anyone to sign in.
-    case noUsableSession(profile: String, reason: String)
+    case noUsableSession(SignInNeed, reason: String)
     /// Guest credentials were asked for a profile that is signed in: its identity in the pool is the user's.
     case signedInForGuest(profile: String)
-    /// The agent answered for the session: that answer is final.
-    case agent(profile: String, failure: AgentFailure)
+    /// The agent answered for the session of `need.profile` (its flow known for a sign-in answer): that answer is final.
+    case agent(SignInNeed, failure: AgentFailure)
     /// The OpenID discovery document at `url` could not be fetched or used: nothing was written.
     indirect case discovery(url: String, ApplicationError)
     /// An authorized request got no answer from its API (or was refused before it was sent: plain http off loopback).
@@ -77,7 +77,7 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         case .backendRecord(let path, let problem): "The record of vault backends \(path) \(problem)."
         case .invalidVariable(let name, let value, let expected): "\(name) must be \(expected), not '\(value)'."
         case .memoryVaultOutsideProcess: "The memory vault exists only inside a process."
-        case .noUsableSession(let profile, let reason): "No usable session for profile '\(profile)' (\(reason))."
+        case .noUsableSession(let need, let reason): "No usable session for profile '\(need.profile)' (\(reason))."
         case .signedInForGuest(let profile):
             "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's."
         case .agent(_, let failure): failure.message

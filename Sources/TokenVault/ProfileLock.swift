@@ -27,14 +27,19 @@ public struct ProfileLock: Sendable {
         self.trace = trace
     }
 
+    /// A wait this long is another process's work, not a moment's: worth saying (`whenWaitingLong`).
+    public static let longWait = Duration.seconds(1)
+
     /// Runs `body` holding the lock, on the caller's actor.
+    /// - Parameter whenWaitingLong: called once when another process has held the lock for `longWait` of this wait.
     public func withLock<T, E: Error>(
         isolation: isolated (any Actor)? = #isolation,
+        whenWaitingLong: (@Sendable () -> Void)? = nil,
         _ body: () async throws(E) -> T
     ) async throws(ProfileLockError<E>) -> T {
         let descriptor: Int32
         do {
-            descriptor = try await acquire()
+            descriptor = try await acquire(whenWaitingLong: whenWaitingLong)
         } catch {
             throw .lock(error)
         }
@@ -49,7 +54,7 @@ public struct ProfileLock: Sendable {
         }
     }
 
-    private func acquire() async throws(VaultError) -> Int32 {
+    private func acquire(whenWaitingLong: (@Sendable () -> Void)?) async throws(VaultError) -> Int32 {
         do {
             try PrivateDirectory.create(FilePath.parent(of: path))
         } catch {
@@ -63,6 +68,7 @@ public struct ProfileLock: Sendable {
         var pause = Duration.milliseconds(1)
         let start = ContinuousClock.now
         var waited = false
+        var announce = whenWaitingLong
         defer {
             if waited {
                 trace(
@@ -78,6 +84,10 @@ public struct ProfileLock: Sendable {
                 throw .io("cannot lock \(path): \(SystemCallError.text(error.code))")
             }
             waited = true
+            if let said = announce, ContinuousClock.now - start >= Self.longWait {
+                announce = nil
+                said()
+            }
             guard ContinuousClock.now < deadline else {
                 close(descriptor)
                 throw .lockTimedOut(profile: profile, seconds: Double(timeout.components.seconds))

@@ -139,8 +139,8 @@ import TokenVault
         await #expect {
             try await application.helperToken(.access, profile: "work")
         } throws: { error in
-            guard case .noUsableSession(let profile, _)? = error as? ApplicationError else { return false }
-            return profile == "work"
+            guard case .noUsableSession(let need, _)? = error as? ApplicationError else { return false }
+            return need.profile == "work" && need.flow == .srp
         }
     }
 

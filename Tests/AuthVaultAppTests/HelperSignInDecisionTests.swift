@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func onlyASignInRequiredStartsOne() {
-        #expect(ApplicationError.noUsableSession(profile: "p", reason: "not signed in").requiresSignIn)
+        #expect(ApplicationError.noUsableSession(SignInNeed(profile: "p"), reason: "not signed in").requiresSignIn)
         #expect(ApplicationError.sessionRevoked(serviceMessage: nil).requiresSignIn)
         #expect(!ApplicationError.memoryVaultOutsideProcess.requiresSignIn)
     }
@@ -35,7 +35,7 @@ import Testing
                 group.addTask {
                     try await application.afterHelperSignIn(profile: "work") { () throws(ApplicationError) in
                         guard signedIn.withLock({ $0 }) else {
-                            throw .noUsableSession(profile: "work", reason: "not signed in")
+                            throw .noUsableSession(SignInNeed(profile: "work"), reason: "not signed in")
                         }
                         return "token"
                     } signIn: { () async throws(ApplicationError) in
@@ -56,6 +56,31 @@ import Testing
         #expect((directory[.posixPermissions] as? Int) == 0o700)
     }
 
+    /// A caller queued behind another's sign-in (longer than a moment) is told so once; the one signing in is not.
+    @Test func aCallerQueuedBehindASignInIsToldOnce() async throws {
+        let home = try TemporaryDirectory()
+        let application = Application(environment: EnvironmentVariables(["HOME": home.path]))
+        let signedIn = Locked(false)
+        let told = Locked([Int]())
+        @Sendable func helper(_ index: Int) async throws -> String {
+            try await application.afterHelperSignIn(profile: "work", waiting: { told.withLock { $0.append(index) } }) {
+                () throws(ApplicationError) in
+                guard signedIn.withLock({ $0 }) else {
+                    throw .noUsableSession(SignInNeed(profile: "work"), reason: "not signed in")
+                }
+                return "token"
+            } signIn: { () async throws(ApplicationError) in
+                try? await Task.sleep(for: .seconds(2))
+                signedIn.withLock { $0 = true }
+            }
+        }
+        async let first = helper(1)
+        try await Task.sleep(for: .milliseconds(300))
+        let second = try await helper(2)
+        #expect(try await first == "token" && second == "token")
+        #expect(told.withLock { $0 } == [2], "the queued caller, once")
+    }
+
     /// A sign-in that fails is not started again by the callers that waited for it: they fail too.
     @Test func whenTheOneSignInFailsTheWaitingCallersDoNotStartAnother() async throws {
         let home = try TemporaryDirectory()
@@ -67,7 +92,7 @@ import Testing
                     do {
                         _ = try await application.afterHelperSignIn(profile: "work") {
                             () throws(ApplicationError) -> String in
-                            throw .noUsableSession(profile: "work", reason: "not signed in")
+                            throw .noUsableSession(SignInNeed(profile: "work"), reason: "not signed in")
                         } signIn: { () async throws(ApplicationError) in
                             signIns.withLock { $0 += 1 }
                             try? await Task.sleep(for: .milliseconds(300))

@@ -49,7 +49,7 @@ import Testing
         #expect(fixture.text("kube/config") == Self.kubeconfig, "planning (a dry run) writes nothing")
         #expect(
             plan.changes == [
-                "user authvault-work: exec \(fixture.executable) kubectl-credential --profile work (client.authentication.k8s.io/v1beta1, provideClusterInfo: true)",
+                "user authvault-work: exec \(fixture.executable) kubectl-credential --profile work (client.authentication.k8s.io/v1beta1, provideClusterInfo: true, interactiveMode: IfAvailable)",
                 "context prod: user authvault-work (was admin)",
                 "the file is rewritten as JSON, which kubectl reads as YAML (its comments are not kept)",
             ])
@@ -62,6 +62,10 @@ import Testing
         #expect(exec["command"] as? String == fixture.executable)
         #expect(exec["args"] as? [String] == ["kubectl-credential", "--profile", "work"])
         #expect(exec["provideClusterInfo"] as? Bool == true, "kubectl names the cluster's server to the plugin")
+        // kubectl 1.20's view drops the field it does not know; the file holds it for newer ones.
+        #expect(
+            fixture.text("kube/config")?.contains(#""interactiveMode": "IfAvailable""#) == true,
+            "kubectl shares its terminal when it has one")
         #expect(plan.helperHost == .add("kube.example.com:6443"), "the context's server, and no other")
         #expect(try fixture.helperHosts() == ["kube.example.com:6443"])
         #expect(

@@ -68,6 +68,9 @@ import Testing
         #expect(terminal.finish() == 0, "\(screen)")
         #expect(screen.components(separatedBy: "and enter the code:").count == 2, "one device code: \(screen)")
         #expect(
+            screen.contains(HelperSignInTerminal.waitingLine(profile: "default")),
+            "a helper queued behind the sign-in says so: \(screen)")
+        #expect(
             screen.components(separatedBy: "scan this code with a phone's camera").count == 2,
             "its QR code on the terminal: \(screen)")
 
@@ -87,6 +90,18 @@ import Testing
         #expect(passwords.first == "password=\(token)")
         #expect(!screen.contains(token), "the token went to git's pipe, not the terminal")
         cli.expectNoSecretLeaks()
+    }
+
+    /// The line a queued helper says goes to the terminal it was given, and nowhere without one.
+    @Test func theQueuedHelpersLineGoesToTheTerminalOnly() throws {
+        #expect(HelperSignInTerminal.waitingNotice(profile: "work", tty: -1) == nil, "no terminal, no line")
+        let pipe = Pipe()
+        let notice = try #require(
+            HelperSignInTerminal.waitingNotice(profile: "work", tty: pipe.fileHandleForWriting.fileDescriptor))
+        notice()
+        try pipe.fileHandleForWriting.close()
+        let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said == "authvault: waiting for the sign-in of profile 'work' running in another process…\n")
     }
 
     /// Every way of saying no one is asked, and the setting off: the helper and `token` on a terminal show no code,

@@ -67,47 +67,10 @@ extension KubectlTests {
     /// cluster is another https server (b, on another port, also TLS) gets nothing: kubectl names b to the plugin
     /// (provideClusterInfo), and b sees no token at all.
     @Test func aContextSwitchedToAnotherServerGetsNoToken() async throws {
-        let profile = try await SignedInProfile.make()
-        let cli = profile.cli
-        let tls = try TLSFixture()
-        let pool = profile.pool
-        let expectation = BearerTokenServer.Expectation(
-            jwksURL: pool.jwksURL, issuer: pool.issuer, clientId: pool.clientId, tokenUse: .id)
-        let a = try await BearerTokenServer.kubernetes(tls: tls, expecting: expectation)
-        let b = try await BearerTokenServer.kubernetes(tls: tls, expecting: expectation)
-        let caData = try Data(contentsOf: URL(fileURLWithPath: tls.caCertificatePath)).base64EncodedString()
-        let kubeconfig = cli.environment["HOME"]! + "/kubeconfig.yaml"
-        try """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: a
-          cluster: {server: "https://127.0.0.1:\(a.port)", certificate-authority-data: \(caData)}
-        - name: b
-          cluster: {server: "https://127.0.0.1:\(b.port)", certificate-authority-data: \(caData)}
-        - name: plain
-          cluster: {server: "http://127.0.0.1:\(b.port)"}
-        contexts:
-        - name: a
-          context: {cluster: a}
-        - name: b
-          context: {cluster: b}
-        - name: plain
-          context: {cluster: plain}
-        current-context: a
-
-        """.write(toFile: kubeconfig, atomically: true, encoding: .utf8)
-        let environment = cli.environment.merging([
-            "KUBECONFIG": kubeconfig,
-            "PATH": (KubectlSetup.kubectlPath as NSString).deletingLastPathComponent + ":/usr/bin:/bin",
-        ]) { $1 }
-        func authvault(_ arguments: [String]) async throws -> ProcessOutput {
-            try await BoundedProcess.run(cli.authvault, arguments, environment: environment)
-        }
-        func kubectl(_ arguments: [String]) async throws -> ProcessOutput {
-            try await BoundedProcess.run(
-                KubectlSetup.kubectlPath, arguments + ["--request-timeout=30s"], environment: environment, timeout: 60)
-        }
+        let clusters = try await Clusters.make()
+        let (cli, a, b) = (clusters.profile.cli, clusters.a, clusters.b)
+        func authvault(_ arguments: [String]) async throws -> ProcessOutput { try await clusters.authvault(arguments) }
+        func kubectl(_ arguments: [String]) async throws -> ProcessOutput { try await clusters.kubectl(arguments) }
 
         let plain = try await authvault(["setup", "kubectl", "--context", "plain"])
         #expect(
@@ -133,6 +96,98 @@ extension KubectlTests {
             SecretScan.names(of: cli.knownSecrets, in: [throughA, throughB, setup]).isEmpty, "kubectl printed no secret"
         )
         cli.expectNoSecretLeaks()
+    }
+
+    /// Issue 32: `setup kubectl` writes `interactiveMode: IfAvailable`, so kubectl gives the plugin its terminal
+    /// when it has one. In a pipe kubectl still gets its token without a word, and without a session fails at once
+    /// naming the login, never prompting, helper sign-in on or not; `--undo` gives back the very bytes.
+    @Test func aKubeconfigSetupWroteServesKubectlInAPipeAndUndoGivesItBack() async throws {
+        let clusters = try await Clusters.make()
+        let cli = clusters.profile.cli
+        let original = try Data(contentsOf: URL(fileURLWithPath: clusters.kubeconfig))
+        let helperSignIn = try await clusters.authvault(["configure", "--helper-sign-in", "on"])
+        #expect(helperSignIn.status == 0, "\(helperSignIn.stderrText)")
+        let setup = try await clusters.authvault(["setup", "kubectl", "--context", "a"])
+        #expect(setup.status == 0, "\(setup.stderrText)")
+        let written = try String(contentsOfFile: clusters.kubeconfig, encoding: .utf8)
+        #expect(written.contains(#""interactiveMode": "IfAvailable""#), "\(written)")
+
+        let served = try await clusters.kubectl(["get", "namespaces", "-o", "name"])
+        #expect(served.status == 0 && served.stdoutText == "namespace/authvault-e2e\n", "\(served.stderrText)")
+        #expect(try clusters.a.attempts().contains { $0.accepted }, "a got the token")
+
+        _ = try await cli.run(["logout"])
+        let started = Date()
+        let refused = try await clusters.kubectl(["get", "namespaces", "-o", "name"])
+        #expect(refused.status != 0 && refused.stdout.isEmpty)
+        #expect(Date().timeIntervalSince(started) < 15, "kubectl gave up at once")
+        #expect(
+            refused.stderrText.contains("authvault login --profile default")
+                && refused.stderrText.contains("kubectl (interactive: false) forbids prompts")
+                && !refused.stderrText.contains("enter the code"), "\(refused.stderrText)")
+
+        let undo = try await clusters.authvault(["setup", "kubectl", "--context", "a", "--undo"])
+        #expect(undo.status == 0, "\(undo.stderrText)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: clusters.kubeconfig)) == original, "the very bytes")
+        #expect(SecretScan.names(of: cli.knownSecrets, in: [served, refused, setup]).isEmpty, "no secret printed")
+        cli.expectNoSecretLeaks()
+    }
+}
+
+/// Two https clusters (a and b) and a plain-http one, each with its context, in a kubeconfig in the signed-in
+/// profile's HOME that names no user yet; kubectl and authvault run in a pipe (no terminal), as under a CI job.
+private struct Clusters {
+    let profile: SignedInProfile
+    let tls: TLSFixture
+    let a: BearerTokenServer
+    let b: BearerTokenServer
+    let kubeconfig: String
+    let environment: [String: String]
+
+    static func make() async throws -> Clusters {
+        let profile = try await SignedInProfile.make()
+        let tls = try TLSFixture()
+        let pool = profile.pool
+        let expectation = BearerTokenServer.Expectation(
+            jwksURL: pool.jwksURL, issuer: pool.issuer, clientId: pool.clientId, tokenUse: .id)
+        let a = try await BearerTokenServer.kubernetes(tls: tls, expecting: expectation)
+        let b = try await BearerTokenServer.kubernetes(tls: tls, expecting: expectation)
+        let caData = try Data(contentsOf: URL(fileURLWithPath: tls.caCertificatePath)).base64EncodedString()
+        let kubeconfig = profile.cli.environment["HOME"]! + "/kubeconfig.yaml"
+        try """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: a
+          cluster: {server: "https://127.0.0.1:\(a.port)", certificate-authority-data: \(caData)}
+        - name: b
+          cluster: {server: "https://127.0.0.1:\(b.port)", certificate-authority-data: \(caData)}
+        - name: plain
+          cluster: {server: "http://127.0.0.1:\(b.port)"}
+        contexts:
+        - name: a
+          context: {cluster: a}
+        - name: b
+          context: {cluster: b}
+        - name: plain
+          context: {cluster: plain}
+        current-context: a
+
+        """.write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+        let environment = profile.cli.environment.merging([
+            "KUBECONFIG": kubeconfig,
+            "PATH": (KubectlSetup.kubectlPath as NSString).deletingLastPathComponent + ":/usr/bin:/bin",
+        ]) { $1 }
+        return Clusters(profile: profile, tls: tls, a: a, b: b, kubeconfig: kubeconfig, environment: environment)
+    }
+
+    func authvault(_ arguments: [String]) async throws -> ProcessOutput {
+        try await BoundedProcess.run(profile.cli.authvault, arguments, environment: environment)
+    }
+
+    func kubectl(_ arguments: [String]) async throws -> ProcessOutput {
+        try await BoundedProcess.run(
+            KubectlSetup.kubectlPath, arguments + ["--request-timeout=30s"], environment: environment, timeout: 60)
     }
 }
 

@@ -112,7 +112,7 @@ import TokenVault
             incomplete.message.contains("'authvault configure --profile work --client-id VALUE'")
                 && incomplete.status == .usage)
         let noSession = CLIErrors.from(
-            ApplicationError.noUsableSession(profile: "work", reason: "not signed in"), profile: "default")
+            ApplicationError.noUsableSession(SignInNeed(profile: "work"), reason: "not signed in"), profile: "default")
         #expect(noSession.message.contains("'authvault login --profile work'") && noSession.status == .signInRequired)
         for (flow, named) in [
             (AuthFlowChoice.srp, ""), (.password, ""), (.emailOTP, " --auth-flow email-otp"),
@@ -120,15 +120,16 @@ import TokenVault
             (.choice, " --auth-flow choice"), (.custom, " --auth-flow custom"),
         ] {
             let byCode = CLIErrors.from(
-                ApplicationError.noUsableSession(profile: "work", reason: "not signed in"), profile: "default"
-            ) { $0 == "work" ? flow : nil }
+                ApplicationError.noUsableSession(SignInNeed(profile: "work", flow: flow), reason: "not signed in"),
+                profile: "default")
             #expect(
                 byCode.message.contains("'authvault login --profile work\(named)' in a terminal"), "\(byCode.message)")
         }
         let fromAgent = CLIErrors.from(
-            ApplicationError.agent(profile: "work", failure: AgentFailure(.signInRequired, "No usable session.")),
-            profile: "default"
-        ) { _ in .custom }
+            ApplicationError.agent(
+                SignInNeed(profile: "work", flow: .custom), failure: AgentFailure(.signInRequired, "No usable session.")
+            ),
+            profile: "default")
         #expect(
             fromAgent.message.hasSuffix("Run 'authvault login --profile work --auth-flow custom' in a terminal.")
                 && fromAgent.status == .signInRequired)

@@ -76,14 +76,18 @@ extension Application {
     /// A caller that waited for another's sign-in tries `token` first and answers from that session. When that
     /// sign-in failed (refused, expired, cancelled), the callers that waited for it fail too rather than start
     /// another: never a second browser tab or device code for one burst of helpers.
+    /// - Parameter waiting: called once when this caller is queued behind another's sign-in (not a moment's wait),
+    ///   which lasts at most `HelperSignIn.waitForSignIn`.
     public func afterHelperSignIn<T, E: Error>(
-        profile: String, token: () async throws(ApplicationError) -> T, signIn: () async throws(E) -> Void
+        profile: String, waiting: (@Sendable () -> Void)? = nil, token: () async throws(ApplicationError) -> T,
+        signIn: () async throws(E) -> Void
     ) async throws(HelperSignIn.Failure<E>) -> T {
         let lock = helperSignInLock(profile: profile)
         let askedAt = now()
         let result: Result<T, HelperSignIn.Failure<E>>
         do {
-            result = try await lock.withLock { () async throws(Never) -> Result<T, HelperSignIn.Failure<E>> in
+            result = try await lock.withLock(whenWaitingLong: waiting) {
+                () async throws(Never) -> Result<T, HelperSignIn.Failure<E>> in
                 await signingInOnce(profile: profile, lock: lock, since: askedAt, token: token, signIn: signIn)
             }
         } catch {

@@ -32,7 +32,7 @@ extension Application {
         do {
             return try await session.store.validAWSCredentials(request).expiringOnLocalClock(of: session.store.clock)
         } catch {
-            throw Self.withoutSession(error, profile: name)
+            throw Self.withoutSession(error, need: SignInNeed(session.profile))
         }
     }
 

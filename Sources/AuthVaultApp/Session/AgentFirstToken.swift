@@ -43,7 +43,7 @@ extension Application {
                 served = try await session.store.validToken(kind)
             }
         } catch {
-            throw Self.withoutSession(error, profile: session.profile.name)
+            throw Self.withoutSession(error, need: SignInNeed(session.profile))
         }
         return HelperToken(
             token: served.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
@@ -71,12 +71,11 @@ extension Application {
     }
 
     /// A store's failure to serve, where nobody may be asked to sign in: no session is said as such.
-    static func withoutSession(_ error: AuthStoreError, profile: String) -> ApplicationError {
+    static func withoutSession(_ error: AuthStoreError, need: SignInNeed) -> ApplicationError {
         switch error {
-        case .signInRequired(let reason?): .noUsableSession(profile: profile, reason: "\(reason)")
-        case .signInRequired(nil): .noUsableSession(profile: profile, reason: "not signed in")
-        case .rejected(let refusal) where refusal.requiresSignIn:
-            .noUsableSession(profile: profile, reason: "not signed in")
+        case .signInRequired(let reason?): .noUsableSession(need, reason: "\(reason)")
+        case .signInRequired(nil): .noUsableSession(need, reason: "not signed in")
+        case .rejected(let refusal) where refusal.requiresSignIn: .noUsableSession(need, reason: "not signed in")
         default: ApplicationError(error)
         }
     }
@@ -84,12 +83,16 @@ extension Application {
     /// What the agent said about the session itself (sign in, vault locked, network) is final and thrown; for
     /// anything else (no agent, a misbehaving one, a request it cannot serve) nil: take the direct path. Another
     /// user's agent (`agentUid`, a container's client) is final about the profiles it does not serve too: this
-    /// user's direct path has no such profile.
+    /// user's direct path has no such profile. A sign-in answer names the profile's flow, read from the configuration
+    /// only then (the agent's path reads none).
     func finalAgentAnswer<Served>(_ error: AgentClientError, profile: String) throws(ApplicationError) -> Served? {
         guard case .server(let failure) = error else { return nil }
         switch failure.code {
-        case .signInRequired, .vaultLocked, .network: throw .agent(profile: profile, failure: failure)
-        case .unknownProfile where agentUid != nil: throw .agent(profile: profile, failure: failure)
+        case .signInRequired:
+            let flow = (try? configStore.profile(named: profile))?.authFlow
+            throw .agent(SignInNeed(profile: profile, flow: flow), failure: failure)
+        case .vaultLocked, .network: throw .agent(SignInNeed(profile: profile), failure: failure)
+        case .unknownProfile where agentUid != nil: throw .agent(SignInNeed(profile: profile), failure: failure)
         case .unknownProfile, .badRequest, .internal: return nil
         }
     }

@@ -3,22 +3,26 @@ import NetworkHosts
 
 /// A kubeconfig user whose token comes from the exec plugin `authvault kubectl-credential --profile P` (apiVersion
 /// v1beta1, which Debian's kubectl 1.20 speaks), with `provideClusterInfo: true` so that kubectl names the server
-/// the token goes to and the plugin checks it; with a context named, that context pointed at the user and its
+/// the token goes to and the plugin checks it, and `interactiveMode: IfAvailable` so that kubectl hands the plugin
+/// its terminal when it has one (a helper sign-in, when the user turned it on; kubectl 1.20 ignores the field and
+/// says `interactive` by its own terminal); with a context named, that context pointed at the user and its
 /// cluster's https server listed among the profile's helper hosts (a context whose server is not https is
 /// refused). The file is edited here (see `Kubeconfig`): every other entry kept, in its order, and the file's mode.
 struct KubectlSetup {
     static let apiVersion = "client.authentication.k8s.io/v1beta1"
+    static let interactiveMode = "IfAvailable"
     let site: SetupSite
     let context: String?
     let user: String
 
     var arguments: [String] { ["kubectl-credential", "--profile", site.profile] }
 
-    /// What kubectl runs: absolute path, the profile, v1beta1, and the cluster named in every call.
+    /// What kubectl runs: absolute path, the profile, v1beta1, the cluster named in every call, the terminal shared.
     var exec: JSONValue {
         .object([
             JSONMember("apiVersion", .string(Self.apiVersion)), JSONMember("command", .string(site.executable)),
             JSONMember("args", .array(arguments.map(JSONValue.string))), JSONMember("provideClusterInfo", .bool(true)),
+            JSONMember("interactiveMode", .string(Self.interactiveMode)),
         ])
     }
 
@@ -74,7 +78,7 @@ struct KubectlSetup {
                 ])
                 if let userIndex { users[userIndex] = entry } else { users.append(entry) }
                 changes.append(
-                    "user \(user): exec \(ShellWords.line([site.executable] + arguments)) (\(Self.apiVersion), provideClusterInfo: true)"
+                    "user \(user): exec \(ShellWords.line([site.executable] + arguments)) (\(Self.apiVersion), provideClusterInfo: true, interactiveMode: \(Self.interactiveMode))"
                 )
             }
             if let context, let contextIndex, contextUser != user {
@@ -103,6 +107,7 @@ struct KubectlSetup {
     private func isWanted(_ plugin: JSONValue?) -> Bool {
         plugin?["command"]?.string == site.executable && plugin?["args"]?.array?.compactMap(\.string) == arguments
             && plugin?["apiVersion"]?.string == Self.apiVersion && plugin?["provideClusterInfo"]?.bool == true
+            && plugin?["interactiveMode"]?.string == Self.interactiveMode
     }
 
     /// The server of the context's cluster, nil when the kubeconfig names none.

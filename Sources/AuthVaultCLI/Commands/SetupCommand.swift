@@ -24,7 +24,8 @@ enum SetupCommands {
         recorded (setup-changes.json in the data directory), so a file setup last wrote gets back its bytes from \
         before the first setup (a file setup created is removed, with the directory it made for it); an entry another \
         profile set up too is kept; a file edited since keeps the edit, loses setup's entries and gets back the values \
-        setup replaced.
+        setup replaced. The record keeps the file's original only sealed to the bytes setup wrote, so it opens for no \
+        one once the file changes: a secret rotated or deleted there is never brought back.
         """
 
     /// Plans `request`, writes it unless `--dry-run`, and says what changed and how to undo it. `words` are the

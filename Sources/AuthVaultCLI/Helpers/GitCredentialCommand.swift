@@ -17,7 +17,8 @@ struct GitCredentialCommand: CLICommand {
             (https://alice@git.example.com/...); else the current profile or the one profile left; else no answer,
             and a line on standard error naming the candidates. Without a session it says which login to run; with
             'configure --helper-sign-in on' it signs in on the terminal first (one sign-in for helpers running at
-            once), unless GIT_TERMINAL_PROMPT=0 or --non-interactive forbids it.
+            once: the others wait, saying so once on the terminal), unless GIT_TERMINAL_PROMPT=0 or --non-interactive
+            forbids it.
             """,
         positionals: [PositionalSpec("operation", help: "get, store or erase (git passes it).")])
 

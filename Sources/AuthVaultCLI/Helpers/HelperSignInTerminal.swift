@@ -24,10 +24,9 @@ enum HelperSignInTerminal {
         _ failure: ApplicationError, profile: String, context: CommandContext,
         retry: () async throws(ApplicationError) -> Served
     ) async throws(CLIError) -> Served {
-        let authFlow = { (name: String) in try? context.configStore.profile(named: name).authFlow }
         let reach = reach(profile: profile, context: context)
         if let refusal = reach.refusal {
-            let error = CLIErrors.from(failure, profile: profile, signInFlow: authFlow)
+            let error = CLIErrors.from(failure, profile: profile)
             guard let why = Self.words(refusal) else { throw error }
             throw CLIError(error.message + " " + why, status: error.status)
         }
@@ -49,13 +48,27 @@ enum HelperSignInTerminal {
             try await login.signIn(session, context: terminal)
         }
         do throws(HelperSignIn.Failure<CLIError>) {
-            return try await context.application.afterHelperSignIn(profile: profile, token: retry, signIn: signIn)
+            return try await context.application.afterHelperSignIn(
+                profile: profile, waiting: waitingNotice(profile: profile, tty: descriptor), token: retry,
+                signIn: signIn)
         } catch {
             switch error {
-            case .token(let error): throw CLIErrors.from(error, profile: profile, signInFlow: authFlow)
+            case .token(let error): throw CLIErrors.from(error, profile: profile)
             case .signIn(let error): throw error
             }
         }
+    }
+
+    /// The one line a helper queued behind another process's sign-in says on the terminal (`tty`, from
+    /// `open("/dev/tty")`), so a silent wait of minutes is explained; nothing where there is no terminal.
+    static func waitingNotice(profile: String, tty: Int32) -> (@Sendable () -> Void)? {
+        guard tty >= 0 else { return nil }
+        let terminal = FileDescriptorOutput(descriptor: tty)
+        return { terminal.line(waitingLine(profile: profile)) }
+    }
+
+    static func waitingLine(profile: String) -> String {
+        "authvault: waiting for the sign-in of profile '\(profile)' running in another process…"
     }
 
     /// Why a helper that was allowed to sign in did not; nil where the user never asked for it.

@@ -18,9 +18,7 @@ extension HelperToken {
             }
         } catch {
             // The tool's log names the exact sign-in: a profile that signs in with a code says so.
-            throw CLIErrors.from(error, profile: profile ?? context.profileName) { name in
-                try? context.configStore.profile(named: name).authFlow
-            }
+            throw CLIErrors.from(error, profile: profile ?? context.profileName)
         }
     }
 

@@ -13,9 +13,10 @@ struct KubectlCredentialCommand: CLICommand {
         abstract: "kubectl exec credential plugin: an ExecCredential with the profile's token.",
         discussion: """
             In a kubeconfig user: exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: authvault,
-            args: [kubectl-credential, --profile, work], provideClusterInfo: true, interactiveMode: Never} ('setup kubectl'
-            writes it). provideClusterInfo makes kubectl name the cluster's server, which must be https and its host listed
-            with 'configure --helper-host'; without it no token is handed over.
+            args: [kubectl-credential, --profile, work], provideClusterInfo: true, interactiveMode: IfAvailable}
+            ('setup kubectl' writes it). provideClusterInfo makes kubectl name the cluster's server, which must be https
+            and its host listed with 'configure --helper-host'; without it no token is handed over. IfAvailable gives
+            the plugin kubectl's terminal when there is one, for a sign-in 'configure --helper-sign-in on' allows.
             """,
         options: [tokenKind.spec])
 

@@ -4,18 +4,13 @@ import AuthVaultApp
 /// command agrees. `profile` is the one the reason is about: the remedies name it (see `Remedy`).
 enum CLIErrors {
     /// The reason's message and status; the library's error underneath goes along by name, for `--debug`.
-    /// - Parameter signInFlow: a profile's configured way of signing in, for the remedy of a missing session.
-    static func from(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice? = { _ in nil })
-        -> CLIError
-    {
-        var worded = worded(error, profile: profile, signInFlow: signInFlow)
+    static func from(_ error: ApplicationError, profile: String) -> CLIError {
+        var worded = worded(error, profile: profile)
         worded.underlying = error.cause?.name
         return worded
     }
 
-    private static func worded(_ error: ApplicationError, profile: String, signInFlow: (String) -> AuthFlowChoice?)
-        -> CLIError
-    {
+    private static func worded(_ error: ApplicationError, profile: String) -> CLIError {
         switch error {
         case .configuration(let configError): return from(configError)
         case .backendRecord: return CLIError(error.description, status: .failure)
@@ -61,11 +56,9 @@ enum CLIErrors {
             return CLIError(error.description, status: reason.isNetwork ? .networkUnavailable : .failure)
         case .memoryVaultOutsideProcess:
             return CLIError(error.description + " Use --vault file or secret-service.", status: .usage)
-        case .noUsableSession(let profile, _):
+        case .noUsableSession(let need, _):
             // Said for the tool's log: which profile, and the exact command that fixes it.
-            return CLIError(
-                Remedy.message(error.description, Remedy.signIn(profile: profile, flow: signInFlow(profile))),
-                status: .signInRequired)
+            return CLIError(Remedy.message(error.description, Remedy.signIn(need)), status: .signInRequired)
         case .machineHasNoUser(let profile):
             return CLIError(
                 Remedy.message(
@@ -76,12 +69,10 @@ enum CLIErrors {
         case .signedInForGuest(let profile):
             return CLIError(
                 Remedy.message(error.description, Remedy.guestWhileSignedIn(profile: profile)), status: .usage)
-        case .agent(let profile, let failure):
+        case .agent(let need, let failure):
             switch failure.code {
             case .signInRequired:
-                return CLIError(
-                    Remedy.message(failure.message, Remedy.signIn(profile: profile, flow: signInFlow(profile))),
-                    status: .signInRequired)
+                return CLIError(Remedy.message(failure.message, Remedy.signIn(need)), status: .signInRequired)
             case .vaultLocked:
                 return CLIError(Remedy.message(failure.message, Remedy.unlockVault), status: .vaultLocked)
             case .network: return CLIError(failure.message, status: .networkUnavailable)

@@ -16,9 +16,9 @@ enum Remedy {
 
     /// For a tool's log, where no one is at a terminal to be asked: the exact command that signs in, naming the
     /// profile's way of signing in when it is not a password (a code Cognito sends, a choice, custom challenges).
-    static func signIn(profile: String, flow: AuthFlowChoice? = nil) -> String {
-        let method = flow.map { $0 == .srp || $0 == .password ? "" : "--auth-flow \($0.rawValue)" } ?? ""
-        return "Run \(command("login", profile: profile, method)) in a terminal."
+    static func signIn(_ need: SignInNeed) -> String {
+        let method = need.flow.map { $0 == .srp || $0 == .password ? "" : "--auth-flow \($0.rawValue)" } ?? ""
+        return "Run \(command("login", profile: need.profile, method)) in a terminal."
     }
 
     static func guestWhileSignedIn(profile: String) -> String {
