@@ -75,7 +75,8 @@ extension AWSCredentials {
         -> AWSCredentials
     {
         try await application(for: context.profileName) { () async throws(ApplicationError) in
-            try await context.application.awsCredentials(profile: context.profileName, guest: guest)
+            try await context.application.awsCredentials(
+                profile: context.profileName, guest: guest, isExplicit: context.profileIsExplicit)
         }
     }
 

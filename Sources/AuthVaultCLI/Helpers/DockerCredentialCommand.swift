@@ -29,14 +29,13 @@ struct DockerCredentialCommand: CLICommand {
         case "get":
             let serverURL = String((Swift.readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace })
             guard let target = HelperTarget(dockerServer: serverURL),
-                let profile = try HelperToken.profile(for: target, context: context)
+                let token = try await HelperToken.answer(.access, for: target, context: context.withoutPrompts())
             else {
                 context.standardOutput.line("credentials not found in native keychain")
                 throw CLIError(
                     "No profile answers for \(serverURL): a token goes only over https, to a registry listed with "
                         + "\(Remedy.command("configure", profile: context.profileName, "--helper-host HOST[:PORT]")).")
             }
-            let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
             JSONOutput.write(
                 .object(
                     ("Secret", .string(token.token)), ("ServerURL", .string(serverURL)),

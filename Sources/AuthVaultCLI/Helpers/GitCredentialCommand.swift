@@ -31,11 +31,10 @@ struct GitCredentialCommand: CLICommand {
         guard operation == "get" else { return }
         guard let host = request.value("host"),
             let target = HelperTarget(gitProtocol: request.value("protocol"), host: host),
-            let profile = try HelperToken.profile(for: target, context: context)
+            let token = try await HelperToken.answer(.access, for: target, context: context.withoutPrompts())
         else {
             return
         }
-        let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
         var lines: [String] = []
         if let wanted = request.value("protocol") { lines.append("protocol=\(wanted)") }
         lines.append("host=\(host)")
