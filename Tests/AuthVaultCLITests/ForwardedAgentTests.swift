@@ -14,20 +14,13 @@ import Testing
     func aRemoteShellWithoutAConfigurationGetsTheServedProfileOnly() async throws {
         let fixture = try await AWSCredentialsEndToEndTests.Fixture.make()
         let cli = fixture.cli
-        let pool = fixture.profile.pool
-        let configured = try await cli.run([
-            "configure", "--profile", "second", "--user-pool-id", pool.poolId, "--client-id", pool.clientId,
-            "--endpoint", fixture.profile.proxy.endpoint, "--jwks-url", pool.jwksURL,
+        try await fixture.signInSecondProfile([
             "--identity-pool-id", fixture.poolId, "--identity-endpoint", fixture.identity.endpoint,
             "--helper-host", "git.example.com", "--helper-host", "registry.example.com",
             "--helper-host", "k8s.example.com", "--helper-host", "vault.example.com:8200",
         ])
-        #expect(configured.status == 0, "\(configured.stderrText)")
         let listedByDefault = try await cli.run(["configure", "--helper-host", "other.example.com"])
         #expect(listedByDefault.status == 0, "\(listedByDefault.stderrText)")
-        let second = try await cli.login(
-            SignedInProfile.username, lines: [SignedInProfile.password], ["--profile", "second"])
-        #expect(second.status == 0, "\(second.stderrText)")
         var refreshTokens: [String] = []
         for profile in ["default", "second"] {
             refreshTokens.append(try #require(try await cli.storedRecord(profile: profile)?["refreshToken"] as? String))
