@@ -24,6 +24,9 @@ let package = Package(
         .target(name: "CLibraryLoader"),
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         .target(name: "CSecret", dependencies: ["CLibraryLoader"]),
+        // libdbus (run: libdbus-1-3), opened on first use the same way, for the Secret Service's plain read: a warm
+        // token from the keyring without libsecret's GLib, threads and Diffie-Hellman session. Declarations in the shim.
+        .target(name: "CDBus", dependencies: ["CLibraryLoader"]),
         // libqrencode (run: libqrencode4) for the device sign-in's QR code; its few declarations are in the shim.
         .target(name: "CQRencode", dependencies: ["CLibraryLoader"]),
         .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils", providers: [.apt(["libkeyutils-dev"])]),
@@ -54,7 +57,7 @@ let package = Package(
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
         .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport", "NetworkHosts", "SystemPlumbing", "TokenVerification"]),
         // Credential records and where they live: Secret Service, encrypted file, memory; the per-profile lock.
-        .target(name: "TokenVault", dependencies: ["DebugTrace", "AuthCrypto", "SecureFiles", "CSecret", "CKeyutils", "SystemPlumbing"]),
+        .target(name: "TokenVault", dependencies: ["DebugTrace", "AuthCrypto", "SecureFiles", "CSecret", "CDBus", "CKeyutils", "SystemPlumbing"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
         .target(name: "AuthStore", dependencies: ["DebugTrace", "SystemPlumbing", "AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "BoundedJSON", "CognitoAuth", "SecureFiles", "SystemPlumbing", "TokenVault", "TokenVerification"]),
@@ -64,7 +67,13 @@ let package = Package(
         // The command line, a thin adapter over the application: argument parsing, commands, help, output, exit statuses.
         // It reaches the domain through AuthVaultApp alone (the one door); besides, only plumbing and its C shim.
         .target(name: "AuthVaultCLI", dependencies: ["AuthVaultApp", "SystemPlumbing", "DebugTrace", "BoundedJSON", "CProcessControl"]),
-        .executableTarget(name: "authvault", dependencies: ["AuthVaultCLI"]),
+        // The Swift toolchain links a static-stdlib executable with --export-dynamic, which put our 4,864 Swift
+        // symbols in the dynamic symbol table: every start-up's relocations and every dlopen'd library's symbol
+        // look-ups searched it, and the runtime's dladdr at start scanned it (0.18 M instructions of --version's 3.1 M).
+        // Nothing looks our symbols up by name, so none is exported.
+        .executableTarget(
+            name: "authvault", dependencies: ["AuthVaultCLI"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
         .executableTarget(name: "authvault-bench", dependencies: ["SystemPlumbing", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "TokenVault", "TokenVerification"], path: "Benchmarks/AuthVaultBench"),

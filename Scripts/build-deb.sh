@@ -9,10 +9,10 @@ cd "$(dirname "$0")/.."
 
 binary=${1:?Usage: $0 BINARY}
 Scripts/check-runpath.sh "$binary"
-# The libraries the binary opens with dlopen on first use (Sources/COpenSSLLoader, CCurl, CSecret, CQRencode):
-# libcrypto.so.3, libcurl.so.4, libsecret-1.so.0 (which brings GLib), libqrencode.so.4 (the device code's QR code).
-# Scripts/check_deb.sh checks each soname is in one of them.
-dlopened_packages="libssl3, libcurl4, libsecret-1-0, libqrencode4"
+# The libraries the binary opens with dlopen on first use (Sources/COpenSSLLoader, CCurl, CSecret, CDBus, CQRencode):
+# libcrypto.so.3, libcurl.so.4, libsecret-1.so.0 (which brings GLib), libdbus-1.so.3 (the Secret Service's plain
+# read), libqrencode.so.4 (the device code's QR code). Scripts/check_deb.sh checks each soname is in one of them.
+dlopened_packages="libssl3, libcurl4, libsecret-1-0, libdbus-1-3, libqrencode4"
 # The Debian revision: the packaging's own changes to one upstream version. --version prints the upstream one.
 revision=1
 # The one version: the binary's (AuthVault.version), which prints it.

@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 
 profile=${1:-test}
 # libqrencode4: opened at run time for login --device's QR code (its declarations are in Sources/CQRencode).
-apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutils-dev libqrencode4)
+# libdbus-1-3: opened at run time for the Secret Service's plain read (its declarations are in Sources/CDBus, checked
+# against libdbus-1-dev's headers by SecretServiceDeclarationTests).
+apt_build=(pkg-config libssl-dev libcurl4-openssl-dev libsecret-1-dev libkeyutils-dev libqrencode4 libdbus-1-3 libdbus-1-dev)
 # Packaging: dpkg-deb and dpkg-shlibdeps (dpkg-dev), strip (binutils), lintian, and what Scripts/check_deb.sh reads
 # the installed package with: man-db (man), systemd (systemd-analyze verify).
 apt_deb=(dpkg-dev binutils lintian man-db systemd)

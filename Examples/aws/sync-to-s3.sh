@@ -1,6 +1,7 @@
 #!/bin/sh
 # Uploads a directory to S3 with the AWS credentials of AuthVault profile $AUTHVAULT_PROFILE (default: "default"),
-# given to the one 'aws' process only: nothing is exported to this shell or written to disk.
+# served to the one 'aws' process only (the SDKs' container-credentials endpoint, fresh however long the sync takes):
+# nothing is exported to this shell or written to disk.
 #   AUTHVAULT_PROFILE=work Examples/aws/sync-to-s3.sh ./site s3://my-bucket/site
 set -eu
 if [ $# -ne 2 ]; then

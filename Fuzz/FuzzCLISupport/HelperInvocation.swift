@@ -3,7 +3,8 @@ import Foundation
 import FuzzSupport
 
 /// One `authvault` invocation the way git, docker, Vault or kubectl make it, in a scratch home (under `TMPDIR`)
-/// whose one profile lists the helpers' hosts: nothing is signed in, no agent listens, nothing prompts. What the
+/// whose profile `work` lists the helpers' hosts, and `acme` the git host under path prefixes (so that git's
+/// `path=` and `username=` reach the choice among profiles): nothing is signed in, no agent listens, nothing prompts. What the
 /// command writes is captured and dropped; only the parsing of what the tool sends is under test.
 public enum HelperInvocation {
     static let hosts = ["git.example.com", "registry.example.com", "vault.example.com", "k8s.example.com"]
@@ -29,7 +30,9 @@ public enum HelperInvocation {
         let hostList = hosts.map { "\"\($0)\"" }.joined(separator: ",")
         let config =
             #"{"version":1,"profiles":{"work":{"region":"eu-west-1","userPoolId":"eu-west-1_Fuzz","#
-            + #""clientId":"fuzzclient","vault":"file","helperHosts":[\#(hostList)]}}}"#
+            + #""clientId":"fuzzclient","vault":"file","helperHosts":[\#(hostList)]},"#
+            + #""acme":{"region":"eu-west-1","userPoolId":"eu-west-1_Fuzz","clientId":"fuzzclient","vault":"file","#
+            + #""helperHosts":["git.example.com/acme","git.example.com/a%20b/c"]}}}"#
         let configPath = home + "/config.json"
         guard
             FileManager.default.createFile(

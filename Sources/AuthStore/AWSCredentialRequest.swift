@@ -25,7 +25,12 @@ public struct AWSCredentialRequest: Sendable {
     /// than 15 minutes are left, so anything shorter would make every AWS call start AuthVault again.
     public var minimumValidity: Double
 
-    public init(pool: any IdentityPoolAuthority, providerName: String?, minimumValidity: Double = 15 * 60 + 60) {
+    /// botocore's 15 minutes and one more.
+    public static let defaultMinimumValidity: Double = 15 * 60 + 60
+
+    public init(
+        pool: any IdentityPoolAuthority, providerName: String?, minimumValidity: Double = defaultMinimumValidity
+    ) {
         self.pool = pool
         self.providerName = providerName
         self.minimumValidity = minimumValidity

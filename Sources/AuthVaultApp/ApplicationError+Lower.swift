@@ -103,6 +103,10 @@ extension ApplicationError {
         self = error.isRetryable ? .network(Cause(error), NextStep(error)) : .failed(Cause(error), NextStep(error))
     }
 
+    public init(_ error: FileSystemError) {
+        self = .failed(Cause(error), nil)
+    }
+
     public init(_ error: LoopbackError) {
         switch error {
         case .cancelled: self = .cancelled(Cause(error))

@@ -54,6 +54,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     indirect case apiRequest(ApplicationError)
     /// A user's account was asked of a machine profile, whose app client signs in as itself: there is no user.
     case machineHasNoUser(profile: String)
+    /// Several profiles list the host a helper was asked about, and nothing in the request tells them apart.
+    case ambiguousHelperTarget(host: String, candidates: [String])
 
     public var description: String {
         switch self {
@@ -83,6 +85,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         case .apiRequest(let error): "The API request: \(error)"
         case .machineHasNoUser(let profile):
             "Profile '\(profile)' is a machine profile: its app client signs in as itself (client credentials), so it has no user account."
+        case .ambiguousHelperTarget(let host, let candidates):
+            "Profiles \(candidates.map { "'\($0)'" }.joined(separator: ", ")) all list \(host)."
         }
     }
 }

@@ -24,7 +24,7 @@
 #define CRYPTO_FUNCTIONS(X) \
     X(BN_CTX_free) X(BN_CTX_new) X(BN_add) X(BN_bin2bn) X(BN_bn2binpad) X(BN_clear_free) X(BN_cmp) X(BN_dup) \
     X(BN_free) X(BN_hex2bn) X(BN_is_odd) X(BN_is_one) X(BN_is_zero) X(BN_mod_add) X(BN_mod_exp) X(BN_mod_mul) \
-    X(BN_mod_sub) X(BN_mul) X(BN_new) X(BN_nnmod) X(BN_num_bits) X(BN_set_flags) X(CRYPTO_free) X(CRYPTO_memcmp) \
+    X(BN_mod_sub) X(BN_mul) X(BN_new) X(BN_nnmod) X(BN_num_bits) X(BN_set_flags) X(CRYPTO_free) \
     X(ECDSA_SIG_free) X(ECDSA_SIG_new) X(ECDSA_SIG_set0) \
     X(ERR_clear_error) X(ERR_error_string_n) X(ERR_get_error) X(ERR_peek_error) X(EVP_CIPHER_CTX_ctrl) \
     X(EVP_CIPHER_CTX_free) X(EVP_CIPHER_CTX_new) X(EVP_CIPHER_fetch) X(EVP_CipherUpdate) X(EVP_DecryptFinal_ex) \
@@ -100,7 +100,6 @@ int BN_nnmod(BIGNUM *r, const BIGNUM *m, const BIGNUM *d, BN_CTX *ctx) { return 
 int BN_num_bits(const BIGNUM *a) { return loaded()->BN_num_bits(a); }
 void BN_set_flags(BIGNUM *b, int n) { loaded()->BN_set_flags(b, n); }
 void CRYPTO_free(void *ptr, const char *file, int line) { loaded()->CRYPTO_free(ptr, file, line); }
-int CRYPTO_memcmp(const void *in_a, const void *in_b, size_t len) { return loaded()->CRYPTO_memcmp(in_a, in_b, len); }
 void ECDSA_SIG_free(ECDSA_SIG *sig) { loaded()->ECDSA_SIG_free(sig); }
 ECDSA_SIG *ECDSA_SIG_new(void) { return loaded()->ECDSA_SIG_new(); }
 int ECDSA_SIG_set0(ECDSA_SIG *sig, BIGNUM *r, BIGNUM *s) { return loaded()->ECDSA_SIG_set0(sig, r, s); }

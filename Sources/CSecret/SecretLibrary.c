@@ -14,9 +14,7 @@
     X(secret_service_get_sync) X(secret_service_unlock_sync) X(secret_collection_for_alias_sync) \
     X(secret_collection_get_locked) X(secret_collection_get_label) X(secret_collection_search_sync) \
     X(secret_item_create_sync) X(secret_item_delete_sync) X(secret_item_get_attributes) X(secret_item_get_secret) \
-    X(secret_value_new) X(secret_value_get) X(secret_value_unref) X(secret_schema_newv) X(secret_error_get_quark) \
-    X(g_strfreev) X(secret_service_read_alias_dbus_path_sync) X(secret_service_search_for_dbus_paths_sync) \
-    X(secret_service_get_secrets_for_dbus_paths_sync)
+    X(secret_value_new) X(secret_value_get) X(secret_value_unref) X(secret_schema_newv) X(secret_error_get_quark)
 
 static struct functions {
 #define FORWARDED_POINTER(name) __typeof__(authvault_##name) *name;
@@ -124,22 +122,6 @@ SecretSchema *authvault_secret_schema_newv(const gchar *name, SecretSchemaFlags 
     return loaded()->secret_schema_newv(name, flags, attribute_names_and_types);
 }
 GQuark authvault_secret_error_get_quark(void) { return loaded()->secret_error_get_quark(); }
-void authvault_g_strfreev(gchar **strings) { loaded()->g_strfreev(strings); }
-gchar *authvault_secret_service_read_alias_dbus_path_sync(SecretService *service, const gchar *alias,
-                                                          GCancellable *cancellable, GError **error) {
-    return loaded()->secret_service_read_alias_dbus_path_sync(service, alias, cancellable, error);
-}
-gboolean authvault_secret_service_search_for_dbus_paths_sync(SecretService *service, const SecretSchema *schema,
-                                                             GHashTable *attributes, GCancellable *cancellable,
-                                                             gchar ***unlocked, gchar ***locked, GError **error) {
-    return loaded()->secret_service_search_for_dbus_paths_sync(service, schema, attributes, cancellable, unlocked, locked,
-                                                               error);
-}
-GHashTable *authvault_secret_service_get_secrets_for_dbus_paths_sync(SecretService *service, const gchar **item_paths,
-                                                                     GCancellable *cancellable, GError **error) {
-    return loaded()->secret_service_get_secrets_for_dbus_paths_sync(service, item_paths, cancellable, error);
-}
-
 GHashTable *authvault_string_table_new(void) {
     const struct functions *glib = loaded();
     return glib->g_hash_table_new_full(glib->g_str_hash, glib->g_str_equal, glib->g_free, glib->g_free);

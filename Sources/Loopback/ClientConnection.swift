@@ -11,8 +11,8 @@ internal import SystemPlumbing
 struct ClientConnection {
     enum Event {
         case incomplete
-        /// The head is complete; nil when its request line is malformed.
-        case complete(RequestLine?)
+        /// The head is complete; nil when it is malformed.
+        case complete(RequestHead?)
         case tooLarge
         case closed
     }
@@ -46,16 +46,16 @@ struct ClientConnection {
             if isClosing { continue }
             head += chunk[..<count]
             if let end = headEnd() {
-                return end > headerLimit ? .tooLarge : .complete(RequestLine(head: head[..<end]))
+                return end > headerLimit ? .tooLarge : .complete(RequestHead(head: head[..<end]))
             }
             if head.count > headerLimit { return .tooLarge }
         }
     }
 
     mutating func respond(
-        _ status: HTTPResponse.Status, _ page: CallbackPage, lingerUntil linger: ContinuousClock.Instant
+        _ status: HTTPResponse.Status, _ body: HTTPResponse.Body, lingerUntil linger: ContinuousClock.Instant
     ) {
-        HTTPResponse.send(status, page, to: descriptor)
+        HTTPResponse.send(status, body, to: descriptor)
         shutdown(descriptor, Int32(SHUT_WR))
         isClosing = true
         deadline = linger

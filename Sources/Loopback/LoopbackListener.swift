@@ -64,9 +64,10 @@ public final class LoopbackListener: Sendable {
         redirectURI = bound.uri.string
         listeningAddresses = bound.descriptors.compactMap { SocketAddress.local(of: $0)?.description }
         core = ListenerCore(listeners: bound.descriptors, wakeup: wakeup)
-        let server = CallbackServer(
+        let router = CallbackRouter(
             core: core, matcher: CallbackMatcher(path: bound.uri.path, expectedState: state),
-            origin: bound.uri.origin, limits: limits, deadline: .now + timeout)
+            origin: bound.uri.origin, answerTimeout: limits.answerTimeout)
+        let server = ConnectionServer(core: core, router: router, limits: limits, deadline: .now + timeout)
         let status = DetachedThread.start { server.run() }
         guard status == 0 else {
             core.finish(.failure(.cancelled))

@@ -1,8 +1,8 @@
 /// The first line of an HTTP/1.x request: all the listener needs to judge it (headers are only counted, never used).
 package struct RequestLine: Equatable {
-    let method: String
+    package let method: String
     /// The request target as sent, e.g. `/callback?code=...&state=...`.
-    let target: String
+    package let target: String
 
     /// Parses `METHOD SP target SP HTTP/1.x` from the start of a complete request head; nil when malformed.
     package init?(head: ArraySlice<UInt8>) {

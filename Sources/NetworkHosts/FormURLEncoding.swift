@@ -40,13 +40,15 @@ public enum FormURLEncoding {
         return pairs
     }
 
-    public static func percentDecoded(_ text: some StringProtocol) -> String? {
+    /// `text` with its `%XX` escapes decoded, and a `+` as a space unless `plusIsSpace` is false (a URL's path, as
+    /// git decodes it). Nil when an escape is broken or the bytes are not UTF-8.
+    public static func percentDecoded(_ text: some StringProtocol, plusIsSpace: Bool = true) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             switch byte {
-            case UInt8(ascii: "+"):
+            case UInt8(ascii: "+") where plusIsSpace:
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
                 guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {

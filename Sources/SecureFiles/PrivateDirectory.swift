@@ -18,6 +18,36 @@ public enum PrivateDirectory {
         if !isNew { try checkPrivate(path) }
     }
 
+    /// Creates a new directory of mode 0700 with a name no one else has (`mkdtemp`) inside `parent`, which must
+    /// exist and be private or sticky (/tmp); returns its path.
+    public static func createUnique(in parent: String, prefix: String) throws(FileSystemError) -> String {
+        var template = Array(FilePath.join(parent, prefix + "XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw .from(errno: errno, path: parent, operation: "create a directory in")
+        }
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// Removes `path` and the files directly in it (not subdirectories); a missing directory is not an error.
+    public static func remove(_ path: String) throws(FileSystemError) {
+        guard let directory = opendir(path) else {
+            if errno == ENOENT { return }
+            throw .from(errno: errno, path: path, operation: "open")
+        }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(directory)
+        for name in names where unlink(FilePath.join(path, name)) != 0 && errno != ENOENT {
+            throw .from(errno: errno, path: FilePath.join(path, name), operation: "remove")
+        }
+        guard rmdir(path) == 0 || errno == ENOENT else { throw .from(errno: errno, path: path, operation: "remove") }
+    }
+
     /// Refuses a directory that other users can read, write or enter, or that another user owns.
     /// - Parameter followingLinks: false refuses a symbolic link as not a directory (a socket's directory, where a
     ///   link could point the socket somewhere another user chose).
@@ -28,6 +58,14 @@ public enum PrivateDirectory {
         }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path) }
         try FileTrust.private.check(info, path: path)
+    }
+
+    /// Refuses the open directory `descriptor` (of `path`) when another user owns it: what this user removes
+    /// is only its own.
+    public static func checkOwned(descriptor: Int32, path: String) throws(FileSystemError) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .from(errno: errno, path: path, operation: "fstat") }
+        guard info.st_uid == geteuid() else { throw .foreignOwner(path: path, owner: info.st_uid) }
     }
 
     private static func makeParents(of path: String, created: inout Bool, beforeCreating: (String) -> Void)

@@ -1,7 +1,8 @@
 import AuthCrypto
 import DebugTrace
 
-/// Credential records in the Secret Service (GNOME Keyring, KWallet's bridge, KeePassXC) through libsecret.
+/// Credential records in the Secret Service (GNOME Keyring, KWallet's bridge, KeePassXC) through libsecret; a load
+/// reads over a `plain` session through libdbus first (`SecretServicePlainLookup`, SECURITY.md says what it trades).
 ///
 /// Items live in the default collection, one per profile, under our own schema (`org.authvault.Credential`) with
 /// the attributes `application=authvault`, `profile`, `user-pool` and `client-id`; the secret is the record's JSON.
@@ -43,11 +44,13 @@ public struct SecretServiceVault: VaultBackend {
 
     public func load(profile: String) async throws(VaultError) -> CredentialRecord? {
         let attributes = SecretAttributes.profile(profile, binding: bindings[profile])
-        // The hot path reads as `secret-tool lookup` does; only when nothing unlocked matched does the full way
-        // (a collection proxy, its lock state, the unlock prompt) tell a locked collection from a missing item.
-        let found = try await call("look up the item of profile '\(profile)'", timeout: timeout) {
-            cancellable throws(VaultError) in
-            try SecretServiceLookup.unlockedSecrets(matching: attributes, cancellable: cancellable)
+        // The hot path reads over a plain session through libdbus; only when nothing unlocked matched does the full
+        // way through libsecret (a collection proxy, its lock state, the unlock prompt) tell a locked collection from
+        // a missing item.
+        let found = try await call(
+            "look up the item of profile '\(profile)' (plain session)", timeout: timeout, usesLibsecret: false
+        ) { cancellable throws(VaultError) in
+            try SecretServicePlainLookup.unlockedSecrets(matching: attributes, cancellable: cancellable)
         }
         let secrets: [SecretBytes]
         if let found {
@@ -159,10 +162,11 @@ public struct SecretServiceVault: VaultBackend {
 
     /// One Secret Service job, traced with what it did and its time.
     private func call<T: Sendable>(
-        _ what: String, timeout: Duration, _ job: @escaping @Sendable (CallCancellable) throws(VaultError) -> T
+        _ what: String, timeout: Duration, usesLibsecret: Bool = true,
+        _ job: @escaping @Sendable (CallCancellable) throws(VaultError) -> T
     ) async throws(VaultError) -> T {
         try await trace.timed("D-Bus Secret Service: \(what)") { () async throws(VaultError) -> T in
-            try await SecretServiceCall.run(timeout: timeout, job)
+            try await SecretServiceCall.run(timeout: timeout, usesLibsecret: usesLibsecret, job)
         }
     }
 

@@ -32,22 +32,46 @@ import Testing
         }
     }
 
-    /// Issue 31 item 3: `host[:port]/path-prefix` is kept, its host lower-case and its path as given; nothing that
-    /// can end a line, a key or a section, no dot segment, no empty segment.
+    /// Issue 31 item 3 and issue 34: `host[:port]/path-prefix` is kept, its host lower-case, its path as given
+    /// without the slashes around it; nothing that can end a line, a key or a section, no dot segment, no empty
+    /// segment, no escaped slash (git decodes the path it sends, so `a%2Fb` would match `a/b`).
     @Test func aPathPrefixIsKeptAndHostileOnesAreRefused() throws {
         var settings = ProfileSettings()
         try settings.editHelperHosts(
-            adding: ["Git.Example.com:8443/Team/Sub-1", "git.example.com/a%2Fb"], removing: [])
-        #expect(settings.helperHosts == ["git.example.com:8443/Team/Sub-1", "git.example.com/a%2Fb"])
+            adding: [
+                "Git.Example.com:8443/Team/Sub-1", "git.example.com/a%20b", "git.example.com//acme/",
+                "solo.example.com/",
+            ], removing: [])
+        #expect(
+            settings.helperHosts == [
+                "git.example.com:8443/Team/Sub-1", "git.example.com/a%20b", "git.example.com/acme", "solo.example.com",
+            ])
+        try settings.editHelperHosts(adding: [], removing: ["git.example.com/acme/"])
+        #expect(!(settings.helperHosts ?? []).contains("git.example.com/acme"))
         for hostile in [
-            "git.example.com/", "git.example.com//team", "git.example.com/team/..", "git.example.com/./team",
-            "git.example.com/te am", "git.example.com/team\nx", "git.example.com/te\"am", "git.example.com/te'am",
-            "git.example.com/te\\am", "git.example.com/%zz", "git.example.com/%2", "git.example.com\n[x]",
+            "git.example.com/team//sub", "git.example.com/team/..", "git.example.com/./team", "git.example.com/%2e%2E",
+            "git.example.com/a%2Fb", "git.example.com/a%2fb", "git.example.com/a%00b", "git.example.com/te am",
+            "git.example.com/team\nx", "git.example.com/te\"am", "git.example.com/te'am", "git.example.com/te\\am",
+            "git.example.com/%zz", "git.example.com/%2", "git.example.com/%ff", "git.example.com\n[x]",
             "git.example.com/a]b",
         ] {
             #expect(throws: ConfigError.self, "\(hostile)") {
                 try settings.editHelperHosts(adding: [hostile], removing: [])
             }
+        }
+    }
+
+    /// Each refusal says what is wrong with the prefix.
+    @Test func aRefusedPrefixSaysWhy() {
+        for (hostile, reason) in [
+            ("git.example.com/a//b", "empty segments"), ("git.example.com/a/../b", "'..'"),
+            ("git.example.com/a%2Fb", "%2F"),
+        ] {
+            #expect(
+                performing: { try ProfileValidation.helperHost(hostile) },
+                throws: { error in
+                    "\(error)".contains(reason)
+                })
         }
     }
 }

@@ -44,7 +44,7 @@ import Testing
         ("127.0.0.1:8443", "127.0.0.1", true),
         ("127.0.0.1:8443", "localhost", false),
         ("2130706433", "127.0.0.1", false),
-        // A path prefix names requests under that path; no target carries a path yet.
+        // A path prefix names only a target with a path under it.
         ("git.example.com", "git.example.com/team", false),
         ("git.example.com:8443", "git.example.com:8443/team", false),
     ])
@@ -53,9 +53,38 @@ import Testing
         #expect(helperTarget.isListed(by: entry) == listed)
     }
 
+    /// Issue 34: a prefix matches whole segments of git's `path=` (decoded, as git sends it), on its host only.
+    @Test(arguments: [
+        // (host, path, entry, listed)
+        ("git.example.com", "acme/x.git", "git.example.com/acme", true),
+        ("git.example.com", "acme", "git.example.com/acme", true),
+        ("git.example.com", "acme/sub/x.git", "git.example.com/acme/sub", true),
+        ("git.example.com", "acme/x.git", "git.example.com/acme/", true),
+        ("git.example.com", "acme2/x.git", "git.example.com/acme", false),
+        ("git.example.com", "acm", "git.example.com/acme", false),
+        ("git.example.com", "beta/acme/x.git", "git.example.com/acme", false),
+        ("git.example.com", "Acme/x.git", "git.example.com/acme", false),
+        ("git.example.com", "acme/sub/x.git", "git.example.com/acme/other", false),
+        ("git.example.com", "acme/../beta/x.git", "git.example.com/acme", false),
+        ("git.example.com", "acme/./x.git", "git.example.com/acme", false),
+        ("git.example.com", "a b/x.git", "git.example.com/a%20b", true),
+        ("git.example.com", "a+b/x.git", "git.example.com/a+b", true),
+        ("other.example.com", "acme/x.git", "git.example.com/acme", false),
+        ("git.example.com.evil.example", "acme/x.git", "git.example.com/acme", false),
+        ("git.example.com:8443", "acme/x.git", "git.example.com:8443/acme", true),
+        ("git.example.com:8444", "acme/x.git", "git.example.com:8443/acme", false),
+        ("git.example.com", "acme/x.git", "git.example.com", true),
+        ("git.example.com", "acme/x.git", "git.example.com/acme%2Fx.git", false),
+        ("git.example.com", "acme/x.git", "git.example.com//acme", true),
+    ])
+    func pathPrefixes(host: String, path: String, entry: String, listed: Bool) throws {
+        let target = try #require(HelperTarget(gitProtocol: "https", host: host, path: path))
+        #expect(target.isListed(by: entry) == listed)
+    }
+
     /// Issue 31: every URL tool decides on a server. kubectl without cluster info gets nothing; Vault without
     /// VAULT_ADDR is checked at its default address like any other.
-    @Test func aToolThatNamesNoServerIsDecidedAllTheSame() throws {
+    @Test func aToolThatNamesNoServerIsDecidedAllTheSame() async throws {
         let home = try TemporaryDirectory()
         let application = Application(
             environment: EnvironmentVariables(["HOME": home.path, "XDG_CONFIG_HOME": home.appending("config")]))
@@ -64,21 +93,21 @@ import Testing
         work.clientId = "client"
         work.helperHosts = ["kube.example.com:6443"]
         try application.configStore.save(ConfigFile(profiles: ["work": work]))
-        func decide(_ tool: URLTool, _ url: String?) throws -> URLToolDecision {
-            try application.helperDecision(for: tool, url: url, current: "work", isExplicit: false)
+        func decide(_ tool: URLTool, _ url: String?) async throws -> URLToolDecision {
+            try await application.helperDecision(for: tool, url: url, current: "work", isExplicit: false)
         }
-        #expect(try decide(.kubectl, nil) == .noServerNamed)
-        #expect(try decide(.kubectl, "") == .noServerNamed)
-        #expect(try decide(.kubectl, "https://kube.example.com:6443") == .answer(profile: "work"))
-        #expect(try decide(.kubectl, "kube.example.com:6443") == .notAURL("kube.example.com:6443"))
+        #expect(try await decide(.kubectl, nil) == .noServerNamed)
+        #expect(try await decide(.kubectl, "") == .noServerNamed)
+        #expect(try await decide(.kubectl, "https://kube.example.com:6443") == .answer(profile: "work"))
+        #expect(try await decide(.kubectl, "kube.example.com:6443") == .notAURL("kube.example.com:6443"))
         let vaultDefault = try #require(HelperTarget(url: "https://127.0.0.1:8200"))
-        #expect(try decide(.vault, nil) == .notListed(vaultDefault), "the default address is not listed")
-        #expect(try decide(.vault, "") == .notListed(vaultDefault), "empty is unset, as for the vault CLI")
+        #expect(try await decide(.vault, nil) == .notListed(vaultDefault), "the default address is not listed")
+        #expect(try await decide(.vault, "") == .notListed(vaultDefault), "empty is unset, as for the vault CLI")
         work.helperHosts = ["127.0.0.1:8200"]
         try application.configStore.save(ConfigFile(profiles: ["work": work]))
-        #expect(try decide(.vault, nil) == .answer(profile: "work"))
+        #expect(try await decide(.vault, nil) == .answer(profile: "work"))
         #expect(
-            try decide(.vault, "https://vault.example.com:8200")
+            try await decide(.vault, "https://vault.example.com:8200")
                 == .notListed(try #require(HelperTarget(url: "https://vault.example.com:8200"))))
     }
 }

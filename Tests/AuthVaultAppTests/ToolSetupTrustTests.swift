@@ -120,7 +120,8 @@ import Testing
         SetupRequest.aws(awsProfile: "x]\ncredential_process = /tmp/evil\n[profile y"), .aws(awsProfile: "a b"),
         .aws(awsProfile: ""),
         .aws(awsProfile: "x#y"), .kubectl(context: "prod\nusers:", user: nil), .kubectl(context: nil, user: "me\r"),
-        .kubectl(context: nil, user: "a\"b"), .git(host: "git.example.com\n[core]"), .git(host: "git.example.com/team"),
+        .kubectl(context: nil, user: "a\"b"), .git(host: "git.example.com\n[core]"),
+        .git(host: "git.example.com/a%2Fb"),
         .docker(registry: "registry.example.com\"x"), .docker(registry: "user@registry.example.com"),
     ])
     func namesThatCouldEndALineASectionOrAKeyAreRefused(request: SetupRequest) throws {

@@ -51,6 +51,32 @@ import Testing
         #expect(try setup.plan(request, undo: true).changesNothing, "a second undo changes nothing")
     }
 
+    /// The undo checks the file's trust again just before it writes: a file, or its directory, made writable by
+    /// others between the plan and its writing is refused with the command that fixes it, and nothing is written.
+    @Test(arguments: 0..<files.count, [false, true])
+    func aFileMadeWritableByOthersAfterThePlanIsRefusedBeforeTheUndoWrites(index: Int, directory: Bool) throws {
+        let (request, path, variables, text) = Self.files[index]
+        let fixture = try ToolSetupFixture()
+        try fixture.write(text, to: path, mode: 0o600)
+        let setup = fixture.setup(with: variables)
+        try setup.apply(try setup.plan(request))
+        let setUp = fixture.text(path)
+        let record = fixture.text(".local/share/authvault/setup-changes.json")
+        let plan = try setup.plan(request, undo: true)
+        let opened = fixture.home.appending(directory ? (path as NSString).deletingLastPathComponent : path)
+        chmod(opened, directory ? 0o777 : 0o666)
+        defer { chmod(opened, directory ? 0o700 : 0o600) }
+
+        #expect {
+            try setup.apply(plan)
+        } throws: { error in
+            guard case SetupError.untrusted = error else { return false }
+            return "\(error)".contains("fix it with: chmod")
+        }
+        #expect(fixture.text(path) == setUp, "nothing was undone")
+        #expect(fixture.text(".local/share/authvault/setup-changes.json") == record, "the record still holds it")
+    }
+
     @Test(arguments: 0..<files.count)
     func theUndoRemovesAFileSetupCreatedAndItsDirectory(index: Int) throws {
         let (named, path, variables, _) = Self.files[index]

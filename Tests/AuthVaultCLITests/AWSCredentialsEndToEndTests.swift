@@ -15,8 +15,8 @@ import Testing
         var cli: HeadlessCLI { profile.cli }
         var moto: MotoServer { profile.pool.moto }
 
-        /// Signed in, the identity pool configured; credentials from it last an hour.
-        static func make(allowGuests: Bool = false) async throws -> Fixture {
+        /// Signed in, the identity pool configured; credentials from it last `lifetime` seconds (an hour).
+        static func make(allowGuests: Bool = false, lifetime: Double = 3600) async throws -> Fixture {
             let profile = try await SignedInProfile.make()
             let pool = profile.pool
             let provider = "cognito-idp.us-east-1.amazonaws.com/\(pool.poolId)"
@@ -30,7 +30,7 @@ import Testing
             let poolId = try #require(created["IdentityPoolId"] as? String)
             let identity = try await IdentityPoolProxy.start(
                 moto: pool.moto, provider: provider, clientId: pool.clientId,
-                jwksURL: pool.jwksURL, lifetime: 3600)
+                jwksURL: pool.jwksURL, lifetime: lifetime)
             let configured = try await profile.cli.run([
                 "configure", "--identity-pool-id", poolId, "--identity-endpoint", identity.endpoint,
             ])
@@ -230,7 +230,7 @@ import Testing
             #"[ "$AWS_SECRET_ACCESS_KEY" = "$EXPECTED_SECRET" ] && [ "$AWS_SESSION_TOKEN" = "$EXPECTED_TOKEN" ] && "#
             + #"[ -z "$AUTHVAULT_VAULT_PASSPHRASE" ] && echo "$AWS_ACCESS_KEY_ID""#
         let exec = try await cli.run(
-            ["exec", "--aws", "--", "/bin/sh", "-c", check],
+            ["exec", "--aws", "--env-credentials", "--", "/bin/sh", "-c", check],
             extraEnvironment: ["EXPECTED_SECRET": secret, "EXPECTED_TOKEN": token])
         #expect(exec.status == 0 && exec.stdoutText == keyId + "\n", "\(exec.stderrText)")
         let mixed = try await cli.run(["exec", "--aws", "--env", "API_TOKEN", "--", "/bin/true"])
@@ -281,7 +281,7 @@ import Testing
         #expect(guest.status == 0, "\(guest.stderrText)")
         let guestKeyId = try #require(Self.json(guest.stdoutText)["accessKeyId"] as? String)
         let guestExec = try await cli.run([
-            "exec", "--aws", "--guest", "--", "/bin/sh", "-c", #"echo "$AWS_ACCESS_KEY_ID""#,
+            "exec", "--aws", "--env-credentials", "--guest", "--", "/bin/sh", "-c", #"echo "$AWS_ACCESS_KEY_ID""#,
         ])
         #expect(guestExec.status == 0 && guestExec.stdoutText == guestKeyId + "\n", "\(guestExec.stderrText)")
         let guestWithoutAWS = try await cli.run(["exec", "--guest", "--", "/bin/true"])

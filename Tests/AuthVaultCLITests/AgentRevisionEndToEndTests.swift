@@ -111,7 +111,7 @@ import Testing
 
         #expect(try await cli.run(["vault", "lock"]).status == 0)
         #expect(try await Self.token(cli).status == 4)
-        let login = try await cli.login(SignedInProfile.username, lines: [SignedInProfile.password])
+        let login = try await cli.login(SignedInProfile.username, lines: [SignedInProfile.password], ["--force"])
         #expect(login.status == 0, "\(login.stderrText)")
         let afterLogin = try await Self.token(cli)
         #expect(afterLogin.status == 0, "served after the sign-in: \(afterLogin.stderr); agent: \(agent.log)")
@@ -132,7 +132,7 @@ import Testing
         defer { agent.kill() }
         let cli = profile.cli
         let recordBefore = cli.recordBytes
-        let login = try await cli.login(SignedInProfile.username, lines: [SignedInProfile.password])
+        let login = try await cli.login(SignedInProfile.username, lines: [SignedInProfile.password], ["--force"])
         #expect(login.status == 4, "\(login.stderrText)")
         #expect(
             login.stderrText.contains("'authvault vault unlock'") && login.stderrText.contains("Nothing was written"),

@@ -89,7 +89,7 @@ import Testing
         #expect(try profile.browserOutcome()["redirectURI"] as? String == OAuthServer.secondRedirectURI)
 
         let second = try LoopbackPort(OAuthServer.secondRedirectPort)
-        let busy = try await profile.login(script: "scripted_browser.py", mode: "silent")
+        let busy = try await profile.login(script: "scripted_browser.py", mode: "silent", ["--force"])
         #expect(busy.status == 2)
         #expect(
             busy.stderrText.contains(
@@ -133,7 +133,7 @@ import Testing
         #expect(first.status == 0, "\(first.stderrText)")
         let kept = profile.cli.recordBytes
         let replay = try await profile.login(
-            script: "scripted_browser.py", mode: "replay", environment: ["TEST_BROWSER_SAVED": saved])
+            script: "scripted_browser.py", mode: "replay", ["--force"], environment: ["TEST_BROWSER_SAVED": saved])
         #expect(replay.status == 3)
         #expect(replay.stderrText.contains("refused the code"))
         #expect(profile.cli.recordBytes == kept, "the vault was not written")

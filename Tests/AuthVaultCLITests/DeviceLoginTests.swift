@@ -48,7 +48,7 @@ import Testing
         #expect(
             again.status == 2 && again.stderrText.contains("This machine is no remembered device of profile 'default'"))
 
-        let third = try await account.login("dana", password: password)
+        let third = try await account.login("dana", password: password, extra: ["--force"])
         #expect(third.status == 0, "\(third.stderrText)")
         let renewed = try #require(try await scenario.statusDevice())
         #expect(renewed.key != device.key)

@@ -185,10 +185,11 @@ final class HeadlessCLI: Sendable {
     }
 
     /// Puts the signed-in session where a test wants it in its lifetime without waiting: the access and ID tokens
-    /// (a machine profile has no ID token) are replaced by unsigned copies issued an hour before `expiresAt` and
-    /// expiring then (relative to now); the refresh token and user name stay. Returns the record as saved.
+    /// (a machine profile has no ID token) are replaced by unsigned copies issued `lifetime` seconds (an hour) before
+    /// `expiresAt` and expiring then (relative to now); the refresh token and user name stay. Returns the record as
+    /// saved.
     @discardableResult
-    func ageTokens(expiringIn seconds: Double) async throws -> [String: Any] {
+    func ageTokens(expiringIn seconds: Double, lifetime: Int = 3600) async throws -> [String: Any] {
         guard var record = try await storedRecord(), record["accessToken"] is String else {
             throw TestFixtureError("no signed-in session to age")
         }
@@ -196,7 +197,7 @@ final class HeadlessCLI: Sendable {
         for field in ["accessToken", "idToken"] {
             guard let token = record[field] as? String else { continue }
             var claims = TestJWT.claims(of: token) ?? [:]
-            claims["iat"] = Int(expiresAt) - 3600
+            claims["iat"] = Int(expiresAt) - lifetime
             claims["exp"] = Int(expiresAt)
             let stub = try TestJWT.unsigned(claims)
             record[field] = stub

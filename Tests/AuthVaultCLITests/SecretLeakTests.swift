@@ -81,11 +81,12 @@ import Testing
         let before = try #require(cli.recordBytes)
 
         #expect(
-            try await cli.login("grace", lines: ["Not-Graces-Password-1!"], ["--auth-flow", "password"]).status == 1)
+            try await cli.login("grace", lines: ["Not-Graces-Password-1!"], ["--auth-flow", "password", "--force"])
+                .status == 1)
         let current = try await TOTPCode.current()
         let wrong = String(format: "%06d", (Int(current)! + 1) % 1_000_000)
         cli.remember(wrong, as: "a wrong MFA code")
-        let wrongCode = try await cli.login("grace", lines: [password], ["--mfa-code", wrong])
+        let wrongCode = try await cli.login("grace", lines: [password], ["--mfa-code", wrong, "--force"])
         #expect(wrongCode.status == 1, "\(wrongCode.stderrText)")
         #expect(cli.recordBytes == before, "refused sign-ins keep the stored session")
         #expect(try await cli.run(["token"]).status == 0)

@@ -135,7 +135,7 @@ import Testing
         #expect(try await cli.login("alice", lines: [Self.password]).status == 0)
         let token = try await cli.run(["token"]).stdoutText
         let before = try #require(cli.recordBytes)
-        let again = try await cli.login("alice", lines: ["Still-Not-It-2!"], ["--auth-flow", "password"])
+        let again = try await cli.login("alice", lines: ["Still-Not-It-2!"], ["--auth-flow", "password", "--force"])
         #expect(again.status == 1)
         #expect(cli.recordBytes == before, "a failed sign-in does not touch the stored session")
         let after = try await cli.run(["token"])
@@ -186,8 +186,8 @@ import Testing
         #expect(owner == "bob", "a token moto issued")
 
         // moto checks passwords on the password flow: the chosen one is now the password, the temporary one is not.
-        #expect(try await cli.login("bob", lines: [chosen], ["--auth-flow", "password"]).status == 0)
-        #expect(try await cli.login("bob", lines: [temporary], ["--auth-flow", "password"]).status == 1)
+        #expect(try await cli.login("bob", lines: [chosen], ["--auth-flow", "password", "--force"]).status == 0)
+        #expect(try await cli.login("bob", lines: [temporary], ["--auth-flow", "password", "--force"]).status == 1)
         cli.expectNoSecretLeaks()
     }
 

@@ -106,7 +106,7 @@ struct VaultCommandTests {
         let status = try cli(["status", "--debug"])
         #expect(
             status.stderrText.contains(
-                "authvault debug: D-Bus Secret Service: look up the item of profile 'default' in "),
+                "authvault debug: D-Bus Secret Service: look up the item of profile 'default' (plain session) in "),
             "\(status.stderrText)")
         #expect(status.stderrText.contains("its tokens in the secret-service vault"), "\(status.stderrText)")
         for secret in ["access-123", "refresh-456"] {

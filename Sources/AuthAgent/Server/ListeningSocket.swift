@@ -15,15 +15,20 @@ struct ListeningSocket: Sendable {
     private let bound: (lockDescriptor: Int32, device: UInt64, inode: UInt64)?
 
     /// Makes the directory (0700) if missing, replaces a stale socket, binds and listens.
-    /// - Parameter mode: the socket file's; 0600 unless another user is served through a bind mount.
-    static func open(path: String, backlog: Int32, mode: mode_t = 0o600) throws(AgentServerError) -> ListeningSocket {
+    /// - Parameters:
+    ///   - mode: the socket file's; 0600 unless another user is served through a bind mount.
+    ///   - afterBinding: runs between bind and the mode being set: where a test plays the process that swaps the
+    ///     socket for a link.
+    static func open(
+        path: String, backlog: Int32, mode: mode_t = 0o600, afterBinding: (String) -> Void = { _ in }
+    ) throws(AgentServerError) -> ListeningSocket {
         guard !path.isEmpty, path.utf8.count <= UnixSocket.maximumPathLength else { throw .pathTooLong(path: path) }
         let directory = Self.directory(of: path)
         try makePrivateDirectory(directory)
         let lockDescriptor = try takeLock(path + ".lock")
         do {
             try removeStaleSocket(at: path)
-            let (descriptor, device, inode) = try bind(path, backlog: backlog, mode: mode)
+            let (descriptor, device, inode) = try bind(path, backlog: backlog, mode: mode, afterBinding: afterBinding)
             return ListeningSocket(descriptor: descriptor, path: path, bound: (lockDescriptor, device, inode))
         } catch {
             close(lockDescriptor)
@@ -114,7 +119,9 @@ struct ListeningSocket: Sendable {
         }
     }
 
-    private static func bind(_ path: String, backlog: Int32, mode: mode_t) throws(AgentServerError) -> (
+    private static func bind(
+        _ path: String, backlog: Int32, mode: mode_t, afterBinding: (String) -> Void
+    ) throws(AgentServerError) -> (
         Int32, UInt64, UInt64
     ) {
         // Accepted sockets do not inherit the listener's non-blocking flag (Linux), so connections stay blocking.
@@ -131,14 +138,17 @@ struct ListeningSocket: Sendable {
             if error.call == "listen" { unlink(path) }
             throw .system(operation: error.call == "listen" ? "listen on" : error.call, path: path, errno: error.code)
         }
+        afterBinding(path)
         // Exactly `mode` whatever the umask took; nobody could connect before listen anyway. Never through a link:
-        // whoever can write the directory (a container given it) could swap the socket for a link to a file of ours.
+        // whoever can write the directory (a container given it) could swap the socket for a link to a file of ours
+        // (fchmodat without following fails on a link), and what is there must be a socket before and after.
         var status = stat()
-        guard fchmodat(AT_FDCWD, path, mode, AT_SYMLINK_NOFOLLOW) == 0, lstat(path, &status) == 0,
-            status.st_mode & S_IFMT == S_IFSOCK
-        else {
+        let isSocket = { lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK }
+        guard isSocket(), fchmodat(AT_FDCWD, path, mode, AT_SYMLINK_NOFOLLOW) == 0, isSocket() else {
             let failure = errno
             close(descriptor)
+            // What was swapped in is not ours to remove.
+            guard isSocket() else { throw .notASocket(path: path) }
             unlink(path)
             throw .system(operation: "secure", path: path, errno: failure)
         }

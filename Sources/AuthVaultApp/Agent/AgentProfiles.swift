@@ -62,7 +62,7 @@ final class AgentProfiles: AgentProfileProvider {
         async throws(AgentFailure) -> String?
     {
         do {
-            return try application.agentProfile(named: named, for: target, among: served)
+            return try await application.agentProfile(named: named, for: target, among: served)
         } catch {
             throw AgentFailure(.internal, error.description)
         }

@@ -70,6 +70,9 @@ public struct ProfileSettings: Codable, Sendable, Equatable {
     public var grant: GrantChoice?
     /// The app client's refresh-token validity in seconds, as set in Cognito: when a session's refresh token ends.
     public var refreshTokenValidity: Int?
+    /// A helper or `token` that finds no usable session signs in on the user's terminal (or desktop) before it
+    /// answers (`configure --helper-sign-in on`); off when nil.
+    public var helperSignIn: Bool?
 
     public init() {}
 
@@ -112,6 +115,8 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
     public let grant: GrantChoice
     /// Seconds a refresh token lasts (the app client's setting); nil when not configured, and then not known.
     public let refreshTokenValidity: Int?
+    /// `configure --helper-sign-in`: a helper without a session signs in on the user's terminal first.
+    public let helperSignIn: Bool
 
     /// The configuration file's names, so that a listing shows a profile under the same keys whether it resolves
     /// or not (docs/profiles-list.schema.json).
@@ -122,6 +127,7 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
         case signOutURI, vault, authFlow
         case rotatesRefreshTokens = "rotateRefreshTokens"
         case caBundle, helperHosts, identityPoolId, identityEndpoint, awsRoleARN, grant, refreshTokenValidity
+        case helperSignIn
     }
 
     /// Cognito's bounds for a refresh token's validity, in seconds: 60 minutes to 10 years. A configuration file
@@ -181,6 +187,7 @@ public struct ResolvedProfile: Sendable, Equatable, Encodable {
                 reason: "expected seconds from 60 minutes to 3650 days, as Cognito allows")
         }
         refreshTokenValidity = settings.refreshTokenValidity
+        helperSignIn = settings.helperSignIn ?? false
     }
 
     /// When a session's refresh token expires, where the app client's validity is configured: counted from the

@@ -152,13 +152,34 @@ public enum ProfileValidation {
     /// A host name or address, optionally with a port (what git and docker pass to a credential helper), and
     /// optionally a path prefix (`git.example.com/team`): the entry then names only requests under that path.
     public static func helperHost(_ value: String) throws(ConfigError) {
-        guard isHelperHost(value) else {
-            throw .invalidValue(
-                option: "helper-host", value: value,
-                reason:
-                    "expected a host such as git.example.com or registry.example.com:5000, optionally with a path prefix such as git.example.com/team"
-            )
+        if let problem = helperHostProblem(value) {
+            throw .invalidValue(option: "helper-host", value: value, reason: problem)
         }
+    }
+
+    /// What is wrong with a helper host (after `normalizedHelperHost`), nil when nothing is.
+    static func helperHostProblem(_ value: String) -> String? {
+        let authority = value.prefix { $0 != "/" }
+        guard value.utf8.count <= 255, HostPort(authority) != nil else {
+            return
+                "expected a host such as git.example.com or registry.example.com:5000, optionally with a path prefix such as git.example.com/team"
+        }
+        let path = value.dropFirst(authority.count)
+        guard !path.isEmpty else { return nil }
+        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        if segments.contains(where: \.isEmpty) { return "a path prefix has no empty segments ('//')" }
+        // git decodes the path it sends: an escaped slash or a NUL would make a prefix say other than it seems.
+        if segments.contains(where: { $0.lowercased().contains("%2f") || $0.contains("%00") }) {
+            return "a path prefix has no escaped '/' (%2F) or %00: git decodes the path before matching"
+        }
+        let decoded = segments.map { HelperHostEntry.decoded($0) }
+        if decoded.contains(where: { $0 == "." || $0 == ".." }) {
+            return "a path prefix has no '.' or '..' segments"
+        }
+        guard !decoded.contains(nil), segments.allSatisfy(isPathSegment) else {
+            return "a path prefix takes letters, digits, -._~!$&()*+,;= and %XX escapes of UTF-8"
+        }
+        return nil
     }
 
     /// `host[:port]`, and with `allowingPath` an optional `/path-prefix`: segments of RFC 3986's unreserved,
@@ -173,10 +194,15 @@ public enum ProfileValidation {
         return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).allSatisfy(isPathSegment)
     }
 
-    /// A helper host as stored: its host lower-case (names are case-blind), its path prefix as given.
+    /// A helper host as stored: its host lower-case (names are case-blind), its path prefix as given without the
+    /// slashes before and after it (git sends the path without them): `Git.Example.com/acme/` is
+    /// `git.example.com/acme`, `git.example.com/` the bare host.
     public static func normalizedHelperHost(_ value: String) -> String {
         let authority = value.prefix { $0 != "/" }
-        return authority.lowercased() + value.dropFirst(authority.count)
+        var path = value.dropFirst(authority.count)
+        while path.first == "/" { path = path.dropFirst() }
+        while path.last == "/" { path = path.dropLast() }
+        return authority.lowercased() + (path.isEmpty ? "" : "/" + path)
     }
 
     private static func isPathSegment(_ segment: Substring) -> Bool {

@@ -1,22 +1,30 @@
 import NetworkHosts
 
-/// Where a tool is about to send the token, as its protocol tells: the scheme, the host and the port. Every helper
-/// builds one and asks `Application.helperProfile(for:current:isExplicit:)`, the one place that decides whether a
-/// token goes there.
+/// Where a tool is about to send the token, as its protocol tells: the scheme, the host and the port, and from git
+/// the path and the user in the URL. Every helper builds one and asks
+/// `Application.helperProfile(for:current:isExplicit:)`, the one place that decides whether a token goes there.
 public struct HelperTarget: Sendable, Equatable {
     /// Lowercased; only `https` ever gets a token.
     public let scheme: String
     public let endpoint: HostPort
+    /// git's `path=` (sent with `credential.useHttpPath`): decoded, without leading or trailing slashes. Nil from
+    /// every other tool.
+    public let path: String?
+    /// git's `username=`: the user in the remote URL (`https://alice@host/...`). Nil from every other tool.
+    public let username: String?
 
-    public init(scheme: String, endpoint: HostPort) {
+    public init(scheme: String, endpoint: HostPort, path: String? = nil, username: String? = nil) {
         self.scheme = scheme.lowercased()
         self.endpoint = endpoint
+        self.path = path.flatMap { $0.isEmpty ? nil : $0 }
+        self.username = username.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// git's `protocol=` and `host=` lines (`host=example.com:8443` when the URL names a port). Nil without either.
-    public init?(gitProtocol: String?, host: String?) {
+    /// git's `protocol=` and `host=` lines (`host=example.com:8443` when the URL names a port), with its `path=`
+    /// and `username=` when it sends them. Nil without a protocol or a host.
+    public init?(gitProtocol: String?, host: String?, path: String? = nil, username: String? = nil) {
         guard let gitProtocol, let host, let endpoint = HostPort(host) else { return nil }
-        self.init(scheme: gitProtocol, endpoint: endpoint)
+        self.init(scheme: gitProtocol, endpoint: endpoint, path: path, username: username)
     }
 
     /// A URL: kubectl's cluster server, Vault's address.
@@ -38,27 +46,9 @@ public struct HelperTarget: Sendable, Equatable {
     /// Whether a `configure --helper-host` entry names this target: the same host (names regardless of case and a
     /// trailing dot, addresses by value), and the same port when the entry names one (443 when the target names
     /// none). An entry without a port stands for the host on any port. An entry with a path prefix
-    /// (`host/team`) names only requests under that path: no helper's target carries a path yet, so it names none.
+    /// (`host/team`) names only a target whose path lies under it, segment by segment.
     public func isListed(by entry: String) -> Bool {
-        guard !entry.contains("/"), let listed = HostPort(entry), listed.host == endpoint.host else { return false }
-        guard let port = listed.port else { return true }
-        return port == (endpoint.port ?? 443)
-    }
-}
-
-extension Application {
-    /// The profile whose token may go to `target`, or nil: only over https, to a host a profile lists among its
-    /// helper hosts. A profile named explicitly chooses among those, it never widens them; otherwise `current`
-    /// answers when it lists the host, and the first listing profile by name when it does not.
-    public func helperProfile(for target: HelperTarget, current: String, isExplicit: Bool) throws(ApplicationError)
-        -> String?
-    {
-        guard target.scheme == "https" else { return nil }
-        let profiles: [(profile: String, hosts: [String])]
-        do { profiles = try configStore.helperHosts() } catch { throw .configuration(error) }
-        let listing = profiles.filter { $0.hosts.contains { target.isListed(by: $0) } }.map(\.profile)
-        if listing.contains(current) { return current }
-        return isExplicit ? nil : listing.first
+        HelperHostEntry(entry)?.specificity(for: self) != nil
     }
 }
 
@@ -89,19 +79,25 @@ public enum URLToolDecision: Sendable, Equatable {
     case notAURL(String)
     /// Not https, or a host no profile lists.
     case notListed(HelperTarget)
+    /// Several profiles list the host and nothing tells them apart.
+    case ambiguous(HelperTarget, candidates: [String])
 }
 
 extension Application {
     /// The decision for `tool`'s call naming `url` (nil or empty: it named none): every call decides on a server,
     /// the tool's default when it has one, and that server passes `helperProfile(for:current:isExplicit:)`.
-    public func helperDecision(for tool: URLTool, url: String?, current: String, isExplicit: Bool)
-        throws(ApplicationError) -> URLToolDecision
-    {
+    nonisolated(nonsending) public func helperDecision(
+        for tool: URLTool, url: String?, current: String, isExplicit: Bool
+    ) async throws(ApplicationError) -> URLToolDecision {
         guard let url = url.flatMap({ $0.isEmpty ? nil : $0 }) ?? tool.unnamedAddress else { return .noServerNamed }
         guard let target = HelperTarget(url: url) else { return .notAURL(url) }
-        guard let profile = try helperProfile(for: target, current: current, isExplicit: isExplicit) else {
-            return .notListed(target)
+        do {
+            guard let profile = try await helperProfile(for: target, current: current, isExplicit: isExplicit) else {
+                return .notListed(target)
+            }
+            return .answer(profile: profile)
+        } catch .ambiguousHelperTarget(_, let candidates) {
+            return .ambiguous(target, candidates: candidates)
         }
-        return .answer(profile: profile)
     }
 }

@@ -18,6 +18,8 @@ public struct ResidueFailure: Sendable, Equatable, CustomStringConvertible {
 struct ResidueRemoval {
     let configPath: String
     let dataDirectory: String
+    /// Runs just before each entry is opened: where a test plays the other process that swaps a directory for a link.
+    var beforeOpening: (String) -> Void = { _ in }
 
     private var configDirectory: String? {
         let directory = FilePath.parent(of: configPath)
@@ -33,7 +35,7 @@ struct ResidueRemoval {
         var removed: [String] = []
         var failures: [ResidueFailure] = []
         for path in [configPath, dataDirectory] where Self.exists(path) {
-            if let failure = Self.removeTree(path) { failures.append(failure) } else { removed.append(path) }
+            if let failure = removeTree(path) { failures.append(failure) } else { removed.append(path) }
         }
         if let configDirectory, Self.exists(configDirectory) {
             if rmdir(configDirectory) == 0 {
@@ -51,27 +53,33 @@ struct ResidueRemoval {
     }
 
     /// Removes `path`: a directory with what it holds, anything else (a link too) by its name alone.
-    private static func removeTree(_ path: String) -> ResidueFailure? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            return errno == ENOENT ? nil : ResidueFailure(path: path, reason: SystemCallError.text(errno))
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            return unlink(path) == 0 || errno == ENOENT
-                ? nil : ResidueFailure(path: path, reason: SystemCallError.text(errno))
-        }
-        guard let stream = opendir(path) else { return ResidueFailure(path: path, reason: SystemCallError.text(errno)) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
+    private func removeTree(_ path: String) -> ResidueFailure? {
+        removeEntry(path, in: AT_FDCWD, path: path)
+    }
+
+    /// Removes `name` of the open directory `parent`. A directory is opened without following a link and walked
+    /// by its descriptor, so one swapped for a link after it was listed is removed as the link it now is.
+    private func removeEntry(_ name: String, in parent: Int32, path: String) -> ResidueFailure? {
+        do throws(SystemCallError) {
+            beforeOpening(path)
+            let directory: Int32
+            do throws(SystemCallError) {
+                directory = try SystemCall.openDirectory(name, in: parent)
+            } catch  where error.code == ELOOP || error.code == ENOTDIR {
+                try SystemCall.unlink(name, in: parent, directory: false)
+                return nil
             }
-            if name != "." && name != ".." { names.append(name) }
+            defer { close(directory) }
+            do { try PrivateDirectory.checkOwned(descriptor: directory, path: path) } catch {
+                return ResidueFailure(path: path, reason: error.description)
+            }
+            for entry in try SystemCall.directoryEntries(directory) {
+                if let failure = removeEntry(entry, in: directory, path: FilePath.join(path, entry)) { return failure }
+            }
+            try SystemCall.unlink(name, in: parent, directory: true)
+            return nil
+        } catch {
+            return error.code == ENOENT ? nil : ResidueFailure(path: path, reason: SystemCallError.text(error.code))
         }
-        closedir(stream)
-        for name in names {
-            if let failure = removeTree(FilePath.join(path, name)) { return failure }
-        }
-        return rmdir(path) == 0 ? nil : ResidueFailure(path: path, reason: SystemCallError.text(errno))
     }
 }

@@ -4,7 +4,7 @@
 enum SetupNames {
     static func check(_ request: SetupRequest) throws(SetupError) {
         switch request {
-        case .git(let host): try hostName(host, as: .gitHost)
+        case .git(let host): try gitHost(host)
         case .docker(let registry): try hostName(registry, as: .registry)
         case .kubectl(let context, let user):
             if let context { try name(context, as: .kubeContext, extra: kubeExtras, rule: kubeRule) }
@@ -35,6 +35,16 @@ enum SetupNames {
             throw .invalidName(
                 kind, value: value,
                 rule: "expected a host such as example.com, or host:port such as registry.example.com:5000")
+        }
+    }
+
+    /// A host or host:port, with a path prefix when one account of several on the host owns it (git sends the
+    /// path with `credential.useHttpPath`).
+    private static func gitHost(_ value: String) throws(SetupError) {
+        if let problem = ProfileValidation.helperHostProblem(ProfileValidation.normalizedHelperHost(value)) {
+            throw .invalidName(
+                .gitHost, value: value,
+                rule: problem + " (for example git.example.com, git.example.com:8443 or git.example.com/team)")
         }
     }
 

@@ -75,6 +75,6 @@ enum SetupEdit: Sendable, Equatable {
 enum SetupRecording: Sendable, Equatable {
     /// A setup: its claim on the file, with the file as it was before (for the record's first claim on it).
     case claim(SetupClaim, file: ToolFile, createdDirectories: [String], replaced: [String]?)
-    /// An undo: the claim goes, and the file's entry with its last claim.
-    case release(SetupClaim, path: String)
+    /// An undo: the claim goes, and the file's entry with its last claim; `contents`, the file as the undo read it.
+    case release(SetupClaim, path: String, contents: [UInt8]?)
 }

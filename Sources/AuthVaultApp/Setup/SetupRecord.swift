@@ -1,10 +1,12 @@
+import AuthCrypto
 import FoundationEssentials
 import SecureFiles
 
 /// What `setup` changed in each tool's file, so that `--undo` (and `reset`) can put the file back as it was: the
-/// file's bytes before the first setup touched it (none: it did not exist), the directories that setup created for
-/// it, the bytes the last change wrote, and which profile set up what in it. Kept in `setup-changes.json`, 0600 in
-/// the 0700 data directory, and trusted only when nobody else could have replaced it.
+/// file's bytes before the first setup touched it (none: it did not exist; sealed, see `SealedOriginal`), the
+/// directories that setup created for it, the digest of the bytes the last change wrote, and which profile set up
+/// what in it. Kept in `setup-changes.json`, 0600 in the 0700 data directory, and trusted only when nobody else
+/// could have replaced it. No copy of the tool's file is kept readable: it may hold secrets.
 struct SetupRecord: Sendable, Equatable {
     static let fileName = "setup-changes.json"
     var files: [RecordedFile] = []
@@ -29,7 +31,17 @@ struct SetupRecord: Sendable, Equatable {
         do {
             try FileTrust.checkWithAncestors(path)
             guard let bytes = try SecureFile.read(path) else { return SetupRecord() }
-            return SetupRecord(files: try JSONDecoder().decode(Stored.self, from: Data(bytes)).files)
+            let decoder = JSONDecoder()
+            guard try decoder.decode(Version.self, from: Data(bytes)).version == 1 else {
+                return SetupRecord(files: try decoder.decode(Stored.self, from: Data(bytes)).files)
+            }
+            // Version 1 kept the files' bytes readable: they are sealed, and the plain copy overwritten, at once.
+            let record = SetupRecord(
+                files: try decoder.decode(StoredVersion1.self, from: Data(bytes)).files.map { try $0.migrated() })
+            try record.save(in: dataDirectory)
+            return record
+        } catch let error as SetupError {
+            throw error
         } catch let error as FileSystemError {
             throw .untrusted(error)
         } catch {
@@ -44,7 +56,7 @@ struct SetupRecord: Sendable, Equatable {
             guard !files.isEmpty else { return try SecureFile.remove(path) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(Stored(version: 1, files: files))
+            let data = try encoder.encode(Stored(files: files))
             try PrivateDirectory.create(dataDirectory)
             try SecureFile.write(Array(data) + [0x0A], to: path)
         } catch {
@@ -52,8 +64,12 @@ struct SetupRecord: Sendable, Equatable {
         }
     }
 
+    private struct Version: Decodable {
+        var version: Int
+    }
+
     private struct Stored: Codable {
-        var version = 1
+        var version = 2
         var files: [RecordedFile]
     }
 }
@@ -62,13 +78,14 @@ struct SetupRecord: Sendable, Equatable {
 struct RecordedFile: Sendable, Equatable, Codable {
     /// The file the tool's name leads to (the one written).
     let path: String
-    /// Its bytes before the first setup; nil when it did not exist.
-    let original: Data?
+    /// Its bytes before the first setup, opened only by the bytes setup last wrote; nil when it did not exist.
+    var original: SealedOriginal?
     /// Its permission bits before the first setup.
     let originalMode: UInt32?
     /// The directories setup made for it, innermost first: removed again with the file.
     let createdDirectories: [String]
-    /// The bytes the last setup or undo wrote: while the file still holds them, nobody else edited it.
+    /// The SHA-256 digest of the bytes the last setup or undo wrote: while the file still holds them, nobody else
+    /// edited it.
     var written: Data
     /// Someone else edited the file between two setups: its old bytes would undo their edit too, so an undo
     /// removes setup's own entries only.
@@ -76,6 +93,17 @@ struct RecordedFile: Sendable, Equatable, Codable {
     var claims: [SetupClaim]
     /// The values each setup replaced (a claim absent: it replaced nothing), which its undo puts back.
     var replaced: [ReplacedValues]
+
+    /// Whether the file (nil: missing) holds what setup last wrote.
+    func holdsWritten(_ contents: [UInt8]?) -> Bool { contents.map(Self.digest) == written }
+
+    /// `contents` written by setup: the record's digest of them, and the original sealed again to open by them.
+    mutating func wrote(_ contents: [UInt8], over current: [UInt8]?) throws(CryptoError) {
+        original = try original?.resealed(from: current, to: contents)
+        written = Self.digest(contents)
+    }
+
+    static func digest(_ contents: [UInt8]) -> Data { Data(SHA256.hash(data: contents)) }
 }
 
 /// What one setup replaced in its file: the tool's own values, as the tool's plan read them.
@@ -97,7 +125,7 @@ public struct SetupClaim: Sendable, Equatable, Codable {
         self.profile = profile
         tool = request.tool
         switch request {
-        case .git(let host): (name, user) = (host.lowercased(), nil)
+        case .git(let host): (name, user) = (ProfileValidation.normalizedHelperHost(host), nil)
         case .docker(let registry): (name, user) = (registry.lowercased(), nil)
         case .kubectl(let context, let user): (name, self.user) = (context, user)
         case .aws(let awsProfile): (name, user) = (awsProfile, nil)
@@ -115,8 +143,12 @@ public struct SetupClaim: Sendable, Equatable, Codable {
         }
     }
 
-    /// The same tool entry set up, whichever profile did it.
-    func sameEntry(as other: SetupClaim) -> Bool { tool == other.tool && name == other.name && user == other.user }
+    /// The same tool entry set up, whichever profile did it: for git, the helper entry of the same host, whatever
+    /// path prefix each profile set up under it.
+    func sameEntry(as other: SetupClaim) -> Bool {
+        guard tool == .git else { return tool == other.tool && name == other.name && user == other.user }
+        return other.tool == .git && name.map(GitSetup.authority) == other.name.map(GitSetup.authority)
+    }
 }
 
 extension SetupTool: Codable {}

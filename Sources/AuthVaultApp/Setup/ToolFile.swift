@@ -18,8 +18,7 @@ struct ToolFile: Sendable, Equatable {
     let mode: UInt32?
 
     static func read(_ path: String) throws(SetupError) -> ToolFile {
-        // What another user can replace (the file, or a directory above it, or where a link leads) is not built upon.
-        do { try FileTrust.checkWithAncestors(path) } catch { throw .untrusted(error) }
+        try checkTrust(path)
         let resolved = Self.resolve(path)
         let fd = open(resolved, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -46,6 +45,12 @@ struct ToolFile: Sendable, Equatable {
             contents.append(contentsOf: chunk[0..<count])
         }
         return ToolFile(path: path, resolvedPath: resolved, contents: contents, mode: UInt32(info.st_mode & 0o7777))
+    }
+
+    /// What another user can replace (the file, or a directory above it, or where a link leads) is not built upon:
+    /// checked when the file is read for a plan, and again just before the plan writes it.
+    static func checkTrust(_ path: String) throws(SetupError) {
+        do { try FileTrust.checkWithAncestors(path) } catch { throw .untrusted(error) }
     }
 
     /// Whether `path` names a file (through its links), as kubectl asks when choosing among `$KUBECONFIG`'s files.
@@ -84,9 +89,17 @@ struct ToolFile: Sendable, Equatable {
         return exists(directory) ? [] : [directory]
     }
 
+    /// The file `path` leads to; for one that does not exist yet, its name in the directory that does, so that the
+    /// record names it the same before and after setup creates it (`$HOME` may be `/tmp//home`).
     private static func resolve(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        guard let slash = path.lastIndex(of: "/"), let directory = realpath(FilePath.parent(of: path), nil) else {
+            return path
+        }
+        defer { free(directory) }
+        return FilePath.join(String(cString: directory), String(path[path.index(after: slash)...]))
     }
 }

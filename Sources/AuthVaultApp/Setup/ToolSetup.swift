@@ -41,15 +41,26 @@ public struct ToolSetup: Sendable {
     }
 
     /// The tool's own plan, from the file as it is, without the record; an undo puts back `restoring`, the values
-    /// the setup replaced.
-    func toolPlan(_ request: SetupRequest, profile: ResolvedProfile, undo: Bool, restoring: [String]? = nil)
-        throws(SetupError) -> SetupPlan
-    {
+    /// the setup replaced, unless `others` (the other setups recorded in the file) still need the entry.
+    func toolPlan(
+        _ request: SetupRequest, profile: ResolvedProfile, undo: Bool, restoring: [String]? = nil,
+        others: [SetupClaim] = []
+    ) throws(SetupError) -> SetupPlan {
         let change = { (host: String) in Self.change(host, in: profile, undo: undo) }
         switch request {
         case .git(let host):
-            let host = host.lowercased()
-            return try GitSetup(site: site, host: host).plan(undo: undo, helperHost: change(host), restoring: restoring)
+            let host = ProfileValidation.normalizedHelperHost(host)
+            let claim = SetupClaim(profile: site.profile, request: request)
+            // An undo leaves the entry to the profiles still set up for the host; a setup makes it every listing
+            // profile's.
+            let keeping = Set(others.filter { $0.sameEntry(as: claim) }.map(\.profile))
+            let answering = try gitListing(GitSetup.authority(host), after: change(host)).filter {
+                !undo || keeping.contains($0.profile)
+            }
+            return try GitSetup(
+                site: site, host: host, answering: answering.map(\.profile),
+                needsPath: answering.contains { $0.entries.contains { $0.contains("/") } }
+            ).plan(undo: undo, helperHost: change(host), restoring: restoring)
         case .docker(let registry):
             let host = registry.lowercased()
             return try DockerSetup(site: site, registry: host).plan(
@@ -74,6 +85,11 @@ public struct ToolSetup: Sendable {
 
     /// Writes `plan`: the profile's helper hosts first (the configuration's own atomic replace), then the tool's file.
     public func apply(_ plan: SetupPlan) throws(SetupError) {
+        // The file's trust again, before anything is written: another user may have been let in since the plan.
+        switch plan.edit {
+        case .file(let path, _, _), .remove(let path, _): try ToolFile.checkTrust(path)
+        case .none, .commands: break
+        }
         // Recorded before the file is written: an interrupted setup can still be undone.
         if case .claim(let claim, let file, let directories, let replaced)? = plan.recording {
             try record(claim, file: file, createdDirectories: directories, replaced: replaced, writing: plan.edit)
@@ -103,7 +119,31 @@ public struct ToolSetup: Sendable {
             for arguments in commands { _ = try site.run(tool, arguments) }
         case .remove(let path, let directories): try ToolFile.remove(path: path, directories: directories)
         }
-        if case .release(let claim, let path)? = plan.recording { try release(claim, path: path, after: plan.edit) }
+        if case .release(let claim, let path, let previous)? = plan.recording {
+            try release(claim, path: path, previous: previous, after: plan.edit)
+        }
+    }
+
+    /// The profiles that list git's `authority` once `change` is made to this profile's helper hosts, each with its
+    /// entries there.
+    private func gitListing(_ authority: String, after change: HelperHostChange?) throws(SetupError) -> [(
+        profile: String, entries: [String]
+    )] {
+        var listings: [(profile: String, hosts: [String])]
+        do { listings = try application.configStore.helperHosts() } catch { throw .configuration(error) }
+        if !listings.contains(where: { $0.profile == site.profile }) { listings.append((site.profile, [])) }
+        return listings.compactMap { listing in
+            var hosts = listing.hosts.map(ProfileValidation.normalizedHelperHost)
+            if listing.profile == site.profile {
+                switch change {
+                case .add(let host)?: hosts.append(host)
+                case .remove(let host)?: hosts.removeAll { $0 == host }
+                case nil: break
+                }
+            }
+            let entries = hosts.filter { GitSetup.authority($0) == authority }
+            return entries.isEmpty ? nil : (listing.profile, entries)
+        }
     }
 
     /// The helper-host change a setup (or its undo) makes, none when the list already says so.

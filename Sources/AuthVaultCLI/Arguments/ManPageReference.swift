@@ -18,6 +18,10 @@ enum ManPageReference {
         ("AUTHVAULT_PROFILE", "The profile to use when --profile is not given."),
         ("AUTHVAULT_CONFIG", "The configuration file when --config is not given."),
         ("AUTHVAULT_NON_INTERACTIVE", "1 or true: the same as --non-interactive."),
+        (
+            "GIT_TERMINAL_PROMPT",
+            "0: no prompt and no helper sign-in in the commands tools run (helpers, token, exec, aws-credentials)."
+        ),
         ("AUTHVAULT_DEBUG", "1 or true: the same as --debug."),
         ("AUTHVAULT_VAULT_PASSPHRASE", "The encrypted file vault's passphrase (else a file, else a prompt)."),
         ("AUTHVAULT_VAULT_PASSPHRASE_FILE", "A file (mode 0600) holding the encrypted file vault's passphrase."),

@@ -11,11 +11,14 @@ import AuthVaultApp
 struct DeviceCodeQR {
     let enabled: Bool
     let environment: [String: String]
+    /// Where the code is drawn: standard error (2), with standard output a terminal too; or the controlling terminal
+    /// a helper's sign-in writes to, whatever its standard streams are (the tool's protocol).
+    var descriptor: Int32 = 2
 
     /// The drawing of `uri`, or nil for the text alone.
     func rows(for uri: String) -> [String]? {
-        guard enabled, isatty(1) == 1, isatty(2) == 1, Self.isUTF8(environment),
-            let columns = Self.terminalColumns(), let code = QRCode.encode(uri), code.columns <= columns
+        guard enabled, descriptor != 2 || isatty(1) == 1, isatty(descriptor) == 1, Self.isUTF8(environment),
+            let columns = Self.terminalColumns(of: descriptor), let code = QRCode.encode(uri), code.columns <= columns
         else { return nil }
         return code.halfBlockRows()
     }
@@ -27,10 +30,10 @@ struct DeviceCodeQR {
         return codeset == "utf-8" || codeset == "utf8"
     }
 
-    /// The width of the terminal on standard error, where the code is drawn; nil when it says none.
-    private static func terminalColumns() -> Int? {
+    /// The width of the terminal the code is drawn on; nil when it says none.
+    private static func terminalColumns(of descriptor: Int32) -> Int? {
         var size = winsize()
-        guard ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 }

@@ -64,19 +64,6 @@ struct ShellBrowserLauncher: BrowserLauncher {
             substitutes && commandLine.contains("%s")
             ? commandLine.replacing("%s", with: "\"$1\"") : commandLine + " \"$1\""
         let arguments = ["/bin/sh", "-c", script, "authvault-browser", url]
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        var defaults = sigset_t()
-        sigemptyset(&empty)
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGTERM)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(Self.spawnSetSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -86,16 +73,18 @@ struct ShellBrowserLauncher: BrowserLauncher {
                 &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         var pid: pid_t = 0
-        let spawned = CStringArrays.with(arguments, environment) { argv, envp in
-            posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        let spawned = SpawnAttributes.with(defaultSignals: [SIGINT, SIGTERM, SIGPIPE], flags: Self.spawnSetSID) {
+            attributes in
+            CStringArrays.with(arguments, environment) { argv, envp in
+                posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+            }
         }
         guard spawned == 0 else { return false }
         let child = pid
         DispatchQueue.global().async {
             var status: Int32 = 0
             _ = try? SystemCall.retryingInterrupts("waitpid") { waitpid(child, &status, 0) }
-            let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            exited(exitStatusMeansFailure ? exitStatus : 0)
+            exited(exitStatusMeansFailure ? SpawnAttributes.exitStatus(ofWaitStatus: status) : 0)
         }
         return true
     }

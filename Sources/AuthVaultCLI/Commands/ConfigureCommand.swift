@@ -64,13 +64,19 @@ struct ConfigureCommand: CLICommand {
         expected: "true or false",
         default: "false",
         parse: { ["true": true, "yes": true, "on": true, "false": false, "no": false, "off": false][$0] })
+    static let helperSignIn = TypedOption<ConfiguredValue<Bool>?>.setting(
+        "helper-sign-in", placeholder: "on|off",
+        help:
+            "A helper or 'token' without a session signs in on your terminal (/dev/tty) or desktop first, as 'login' would.",
+        expected: "on or off", default: "off", completion: .words(["on", "off"]),
+        parse: { ["on": true, "true": true, "off": false, "false": false][$0] })
     static let caBundle = OptionSpec.value(
         "ca-bundle", placeholder: "path", help: "PEM file of CAs to trust instead of the system's (a private CA).",
         completion: .file)
     static let helperHost = OptionSpec.repeatable(
         "helper-host", placeholder: "host",
         help:
-            "Add a host the helpers (git, docker, kubectl, Vault) hand this profile's token to, over https only: host (any port) or host:port; host[:port]/path-prefix is kept for path-aware helpers and grants nothing yet; '' clears the list."
+            "Add a host the helpers (git, docker, kubectl, Vault) hand this profile's token to, over https only: host (any port) or host:port; host[:port]/path-prefix serves git only for repositories under that path (whole segments, with git's credential.useHttpPath); '' clears the list."
     )
     static let removeHelperHost = OptionSpec.repeatable(
         "remove-helper-host", placeholder: "host", help: "Remove a host from the helper hosts.")
@@ -122,7 +128,7 @@ struct ConfigureCommand: CLICommand {
             deviceAuthorizationURL, logoutStyle.spec,
             signOutURI, vault.spec, authFlow.spec, rotateRefreshTokens.spec, caBundle, helperHost, removeHelperHost,
             identityPoolId, identityEndpoint,
-            awsRoleARN, grant.spec, clientSecretStdin, refreshTokenValidity.spec, fromAmplifyOutputs,
+            awsRoleARN, grant.spec, clientSecretStdin, refreshTokenValidity.spec, fromAmplifyOutputs, helperSignIn.spec,
         ]
     )
 
@@ -133,6 +139,7 @@ struct ConfigureCommand: CLICommand {
     let rotationValue: ConfiguredValue<Bool>?
     let grantValue: ConfiguredValue<GrantChoice>?
     let refreshValidityValue: ConfiguredValue<Int>?
+    let helperSignInValue: ConfiguredValue<Bool>?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
@@ -142,6 +149,7 @@ struct ConfigureCommand: CLICommand {
         rotationValue = try arguments.value(Self.rotateRefreshTokens)
         grantValue = try arguments.value(Self.grant)
         refreshValidityValue = try arguments.value(Self.refreshTokenValidity)
+        helperSignInValue = try arguments.value(Self.helperSignIn)
         let given = Self.spec.options.contains { arguments.flag($0) || !arguments.values($0).isEmpty }
         guard given else {
             throw UsageError("Nothing to configure: give at least one option.", commandPath: "authvault configure")
@@ -259,6 +267,7 @@ struct ConfigureCommand: CLICommand {
         refreshValidityValue?.apply(to: &settings.refreshTokenValidity)
         vaultValue?.apply(to: &settings.vault)
         grantValue?.apply(to: &settings.grant)
+        helperSignInValue?.apply(to: &settings.helperSignIn)
     }
 
     /// Sets a field from its option when given: '' clears it, anything else is checked first.

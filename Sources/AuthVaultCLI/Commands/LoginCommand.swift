@@ -65,6 +65,10 @@ struct LoginCommand: CLICommand {
         "device-name", placeholder: "name",
         help: "The name this machine gets as a remembered device (default: the host name).")
 
+    static let force = OptionSpec.flag(
+        "force",
+        help: "Sign in again even though the profile has a usable session (login otherwise says whose, and stops).")
+
     static let browserOptions = [browser, noBrowser, paste, device, browserCommand, identityProvider, timeout.spec]
     static let passwordOptions =
         [password, username, passwordStdin, newPasswordStdin, authFlow.spec, challenge.spec] + code.options
@@ -109,11 +113,16 @@ struct LoginCommand: CLICommand {
             custom answers the pool's own challenges, each shown, from the terminal or --answer-stdin (a line each).
             A code line comes after the password lines, the custom answers last.
 
+            With a usable session already there (a refresh token not known to have ended, or an access token still
+            valid), login changes nothing: it says whose session it is and until when, and exits 0 without contacting
+            anyone. --force signs in again, and so does a --username other than the signed-in user (name or e-mail).
+            A session whose refresh token expired or was rejected, or a sign-in left half-way, is no sign-in.
+
             A sign-in that Cognito reports from a new device makes this machine a remembered device (named by
             --device-name, else the host name): its key and secret stay in the vault after sign-out, and later sign-ins
             prove it, so a pool that remembers devices skips MFA. See 'authvault devices'.
             """,
-        options: browserOptions + [noQR] + passwordOptions)
+        options: [force] + browserOptions + [noQR] + passwordOptions)
 
     let arguments: ParsedArguments
     let browserTimeout: Duration
@@ -153,34 +162,66 @@ struct LoginCommand: CLICommand {
     }
 
     func run(in context: CommandContext) async throws(CLIError) {
-        let device = DevicePolicy(
+        let session = try await ProfileSession.open(context, devicePolicy: devicePolicy)
+        if !arguments.flag(Self.force),
+            case .alreadySignedIn(let existing) = await session.loginNeed(
+                forUser: arguments.value(Self.username), now: TimeText.now)
+        {
+            return Self.sayAlreadySignedIn(existing, profile: session.profile.name, context: context)
+        }
+        try await signIn(session, context: context)
+    }
+
+    /// How a device Cognito reports as new is remembered: `--device-name` (else the host name), `--remember-device`.
+    var devicePolicy: DevicePolicy {
+        DevicePolicy(
             name: arguments.value(Self.deviceName) ?? Self.hostName(), remember: arguments.flag(Self.rememberDevice))
-        let session = try await ProfileSession.open(context, devicePolicy: device)
-        let byDevice = try deviceGrantChosen(session.profile, context: context)
+    }
+
+    /// The sign-in this login's options choose where it runs; a plain login's is also what a helper runs when it
+    /// signs in itself (`HelperSignInTerminal`).
+    func signIn(_ session: ProfileSession, context: CommandContext) async throws(CLIError) {
+        let route = try route(session.profile, context: context)
         try await RunningAgent.unlockBeforeWriting(context, session)
-        if session.profile.grant == .clientCredentials { return try await fetchMachineToken(session, context: context) }
-        if byDevice {
-            let summary = try await TerminalDeviceSignIn(
+        let summary: SessionSummary
+        switch route {
+        case .machine: return try await fetchMachineToken(session, context: context)
+        case .userPool: return try await signInWithAPI(session, context: context)
+        case .device:
+            summary = try await TerminalDeviceSignIn(
                 session: session, context: context,
-                qrCode: DeviceCodeQR(enabled: !arguments.flag(Self.noQR), environment: context.environment)
+                qrCode: DeviceCodeQR(
+                    enabled: !arguments.flag(Self.noQR), environment: context.environment,
+                    descriptor: (context.standardError as? FileDescriptorOutput)?.descriptor ?? 2)
             ).run()
-            return context.standardError.line(
-                "Signed in as \(ServerText.escaped(summary.user)) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue))."
+        case .browser(let delivery):
+            let provider =
+                arguments.value(Self.identityProvider).map { $0.isEmpty ? nil : $0 } ?? session.profile.identityProvider
+            summary = try await TerminalBrowserSignIn(
+                session: session, context: context, identityProvider: provider, timeout: browserTimeout
             )
+            .run(try terminalDelivery(delivery, context: context))
         }
-        guard let delivery = try browserDelivery(session.profile, context: context) else {
-            return try await signInWithAPI(session, context: context)
-        }
-        let provider =
-            arguments.value(Self.identityProvider).map { $0.isEmpty ? nil : $0 } ?? session.profile.identityProvider
-        let summary = try await TerminalBrowserSignIn(
-            session: session, context: context, identityProvider: provider, timeout: browserTimeout
-        )
-        .run(delivery)
         let via = summary.federated.first.map { " via \(ServerText.escaped($0.provider))" } ?? ""
         context.standardError.line(
             "Signed in as \(ServerText.escaped(summary.user))\(via) (profile '\(session.profile.name)'; tokens in \(session.backend.rawValue))."
         )
+    }
+
+    /// Nothing new to do: whose session, until when, and how to sign in again anyway.
+    private static func sayAlreadySignedIn(_ existing: ExistingSignIn, profile: String, context: CommandContext) {
+        let who =
+            ServerText.escaped(existing.username) + (existing.email.map { " (\(ServerText.escaped($0)))" } ?? "")
+        let when = "\(TimeText.rfc3339(existing.until)), \(TimeText.relative(existing.until, now: TimeText.now))"
+        let until =
+            switch existing.bound {
+            case .refreshToken: "until \(when), when its refresh token ends"
+            case .accessToken where existing.until > TimeText.now: "its access token valid until \(when)"
+            case .accessToken: "its access token expired \(when), refreshed when next asked for"
+            }
+        context.standardError.line(
+            "Already signed in as \(who) (profile '\(profile)'), \(until). "
+                + "\(Remedy.command("login", profile: profile, "--force")) signs in again.")
     }
 
     /// A machine profile has no one to sign in: its token is fetched now, as 'authvault token' would when due.
@@ -195,71 +236,70 @@ struct LoginCommand: CLICommand {
         )
     }
 
-    /// `--device` (refused at once where the profile cannot), or a plain `login` on a terminal where no browser can
-    /// be opened, whose provider offers the grant: then it is said. Without a terminal a plain login never waits.
-    private func deviceGrantChosen(_ profile: ResolvedProfile, context: CommandContext) throws(CLIError) -> Bool {
-        if arguments.flag(Self.device) {
-            do { try DeviceSignIn.check(profile) } catch {
-                throw TerminalDeviceSignIn.cliError(error, profile: profile.name)
-            }
-            return true
+    /// What the options ask for, in the application's terms.
+    private var asked: SignInRoute.Asked {
+        let mode: SignInRoute.Asked.Mode? =
+            arguments.flag(Self.device)
+            ? .device
+            : arguments.flag(Self.paste)
+                ? .paste : arguments.flag(Self.noBrowser) ? .noBrowser : arguments.flag(Self.browser) ? .browser : nil
+        return SignInRoute.Asked(
+            mode: mode, browserCommand: arguments.value(Self.browserCommand),
+            browserOptionGiven: Self.browserOptions.contains { arguments.flag($0) || arguments.value($0) != nil },
+            userPoolOptionGiven: Self.passwordOptions.contains { arguments.flag($0) || !arguments.values($0).isEmpty })
+    }
+
+    /// The application's choice (`SignInRoute.choose`), its refusals worded with login's options. A device code
+    /// chosen for a plain login is said; without a terminal a plain login never waits.
+    private func route(_ profile: ResolvedProfile, context: CommandContext) throws(CLIError) -> SignInRoute {
+        let route: SignInRoute
+        do {
+            route = try SignInRoute.choose(
+                asked, profile: profile, interactive: context.isInteractive,
+                promptsForbidden: context.promptsForbidden, host: BrowserHost.of(context))
+        } catch {
+            throw Self.cliError(error, profile: profile.name)
         }
-        let plain = !(Self.browserOptions + Self.passwordOptions).contains {
-            arguments.flag($0) || !arguments.values($0).isEmpty
-        }
-        guard plain, profile.hasDeviceSignIn, profile.grant == .user, context.isInteractive else { return false }
-        switch BrowserHost.of(context) {
-        case .desktop, .wsl: return false
-        case .ssh, .none:
+        if route == .device(automatic: true) {
             context.standardError.line(
                 "No browser can be opened here, so this sign-in uses a code approved in a browser on any device "
                     + "(as 'authvault login --device'; --paste and --no-browser are the other ways).")
-            return true
         }
+        return route
     }
 
-    /// Browser or password, and how the browser is reached; nil for a password sign-in.
-    private func browserDelivery(_ profile: ResolvedProfile, context: CommandContext) throws(CLIError)
-        -> TerminalBrowserSignIn.Delivery?
-    {
-        let asked = Self.browserOptions.contains { arguments.flag($0) || arguments.value($0) != nil }
-        let passwordAsked = Self.passwordOptions.contains { arguments.flag($0) || !arguments.values($0).isEmpty }
-        guard !passwordAsked else { return nil }
-        guard profile.hasBrowserSignIn else {
-            guard asked else { return nil }
-            throw CLIError(
-                "Profile '\(profile.name)' has no Hosted UI for a browser sign-in: set one with "
-                    + "\(Remedy.command("configure", profile: profile.name, "--hosted-ui URL")) (or --oidc-discovery URL), or sign in with --password.",
+    private static func cliError(_ refusal: SignInRoute.Refusal, profile: String) -> CLIError {
+        switch refusal {
+        case .device(let error): return TerminalDeviceSignIn.cliError(error, profile: profile)
+        case .noBrowserSignIn:
+            return CLIError(
+                "Profile '\(profile)' has no Hosted UI for a browser sign-in: set one with "
+                    + "\(Remedy.command("configure", profile: profile, "--hosted-ui URL")) (or --oidc-discovery URL), or sign in with --password.",
                 status: .usage)
-        }
-        if arguments.flag(Self.paste) { return .paste }
-        if arguments.flag(Self.noBrowser) { return .printURL }
-        let command = arguments.value(Self.browserCommand)
-        if arguments.flag(Self.browser) || command != nil {
-            // Asked for by name: a script may drive a browser of its own, but --non-interactive never opens one.
-            guard !context.promptsForbidden else {
-                throw CLIError(
-                    "--non-interactive never opens a browser: use --no-browser or --paste, or sign in with --password.",
-                    status: .usage)
-            }
-            return .openBrowser(try launcher(command: command, context: context))
-        }
-        guard context.isInteractive else {
-            throw CLIError(
+        case .browserWhilePromptsForbidden:
+            return CLIError(
+                "--non-interactive never opens a browser: use --no-browser or --paste, or sign in with --password.",
+                status: .usage)
+        case .noTerminal:
+            return CLIError(
                 "No terminal, so no browser is opened: pass --browser (or --browser-command CMD) to open one anyway, "
                     + "--no-browser or --paste to print the URL, or sign in with --password --password-stdin.",
                 status: .usage)
-        }
-        switch BrowserHost.of(context) {
-        case .desktop, .wsl:
-            return .openBrowser(try launcher(command: nil, context: context))
-        case .ssh:
-            // The browser is at the far end: print the URL with the port forwarding that brings its redirect here.
-            return .printURL
-        case .none:
-            throw CLIError(
+        case .noDesktop:
+            return CLIError(
                 "No desktop session here ($DISPLAY is not set), so no browser to open: use --no-browser (with SSH port "
                     + "forwarding), --paste (sign in on another machine), or --password.", status: .usage)
+        }
+    }
+
+    /// The chosen delivery as the terminal carries it out: a browser to open is found here (it starts a process).
+    private func terminalDelivery(_ delivery: SignInRoute.BrowserDelivery, context: CommandContext) throws(CLIError)
+        -> TerminalBrowserSignIn.Delivery
+    {
+        switch delivery {
+        case .paste: .paste
+        case .printURL: .printURL
+        case .open(let command): .openBrowser(try launcher(command: command, context: context))
         }
     }
 

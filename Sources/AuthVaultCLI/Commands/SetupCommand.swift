@@ -149,11 +149,15 @@ extension SingleValueSetup {
 struct SetupGitCommand: SingleValueSetup {
     static let option = OptionSpec.value(
         "host", placeholder: "host",
-        help: "The git server's host (host:port for a port): git asks authvault for https://HOST.")
+        help:
+            "The git server's host (host:port for a port), with a path prefix (host/acme) when this profile is the account for the repositories under it: git asks authvault for https://HOST."
+    )
     static let spec = CommandSpec(
         name: "git",
         abstract: "Make git use authvault for an https host (git config --global), and list the host for the profile.",
-        discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
+        discussion: SetupCommands.discussion + " " + """
+            Several accounts on one host: run setup git for each profile. Once more than one profile lists the host,             the host's entry names no profile and the helper chooses: --profile or $AUTHVAULT_PROFILE; else the             longest path prefix (setup git --host HOST/PREFIX, which turns on credential.useHttpPath for the host)             that the repository's path falls under; else the profile signed in as the user in the remote URL             (https://USER@HOST/...); else the current profile or the only one left; else no token, and one line             naming the profiles. The undo of one leaves the entry to the others.
+            """, options: [option, SetupCommands.dryRun, SetupCommands.undo])
     static func request(_ value: String) -> SetupRequest { .git(host: value) }
     let value: String, arguments: ParsedArguments
 }

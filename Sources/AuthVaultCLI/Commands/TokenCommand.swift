@@ -18,8 +18,11 @@ struct TokenCommand: CLICommand {
     static let spec = CommandSpec(
         name: "token",
         abstract: "Print a valid access token (or ID token) for the profile.",
-        discussion:
-            "Never prompts to sign in: when there is no usable session it exits with status 3 and says which command to run.",
+        discussion: """
+            Without a usable session it exits with status 3 and says which command to run. With
+            'configure --helper-sign-in on' it first signs in on the terminal (/dev/tty) or desktop as a plain 'login'
+            would, unless --non-interactive, AUTHVAULT_NON_INTERACTIVE or GIT_TERMINAL_PROMPT=0 forbids it.
+            """,
         options: [idToken, format.spec, json, claims])
 
     enum Format: String, OptionChoice { case bare, header, json }

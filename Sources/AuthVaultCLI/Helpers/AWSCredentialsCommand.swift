@@ -18,8 +18,9 @@ struct AWSCredentialsCommand: CLICommand {
         discussion: """
             In ~/.aws/config: 'credential_process = authvault --profile NAME aws-credentials'. The credentials are kept in
             the vault and handed out with at least 15 minutes left; a new set is fetched, once for all processes, when
-            they near expiry. Never prompts: exit status 3 (with the command that signs in) when there is no session,
-            5 when the identity pool cannot be reached.
+            they near expiry. Exit status 3 (with the command that signs in) when there is no session, unless
+            'configure --helper-sign-in on' lets it sign in on the terminal first; 5 when the identity pool cannot be
+            reached.
             """,
         options: [format.spec, guest])
 
@@ -70,13 +71,22 @@ struct AWSCredentialsCommand: CLICommand {
 }
 
 extension AWSCredentials {
-    /// The current profile's credentials, agent first, without ever prompting to sign in.
+    /// The current profile's credentials, agent first. Where only a sign-in helps, the user's may run on their
+    /// terminal when they turned helper sign-in on (`HelperSignInTerminal`); never a prompt otherwise.
     nonisolated(nonsending) static func fetch(guest: Bool, context: CommandContext) async throws(CLIError)
         -> AWSCredentials
     {
-        try await application(for: context.profileName) { () async throws(ApplicationError) in
-            try await context.application.awsCredentials(
-                profile: context.profileName, guest: guest, isExplicit: context.profileIsExplicit)
+        let profile = context.profileName
+        let isExplicit = context.profileIsExplicit
+        do {
+            return try await context.application.awsCredentials(profile: profile, guest: guest, isExplicit: isExplicit)
+        } catch  where !guest && error.requiresSignIn {
+            return try await HelperSignInTerminal.after(error, profile: profile, context: context) {
+                () async throws(ApplicationError) in
+                try await context.application.awsCredentials(profile: profile, guest: guest, isExplicit: isExplicit)
+            }
+        } catch {
+            throw CLIErrors.from(error, profile: profile)
         }
     }
 

@@ -28,10 +28,23 @@ struct DockerCredentialCommand: CLICommand {
             context.standardOutput.line("authvault \(AuthVault.version)")
         case "get":
             let serverURL = String((Swift.readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace })
-            guard let target = HelperTarget(dockerServer: serverURL),
-                let token = try await HelperToken.answer(.access, for: target, context: context.withoutPrompts())
-            else {
+            var choice = HelperChoice.notListed
+            var token: HelperToken?
+            if let target = HelperTarget(dockerServer: serverURL) {
+                choice = try await HelperToken.choice(for: target, context: context)
+                if case .answer(let profile) = choice {
+                    token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
+                } else if case .notListed = choice {
+                    token = try HelperToken.fromAgent(.access, for: target, context: context)
+                }
+            }
+            guard let token else {
                 context.standardOutput.line("credentials not found in native keychain")
+                if case .ambiguous(let candidates) = choice {
+                    throw CLIError(
+                        "No token for \(serverURL): profiles \(HelperToken.quoted(candidates)) all list it. Name one "
+                            + "with $AUTHVAULT_PROFILE.")
+                }
                 throw CLIError(
                     "No profile answers for \(serverURL): a token goes only over https, to a registry listed with "
                         + "\(Remedy.command("configure", profile: context.profileName, "--helper-host HOST[:PORT]")).")

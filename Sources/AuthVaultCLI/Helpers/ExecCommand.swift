@@ -8,15 +8,26 @@
 /// no other command ever puts a token in a child's environment. The command gets nothing else of ours.
 struct ExecCommand: CLICommand {
     static let variable = TypedOption<String>(
-        "env", placeholder: "name", help: "The environment variable to set.",
+        "env", placeholder: "name",
+        help: "The environment variable to set (AUTHVAULT_TOKEN, with --token-file AUTHVAULT_TOKEN_FILE).",
         expected: "a variable name such as API_TOKEN", default: "AUTHVAULT_TOKEN"
     ) { name in
         isVariableName(name) ? name : nil
     }
     static let idToken = OptionSpec.flag("id", help: "Pass the ID token instead of the access token.")
+    static let tokenFile = OptionSpec.flag(
+        "token-file",
+        help:
+            "Pass the path of a private file that holds a valid token, rewritten before each expiry while the command runs."
+    )
     static let aws = OptionSpec.flag(
         "aws",
-        help: "Pass the profile's AWS credentials (AWS_ACCESS_KEY_ID, ...) from its identity pool instead of a token.")
+        help:
+            "Serve the profile's AWS credentials from its identity pool to the command, fresh for as long as it runs "
+            + "(the SDKs' container-credentials endpoint), instead of a token.")
+    static let envCredentials = OptionSpec.flag(
+        "env-credentials",
+        help: "With --aws: fixed AWS_ACCESS_KEY_ID, ... variables instead of the endpoint, for tools that predate it.")
     static let guest = OptionSpec.flag(
         "guest", help: "With --aws: the identity pool's guest credentials, without a session.")
     static let spec = CommandSpec(
@@ -24,30 +35,58 @@ struct ExecCommand: CLICommand {
         abstract: "Run a command with a valid token in its environment.",
         discussion: """
             Example: authvault exec --env API_TOKEN -- ./deploy.sh. The command replaces authvault (its exit status is
-            the command's; 127 when it is not found, 126 when it cannot be run, as env(1) says). It gets this environment without authvault's own AUTHVAULT_* variables (the vault
-            passphrase never reaches it), plus the token in the variable asked for; with --aws, the AWS credentials
-            instead: authvault exec --aws -- aws s3 ls.
+            the command's; 127 when it is not found, 126 when it cannot be run, as env(1) says), except with
+            --token-file and --aws, below. It gets this
+            environment without authvault's own AUTHVAULT_* variables (the vault passphrase never reaches it), plus
+            the token in the variable asked for.
+
+            With --token-file (authvault exec --token-file -- ./long-job.sh), the variable (AUTHVAULT_TOKEN_FILE unless
+            --env names another) holds the path of a file, mode 0600 in a new 0700 directory under $XDG_RUNTIME_DIR
+            (else $TMPDIR or /tmp), holding a valid token (--id: the ID token), replaced atomically ahead of each
+            expiry for as long as the command runs; authvault stays its parent as with --aws below, and removes the
+            file and its directory when the command ends.
+
+            With --aws (authvault exec --aws -- aws s3 ls), authvault stays the command's parent and serves it the
+            AWS SDKs' container-credentials endpoint on 127.0.0.1 for as long as it runs:
+            AWS_CONTAINER_CREDENTIALS_FULL_URI and AWS_CONTAINER_AUTHORIZATION_TOKEN (random for each run; a request
+            without it gets 401, with a wrong one 403). Every answer holds credentials with at least 15 minutes left,
+            so the AWS CLI and SDKs in a job of any length refresh by themselves. AWS variables that would win over
+            the endpoint are removed from the command's environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+            AWS_SESSION_TOKEN, AWS_SECURITY_TOKEN, AWS_CREDENTIAL_EXPIRATION, AWS_PROFILE, AWS_DEFAULT_PROFILE,
+            AWS_CONTAINER_CREDENTIALS_RELATIVE_URI, AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE,
+            AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN (set the region with AWS_REGION). SIGINT, SIGTERM and SIGHUP are passed on to the command; authvault exits with its status
+            (128 + the signal's number when a signal ended it) and closes the endpoint. --aws --env-credentials
+            gives fixed AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN instead (valid at least 15
+            minutes, never renewed) and replaces authvault as without --aws.
             """,
-        options: [variable.spec, idToken, aws, guest],
+        options: [variable.spec, idToken, tokenFile, aws, envCredentials, guest],
         acceptsTrailingArguments: true)
 
     let name: String
     let kind: TokenKind
+    let passesTokenFile: Bool
     let passesAWSCredentials: Bool
+    let servesAWSEndpoint: Bool
     let asGuest: Bool
     let command: [String]
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        name = try arguments.value(Self.variable)
+        passesTokenFile = arguments.flag(Self.tokenFile)
+        let named = arguments.value(Self.variable.spec) != nil
+        name = passesTokenFile && !named ? "AUTHVAULT_TOKEN_FILE" : try arguments.value(Self.variable)
         kind = arguments.flag(Self.idToken) ? .id : .access
         passesAWSCredentials = arguments.flag(Self.aws)
+        servesAWSEndpoint = passesAWSCredentials && !arguments.flag(Self.envCredentials)
         asGuest = arguments.flag(Self.guest)
         command = arguments.positionals
         guard !command.isEmpty else { throw UsageError("Give the command to run after '--'.") }
-        if passesAWSCredentials && (arguments.flag(Self.idToken) || arguments.value(Self.variable.spec) != nil) {
-            throw UsageError("--aws passes AWS credentials, not a token: leave out --env and --id.")
+        if passesAWSCredentials && (arguments.flag(Self.idToken) || named || passesTokenFile) {
+            throw UsageError("--aws passes AWS credentials, not a token: leave out --env, --id and --token-file.")
         }
         if asGuest && !passesAWSCredentials { throw UsageError("--guest goes with --aws.") }
+        if arguments.flag(Self.envCredentials) && !passesAWSCredentials {
+            throw UsageError("--env-credentials goes with --aws.")
+        }
     }
 
     /// Letters, digits and '_', not starting with a digit: a name every shell and exec accepts.
@@ -63,6 +102,12 @@ struct ExecCommand: CLICommand {
     func run(in context: CommandContext) async throws(CLIError) {
         // What was asked for and nothing else of ours: no AUTHVAULT_* variable, the user's core-size limit.
         var environment = ChildProcess.environment(from: context.environment)
+        if servesAWSEndpoint {
+            try await runServingAWSCredentials(environment, context: context)
+        }
+        if passesTokenFile {
+            try await runKeepingTokenFile(environment, context: context)
+        }
         if passesAWSCredentials {
             for (name, value) in try await AWSCredentials.fetch(guest: asGuest, context: context).environment {
                 environment[name] = value
@@ -70,11 +115,7 @@ struct ExecCommand: CLICommand {
         } else {
             environment[name] = try await HelperToken.fetch(kind, context: context).token
         }
-        // execvp's PATH search, with the child's environment (Glibc's execvpe is not visible from Swift).
-        let candidates =
-            command[0].contains("/")
-            ? [command[0]]
-            : (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(command[0])" }
+        let candidates = SupervisedChild.candidates(for: command[0], environment: environment)
         CoreDumps.restoreInheritedLimit()
         let reason = CStringArrays.with(command, environment) { argv, envp in
             var reason = ENOENT
@@ -85,8 +126,62 @@ struct ExecCommand: CLICommand {
             return reason
         }
         CoreDumps.refuse()
-        throw CLIError(
-            "Cannot run '\(command[0])': \(String(cString: strerror(reason))).",
+        throw Self.cannotRun(command[0], reason)
+    }
+
+    /// `--aws`: the command runs as authvault's child with the endpoint served until it ends.
+    private func runServingAWSCredentials(_ inherited: [String: String], context: CommandContext)
+        async throws(CLIError) -> Never
+    {
+        // No session (exit 3, with the login to run) or no pool is said here, before the start, not by the SDK.
+        let endpoint = try await application(for: context.profileName) { () async throws(ApplicationError) in
+            try await context.application.awsCredentialsEndpoint(profile: context.profileName, guest: asGuest)
+        }
+        var environment = inherited.filter { !Self.shadowingAWSVariables.contains($0.key) }
+        for (name, value) in endpoint.environment { environment[name] = value }
+        try await supervise(environment) { endpoint.close() }
+    }
+
+    /// `--token-file`: the command runs as authvault's child with the file kept fresh until it ends.
+    private func runKeepingTokenFile(_ inherited: [String: String], context: CommandContext)
+        async throws(CLIError) -> Never
+    {
+        let file: TokenFile
+        do {
+            file = try await context.application.tokenFile(kind, profile: context.profileName)
+        } catch {
+            throw CLIErrors.from(error, profile: context.profileName) { name in
+                try? context.configStore.profile(named: name).authFlow
+            }
+        }
+        var environment = inherited
+        environment[name] = file.path
+        try await supervise(environment) { file.remove() }
+    }
+
+    /// Runs the command as authvault's child, then `ended` (closing what served it), then exits with the
+    /// command's status, as if the command had replaced authvault.
+    private func supervise(_ environment: [String: String], ended: () -> Void) async throws(CLIError) -> Never {
+        let outcome = await SupervisedChild.run(command, environment: environment)
+        ended()
+        switch outcome {
+        case .success(let status): exit(status)
+        case .failure(let failure): throw Self.cannotRun(command[0], failure.code)
+        }
+    }
+
+    /// What the AWS SDKs would take before the container endpoint (or instead of it): removed for --aws.
+    static let shadowingAWSVariables: Set<String> = [
+        "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
+        "AWS_CREDENTIAL_EXPIRATION", "AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN",
+        // The SDKs read the token from this file rather than from the variable when both are set.
+        "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE",
+    ]
+
+    private static func cannotRun(_ name: String, _ reason: Int32) -> CLIError {
+        CLIError(
+            "Cannot run '\(name)': \(String(cString: strerror(reason))).",
             status: reason == ENOENT ? .commandNotFound : .commandCannotRun)
     }
 }

@@ -8,12 +8,16 @@ struct GitCredentialCommand: CLICommand {
         name: "git-credential",
         abstract: "git credential helper: the profile's token as the password for its hosts.",
         discussion: """
-            Configure with: git config --global credential.https://git.example.com.helper authvault
-            (git runs git-credential-authvault, installed by 'make install') and
-            'authvault configure --helper-host git.example.com'. Only https, and only a host (and port, when the
-            entry names one) that a profile lists, gets an answer; anything else gets none, so git asks its other
-            helpers. --profile or $AUTHVAULT_PROFILE chooses among the listing profiles. Never prompts: without a
-            session it says which login to run.
+            Configure with 'authvault setup git --host git.example.com' (it writes git's helper entry and lists the
+            host for the profile). Only https, and only a host (and port, when the entry names one) that a profile
+            lists, gets an answer; anything else gets none, so git asks its other helpers. When several profiles
+            list the host, --profile or $AUTHVAULT_PROFILE chooses among them; else the longest path prefix
+            ('--host git.example.com/acme', with git's credential.useHttpPath) that matches the repository's path;
+            else the profile whose signed-in user (user name or e-mail) is the user in the remote URL
+            (https://alice@git.example.com/...); else the current profile or the one profile left; else no answer,
+            and a line on standard error naming the candidates. Without a session it says which login to run; with
+            'configure --helper-sign-in on' it signs in on the terminal first (one sign-in for helpers running at
+            once), unless GIT_TERMINAL_PROMPT=0 or --non-interactive forbids it.
             """,
         positionals: [PositionalSpec("operation", help: "get, store or erase (git passes it).")])
 
@@ -30,10 +34,28 @@ struct GitCredentialCommand: CLICommand {
         let request = CredentialRequest.read()
         guard operation == "get" else { return }
         guard let host = request.value("host"),
-            let target = HelperTarget(gitProtocol: request.value("protocol"), host: host),
-            let token = try await HelperToken.answer(.access, for: target, context: context.withoutPrompts())
+            let target = HelperTarget(
+                gitProtocol: request.value("protocol"), host: host, path: request.value("path"),
+                username: request.value("username"))
         else {
             return
+        }
+        let token: HelperToken
+        switch try await HelperToken.choice(for: target, context: context) {
+        case .answer(let profile):
+            token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
+        case .ambiguous(let candidates):
+            // No answer, so git asks its other helpers; the one line says how to choose.
+            context.standardError.line(
+                "authvault: no token for \(host): profiles \(HelperToken.quoted(candidates)) all list it. Choose with "
+                    + "--profile or $AUTHVAULT_PROFILE, with a user name in the remote URL (https://USER@\(host)/...), "
+                    + "or with path prefixes ('authvault setup git --host \(host)/PATH' for each profile, which turns "
+                    + "on credential.useHttpPath).")
+            return
+        case .notListed, .needsSignedInUsers:
+            // No profile here lists it; where this machine leaves the choice to the agent, the agent's rules do.
+            guard let served = try HelperToken.fromAgent(.access, for: target, context: context) else { return }
+            token = served
         }
         var lines: [String] = []
         if let wanted = request.value("protocol") { lines.append("protocol=\(wanted)") }

@@ -71,6 +71,8 @@ enum CLIErrors {
                 Remedy.message(
                     error.description, "\(Remedy.command("whoami", profile: profile)) shows its app client and token."),
                 status: .usage)
+        case .ambiguousHelperTarget:
+            return CLIError(Remedy.message(error.description, "Name one with --profile."), status: .usage)
         case .signedInForGuest(let profile):
             return CLIError(
                 Remedy.message(error.description, Remedy.guestWhileSignedIn(profile: profile)), status: .usage)

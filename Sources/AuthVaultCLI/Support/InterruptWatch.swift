@@ -4,7 +4,7 @@ import SystemPlumbing
     import Glibc
 #endif
 
-/// Turns SIGINT and SIGTERM into a call of `handler` instead of the process dying of them, until `stop()`: a long
+/// Turns SIGINT and SIGTERM (or the signals given) into a call of `handler` instead of the process dying of them, until `stop()`: a long
 /// wait (a browser sign-in, the agent) ends cleanly, closing its sockets and restoring the terminal. Watching from
 /// the moment `init` returns.
 ///
@@ -12,26 +12,30 @@ import SystemPlumbing
 /// not block it is discarded before the source sees it, and a parent (a test harness, a supervisor) leaves threads
 /// with either mask. A handled signal is never discarded; the handler hands it to `SignalRelay`'s thread.
 final class InterruptWatch: Sendable {
-    private static let signals = [SIGINT, SIGTERM]
+    private let signals: [Int32]
     private let watching = Locked(true)
 
-    /// - Parameter handler: called on the relay's thread, at most once.
-    init(_ handler: @escaping @Sendable (Int32) -> Void) {
+    /// - Parameters:
+    ///   - signals: those watched; `exec` also forwards SIGHUP to its command.
+    ///   - once: the handler is called for the first signal only (a wait ends once); false passes on every one.
+    ///   - handler: called on the relay's thread.
+    init(signals: [Int32] = [SIGINT, SIGTERM], once: Bool = true, _ handler: @escaping @Sendable (Int32) -> Void) {
+        self.signals = signals
         // Without a relay (no descriptor left for its pipe) the signals keep their default action: they still stop.
         guard let relay = SignalRelay.shared else { return }
         let fired = Locked(false)
         relay.listen { number in
             if fired.withLock({ done in
-                defer { done = true }
+                defer { done = once }
                 return !done
             }) {
                 handler(number)
             }
         }
-        for number in Self.signals { signal(number, SignalRelay.handler) }
+        for number in signals { signal(number, SignalRelay.handler) }
         var mask = sigset_t()
         sigemptyset(&mask)
-        for number in Self.signals { sigaddset(&mask, number) }
+        for number in signals { sigaddset(&mask, number) }
         // A parent may have left them blocked: this thread, at least, takes them.
         pthread_sigmask(SIG_UNBLOCK, &mask, nil)
     }
@@ -44,7 +48,7 @@ final class InterruptWatch: Sendable {
                 return active
             }), let relay = SignalRelay.shared
         else { return }
-        for number in Self.signals { signal(number, SIG_DFL) }
+        for number in signals { signal(number, SIG_DFL) }
         relay.listen(nil)
     }
 

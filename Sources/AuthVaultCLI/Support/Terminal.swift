@@ -10,9 +10,14 @@ import SystemPlumbing
 /// Secrets are read from `/dev/tty`, not standard input, so a prompt still works when stdin is a pipe, and a
 /// script that pipes data in is never mistaken for a person.
 struct Terminal: SecretPrompter {
-    init() {}
+    /// A helper's sign-in: the person is at /dev/tty, whatever the standard streams are (the tool's protocol).
+    let atControllingTerminal: Bool
 
-    var isInteractive: Bool { isatty(0) == 1 && isatty(2) == 1 }
+    init(atControllingTerminal: Bool = false) {
+        self.atControllingTerminal = atControllingTerminal
+    }
+
+    var isInteractive: Bool { atControllingTerminal ? canAskForSecret : isatty(0) == 1 && isatty(2) == 1 }
 
     /// A controlling terminal opens, whatever standard input is.
     var canAskForSecret: Bool { withTerminal { _ in true } ?? false }

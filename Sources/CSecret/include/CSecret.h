@@ -52,20 +52,6 @@ void authvault_secret_value_unref(gpointer value);
 SecretSchema *authvault_secret_schema_newv(const gchar *name, SecretSchemaFlags flags,
                                            GHashTable *attribute_names_and_types);
 GQuark authvault_secret_error_get_quark(void);
-void authvault_g_strfreev(gchar **strings);
-
-// libsecret's D-Bus path API (secret-paths.h, "subject to change" but exported and unchanged since 0.18): the calls
-// `secret-tool lookup` makes, without a proxy object per collection and item.
-/// The object path of the collection with `alias`; NULL when there is none.
-gchar *authvault_secret_service_read_alias_dbus_path_sync(SecretService *service, const gchar *alias,
-                                                          GCancellable *cancellable, GError **error);
-/// The items matching `attributes` in every collection: NULL-terminated path arrays, free with g_strfreev.
-gboolean authvault_secret_service_search_for_dbus_paths_sync(SecretService *service, const SecretSchema *schema,
-                                                             GHashTable *attributes, GCancellable *cancellable,
-                                                             gchar ***unlocked, gchar ***locked, GError **error);
-/// The secrets of unlocked items (opening the transfer session first): item path to SecretValue, owned by the table.
-GHashTable *authvault_secret_service_get_secrets_for_dbus_paths_sync(SecretService *service, const gchar **item_paths,
-                                                                     GCancellable *cancellable, GError **error);
 
 // Helpers for what Swift cannot pass itself (GLib's function pointers).
 

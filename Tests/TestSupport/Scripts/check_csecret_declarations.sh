@@ -13,7 +13,6 @@ trap 'rm -rf "$work"' EXIT
 sed -E 's/\b(g(char|int|boolean|uint|size|ssize|pointer|constpointer)|_?G[A-Z][A-Za-z]*|_?Secret[A-Za-z]*|G_[A-Z_]+|SECRET_[A-Z_]+|AUTHVAULT_SECRET_TYPES_H)\b/M_\1/g' \
     "$root/Sources/CSecret/include/SecretTypes.h" > "$work/renamed.h"
 cat > "$work/check.c" <<'CHECK'
-#define SECRET_API_SUBJECT_TO_CHANGE /* secret-paths.h: the D-Bus path calls SecretServiceLookup makes */
 #include <libsecret/secret.h>
 #include <stddef.h>
 #define AUTHVAULT_SECRET_TYPES_H /* the real headers stand in for the mirror */

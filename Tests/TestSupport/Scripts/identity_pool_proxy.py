@@ -10,7 +10,8 @@ call that carries `Logins` must carry exactly the provider's key, with an ID tok
 RS256-signed by a key of the JWKS, `iss` https://PROVIDER (or --issuer, for another OpenID provider), `aud` the client id, `token_use` id, `exp` in the
 future. A call that fails gets NotAuthorizedException and is not forwarded. Calls without `Logins` (guests) and
 everything else pass through. With --lifetime, the Expiration of the credentials GetCredentialsForIdentity answers is
-rewritten to that many seconds from now (moto's expire in 90 s), so a test controls how long they last.
+rewritten to that many seconds from now (moto's expire in 90 s), so a test controls how long they last, and each set
+gets an AccessKeyId of its own (moto's is always the same), so a test tells a new set from the one before.
 
 Control (not proxied):
     GET /__proxy__/log    {"requests": [{"target", "provider": key or null, "refused": reason or null,
@@ -19,6 +20,7 @@ Control (not proxied):
 """
 import argparse
 import base64
+import itertools
 import json
 import threading
 import time
@@ -121,9 +123,13 @@ def make_handler(arguments, state):
     return Handler
 
 
+issued = itertools.count(1)
+
+
 def with_lifetime(payload, seconds):
     answer = json.loads(payload)
     answer["Credentials"]["Expiration"] = time.time() + seconds
+    answer["Credentials"]["AccessKeyId"] = f"ASIAPROXYSET{next(issued):08d}"
     return json.dumps(answer).encode()
 
 

@@ -1,0 +1,81 @@
+import SystemPlumbing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `exec`'s command when authvault stays its parent (to serve it credentials while it runs): started with the
+/// default signal actions, SIGINT, SIGTERM and SIGHUP sent to authvault passed on to it, and waited for without
+/// holding a thread of the cooperative pool.
+enum SupervisedChild {
+    static let forwardedSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Runs `command` (found in the child's PATH as execvp does) and returns its exit status, 128 + the signal's
+    /// number when a signal ended it; or the errno that kept it from starting (ENOENT when not found).
+    static func run(_ command: [String], environment: [String: String]) async -> Result<Int32, SpawnFailure> {
+        // Watching before the start: a signal that arrives before the child exists is passed on once it does.
+        let target = Locked(Target.starting(pending: []))
+        let watch = InterruptWatch(signals: forwardedSignals, once: false) { number in
+            target.withLock { target in
+                switch target {
+                case .starting(let pending): target = .starting(pending: pending + [number])
+                case .running(let pid): kill(pid, number)
+                case .reaped: break
+                }
+            }
+        }
+        defer { watch.stop() }
+        let pid: pid_t
+        switch spawn(command, environment: environment) {
+        case .success(let started): pid = started
+        case .failure(let failure): return .failure(failure)
+        }
+        target.withLock { target in
+            if case .starting(let pending) = target { pending.forEach { kill(pid, $0) } }
+            target = .running(pid)
+        }
+        let status = await DedicatedThread.run { () -> Int32 in
+            var status: Int32 = 0
+            _ = try? SystemCall.retryingInterrupts("waitpid") { waitpid(pid, &status, 0) }
+            target.withLock { $0 = .reaped }
+            return status
+        }
+        return .success(SpawnAttributes.exitStatus(ofWaitStatus: status))
+    }
+
+    struct SpawnFailure: Error {
+        let code: Int32
+    }
+
+    /// Where a forwarded signal goes.
+    private enum Target {
+        /// Kept for the child once it exists.
+        case starting(pending: [Int32])
+        case running(pid_t)
+        /// Its number may already be another process's: nothing more is sent.
+        case reaped
+    }
+
+    /// The paths execvp would try for `name`, searched in the child's PATH (not ours).
+    static func candidates(for name: String, environment: [String: String]) -> [String] {
+        name.contains("/")
+            ? [name] : (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }
+    }
+
+    private static func spawn(_ command: [String], environment: [String: String]) -> Result<pid_t, SpawnFailure> {
+        CoreDumps.restoreInheritedLimit()
+        defer { CoreDumps.refuse() }
+        return SpawnAttributes.with(defaultSignals: forwardedSignals + [SIGPIPE]) { attributes in
+            CStringArrays.with(command, environment) { argv, envp in
+                var reason = ENOENT
+                for path in candidates(for: command[0], environment: environment) {
+                    var pid: pid_t = 0
+                    let status = posix_spawn(&pid, path, nil, &attributes, argv, envp)
+                    if status == 0 { return .success(pid) }
+                    if status != ENOENT { reason = status }
+                }
+                return .failure(SpawnFailure(code: reason))
+            }
+        }
+    }
+}
