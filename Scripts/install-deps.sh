@@ -27,10 +27,12 @@ apt_deb=(dpkg-dev binutils lintian man-db systemd)
 # (`make bench`'s peak memory of a process: GNU time's %M), systemd (systemd-analyze verify, security and
 # syscall-filter on the agent's units), python3-seccomp (the agent run under its unit's seccomp filters), and
 # zbar-tools with python3-pil (the device code's QR code, drawn in half blocks, rendered to a PNG and decoded by
-# zbarimg: Tests/TestSupport/Scripts/qr_decode.py, run with Debian's python3).
+# zbarimg: Tests/TestSupport/Scripts/qr_decode.py, run with Debian's python3), and openssh-server with
+# openssh-client (a real sshd, started by the test on a port of its own, forwarding the agent's restricted socket to
+# a remote shell with `ssh -R`; the service the package enables is never started by the tests).
 apt_test=(openssl ca-certificates curl python3 python3-venv dbus-daemon dbus-bin gnome-keyring libsecret-tools python3-dbus python3-cryptography keyutils
           git chromium tinyproxy faketime zsh fish bsdextrautils strace groff-base time systemd python3-seccomp
-          zbar-tools python3-pil)
+          zbar-tools python3-pil openssh-server openssh-client)
 # The Python peers go into the project's own virtual environment (.venv, git-ignored), made from Debian's python3
 # with its site packages visible (python3-dbus, python3-cryptography): a fresh Debian 12 has no pip and refuses
 # system-wide installs, and the system Python is never touched. Tests and scripts run .venv/bin/python3.

@@ -60,6 +60,25 @@ final class TestProfiles: AgentProfileProvider {
         return store
     }
 
+    /// Each profile's helper hosts, as `configure --helper-host` would list them; "work" is the current profile.
+    static let helperHosts = ["work": ["git.example.com"], "empty": ["git.example.com", "other.example.com"]]
+
+    /// The application's rules in small: a named profile when it lists the target, else the current one when it
+    /// does, else the first listing by name; without a target, the current profile or the only one served.
+    func chooseProfile(named: String?, for target: AgentTarget?, among served: Set<String>?)
+        async throws(AgentFailure) -> String?
+    {
+        let candidates = (served.map(Array.init) ?? Array(Self.helperHosts.keys)).sorted()
+        guard let target else {
+            return named ?? (candidates.contains("work") ? "work" : candidates.count == 1 ? candidates[0] : nil)
+        }
+        let listing = candidates.filter {
+            target.scheme == "https" && Self.helperHosts[$0]?.contains(target.host) == true
+        }
+        if let named { return listing.contains(named) ? named : nil }
+        return listing.contains("work") ? "work" : listing.first
+    }
+
     func lockVaults() async {
         counts.withLock { $0.locks += 1 }
     }

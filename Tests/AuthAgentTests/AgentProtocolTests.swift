@@ -52,10 +52,8 @@ extension AgentSuites {
                     #"{"op":"ping"}"#,
                     #"{"v":1,"op":"fly"}"#,
                     #"{"v":1}"#,
-                    #"{"v":1,"op":"token"}"#,
                     #"{"v":1,"op":"token","profile":""}"#,
                     #"{"v":1,"op":"token","profile":"work","kind":"refresh"}"#,
-                    #"{"v":1,"op":"awsCredentials"}"#,
                     #"{"v":1,"op":"awsCredentials","profile":"work","guest":"yes"}"#,
                     // A host without identity pools (these tests') serves none.
                     #"{"v":1,"op":"awsCredentials","profile":"work"}"#,

@@ -40,6 +40,22 @@ import Testing
             return Fixture(profile: profile, identity: identity, poolId: poolId, provider: provider)
         }
 
+        /// A profile "second" on the same user pool (`configure` with `extra` too), signed in as the same user.
+        func signInSecondProfile(_ extra: [String] = []) async throws {
+            let pool = profile.pool
+            let configured = try await cli.run(
+                [
+                    "configure", "--profile", "second", "--user-pool-id", pool.poolId, "--client-id", pool.clientId,
+                    "--endpoint", profile.proxy.endpoint, "--jwks-url", pool.jwksURL,
+                ] + extra)
+            guard configured.status == 0 else {
+                throw TestFixtureError("configure exited \(configured.status): \(configured.stderrText)")
+            }
+            let login = try await cli.login(
+                SignedInProfile.username, lines: [SignedInProfile.password], ["--profile", "second"])
+            guard login.status == 0 else { throw TestFixtureError("login exited \(login.status): \(login.stderrText)") }
+        }
+
         /// Examples/aws/config as a user would copy it, with the built binary and this test's profile in it.
         func writeAWSConfig() throws -> String {
             let example = try PackageFiles.text("Examples/aws/config")

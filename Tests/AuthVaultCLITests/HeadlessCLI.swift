@@ -160,8 +160,8 @@ final class HeadlessCLI: Sendable {
 
     /// The profile's record as vault-probe reads it (its plain JSON form), nil when there is none. Its secrets
     /// are remembered.
-    func storedRecord() async throws -> [String: Any]? {
-        let result = try await probeRun(["load"])
+    func storedRecord(profile: String = HeadlessCLI.profile) async throws -> [String: Any]? {
+        let result = try await probeRun(["load"], profile: profile)
         if result["outcome"] as? String == "notFound" { return nil }
         guard result["outcome"] as? String == "ok", let record = result["record"] as? [String: Any] else {
             throw TestFixtureError("vault-probe load: \(result["outcome"] ?? "no outcome")")
@@ -212,11 +212,13 @@ final class HeadlessCLI: Sendable {
     /// The record file's bytes (sealed: a fresh nonce per write, so equal bytes mean nothing was written).
     var recordBytes: Data? { FileManager.default.contents(atPath: recordPath) }
 
-    private func probeRun(_ arguments: [String], stdin: Data? = nil) async throws -> [String: Any] {
+    private func probeRun(_ arguments: [String], stdin: Data? = nil, profile: String = HeadlessCLI.profile)
+        async throws -> [String: Any]
+    {
         let output = try await BoundedProcess.run(
             probe,
             arguments + [
-                "--backend", "file", "--directory", dataDirectory, "--cache", "none", "--profile", Self.profile,
+                "--backend", "file", "--directory", dataDirectory, "--cache", "none", "--profile", profile,
             ],
             stdin: stdin,
             environment: session.environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": Self.vaultPassphrase]) { $1 })

@@ -11,15 +11,7 @@ import Testing
     @Test func theRestrictedSocketServesItsProfileAndNothingElse() async throws {
         let fixture = try await AWSCredentialsEndToEndTests.Fixture.make()
         let cli = fixture.cli
-        let pool = fixture.profile.pool
-        let configured = try await cli.run([
-            "configure", "--profile", "second", "--user-pool-id", pool.poolId, "--client-id", pool.clientId,
-            "--endpoint", fixture.profile.proxy.endpoint, "--jwks-url", pool.jwksURL,
-        ])
-        #expect(configured.status == 0, "\(configured.stderrText)")
-        let second = try await cli.login(
-            SignedInProfile.username, lines: [SignedInProfile.password], ["--profile", "second"])
-        #expect(second.status == 0, "\(second.stderrText)")
+        try await fixture.signInSecondProfile()
 
         let container = try TemporaryDirectory(prefix: "container")
         let restricted = container.appending("run/agent.sock")

@@ -30,13 +30,20 @@ public struct AgentClient: Sendable {
         runtimeDirectory + "/authvault/agent.sock"
     }
 
-    public func token(profile: String, kind: TokenKind = .access) throws(AgentClientError) -> AgentToken {
-        guard case .token(let token) = try exchange(.token(profile: profile, kind: kind)) else { throw unexpected() }
+    /// The profile's token; with a `target`, only when the profile's helper hosts list it (without a profile, from
+    /// the one the agent chooses for it: `AgentToken.profile` names it). Neither: the agent's choice of profile.
+    public func token(profile: String?, kind: TokenKind = .access, target: AgentTarget? = nil)
+        throws(AgentClientError) -> AgentToken
+    {
+        guard case .token(let token) = try exchange(.token(profile: profile, kind: kind, target: target)) else {
+            throw unexpected()
+        }
         return token
     }
 
-    /// The profile's AWS credentials from its identity pool (the user's, or with `guest` the pool's guest identity's).
-    public func awsCredentials(profile: String, guest: Bool = false) throws(AgentClientError) -> AWSCredentials {
+    /// The profile's AWS credentials from its identity pool (the user's, or with `guest` the pool's guest identity's);
+    /// without a profile, the agent's choice.
+    public func awsCredentials(profile: String?, guest: Bool = false) throws(AgentClientError) -> AWSCredentials {
         guard case .awsCredentials(let credentials) = try exchange(.awsCredentials(profile: profile, guest: guest))
         else { throw unexpected() }
         return credentials

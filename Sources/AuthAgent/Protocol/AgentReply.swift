@@ -10,15 +10,18 @@ public struct AgentToken: Sendable, Equatable, CustomStringConvertible {
     public let expiresAt: Double?
     /// Cognito's user name, for protocols that pair a user name with the token.
     public let username: String?
+    /// The profile the agent chose, when the request named none.
+    public let profile: String?
 
-    public init(token: SecretBytes, expiresAt: Double?, username: String?) {
+    public init(token: SecretBytes, expiresAt: Double?, username: String?, profile: String? = nil) {
         self.token = token
         self.expiresAt = expiresAt
         self.username = username
+        self.profile = profile
     }
 
     public var description: String {
-        "AgentToken(<redacted>, expiresAt: \(expiresAt.map { "\(Int64($0))" } ?? "-"), username: \(username ?? "-"))"
+        "AgentToken(<redacted>, expiresAt: \(expiresAt.map { "\(Int64($0))" } ?? "-"), username: \(username ?? "-"), profile: \(profile ?? "-"))"
     }
 }
 
@@ -50,6 +53,7 @@ enum AgentReply: Sendable, Equatable {
             fields.append(JSONMember("token", .secret(token.token)))
             if let expiresAt = token.expiresAt { fields.append(JSONMember("expiresAt", .number(expiresAt))) }
             if let username = token.username { fields.append(JSONMember("username", .string(username))) }
+            if let profile = token.profile { fields.append(JSONMember("profile", .string(profile))) }
         case .awsCredentials(let credentials):
             fields.append(JSONMember("ok", .bool(true)))
             fields.append(JSONMember("accessKeyId", .string(credentials.accessKeyId)))
@@ -106,7 +110,7 @@ enum AgentReply: Sendable, Equatable {
             return .token(
                 AgentToken(
                     token: SecretBytes(utf8: token), expiresAt: message["expiresAt"]?.number,
-                    username: message["username"]?.string))
+                    username: message["username"]?.string, profile: message["profile"]?.string))
         case .awsCredentials:
             guard let keyId = message["accessKeyId"]?.string, !keyId.isEmpty,
                 let secretKey = message["secretAccessKey"]?.string,

@@ -6,11 +6,14 @@ public enum AgentRequest: Sendable, Equatable {
     /// The protocol's version; a request with another `v` is answered `badRequest` and the connection stays open.
     public static let protocolVersion = 1
 
-    /// A valid token, refreshed ahead of expiry. `kind` defaults to access on the wire.
-    case token(profile: String, kind: TokenKind)
+    /// A valid token, refreshed ahead of expiry. `kind` defaults to access on the wire. With a `target` (where the
+    /// client's tool sends the token), the profile answers only if its helper hosts list the target, and without a
+    /// profile the agent chooses by the helper hosts among the profiles the socket serves; with neither, the
+    /// agent's current profile or the socket's only one answers (a remote shell without a configuration).
+    case token(profile: String?, kind: TokenKind, target: AgentTarget?)
     /// AWS credentials from the profile's identity pool, lasting at least the stores' minimum; `guest` for the
-    /// pool's unauthenticated identity (false on the wire when absent).
-    case awsCredentials(profile: String, guest: Bool)
+    /// pool's unauthenticated identity (false on the wire when absent). Without a profile, as a token without one.
+    case awsCredentials(profile: String?, guest: Bool)
     /// Each profile the agent holds (or only `profile`): state, user, expiries; never a token.
     case status(profile: String?)
     /// Forget the unlocked vault keys and the sessions held in memory; the vaults stay locked until `unlock`.
@@ -34,14 +37,14 @@ public enum AgentRequest: Sendable, Equatable {
         if let profile, profile.isEmpty { throw .badRequest("The profile name is empty") }
         switch operation {
         case "token":
-            guard let profile else { throw .badRequest("A token request needs a \"profile\"") }
+            var target: AgentTarget?
+            if let given = message["target"], given != .null { target = try AgentTarget.parse(given) }
             switch message["kind"]?.string {
-            case nil, "access": return .token(profile: profile, kind: .access)
-            case "id": return .token(profile: profile, kind: .id)
+            case nil, "access": return .token(profile: profile, kind: .access, target: target)
+            case "id": return .token(profile: profile, kind: .id, target: target)
             default: throw .badRequest("The token kind must be \"access\" or \"id\"")
             }
         case "awsCredentials":
-            guard let profile else { throw .badRequest("An awsCredentials request needs a \"profile\"") }
             switch message["guest"] {
             case nil, .bool(false)?: return .awsCredentials(profile: profile, guest: false)
             case .bool(true)?: return .awsCredentials(profile: profile, guest: true)
@@ -58,17 +61,17 @@ public enum AgentRequest: Sendable, Equatable {
     }
 
     /// The request as a line, newline included.
-    var line: [UInt8] {
+    package var line: [UInt8] {
         let message: JSONValue
         let version = JSONValue.number(Double(Self.protocolVersion))
         switch self {
-        case .token(let profile, let kind):
+        case .token(let profile, let kind, let target):
             message = .object(
-                ("v", version), ("op", .string("token")), ("profile", .string(profile)),
-                ("kind", .string(kind == .access ? "access" : "id")))
+                ("v", version), ("op", .string("token")), ("profile", profile.map(JSONValue.string)),
+                ("kind", .string(kind == .access ? "access" : "id")), ("target", target?.json))
         case .awsCredentials(let profile, let guest):
             message = .object(
-                ("v", version), ("op", .string("awsCredentials")), ("profile", .string(profile)),
+                ("v", version), ("op", .string("awsCredentials")), ("profile", profile.map(JSONValue.string)),
                 ("guest", .bool(guest)))
         case .status(let profile):
             message = .object(("v", version), ("op", .string("status")), ("profile", profile.map(JSONValue.string)))

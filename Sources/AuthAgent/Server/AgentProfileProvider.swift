@@ -14,6 +14,14 @@ public protocol AgentProfileProvider: Sendable {
     /// direct path, which says what to configure.
     func awsCredentialRequest(profile: String, guest: Bool) async throws(AgentFailure) -> AWSCredentialRequest
 
+    /// The profile that answers a request naming `target` or no profile, among `served` (nil: every profile); nil
+    /// when none may, and the request is refused. With `target` (where the client's tool sends the token): `named`
+    /// when its helper hosts list the target, else, when none is named, the one the helper hosts' rules choose.
+    /// Neither (a remote shell's `token` without a configuration): the current profile, or the only one served.
+    /// Throw when the settings cannot be read (the agent logs it).
+    func chooseProfile(named: String?, for target: AgentTarget?, among served: Set<String>?)
+        async throws(AgentFailure) -> String?
+
     /// Where every backend bumps a profile's change stamp. The agent stats the profile's change stamp on every
     /// request and, when it changed, drops the profile's store and reads the record again.
     var changeStamps: ChangeStamps { get }

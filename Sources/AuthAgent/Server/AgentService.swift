@@ -36,17 +36,26 @@ final class AgentService: Sendable {
             return output.append(contentsOf: AgentReply.failure(refusal).line)
         }
         switch request {
-        case .token(let profile, let kind):
+        case .token(let named, let kind, let target):
+            // A named profile without a target (every local client's request) has no choice to make.
+            let chosen = named != nil && target == nil ? named : choose(named, for: target, served: served)
+            guard let profile = chosen else {
+                return output.append(contentsOf: AgentReply.failure(served.noneChosen(for: target)).line)
+            }
+            let told = named == nil ? profile : nil
             registry.forgetIfChanged(profile)
             let fresh = registry.madeStore(for: profile).flatMap { store in
                 store.freshToken(kind).map { (store.clock, $0) }
             }
             var line =
-                fresh.map { Self.tokenLine($1, clock: $0) }
-                ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind, served: served) }
+                fresh.map { Self.tokenLine($1, clock: $0, profile: told) }
+                ?? BlockingWait.run { await self.tokenReply(profile: profile, kind: kind, served: served, told: told) }
             output.append(contentsOf: line)
             line.wipe()
-        case .awsCredentials(let profile, let guest):
+        case .awsCredentials(let named, let guest):
+            guard let profile = named ?? choose(nil, for: nil, served: served) else {
+                return output.append(contentsOf: AgentReply.failure(served.noneChosen(for: nil)).line)
+            }
             registry.forgetIfChanged(profile)
             var line = BlockingWait.run { await self.awsCredentials(profile: profile, guest: guest, served: served) }
                 .line
@@ -70,9 +79,31 @@ final class AgentService: Sendable {
         }
     }
 
+    /// The profile the host chooses for a request naming a target or no profile, among those `served`; nil when
+    /// none may answer (a host that cannot read its settings is logged, and chooses none).
+    private func choose(_ named: String?, for target: AgentTarget?, served: ServedProfiles) -> String? {
+        let provider = provider
+        let choices = served.choices
+        let result = BlockingWait.run { () async -> Result<String?, AgentFailure> in
+            do throws(AgentFailure) {
+                return .success(try await provider.chooseProfile(named: named, for: target, among: choices))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let chosen?) where choices?.contains(chosen) ?? true: return chosen
+        case .success: return nil
+        case .failure(let error):
+            log("cannot choose a profile: \(error)")
+            return nil
+        }
+    }
+
     /// The store's token (refreshed, once for all callers, when due) as a reply line, which holds the token: the
     /// caller clears it once sent.
-    private func tokenReply(profile: String, kind: TokenKind, served: ServedProfiles) async -> [UInt8] {
+    /// - Parameter told: the profile's name for the reply, when the agent chose it.
+    private func tokenReply(profile: String, kind: TokenKind, served: ServedProfiles, told: String?) async -> [UInt8] {
         let token: ServedToken
         let clock: ServerClock
         do throws(AgentFailure) {
@@ -87,13 +118,15 @@ final class AgentService: Sendable {
             if error.code != .signInRequired && error.code != .unknownProfile { log("profile '\(profile)': \(error)") }
             return AgentReply.failure(served.told(error, profile: profile)).line
         }
-        return Self.tokenLine(token, clock: clock)
+        return Self.tokenLine(token, clock: clock, profile: told)
     }
 
     /// The reply line of a token the store served, its expiry on this machine's clock.
-    private static func tokenLine(_ token: ServedToken, clock: ServerClock) -> [UInt8] {
+    private static func tokenLine(_ token: ServedToken, clock: ServerClock, profile: String?) -> [UInt8] {
         let expiresAt = token.expiresAt.map { clock.localTime(ofProviderTime: $0) }
-        return AgentReply.token(AgentToken(token: token.token, expiresAt: expiresAt, username: token.username)).line
+        return AgentReply.token(
+            AgentToken(token: token.token, expiresAt: expiresAt, username: token.username, profile: profile)
+        ).line
     }
 
     /// The store's credentials (kept in memory and in the vault while they last the minimum, so no cache here). A

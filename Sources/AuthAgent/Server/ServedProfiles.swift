@@ -30,13 +30,35 @@ enum ServedProfiles: Sendable, Equatable {
     func refusal(of request: AgentRequest) -> AgentFailure? {
         guard case .only(let profiles) = self else { return nil }
         switch request {
-        case .token(let profile, _), .awsCredentials(let profile, _):
+        case .token(let profile?, _, _), .awsCredentials(let profile?, _):
             return profiles.contains(profile) ? nil : .notServed
+        case .token(nil, _, _), .awsCredentials(nil, _):
+            // The agent chooses among `profiles` (`AgentProfileProvider.chooseProfile`).
+            return nil
         case .ping:
             return nil
         case .status, .lock, .unlock, .version:
             return .notServed
         }
+    }
+
+    /// The profiles a choice is made among: nil for all.
+    var choices: Set<String>? {
+        guard case .only(let profiles) = self else { return nil }
+        return profiles
+    }
+
+    /// The answer when no profile may answer a request that left the choice to the agent, or named a target its
+    /// profile does not list: on a restricted socket the one "not served", to the owner what happened.
+    func noneChosen(for target: AgentTarget?) -> AgentFailure {
+        guard isOwner else { return .notServed }
+        guard let target else {
+            return AgentFailure(.unknownProfile, "The request names no profile, and the agent has none to choose.")
+        }
+        return AgentFailure(
+            .unknownProfile,
+            "No profile of the agent lists \(target.scheme)://\(target.host)\(target.port.map { ":\($0)" } ?? "") among its helper hosts."
+        )
     }
 
     /// `failure` as this connection may see it: a restricted one gets the code and a fixed sentence, never the

@@ -58,6 +58,16 @@ final class AgentProfiles: AgentProfileProvider {
         return session.store
     }
 
+    public func chooseProfile(named: String?, for target: AgentTarget?, among served: Set<String>?)
+        async throws(AgentFailure) -> String?
+    {
+        do {
+            return try await application.agentProfile(named: named, for: target, among: served)
+        } catch {
+            throw AgentFailure(.internal, error.description)
+        }
+    }
+
     /// From the session the profile's store was made in (the agent asks for the store first).
     public func awsCredentialRequest(profile: String, guest: Bool) async throws(AgentFailure) -> AWSCredentialRequest {
         guard let session = sessions.withLock({ $0[profile] }) else {

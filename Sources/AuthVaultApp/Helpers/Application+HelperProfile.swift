@@ -8,18 +8,23 @@ extension Application {
     {
         let listings: [(profile: String, hosts: [String])]
         do { listings = try configStore.helperHosts() } catch { throw .configuration(error) }
-        var choice = HelperChoice.decide(for: target, listings: listings, current: current, isExplicit: isExplicit)
-        if case .needsSignedInUsers(let candidates) = choice {
-            let users = await signedInUsers(of: candidates)
-            choice = .decide(
-                for: target, listings: listings, current: current, isExplicit: isExplicit, users: users)
-        }
-        switch choice {
+        switch await helperChoice(for: target, listings: listings, current: current, isExplicit: isExplicit) {
         case .answer(let profile): return profile
         case .notListed, .needsSignedInUsers: return nil
         case .ambiguous(let candidates):
             throw .ambiguousHelperTarget(host: "\(target.endpoint)", candidates: candidates)
         }
+    }
+
+    /// `HelperChoice.decide` among `listings`, with the candidates' signed-in users read when it asks for them:
+    /// this configuration's profiles for a helper, the served ones for the agent (`helperProfile(for:named:among:)`).
+    nonisolated(nonsending) func helperChoice(
+        for target: HelperTarget, listings: [(profile: String, hosts: [String])], current: String, isExplicit: Bool
+    ) async -> HelperChoice {
+        let choice = HelperChoice.decide(for: target, listings: listings, current: current, isExplicit: isExplicit)
+        guard case .needsSignedInUsers(let candidates) = choice else { return choice }
+        let users = await signedInUsers(of: candidates)
+        return .decide(for: target, listings: listings, current: current, isExplicit: isExplicit, users: users)
     }
 
     /// Each profile's signed-in user name and e-mail (from the verified ID token), as its vault holds them: read

@@ -20,11 +20,18 @@ extension Application {
     /// store's minimum (botocore's refresh window and a minute), without ever asking anyone to sign in: from the
     /// agent when one runs, else from the vault or, when they near expiry, a new set under the profile lock.
     /// - Parameter guest: the pool's unauthenticated identity, for a profile without a session.
-    nonisolated(nonsending) public func awsCredentials(profile: String? = nil, guest: Bool = false)
+    /// - Parameter isExplicit: as for `helperToken`: unnamed, on a machine that configures none, the agent chooses.
+    nonisolated(nonsending) public func awsCredentials(
+        profile: String? = nil, guest: Bool = false, isExplicit: Bool = true
+    )
         async throws(ApplicationError) -> AWSCredentials
     {
         let name = profile ?? defaultProfileName
-        if let served = try awsCredentialsFromAgent(profile: name, guest: guest) { return served }
+        if let served = try awsCredentialsFromAgent(
+            profile: name, guest: guest, isExplicit: profile != nil && isExplicit)
+        {
+            return served
+        }
         let session = try await openProfile(named: name)
         let request = try session.awsCredentialRequest(guest: guest)
         await session.store.bootstrap()
@@ -37,12 +44,16 @@ extension Application {
     }
 
     /// The agent's answer; nil when no agent runs, or it cannot say (then the direct path says why).
-    private func awsCredentialsFromAgent(profile: String, guest: Bool) throws(ApplicationError) -> AWSCredentials? {
+    private func awsCredentialsFromAgent(profile: String, guest: Bool, isExplicit: Bool) throws(ApplicationError)
+        -> AWSCredentials?
+    {
         guard let path = agentSocketPath else { return nil }
         do {
             // Long enough for a fetch from the identity pool; an agent that hangs costs this once.
-            return try AgentClient(socketPath: path, timeout: .seconds(10), agentUid: agentUid).awsCredentials(
-                profile: profile, guest: guest)
+            let client = AgentClient(socketPath: path, timeout: .seconds(10), agentUid: agentUid)
+            return try askingAgent(profile: profile, isExplicit: isExplicit) { (name) throws(AgentClientError) in
+                try client.awsCredentials(profile: name, guest: guest)
+            }
         } catch {
             return try finalAgentAnswer(error, profile: profile)
         }

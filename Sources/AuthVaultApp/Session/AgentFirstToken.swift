@@ -29,10 +29,15 @@ extension Application {
 
     /// A valid token for `profile` (`defaultProfileName` when nil), without ever asking anyone to sign in: from the
     /// agent when one runs, else directly from the vault (refreshing first when due).
+    /// - Parameter isExplicit: the profile was named (`--profile`, `$AUTHVAULT_PROFILE`); when it was not and this
+    ///   machine configures none, the agent's choice answers (a remote shell's `token`).
     nonisolated(nonsending) public func helperToken(
-        _ kind: TokenKind, profile: String? = nil
+        _ kind: TokenKind, profile: String? = nil, isExplicit: Bool = true
     ) async throws(ApplicationError) -> HelperToken {
-        if let served = try tokenFromAgent(kind, profile: profile ?? defaultProfileName) { return served }
+        let explicit = profile != nil && isExplicit
+        if let served = try tokenFromAgent(kind, profile: profile ?? defaultProfileName, isExplicit: explicit) {
+            return served
+        }
         let session = try await openProfile(named: profile)
         let served: ServedToken
         do {
@@ -54,16 +59,19 @@ extension Application {
 
     /// The agent's answer; nil when no agent runs (or it misbehaves), so the caller takes the direct path. What the
     /// agent says about the session itself (sign in, vault locked, network) is final.
-    private func tokenFromAgent(_ kind: TokenKind, profile: String) throws(ApplicationError) -> HelperToken? {
+    private func tokenFromAgent(_ kind: TokenKind, profile: String, isExplicit: Bool) throws(ApplicationError)
+        -> HelperToken?
+    {
         guard let path = agentSocketPath else { return nil }
         do {
             // Long enough for a refresh in the mandatory window; an agent that hangs costs this once.
-            let token = try AgentClient(socketPath: path, timeout: .seconds(5), agentUid: agentUid).token(
-                profile: profile, kind: kind)
-            trace("the agent at \(path) served the \(kind) token of profile '\(profile)'")
-            return HelperToken(
-                token: token.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
-                expiresAt: token.expiresAt ?? 0, username: token.username ?? profile, profile: profile)
+            let client = AgentClient(socketPath: path, timeout: .seconds(5), agentUid: agentUid)
+            let token = try askingAgent(profile: profile, isExplicit: isExplicit) { (name) throws(AgentClientError) in
+                try client.token(profile: name, kind: kind)
+            }
+            let name = token.profile ?? profile
+            trace("the agent at \(path) served the \(kind) token of profile '\(name)'")
+            return HelperToken(token, profile: name)
         } catch {
             trace("the agent at \(path) did not serve profile '\(profile)' (\(error))")
             return try finalAgentAnswer(error, profile: profile)
@@ -83,8 +91,9 @@ extension Application {
     /// What the agent said about the session itself (sign in, vault locked, network) is final and thrown; for
     /// anything else (no agent, a misbehaving one, a request it cannot serve) nil: take the direct path. Another
     /// user's agent (`agentUid`, a container's client) is final about the profiles it does not serve too: this
-    /// user's direct path has no such profile. A sign-in answer names the profile's flow, read from the configuration
-    /// only then (the agent's path reads none).
+    /// user's direct path has no such profile; and so is the agent that stands for a configuration this client
+    /// does not have (a remote shell), whose direct path has no profile either. A sign-in answer names the profile's
+    /// flow, read from the configuration only then (the agent's path reads none).
     func finalAgentAnswer<Served>(_ error: AgentClientError, profile: String) throws(ApplicationError) -> Served? {
         guard case .server(let failure) = error else { return nil }
         switch failure.code {
@@ -92,7 +101,8 @@ extension Application {
             let flow = (try? configStore.profile(named: profile))?.authFlow
             throw .agent(SignInNeed(profile: profile, flow: flow), failure: failure)
         case .vaultLocked, .network: throw .agent(SignInNeed(profile: profile), failure: failure)
-        case .unknownProfile where agentUid != nil: throw .agent(SignInNeed(profile: profile), failure: failure)
+        case .unknownProfile where agentUid != nil || agentStandsForConfiguration:
+            throw .agent(SignInNeed(profile: profile), failure: failure)
         case .unknownProfile, .badRequest, .internal: return nil
         }
     }

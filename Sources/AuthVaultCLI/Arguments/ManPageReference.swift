@@ -31,7 +31,10 @@ enum ManPageReference {
             "Seconds the file vault's key stays in the user keyring (default 3600; 0: not cached)."
         ),
         ("AUTHVAULT_SECRET_SERVICE_TIMEOUT", "Seconds each Secret Service call may take (default 3)."),
-        ("AUTHVAULT_AGENT_SOCKET", "The agent's socket (default $XDG_RUNTIME_DIR/authvault/agent.sock)."),
+        (
+            "AUTHVAULT_AGENT_SOCKET",
+            "The agent's socket (default $XDG_RUNTIME_DIR/authvault/agent.sock). Set alone, on a host with no configuration (a remote shell with the socket forwarded by ssh -R, a container), token, aws-credentials and the helpers ask that agent, which applies its own profiles' helper hosts; nothing is written there."
+        ),
         ("AUTHVAULT_AGENT_UID", "The user id the agent must run as, when its socket is mounted into a container."),
         (
             "https_proxy, HTTPS_PROXY, all_proxy, no_proxy",

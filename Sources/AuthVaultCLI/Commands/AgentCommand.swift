@@ -32,7 +32,11 @@ struct AgentCommand: CLICommand {
             nothing else: status, lock, unlock, the version and every other profile get one fixed "not served". Mount
             that socket, not the main one, into a container that runs as your user id, and set AUTHVAULT_AGENT_SOCKET
             to it there. A client the agent refuses reads the vault itself where it can, so a container that mounts
-            your home directory gets past any socket.
+            your home directory gets past any socket. Forwarded with 'ssh -R REMOTE_PATH:PATH' (the server with
+            StreamLocalBindUnlink yes), the same socket serves a remote shell that sets AUTHVAULT_AGENT_SOCKET and has
+            no configuration: its helpers send where the token goes and this agent applies its profiles' helper
+            hosts. Whoever can use that socket there (the remote user's processes, the remote root) gets the served
+            profiles' access tokens, never a refresh token.
 
             With --also-serve-uid UID:PROFILE[,PROFILE...] the sockets are 0666 so that a bind mount can reach them
             (their directories stay 0700), and that user may ask for the tokens of the profiles listed for it (on a

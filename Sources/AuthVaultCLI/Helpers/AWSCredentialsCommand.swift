@@ -77,12 +77,13 @@ extension AWSCredentials {
         -> AWSCredentials
     {
         let profile = context.profileName
+        let isExplicit = context.profileIsExplicit
         do {
-            return try await context.application.awsCredentials(profile: profile, guest: guest)
+            return try await context.application.awsCredentials(profile: profile, guest: guest, isExplicit: isExplicit)
         } catch  where !guest && error.requiresSignIn {
             return try await HelperSignInTerminal.after(error, profile: profile, context: context) {
                 () async throws(ApplicationError) in
-                try await context.application.awsCredentials(profile: profile, guest: guest)
+                try await context.application.awsCredentials(profile: profile, guest: guest, isExplicit: isExplicit)
             }
         } catch {
             throw CLIErrors.from(error, profile: profile)

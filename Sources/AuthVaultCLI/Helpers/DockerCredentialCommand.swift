@@ -29,10 +29,16 @@ struct DockerCredentialCommand: CLICommand {
         case "get":
             let serverURL = String((Swift.readLine(strippingNewline: true) ?? "").filter { !$0.isWhitespace })
             var choice = HelperChoice.notListed
+            var token: HelperToken?
             if let target = HelperTarget(dockerServer: serverURL) {
                 choice = try await HelperToken.choice(for: target, context: context)
+                if case .answer(let profile) = choice {
+                    token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
+                } else if case .notListed = choice {
+                    token = try HelperToken.fromAgent(.access, for: target, context: context)
+                }
             }
-            guard case .answer(let profile) = choice else {
+            guard let token else {
                 context.standardOutput.line("credentials not found in native keychain")
                 if case .ambiguous(let candidates) = choice {
                     throw CLIError(
@@ -43,7 +49,6 @@ struct DockerCredentialCommand: CLICommand {
                     "No profile answers for \(serverURL): a token goes only over https, to a registry listed with "
                         + "\(Remedy.command("configure", profile: context.profileName, "--helper-host HOST[:PORT]")).")
             }
-            let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
             JSONOutput.write(
                 .object(
                     ("Secret", .string(token.token)), ("ServerURL", .string(serverURL)),

@@ -41,9 +41,10 @@ struct GitCredentialCommand: CLICommand {
         else {
             return
         }
-        let profile: String
+        let token: HelperToken
         switch try await HelperToken.choice(for: target, context: context) {
-        case .answer(let chosen): profile = chosen
+        case .answer(let profile):
+            token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
         case .ambiguous(let candidates):
             // No answer, so git asks its other helpers; the one line says how to choose.
             context.standardError.line(
@@ -52,9 +53,11 @@ struct GitCredentialCommand: CLICommand {
                     + "or with path prefixes ('authvault setup git --host \(host)/PATH' for each profile, which turns "
                     + "on credential.useHttpPath).")
             return
-        case .notListed, .needsSignedInUsers: return
+        case .notListed, .needsSignedInUsers:
+            // No profile here lists it; where this machine leaves the choice to the agent, the agent's rules do.
+            guard let served = try HelperToken.fromAgent(.access, for: target, context: context) else { return }
+            token = served
         }
-        let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
         var lines: [String] = []
         if let wanted = request.value("protocol") { lines.append("protocol=\(wanted)") }
         lines.append("host=\(host)")

@@ -32,8 +32,7 @@ struct KubectlCredentialCommand: CLICommand {
     nonisolated(nonsending) func run(in context: CommandContext) async throws(CLIError) {
         let info = ExecInfo(environment: context.variables["KUBERNETES_EXEC_INFO"])
         let effective = info.interactive ? context : context.forbiddingPrompts(by: "kubectl (interactive: false)")
-        let profile = try await HelperToken.profile(for: .kubectl, url: info.server, context: context)
-        let token = try await HelperToken.fetch(kind, profile: profile, context: effective)
+        let token = try await HelperToken.answer(kind, for: .kubectl, url: info.server, context: effective)
         let status = JSONValue.object(
             ("expirationTimestamp", .string(TimeText.rfc3339(token.expiresAt))),
             ("token", .string(token.token)))

@@ -29,8 +29,8 @@ struct VaultTokenHelperCommand: CLICommand {
             while Swift.readLine() != nil {}
             return
         }
-        let profile = try await HelperToken.profile(for: .vault, url: context.variables["VAULT_ADDR"], context: context)
-        let token = try await HelperToken.fetch(.access, profile: profile, context: context.withoutPrompts())
+        let token = try await HelperToken.answer(
+            .access, for: .vault, url: context.variables["VAULT_ADDR"], context: context.withoutPrompts())
         context.standardOutput.write(token.token)
     }
 }
