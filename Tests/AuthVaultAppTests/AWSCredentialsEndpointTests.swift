@@ -18,7 +18,9 @@ import Testing
                 count += 1
                 return count
             }
-            guard number < 3 else { throw .noUsableSession(profile: "work", reason: "signed out \"elsewhere\"") }
+            guard number < 3 else {
+                throw .noUsableSession(SignInNeed(profile: "work"), reason: "signed out \"elsewhere\"")
+            }
             return AWSCredentials(
                 accessKeyId: "ASIA\(number)", secretAccessKey: SecretBytes(utf8: "secret-\(number)"),
                 sessionToken: SecretBytes(utf8: "session-\(number)"), expiresAt: 1_900_000_000, identityId: "id")

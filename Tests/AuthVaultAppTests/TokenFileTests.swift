@@ -64,7 +64,7 @@ import Testing
         let parent = try TemporaryDirectory(prefix: "token-file")
         await #expect(throws: ApplicationError.self) {
             _ = try await TokenFile(in: parent.path, now: { 0 }) { () async throws(ApplicationError) in
-                throw .noUsableSession(profile: "p", reason: "none")
+                throw .noUsableSession(SignInNeed(profile: "p"), reason: "none")
             }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)

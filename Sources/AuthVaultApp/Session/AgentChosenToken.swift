@@ -39,9 +39,9 @@ extension Application {
             trace("the agent at \(path) gave no token for \(target.scheme)://\(target.endpoint) (\(error))")
             if case .server(let failure) = error {
                 if failure.code == .unknownProfile { return nil }
-                throw .agent(profile: asked, failure: failure)
+                throw .agent(SignInNeed(profile: asked), failure: failure)
             }
-            throw .agent(profile: asked, failure: AgentFailure(.internal, error.description))
+            throw .agent(SignInNeed(profile: asked), failure: AgentFailure(.internal, error.description))
         }
         let name = token.profile ?? asked
         trace(

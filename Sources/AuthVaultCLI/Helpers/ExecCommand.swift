@@ -150,9 +150,7 @@ struct ExecCommand: CLICommand {
         do {
             file = try await context.application.tokenFile(kind, profile: context.profileName)
         } catch {
-            throw CLIErrors.from(error, profile: context.profileName) { name in
-                try? context.configStore.profile(named: name).authFlow
-            }
+            throw CLIErrors.from(error, profile: context.profileName)
         }
         var environment = inherited
         environment[name] = file.path
