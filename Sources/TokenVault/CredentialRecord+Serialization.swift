@@ -6,7 +6,8 @@ internal import SystemPlumbing
 /// The record's wire form inside a vault: JSON with the secrets as strings. Only vault backends call this, and
 /// they encrypt the result (file) or hand it to the Secret Service.
 extension CredentialRecord {
-    fileprivate struct Stored: Codable {
+    /// Internal for `RecordReadingTests`, which compare its two readings.
+    struct Stored: Codable, Equatable {
         var formatVersion: Int
         var revision: UInt64
         var profile: String
@@ -32,7 +33,7 @@ extension CredentialRecord {
         var pendingRevocations: [StoredPendingRevocation]?
     }
 
-    fileprivate struct StoredPendingRevocation: Codable {
+    struct StoredPendingRevocation: Codable, Equatable {
         var refreshToken: String
         var origin: SessionOrigin
         var signedInAt: Double?
@@ -41,14 +42,14 @@ extension CredentialRecord {
         var lastFailure: String
     }
 
-    fileprivate struct StoredDevice: Codable {
+    struct StoredDevice: Codable, Equatable {
         var key: String
         var groupKey: String
         var password: String
         var name: String
     }
 
-    fileprivate struct StoredAWSCredentials: Codable {
+    struct StoredAWSCredentials: Codable, Equatable {
         var accessKeyId: String
         var secretAccessKey: String
         var sessionToken: String
