@@ -3,7 +3,8 @@ import Foundation
 import FuzzSupport
 
 /// The config file reader: the file decoded, each profile resolved and validated, the helper hosts read with the
-/// agent's parser, and the file read without Codable checked against JSONDecoder's reading. The input is written to a private file each time, as the store reads only files.
+/// agent's parser, and the file read without Codable checked against JSONDecoder's reading. The input is written to
+/// a private file each time, as the store reads only files.
 @main enum ConfigFuzz: FuzzTarget {
     static let path = NSTemporaryDirectory() + "/authvault-fuzz-config-\(getpid()).json"
 
