@@ -57,7 +57,7 @@ let package = Package(
         // The user-pool API client: SRP, challenges, account operations, errors and retries; the Hosted UI flow.
         .target(name: "CognitoAuth", dependencies: ["AuthCrypto", "BoundedJSON", "HTTPTransport", "NetworkHosts", "SystemPlumbing", "TokenVerification"]),
         // Credential records and where they live: Secret Service, encrypted file, memory; the per-profile lock.
-        .target(name: "TokenVault", dependencies: ["DebugTrace", "AuthCrypto", "SecureFiles", "CSecret", "CDBus", "CKeyutils", "SystemPlumbing"]),
+        .target(name: "TokenVault", dependencies: ["DebugTrace", "AuthCrypto", "BoundedJSON", "SecureFiles", "CSecret", "CDBus", "CKeyutils", "SystemPlumbing"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
         .target(name: "AuthStore", dependencies: ["DebugTrace", "SystemPlumbing", "AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
         .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "BoundedJSON", "CognitoAuth", "SecureFiles", "SystemPlumbing", "TokenVault", "TokenVerification"]),

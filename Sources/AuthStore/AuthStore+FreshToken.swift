@@ -41,7 +41,7 @@ extension AuthStore {
     /// decoded once. For a process that serves one token and exits (`authvault token`): it leaves the store as it
     /// was (bootstrapping). Nil otherwise: then ask `validToken`.
     public nonisolated func freshTokenAtHand(_ kind: TokenKind) -> ServedToken? {
-        guard let vault = vault as? any VaultRecordAtHand, let record = vault.recordAtHand(profile: profile),
+        guard let vault = vault.recordsAtHand, let record = vault.recordAtHand(profile: profile),
             record.hasSession
         else { return nil }
         // As `reloadFromVault` does before the machine sees the record.

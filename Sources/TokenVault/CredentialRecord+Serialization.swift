@@ -1,11 +1,13 @@
 import AuthCrypto
+internal import BoundedJSON
 import FoundationEssentials
 internal import SystemPlumbing
 
 /// The record's wire form inside a vault: JSON with the secrets as strings. Only vault backends call this, and
 /// they encrypt the result (file) or hand it to the Secret Service.
 extension CredentialRecord {
-    private struct Stored: Codable {
+    /// Internal for `RecordReadingTests`, which compare its two readings.
+    struct Stored: Codable, Equatable {
         var formatVersion: Int
         var revision: UInt64
         var profile: String
@@ -31,7 +33,7 @@ extension CredentialRecord {
         var pendingRevocations: [StoredPendingRevocation]?
     }
 
-    private struct StoredPendingRevocation: Codable {
+    struct StoredPendingRevocation: Codable, Equatable {
         var refreshToken: String
         var origin: SessionOrigin
         var signedInAt: Double?
@@ -40,14 +42,14 @@ extension CredentialRecord {
         var lastFailure: String
     }
 
-    private struct StoredDevice: Codable {
+    struct StoredDevice: Codable, Equatable {
         var key: String
         var groupKey: String
         var password: String
         var name: String
     }
 
-    private struct StoredAWSCredentials: Codable {
+    struct StoredAWSCredentials: Codable, Equatable {
         var accessKeyId: String
         var secretAccessKey: String
         var sessionToken: String
@@ -94,8 +96,9 @@ extension CredentialRecord {
     public init(serialized bytes: SecretBytes) throws(VaultError) {
         let stored: Stored
         do {
+            // JSONDecoder only for what the cheaper reading refuses (see JSONFields).
             stored = try bytes.withUnsafeBytes { buffer in
-                try JSONDecoder().decode(Stored.self, from: Data(buffer))
+                try Stored.read(buffer) ?? JSONDecoder().decode(Stored.self, from: Data(buffer))
             }
         } catch {
             throw .corrupted(location: "record", reason: "the decrypted record is not valid")
@@ -141,5 +144,82 @@ extension CredentialRecord {
 
     private static func text(_ secret: SecretBytes) -> String {
         secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// The record read without Codable, on every warm `authvault token` (see `JSONFields`): the same members as the
+/// `Codable` conformances, each read as they read it. `RecordReadingTests` checks that the two agree.
+extension CredentialRecord.Stored {
+    static func read(_ bytes: UnsafeRawBufferPointer) -> Self? {
+        guard let root = JSONValue.parse(bytes), let fields = try? JSONFields(root) else { return nil }
+        return try? Self(fields: fields)
+    }
+
+    init(fields: JSONFields) throws(JSONFields.Refused) {
+        formatVersion = try JSONFields.required(fields.int("formatVersion"))
+        revision = try JSONFields.required(fields.uint64("revision"))
+        profile = try JSONFields.required(fields.string("profile"))
+        accessToken = try fields.string("accessToken")
+        idToken = try fields.string("idToken")
+        refreshToken = try fields.string("refreshToken")
+        accessTokenExpiresAt = try fields.double("accessTokenExpiresAt")
+        idTokenExpiresAt = try fields.double("idTokenExpiresAt")
+        identity = try fields.object("identity", UserIdentity.init(fields:))
+        origin = try fields.choice("origin")
+        signedInAt = try fields.double("signedInAt")
+        lastRefreshAt = try fields.double("lastRefreshAt")
+        clockOffset = try fields.double("clockOffset")
+        clockAnchor = try fields.object("clockAnchor") { anchor throws(JSONFields.Refused) in
+            ProviderClockAnchor(
+                bootID: try JSONFields.required(anchor.string("bootID")),
+                providerMinusBoot: try JSONFields.required(anchor.double("providerMinusBoot")))
+        }
+        refusedClockOffset = try fields.double("refusedClockOffset")
+        sessionEndedReason = try fields.string("sessionEndedReason")
+        clientSecret = try fields.string("clientSecret")
+        identityId = try fields.string("identityId")
+        identityPoolId = try fields.string("identityPoolId")
+        aws = try fields.object("aws") { aws throws(JSONFields.Refused) in
+            CredentialRecord.StoredAWSCredentials(
+                accessKeyId: try JSONFields.required(aws.string("accessKeyId")),
+                secretAccessKey: try JSONFields.required(aws.string("secretAccessKey")),
+                sessionToken: try JSONFields.required(aws.string("sessionToken")),
+                expiresAt: try JSONFields.required(aws.double("expiresAt")),
+                identityPoolId: try aws.string("identityPoolId"), roleARN: try aws.string("roleARN"))
+        }
+        device = try fields.object("device") { device throws(JSONFields.Refused) in
+            CredentialRecord.StoredDevice(
+                key: try JSONFields.required(device.string("key")),
+                groupKey: try JSONFields.required(device.string("groupKey")),
+                password: try JSONFields.required(device.string("password")),
+                name: try JSONFields.required(device.string("name")))
+        }
+        binding = try fields.object("binding") { binding throws(JSONFields.Refused) in
+            ProfileBinding(
+                userPoolId: try JSONFields.required(binding.string("userPoolId")),
+                clientId: try JSONFields.required(binding.string("clientId")))
+        }
+        pendingRevocations = try fields.objects("pendingRevocations") { pending throws(JSONFields.Refused) in
+            CredentialRecord.StoredPendingRevocation(
+                refreshToken: try JSONFields.required(pending.string("refreshToken")),
+                origin: try JSONFields.required(pending.choice("origin")),
+                signedInAt: try pending.double("signedInAt"), lastRefreshAt: try pending.double("lastRefreshAt"),
+                lastTriedAt: try JSONFields.required(pending.double("lastTriedAt")),
+                lastFailure: try JSONFields.required(pending.string("lastFailure")))
+        }
+    }
+}
+
+extension UserIdentity {
+    init(fields: JSONFields) throws(JSONFields.Refused) {
+        self.init(
+            username: try JSONFields.required(fields.string("username")), subject: try fields.string("subject"),
+            email: try fields.string("email"),
+            federated: try JSONFields.required(
+                fields.objects("federated") { link throws(JSONFields.Refused) in
+                    FederatedLink(
+                        provider: try JSONFields.required(link.string("provider")),
+                        userId: try JSONFields.required(link.string("userId")))
+                }))
     }
 }

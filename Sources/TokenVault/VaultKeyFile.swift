@@ -141,12 +141,16 @@ package struct VaultKeyFile: Sendable, Equatable {
         Self.description(of: SHA256.hash(data: salt).prefix(16))
     }
 
+    /// The bytes in lowercase hex, written digit by digit: `joined()` of `String(radix:)`s costs run-time type
+    /// look-ups (0.2 M instructions) on the warm token path.
     private static func description(of bytes: some Sequence<UInt8>) -> String {
-        "authvault:vault-key:"
-            + bytes.map { byte in
-                let hex = String(byte, radix: 16)
-                return hex.count == 1 ? "0" + hex : hex
-            }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text = Array("authvault:vault-key:".utf8)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func keyCheck(for dataKey: SecretBytes) -> [UInt8] {

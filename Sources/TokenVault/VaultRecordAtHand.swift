@@ -6,3 +6,7 @@ public protocol VaultRecordAtHand: VaultBackend {
     /// held by another process, any problem `load` would report).
     func recordAtHand(profile: String) -> CredentialRecord?
 }
+
+extension VaultRecordAtHand {
+    public var recordsAtHand: (any VaultRecordAtHand)? { self }
+}

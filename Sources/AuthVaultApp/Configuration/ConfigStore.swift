@@ -82,7 +82,8 @@ public struct ConfigStore: Sendable {
     private func decode(_ bytes: [UInt8]) throws(ConfigError) -> ConfigFile {
         let file: ConfigFile
         do {
-            file = try JSONDecoder().decode(ConfigFile.self, from: Data(bytes))
+            // JSONDecoder only for what the cheaper reading refuses: it says what is wrong (see JSONFields).
+            file = try Self.read(bytes) ?? JSONDecoder().decode(ConfigFile.self, from: Data(bytes))
         } catch let error as DecodingError {
             throw .malformed(path: path, problem: Self.explain(error))
         } catch {
@@ -101,6 +102,12 @@ public struct ConfigStore: Sendable {
                     "the profile name \(name.debugDescription) is not allowed (\(ProfileValidation.profileNameRule))")
         }
         return file
+    }
+
+    /// The file read without Codable; nil for anything that reading refuses.
+    static func read(_ bytes: [UInt8]) -> ConfigFile? {
+        guard let root = JSONValue.parse(bytes), let fields = try? JSONFields(root) else { return nil }
+        return try? ConfigFile(fields: fields)
     }
 
     public func save(_ file: ConfigFile) throws(ConfigError) {
