@@ -3,21 +3,38 @@ import TestSupport
 import Testing
 
 /// `login --device`'s QR code (issue 34, item 5), against the device-grant stand-in (django-oauth-toolkit): drawn on
-/// a UTF-8 terminal wide enough and decoded from the captured screen by zbarimg; never with --no-qr, a locale that is
-/// not UTF-8, a narrow terminal, standard output or error a pipe, or without libqrencode.
+/// a UTF-8 terminal wide enough (beside the text, or below it where only the code fits) and decoded from the captured
+/// screen by zbarimg; never with --no-qr, a locale that is not UTF-8, a narrow terminal, standard output or error a
+/// pipe, or without libqrencode.
 @Suite(.serialized) struct DeviceCodeQRTests {
     static let utf8 = ["LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": ""]
     static let cancelAtTheEnd = [(prompt: "Ctrl-C cancels.", answer: "\u{03}")]
 
+    static let blocks: Set<Character> = ["\u{2588}", "\u{2580}", "\u{2584}"]
+
+    static func lines(_ screen: String) -> [Substring] {
+        screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The screen's lines with the QR code beside them left out: what is printed to the right of it.
+    static func textLines(_ screen: String) -> [String] {
+        lines(screen).map { String($0.drop { blocks.contains($0) || $0 == " " }).trimmingCharacters(in: .whitespaces) }
+    }
+
     /// The address the screen printed on a line of its own that carries the code, else the plain one.
     static func scannedAddress(_ screen: String) -> String? {
-        let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
+        let lines = textLines(screen)
         let marker =
             lines.firstIndex { $0.hasPrefix("or open this address, which carries the code:") }
             ?? lines.firstIndex { $0.hasPrefix("To sign in, open this address") }
         return marker.flatMap { lines[($0 + 1)...].first { !$0.isEmpty } }
+    }
+
+    /// The screen's lines that hold both some of the code and text printed beside it.
+    static func linesBesideTheCode(_ screen: String) -> [Substring] {
+        lines(screen).filter { line in
+            line.contains { blocks.contains($0) } && line.contains { $0.isLetter }
+        }
     }
 
     func login(_ options: [String] = [], environment: [String: String] = utf8, columns: Int? = 200) async throws
@@ -31,11 +48,29 @@ import Testing
         return run.screen
     }
 
-    @Test func aWideUTF8TerminalShowsTheAddressAsAQRCodeThatDecodesToThePrintedAddress() async throws {
+    @Test func aWideUTF8TerminalShowsTheAddressAsAQRCodeBesideTheTextThatDecodesToThePrintedAddress() async throws {
         let screen = try await login()
         let address = try #require(Self.scannedAddress(screen), "\(screen)")
         #expect(try QRScreen.decode(screen) == [address], "\(screen)")
-        #expect(screen.contains("or scan this code with a phone's camera (it opens \(address)):"), "\(screen)")
+        let beside = Self.linesBesideTheCode(screen)
+        for text in [
+            "To sign in, open this address at", "and enter the code:", "or scan this code with a phone's camera",
+        ] {
+            #expect(beside.contains { $0.contains(text) }, "\(text) beside the code: \(screen)")
+        }
+        // The address whole, as plain text at the end of its line: nothing but the code and a gap before it.
+        #expect(address.hasPrefix("http") && !address.contains(" "), "\(screen)")
+        #expect(beside.contains { $0.hasSuffix("     " + address) }, "\(screen)")
+    }
+
+    /// 80 columns: wide enough for the code but not for the text beside it, so the code is drawn below the text.
+    @Test func aTerminalWideEnoughForTheCodeAloneHasItBelowTheText() async throws {
+        let screen = try await login(columns: 80)
+        let address = try #require(Self.scannedAddress(screen), "\(screen)")
+        #expect(try QRScreen.decode(screen) == [address], "\(screen)")
+        #expect(Self.linesBesideTheCode(screen).isEmpty, "\(screen)")
+        let scan = try #require(screen.range(of: "or scan this code with a phone's camera"), "\(screen)")
+        #expect(screen[scan.upperBound...].contains("\u{2588}") && !screen[..<scan.lowerBound].contains("\u{2588}"))
     }
 
     @Test func noQRCodeWithNoQRANonUTF8LocaleOrANarrowTerminal() async throws {

@@ -73,6 +73,7 @@ import Testing
         #expect(
             screen.components(separatedBy: "scan this code with a phone's camera").count == 2,
             "its QR code on the terminal: \(screen)")
+        #expect(try QRScreen.decode(screen).count == 1, "its QR code scans, beside the text: \(screen)")
 
         let answers = try (1...3).map { index in
             try String(contentsOfFile: scratch.appending("fill\(index).out"), encoding: .utf8)

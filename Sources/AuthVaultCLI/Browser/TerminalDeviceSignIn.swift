@@ -44,24 +44,22 @@ struct TerminalDeviceSignIn {
 
     /// Each address on a line of its own, its host named before it: the person checks where they are sent. The QR
     /// code holds the address that carries the code where there is one (a scan then needs no typing), and that
-    /// address is printed too.
+    /// address is printed too, whole, beside the code or above it.
     static func instructions(_ prompt: DeviceSignIn.Prompt, qrCode: DeviceCodeQR) -> String {
         let direct =
-            prompt.verificationURIComplete.map { "\n\nor open this address, which carries the code:\n\n  \($0)" } ?? ""
+            prompt.verificationURIComplete.map { ["", "or open this address, which carries the code:", "", "  \($0)"] }
+            ?? []
+        let text =
+            [
+                "To sign in, open this address at \(prompt.verificationHost) in a browser on any device:", "",
+                "  \(prompt.verificationURI)", "", "and enter the code:  \(prompt.userCode)",
+            ] + direct
+        // The address it opens is the last one printed above: no second copy to widen the text beside the code.
+        let caption = ["or scan this code with a phone's camera (it opens the address above)."]
+        let waiting =
+            "Waiting for the sign-in to be approved (the code expires in \(TimeText.span(Double(prompt.expiresIn)))); Ctrl-C cancels."
         let scanned = prompt.verificationURIComplete ?? prompt.verificationURI
-        let drawing =
-            qrCode.rows(for: scanned).map {
-                "\n\nor scan this code with a phone's camera (it opens \(scanned)):\n\n" + $0.joined(separator: "\n")
-            } ?? ""
-        return """
-            To sign in, open this address at \(prompt.verificationHost) in a browser on any device:
-
-              \(prompt.verificationURI)
-
-            and enter the code:  \(prompt.userCode)\(direct)\(drawing)
-
-            Waiting for the sign-in to be approved (the code expires in \(TimeText.span(Double(prompt.expiresIn)))); Ctrl-C cancels.
-            """
+        return (qrCode.lines(text, caption: caption, drawing: scanned) + ["", waiting]).joined(separator: "\n")
     }
 
     static func cliError(_ error: DeviceSignInError, profile: String) -> CLIError {

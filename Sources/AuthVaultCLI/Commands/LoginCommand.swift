@@ -92,7 +92,8 @@ struct LoginCommand: CLICommand {
             document's device_authorization_endpoint, or configure --device-authorization-url): a code is printed with
             the address where any browser approves it, and login waits for the approval (Ctrl-C cancels); it needs no
             terminal. On a terminal whose locale is UTF-8 and that is wide enough, the address (with the code, where the
-            provider gives one) is also drawn as a QR code for a phone's camera (libqrencode4); --no-qr leaves it out,
+            provider gives one) is also drawn as a QR code for a phone's camera (libqrencode4), beside the text where
+            the terminal is wide enough for both, else below it; --no-qr leaves it out,
             and it never goes to a pipe. On a terminal with no browser to open (no display, or SSH), a plain login uses it and says so.
             Cognito has no device grant: use --paste, or --no-browser with SSH port forwarding.
 

@@ -2,7 +2,9 @@
 
 A test of the module layout, not of fonts: each character cell becomes two square pixels stacked (upper and
 lower half), drawn (the character's ink) as white and not drawn as black, as on a terminal with light text on a
-dark background. Lines without half blocks are skipped; each run of lines with them is one picture.
+dark background. A picture starts at a line with a full block: its first run of full blocks is the code's top
+(the quiet zone, drawn), which gives the code's columns; the lines below are cut to those columns (the text printed
+beside the code is left out) until one holds no half block there.
 Needs Debian's python3-pil and zbar-tools (Scripts/install-deps.sh), run with /usr/bin/python3.
 """
 import subprocess
@@ -17,15 +19,20 @@ SCALE = 6
 
 
 def pictures(lines):
-    run = []
-    for line in lines:
-        if any(character in BLOCKS for character in line):
-            run.append(line)
-        elif run:
-            yield run
-            run = []
-    if run:
-        yield run
+    index = 0
+    while index < len(lines):
+        start = lines[index].find("\u2588")
+        if start < 0:
+            index += 1
+            continue
+        end = start
+        while end < len(lines[index]) and lines[index][end] == "\u2588":
+            end += 1
+        rows = []
+        while index < len(lines) and any(character in BLOCKS for character in lines[index][start:end]):
+            rows.append(lines[index][start:end])
+            index += 1
+        yield rows
 
 
 def draw(rows):
