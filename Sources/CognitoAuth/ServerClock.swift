@@ -68,9 +68,12 @@ public final class ServerClock: Sendable {
     /// The offset tied to this boot's clock, to keep with the session; nil without a boot clock.
     package var anchor: ProviderClockAnchor? { learned.withLock { $0?.anchor } }
 
-    /// Unix seconds by the provider's clock: the local time when no offset is known.
+    /// Unix seconds by the provider's clock: the local time when no offset is known, or while it is within
+    /// `precision`. Timed by such noise (a `Date` header reads up to a second behind), tokens would be refreshed by
+    /// a clock other than the one `localTime` hands their expiry to a tool on: a token file rewritten when a
+    /// short-lived token has a fifth of its life left would find it still fresh, and keep it to the last moment.
     public func now() -> Double {
-        local() + (offset ?? 0)
+        local() + (significantOffset ?? 0)
     }
 
     /// Offsets up to this are the measurement's own noise: the `Date` header counts whole seconds, and the answer
@@ -80,8 +83,13 @@ public final class ServerClock: Sendable {
     /// A time of the provider's clock (a token's `exp`) read on this machine's clock, for a tool that compares it
     /// with its own; unchanged while the offset is within `precision`.
     public func localTime(ofProviderTime time: Double) -> Double {
-        guard let offset, abs(offset) > Self.precision else { return time }
-        return time - offset
+        time - (significantOffset ?? 0)
+    }
+
+    /// The offset when it is more than the measurement's noise.
+    private var significantOffset: Double? {
+        guard let offset, abs(offset) > Self.precision else { return nil }
+        return offset
     }
 
     /// Takes the provider's time from an answer that just arrived.

@@ -73,6 +73,19 @@ import TokenVault
         #expect(behind.freshToken(.access) == nil)
     }
 
+    /// A clock that agrees with the provider's, taught by a `Date` that reads 0.9 s behind (whole seconds): the
+    /// token is in its mandatory window by both clocks, so the caller gets a refreshed one, not the old one as if
+    /// the noise left it 0.9 s more.
+    @Test func anOffsetWithinTheMeasurementsNoiseDoesNotDelayARefresh() async throws {
+        let store = makeStore(skew: 0)
+        store.clock.learn(serverTime: provider.reading - 0.9)
+        _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
+        provider.advance(by: 540.5)  // 59.5 s left of 600: the last tenth (60 s) is the mandatory window
+        let stale = try #require(try await vault.load(profile: "work")?.accessToken)
+        #expect(try await store.validAccessToken() != stale)
+        #expect(authority.calls.refresh == 1)
+    }
+
     @Test func theNextProcessTimesTokensByTheOffsetKeptWithTheSession() async throws {
         try await signIn(makeStore(skew: 600))
         let next = makeStore(skew: 600)

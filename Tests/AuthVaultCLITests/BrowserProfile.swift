@@ -19,6 +19,15 @@ struct BrowserProfile {
     ) async throws -> BrowserProfile {
         let server =
             configuration == .cognitoShaped ? try await OAuthServer.shared() : try await OAuthServer.sharedDefault()
+        return try await make(on: server, client: client, redirectURIs: redirectURIs)
+    }
+
+    /// A profile of a server the test started itself (`OAuthServer.start`).
+    static func make(
+        on server: OAuthServer, client: OAuthServer.Client = OAuthServer.publicClient,
+        redirectURIs: [String] = [OAuthServer.redirectURI, OAuthServer.secondRedirectURI]
+    ) async throws -> BrowserProfile {
+        let configuration = server.configuration
         let cli = try HeadlessCLI()
         let userPool = configuration == .cognitoShaped ? ["--user-pool-id", "us-east-1_Browser"] : []
         var arguments =

@@ -125,6 +125,16 @@ import TokenVerification
         #expect(clock.localTime(ofProviderTime: 5_000) == 5_600)
     }
 
+    /// A `Date` header counts whole seconds: the offset it teaches is reported, but tokens are timed by the local
+    /// clock, as their expiry is handed to tools (`localTime`); an eight-second token is not judged a second fresher.
+    @Test func anOffsetWithinThePrecisionIsNoiseThatTimesNothing() {
+        let clock = ServerClock(local: TestClock(1_000.9).now)
+        clock.learn(serverTime: 1_000)
+        #expect(clock.offset.map { abs($0 + 0.9) < 1e-9 } == true)
+        #expect(clock.now() == 1_000.9)
+        #expect(clock.localTime(ofProviderTime: 1_008) == 1_008)
+    }
+
     @Test func everyAnswerWithADateTeachesTheClock() async throws {
         let local = TestClock(Date().timeIntervalSince1970)
         let clock = ServerClock(local: local.now)

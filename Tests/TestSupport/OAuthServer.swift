@@ -106,7 +106,12 @@ public final class OAuthServer: Sendable {
         self.configuration = configuration
     }
 
-    public static func start(_ configuration: Configuration = .cognitoShaped) async throws -> OAuthServer {
+    /// A server of the test's own (most tests share one: `shared()`), stopped when the last reference goes.
+    /// - Parameter accessTokenLifetime: the access tokens' lifetime in seconds (Cognito-shaped only; an hour when nil),
+    ///   for a test that watches renewals across several lifetimes.
+    public static func start(_ configuration: Configuration = .cognitoShaped, accessTokenLifetime: Int? = nil)
+        async throws -> OAuthServer
+    {
         let directory = try TemporaryDirectory(prefix: "authvault-oauth")
         let users = [federatedUser, poolUser, signOutUser].map { user -> [String: Any] in
             [
@@ -130,11 +135,10 @@ public final class OAuthServer: Sendable {
             application["clientSecret"] = client.clientSecret
             return application
         }
+        var config: [String: Any] = ["mode": configuration.rawValue, "users": users, "applications": applications]
+        config["accessTokenSeconds"] = accessTokenLifetime
         let path = directory.appending("config.json")
-        try JSONSerialization.data(withJSONObject: [
-            "mode": configuration.rawValue, "users": users, "applications": applications,
-        ])
-        .write(to: URL(fileURLWithPath: path))
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
         // The script reads its configuration before printing its port, so the file may go once it has started.
         let server = try await ScriptServer.start(script: "oauth_server/server.py", arguments: [path])
         return OAuthServer(server: server, configuration: configuration)

@@ -7,7 +7,8 @@ CONFIG.json: {"mode": "cognito" (default) or "default" (see settings.py),
               "applications": [{"clientId", "clientSecret"?, "name", "redirectURIs": [...],
                                 "postLogoutRedirectURIs": [...], "opaqueAccessTokens": bool?,
                                 "clientCredentials": bool? (a machine client: the client-credentials grant only),
-                                "deviceCode": bool? (the device authorization grant only)}]}
+                                "deviceCode": bool? (the device authorization grant only)}],
+              "accessTokenSeconds": int? (the access tokens' lifetime in the "cognito" mode; an hour when absent)}
 
 Makes a fresh RSA signing key and a temporary SQLite database, migrates it, adds the users and applications
 (auto-approval, RS256 ID tokens), prints the port on the first stdout line, then serves until stdin closes.
@@ -88,6 +89,8 @@ def main():
             "OAUTH_TEST_DATABASE": os.path.join(directory, "db.sqlite3"),
             "OAUTH_TEST_MODE": config.get("mode", "cognito"),
         })
+        if "accessTokenSeconds" in config:
+            os.environ["OAUTH_TEST_ACCESS_TOKEN_SECONDS"] = str(int(config["accessTokenSeconds"]))
         import django
         from django.core.management import call_command
         from django.core.wsgi import get_wsgi_application

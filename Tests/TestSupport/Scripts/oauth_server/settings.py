@@ -62,7 +62,8 @@ OAUTH2_PROVIDER = {
     "ACCESS_TOKEN_GENERATOR": "cognito_like.access_token",
     # Without this, oauthlib would make refresh tokens with the access-token generator too.
     "REFRESH_TOKEN_GENERATOR": "oauthlib.oauth2.rfc6749.tokens.random_token_generator",
-    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    # An hour, as Cognito's default; a test of renewals across several lifetimes asks for seconds (server.py).
+    "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_TEST_ACCESS_TOKEN_SECONDS", "3600")),
     "ID_TOKEN_EXPIRE_SECONDS": 3600,
     # authvault-api/read: a resource server's scope, as Cognito names them, for the machine client.
     "SCOPES": {"openid": "OpenID Connect", "email": "Email address", "profile": "Profile",
