@@ -6,7 +6,9 @@ import TokenVault
 
 // The one translation of the libraries' errors into the application's terms: one initializer per lower error type,
 // which every use calls as it catches (`catch { throw ApplicationError(error) }`). What a case needs for a remedy is
-// decided here (the next step); the library's own error stays in the cause, for `--debug`.
+// decided here (the next step); the library's own error stays in the cause, for `--debug`. The errors that can mean
+// "sign in again" (the store's, the user pool's, the OAuth client's, the browser's) are translated only with the
+// `SignInNeed` of the profile the use holds, so that every such failure names the profile and its flow.
 
 /// What went wrong below the application: the library's words (server text in them already escaped), and its error.
 public struct Cause: Sendable, CustomStringConvertible {
@@ -15,7 +17,12 @@ public struct Cause: Sendable, CustomStringConvertible {
     public let underlying: any Error & Sendable
 
     init(_ error: some Error & Sendable & CustomStringConvertible) {
-        description = error.description
+        self.init(error, saying: error.description)
+    }
+
+    /// The library's error, said in the application's words where they tell more than the library's.
+    init(_ error: some Error & Sendable, saying description: String) {
+        self.description = description
         underlying = error
     }
 
@@ -37,8 +44,6 @@ public struct Cause: Sendable, CustomStringConvertible {
 /// What would put a failure right, in the application's terms: the command line words each with its commands and
 /// flags, for the profile the failure is about.
 public enum NextStep: Sendable, Equatable {
-    /// Sign in to the profile.
-    case signIn
     /// Start the sign-in over: the challenge it was answering is gone.
     case signInAgain
     /// Sign in through the browser: the profile has no user pool to sign in to directly.
@@ -72,26 +77,42 @@ public enum NextStep: Sendable, Equatable {
 }
 
 extension ApplicationError {
-    public init(_ error: AuthStoreError) {
+    /// A store's failure, for the profile `need` names.
+    public init(_ error: AuthStoreError, need: SignInNeed) {
         switch error {
-        case .signInRequired: self = .signInRequired(Cause(error), .signIn)
+        case .signInRequired: self = .signInRequired(need, Cause(error))
         case .vault(let reason): self.init(reason)
         case .network(let reason): self = .network(Cause(error), NextStep(reason))
-        case .rejected(let reason): self.init(reason)
+        case .rejected(let reason): self.init(reason, need: need)
         case .noPendingChallenge, .challengeExpired: self = .failed(Cause(error), .signInAgain)
         case .noIDTokenForMachine: self = .invalidRequest(Cause(error), .askForAccessToken)
         case .busy: self = .failed(Cause(error), nil)
         }
     }
 
-    public init(_ error: CognitoError) {
-        self.init(Cause(error), NextStep(error), requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
+    /// A user-pool or identity-pool call's failure, for the profile `need` names.
+    public init(_ error: CognitoError, need: SignInNeed) {
+        self.init(
+            Cause(error), NextStep(error), need: error.requiresSignIn ? need : nil, isRetryable: error.isRetryable)
     }
 
-    public init(_ error: OAuthError) {
+    /// A call made with the session's own access token: Cognito refusing the token itself (revoked, or the user
+    /// signed out everywhere) means signing in again.
+    init(tokenCall error: CognitoError, need: SignInNeed) {
+        guard case .notAuthorized = error else {
+            self.init(error, need: need)
+            return
+        }
+        let detail = error.serviceMessage.map { " (Cognito: \($0))" } ?? ""
+        let saying = "Cognito no longer accepts this session (it was revoked, or signed out everywhere).\(detail)"
+        self = .signInRequired(need, Cause(error, saying: saying))
+    }
+
+    /// An OAuth client's failure, for the profile `need` names.
+    public init(_ error: OAuthError, need: SignInNeed) {
         let step: NextStep? =
             if case .invalidConfiguration = error { .setBrowserSignIn } else { NextStep(CognitoError(error)) }
-        self.init(Cause(error), step, requiresSignIn: error.requiresSignIn, isRetryable: error.isRetryable)
+        self.init(Cause(error), step, need: error.requiresSignIn ? need : nil, isRetryable: error.isRetryable)
     }
 
     public init(_ error: VaultError) {
@@ -107,19 +128,28 @@ extension ApplicationError {
         self = .failed(Cause(error), nil)
     }
 
+    /// The loopback listener's failure, for the profile `need` names: a sign-in the person denied is to be done again.
+    public init(_ error: LoopbackError, need: SignInNeed) {
+        guard case .authorizationDenied = error else {
+            self.init(error)
+            return
+        }
+        self = .signInRequired(need, Cause(error))
+    }
+
+    /// A loopback endpoint's own failure, where no sign-in waits on it (a denied one is said with its profile's need).
     public init(_ error: LoopbackError) {
         switch error {
         case .cancelled: self = .cancelled(Cause(error))
-        case .authorizationDenied: self = .signInRequired(Cause(error), nil)
         case .invalidRedirectURI, .allPortsBusy: self = .invalidRequest(Cause(error), nil)
-        case .timedOut, .bindFailed: self = .failed(Cause(error), nil)
+        case .timedOut, .bindFailed, .authorizationDenied: self = .failed(Cause(error), nil)
         }
     }
 
-    /// A client's failure: sign in again, try again later, or neither.
-    private init(_ cause: Cause, _ step: NextStep?, requiresSignIn: Bool, isRetryable: Bool) {
+    /// A client's failure: sign in again (`need`, when the error requires it), try again later, or neither.
+    private init(_ cause: Cause, _ step: NextStep?, need: SignInNeed?, isRetryable: Bool) {
         self =
-            if requiresSignIn { .signInRequired(cause, step) } else if isRetryable { .network(cause, step) } else {
+            if let need { .signInRequired(need, cause) } else if isRetryable { .network(cause, step) } else {
                 .failed(cause, step)
             }
     }
@@ -128,7 +158,7 @@ extension ApplicationError {
     /// again); nil for the application's own reasons.
     public var cause: Cause? {
         switch self {
-        case .signInRequired(let cause, _), .vaultLocked(let cause, _), .network(let cause, _), .failed(let cause, _),
+        case .signInRequired(_, let cause), .vaultLocked(let cause, _), .network(let cause, _), .failed(let cause, _),
             .invalidRequest(let cause, _), .cancelled(let cause), .noLogoutPage(let cause):
             cause
         case .discovery(_, let reason), .apiRequest(let reason): reason.cause
@@ -139,8 +169,7 @@ extension ApplicationError {
     /// What would put it right, when the application knows.
     public var nextStep: NextStep? {
         switch self {
-        case .signInRequired(_, let step), .vaultLocked(_, let step), .network(_, let step), .failed(_, let step),
-            .invalidRequest(_, let step):
+        case .vaultLocked(_, let step), .network(_, let step), .failed(_, let step), .invalidRequest(_, let step):
             step
         default: nil
         }

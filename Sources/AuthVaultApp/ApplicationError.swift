@@ -6,8 +6,10 @@ import TokenVault
 /// each case into a remedy and an exit status; the messages here say what went wrong, not what to run.
 public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case configuration(ConfigError)
-    /// A session is needed: none is stored, or the identity provider no longer accepts the one there is.
-    case signInRequired(Cause, NextStep?)
+    /// A session of `need.profile` is needed, signed in by its flow: none is stored, or the identity provider no
+    /// longer accepts the one there is (the refresh token refused, the access token revoked). The one case for it,
+    /// whichever use found out; the remedy names the profile and its flow.
+    case signInRequired(SignInNeed, Cause)
     /// The vault that holds the session stays locked until it is unlocked (or its passphrase is given).
     case vaultLocked(Cause, NextStep?)
     /// The identity provider could not be reached, or asked to be tried again later.
@@ -22,8 +24,6 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     /// An answer a use needed could not be had.
     case answer(AnswerError)
     case signIn(SignInError)
-    /// Cognito refused the session's own access token: it was revoked, or the user signed out everywhere.
-    case sessionRevoked(serviceMessage: String?)
     /// No device was named, and this machine is no remembered device of the profile.
     case notARememberedDevice(profile: String)
     /// A migrated record read back from its new backend differs from the original, which stays where it was.
@@ -42,8 +42,6 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case invalidVariable(name: String, value: String, expected: String)
     /// The memory vault was asked for where only a lasting one will do.
     case memoryVaultOutsideProcess
-    /// No session a tool can be given a token from, without asking anyone to sign in.
-    case noUsableSession(SignInNeed, reason: String)
     /// Guest credentials were asked for a profile that is signed in: its identity in the pool is the user's.
     case signedInForGuest(profile: String)
     /// The agent answered for the session of `need.profile` (its flow known for a sign-in answer): that answer is final.
@@ -60,12 +58,11 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .configuration(let error): "\(error)"
-        case .signInRequired(let cause, _), .vaultLocked(let cause, _), .network(let cause, _), .failed(let cause, _),
+        case .signInRequired(_, let cause), .vaultLocked(let cause, _), .network(let cause, _), .failed(let cause, _),
             .invalidRequest(let cause, _), .cancelled(let cause):
             cause.description
         case .answer(let error): "\(error)"
         case .signIn(let error): "\(error)"
-        case .sessionRevoked: "Cognito no longer accepts this session (it was revoked, or signed out everywhere)."
         case .notARememberedDevice(let profile): "This machine is no remembered device of profile '\(profile)'."
         case .copyDiffers(let profile, let target, let source):
             "The copy of profile '\(profile)' in \(target.rawValue) does not read back the same; it stays in \(source.rawValue)."
@@ -77,7 +74,6 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
         case .backendRecord(let path, let problem): "The record of vault backends \(path) \(problem)."
         case .invalidVariable(let name, let value, let expected): "\(name) must be \(expected), not '\(value)'."
         case .memoryVaultOutsideProcess: "The memory vault exists only inside a process."
-        case .noUsableSession(let need, let reason): "No usable session for profile '\(need.profile)' (\(reason))."
         case .signedInForGuest(let profile):
             "Profile '\(profile)' is signed in: its AWS credentials are the user's, not a guest's."
         case .agent(_, let failure): failure.message

@@ -14,3 +14,8 @@ public struct SignInNeed: Sendable, Equatable {
         self.init(profile: profile.name, flow: profile.authFlow)
     }
 }
+
+extension ProfileSession {
+    /// This profile and its flow: what every failure of its session that requires signing in names.
+    var signInNeed: SignInNeed { SignInNeed(profile) }
+}

@@ -1,4 +1,5 @@
 import AuthCrypto
+import AuthStore
 import AuthVaultApp
 import CognitoAuth
 import Foundation
@@ -19,7 +20,9 @@ import Testing
                 return count
             }
             guard number < 3 else {
-                throw .noUsableSession(SignInNeed(profile: "work"), reason: "signed out \"elsewhere\"")
+                throw ApplicationError(
+                    AuthStoreError.signInRequired(.refreshRejected("signed out \"elsewhere\"")),
+                    need: SignInNeed(profile: "work"))
             }
             return AWSCredentials(
                 accessKeyId: "ASIA\(number)", secretAccessKey: SecretBytes(utf8: "secret-\(number)"),

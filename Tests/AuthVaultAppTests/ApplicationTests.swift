@@ -139,7 +139,7 @@ import TokenVault
         await #expect {
             try await application.helperToken(.access, profile: "work")
         } throws: { error in
-            guard case .noUsableSession(let need, _)? = error as? ApplicationError else { return false }
+            guard case .signInRequired(let need, _)? = error as? ApplicationError else { return false }
             return need.profile == "work" && need.flow == .srp
         }
     }

@@ -1,4 +1,6 @@
+import AuthStore
 import AuthVaultApp
+import CognitoAuth
 import Foundation
 import SystemPlumbing
 import TestSupport
@@ -19,8 +21,10 @@ import Testing
     }
 
     @Test func onlyASignInRequiredStartsOne() {
-        #expect(ApplicationError.noUsableSession(SignInNeed(profile: "p"), reason: "not signed in").requiresSignIn)
-        #expect(ApplicationError.sessionRevoked(serviceMessage: nil).requiresSignIn)
+        #expect(ApplicationError(AuthStoreError.signInRequired(nil), need: SignInNeed(profile: "p")).requiresSignIn)
+        #expect(
+            ApplicationError(CognitoError.refreshTokenRejected(message: "revoked"), need: SignInNeed(profile: "p"))
+                .requiresSignIn)
         #expect(!ApplicationError.memoryVaultOutsideProcess.requiresSignIn)
     }
 
@@ -35,7 +39,8 @@ import Testing
                 group.addTask {
                     try await application.afterHelperSignIn(profile: "work") { () throws(ApplicationError) in
                         guard signedIn.withLock({ $0 }) else {
-                            throw .noUsableSession(SignInNeed(profile: "work"), reason: "not signed in")
+                            throw ApplicationError(
+                                AuthStoreError.signInRequired(nil), need: SignInNeed(profile: "work"))
                         }
                         return "token"
                     } signIn: { () async throws(ApplicationError) in
@@ -66,7 +71,7 @@ import Testing
             try await application.afterHelperSignIn(profile: "work", waiting: { told.withLock { $0.append(index) } }) {
                 () throws(ApplicationError) in
                 guard signedIn.withLock({ $0 }) else {
-                    throw .noUsableSession(SignInNeed(profile: "work"), reason: "not signed in")
+                    throw ApplicationError(AuthStoreError.signInRequired(nil), need: SignInNeed(profile: "work"))
                 }
                 return "token"
             } signIn: { () async throws(ApplicationError) in
@@ -92,7 +97,8 @@ import Testing
                     do {
                         _ = try await application.afterHelperSignIn(profile: "work") {
                             () throws(ApplicationError) -> String in
-                            throw .noUsableSession(SignInNeed(profile: "work"), reason: "not signed in")
+                            throw ApplicationError(
+                                AuthStoreError.signInRequired(nil), need: SignInNeed(profile: "work"))
                         } signIn: { () async throws(ApplicationError) in
                             signIns.withLock { $0 += 1 }
                             try? await Task.sleep(for: .milliseconds(300))

@@ -1,3 +1,4 @@
+import AuthStore
 import Foundation
 import SystemPlumbing
 import TestSupport
@@ -64,7 +65,7 @@ import Testing
         let parent = try TemporaryDirectory(prefix: "token-file")
         await #expect(throws: ApplicationError.self) {
             _ = try await TokenFile(in: parent.path, now: { 0 }) { () async throws(ApplicationError) in
-                throw .noUsableSession(SignInNeed(profile: "p"), reason: "none")
+                throw ApplicationError(AuthStoreError.signInRequired(nil), need: SignInNeed(profile: "p"))
             }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)

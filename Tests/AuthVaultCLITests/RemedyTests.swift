@@ -22,7 +22,8 @@ import TokenVault
             CLIErrors.from(ApplicationError(VaultError.timedOut(seconds: 5)), profile: "work").message.contains(
                 "--vault file"))
         #expect(
-            CLIErrors.from(ApplicationError(AuthStoreError.vault(.unavailable("no bus"))), profile: "work").message
+            CLIErrors.from(ApplicationError(AuthStoreError.vault(.unavailable("no bus")), need: .work), profile: "work")
+                .message
                 .contains("--vault file"))
         #expect(
             CLIErrors.from(ApplicationError(VaultError.wrongPassphrase), profile: "work").message
@@ -35,11 +36,12 @@ import TokenVault
     @Test func storeAndLockReasonsGetTheCommandThatHelps() {
         #expect(!AuthStoreError.signInRequired(nil).description.contains("authvault"))
         #expect(
-            CLIErrors.from(ApplicationError(AuthStoreError.signInRequired(nil)), profile: "work").message
-                == "Not signed in. Run 'authvault login --profile work'.")
+            CLIErrors.from(ApplicationError(AuthStoreError.signInRequired(nil), need: .work), profile: "work").message
+                == "Not signed in. Run 'authvault login --profile work' in a terminal.")
         #expect(
-            CLIErrors.from(ApplicationError(AuthStoreError.challengeExpired), profile: "work").message.hasSuffix(
-                "Run 'authvault login --profile work' again."))
+            CLIErrors.from(ApplicationError(AuthStoreError.challengeExpired, need: .work), profile: "work").message
+                .hasSuffix(
+                    "Run 'authvault login --profile work' again."))
         #expect(!VaultError.lockedUntilUnlocked.description.contains("authvault"))
         #expect(
             CLIErrors.from(ApplicationError(VaultError.lockedUntilUnlocked), profile: "work").message.hasSuffix(
@@ -53,21 +55,23 @@ import TokenVault
         let scope = CognitoError.clientCredentialsRefused(.invalidScope, message: "asked for: api/missing")
         let grant = CognitoError.clientCredentialsRefused(.unauthorizedClient, message: "")
         for reason in [secret, scope, grant] { #expect(!reason.description.contains("authvault")) }
-        let rejectedSecret = CLIErrors.from(ApplicationError(AuthStoreError.rejected(secret)), profile: "ci")
+        let rejectedSecret = CLIErrors.from(ApplicationError(AuthStoreError.rejected(secret), need: .ci), profile: "ci")
         #expect(
             rejectedSecret.message.contains("'authvault configure --profile ci --client-secret-stdin'")
                 && rejectedSecret.status == .failure)
-        let noSecret = CLIErrors.from(ApplicationError(AuthStoreError.rejected(.missingClientSecret)), profile: "ci")
+        let noSecret = CLIErrors.from(
+            ApplicationError(AuthStoreError.rejected(.missingClientSecret), need: .ci), profile: "ci")
         #expect(noSecret.message.contains("'authvault configure --profile ci --client-secret-stdin'"))
-        let rejectedScope = CLIErrors.from(ApplicationError(AuthStoreError.rejected(scope)), profile: "ci")
+        let rejectedScope = CLIErrors.from(ApplicationError(AuthStoreError.rejected(scope), need: .ci), profile: "ci")
         #expect(
             rejectedScope.message.contains("api/missing")
                 && rejectedScope.message.contains("'authvault configure --profile ci --scopes"))
         #expect(
-            CLIErrors.from(ApplicationError(AuthStoreError.rejected(grant)), profile: "ci").message == grant.description
+            CLIErrors.from(ApplicationError(AuthStoreError.rejected(grant), need: .ci), profile: "ci").message
+                == grant.description
         )
         // A user's things asked of a machine profile: said as such, never as invalid Cognito settings.
-        let idToken = CLIErrors.from(ApplicationError(AuthStoreError.noIDTokenForMachine), profile: "ci")
+        let idToken = CLIErrors.from(ApplicationError(AuthStoreError.noIDTokenForMachine, need: .ci), profile: "ci")
         #expect(
             !AuthStoreError.noIDTokenForMachine.description.contains("authvault")
                 && !idToken.message.contains("settings are invalid"))
@@ -83,12 +87,14 @@ import TokenVault
     /// The error underneath goes along for --debug by type and case, nested ones within, never with the text it carries.
     @Test func theErrorUnderneathGoesAlongByNameOnly() {
         let refused = CLIErrors.from(
-            ApplicationError(AuthStoreError.rejected(.notAuthorized(message: "user alice may not"))), profile: "work")
+            ApplicationError(AuthStoreError.rejected(.notAuthorized(message: "user alice may not")), need: .work),
+            profile: "work")
         #expect(refused.underlying == "CognitoError.notAuthorized" && refused.status == .failure)
         #expect(refused.message.contains("user alice may not") && refused.underlying?.contains("alice") == false)
         let slow = CLIErrors.from(
             ApplicationError(
-                AuthStoreError.network(.deadlineExceeded(operation: "InitiateAuth", attempts: 3, lastError: nil))),
+                AuthStoreError.network(.deadlineExceeded(operation: "InitiateAuth", attempts: 3, lastError: nil)),
+                need: .work),
             profile: "work")
         #expect(
             slow.underlying == "AuthStoreError.network(CognitoError.deadlineExceeded)"
@@ -112,7 +118,7 @@ import TokenVault
             incomplete.message.contains("'authvault configure --profile work --client-id VALUE'")
                 && incomplete.status == .usage)
         let noSession = CLIErrors.from(
-            ApplicationError.noUsableSession(SignInNeed(profile: "work"), reason: "not signed in"), profile: "default")
+            ApplicationError(AuthStoreError.signInRequired(nil), need: .work), profile: "default")
         #expect(noSession.message.contains("'authvault login --profile work'") && noSession.status == .signInRequired)
         for (flow, named) in [
             (AuthFlowChoice.srp, ""), (.password, ""), (.emailOTP, " --auth-flow email-otp"),
@@ -120,7 +126,7 @@ import TokenVault
             (.choice, " --auth-flow choice"), (.custom, " --auth-flow custom"),
         ] {
             let byCode = CLIErrors.from(
-                ApplicationError.noUsableSession(SignInNeed(profile: "work", flow: flow), reason: "not signed in"),
+                ApplicationError(AuthStoreError.signInRequired(nil), need: SignInNeed(profile: "work", flow: flow)),
                 profile: "default")
             #expect(
                 byCode.message.contains("'authvault login --profile work\(named)' in a terminal"), "\(byCode.message)")
@@ -153,43 +159,52 @@ import TokenVault
             "profile 'work' has no Hosted UI or OAuth endpoints to sign in through a browser")
         #expect(!reason.description.contains("authvault"))
         #expect(
-            CLIErrors.from(ApplicationError(reason), profile: "work").message.contains(
+            CLIErrors.from(ApplicationError(reason, need: .work), profile: "work").message.contains(
                 "'authvault configure --profile work': --hosted-ui URL or --oidc-discovery URL"))
     }
 
     @Test func aTLSFailureGetsTheCABundleFlagHoweverDeepItIs() {
         let tls = CognitoError.network(.tlsFailure("unknown issuer"))
-        #expect(CLIErrors.from(ApplicationError(tls), profile: "work").message.contains("--ca-bundle"))
+        #expect(CLIErrors.from(ApplicationError(tls, need: .work), profile: "work").message.contains("--ca-bundle"))
         let retried = CognitoError.deadlineExceeded(operation: "InitiateAuth", attempts: 3, lastError: tls)
         #expect(
-            CLIErrors.from(ApplicationError(AuthStoreError.network(retried)), profile: "work").message.contains(
-                "--ca-bundle"))
+            CLIErrors.from(ApplicationError(AuthStoreError.network(retried), need: .work), profile: "work").message
+                .contains(
+                    "--ca-bundle"))
         #expect(
-            !CLIErrors.from(ApplicationError(CognitoError.network(.timedOut)), profile: "work").message.contains(
-                "--ca-bundle"))
+            !CLIErrors.from(ApplicationError(CognitoError.network(.timedOut), need: .work), profile: "work").message
+                .contains(
+                    "--ca-bundle"))
         let oauthTLS = OAuthError.network(.tlsFailure("unknown issuer"))
-        #expect(CLIErrors.from(ApplicationError(oauthTLS), profile: "work").message.contains("--ca-bundle"))
+        #expect(
+            CLIErrors.from(ApplicationError(oauthTLS, need: .work), profile: "work").message.contains("--ca-bundle"))
         let oauthRetried = OAuthError.deadlineExceeded(
             operation: "the refresh-token grant", attempts: 2, lastError: oauthTLS)
-        #expect(CLIErrors.from(ApplicationError(oauthRetried), profile: "work").message.contains("--ca-bundle"))
-        #expect(CLIErrors.from(ApplicationError(oauthRetried), profile: "work").status == .networkUnavailable)
+        #expect(
+            CLIErrors.from(ApplicationError(oauthRetried, need: .work), profile: "work").message.contains("--ca-bundle")
+        )
+        #expect(
+            CLIErrors.from(ApplicationError(oauthRetried, need: .work), profile: "work").status == .networkUnavailable)
     }
 
     /// The OAuth client's reasons get the exit status their meaning asks for; nothing sent shows in the message.
     @Test func oauthReasonsGetTheirExitStatus() {
         let over = OAuthError.refused(
             .invalidGrant, description: "token <redacted> is dead", status: 400, operation: .refresh)
-        #expect(CLIErrors.from(ApplicationError(over), profile: "work").status == .signInRequired)
-        #expect(CLIErrors.from(ApplicationError(over), profile: "work").message.contains("sign in again"))
+        #expect(CLIErrors.from(ApplicationError(over, need: .work), profile: "work").status == .signInRequired)
+        #expect(CLIErrors.from(ApplicationError(over, need: .work), profile: "work").message.contains("sign in again"))
         #expect(
             CLIErrors.from(
                 ApplicationError(
-                    OAuthError.refused(.temporarilyUnavailable, description: "", status: 400, operation: .refresh)),
+                    OAuthError.refused(.temporarilyUnavailable, description: "", status: 400, operation: .refresh),
+                    need: .work),
                 profile: "work"
             ).status == .networkUnavailable)
         #expect(
-            CLIErrors.from(ApplicationError(OAuthError.invalidConfiguration("no userinfo endpoint")), profile: "work")
-                .status == .failure)
+            CLIErrors.from(
+                ApplicationError(OAuthError.invalidConfiguration("no userinfo endpoint"), need: .work), profile: "work"
+            )
+            .status == .failure)
     }
 
     /// A discovery document behind a private certificate authority.
@@ -203,4 +218,10 @@ import TokenVault
         #expect(configure.stderrText.contains("TLS failure"), "\(configure.stderrText)")
         #expect(configure.stderrText.contains("pass that CA's bundle with --ca-bundle"), "\(configure.stderrText)")
     }
+}
+
+extension SignInNeed {
+    /// The profiles these reasons are about, signing in by password.
+    fileprivate static let work = SignInNeed(profile: "work")
+    fileprivate static let ci = SignInNeed(profile: "ci")
 }

@@ -28,7 +28,9 @@ extension Application {
         let session = try await openProfile(named: profile)
         guard session.profile.grant == .clientCredentials else { return .user(try await describeUser(session)) }
         let served: ServedToken
-        do { served = try await session.store.validToken(.access) } catch { throw ApplicationError(error) }
+        do { served = try await session.store.validToken(.access) } catch {
+            throw ApplicationError(error, need: session.signInNeed)
+        }
         return .machine(
             MachineDescription(
                 profile: session.profile.name, clientId: session.profile.clientId, scopes: session.profile.scopes,

@@ -6,7 +6,7 @@ extension ProfileSession {
     /// profile has no user: its token would only have the user pool refuse it, so it is not even fetched.
     public func accessToken() async throws(ApplicationError) -> SecretBytes {
         guard profile.grant == .user else { throw .machineHasNoUser(profile: profile.name) }
-        do { return try await store.validAccessToken() } catch { throw ApplicationError(error) }
+        do { return try await store.validAccessToken() } catch { throw ApplicationError(error, need: signInNeed) }
     }
 
     /// One call to the user-pool API, around the store.
@@ -14,21 +14,17 @@ extension ProfileSession {
         -> Result
     {
         let client = try await accountClient()
-        do { return try await body(client) } catch { throw ApplicationError(error) }
+        do { return try await body(client) } catch { throw ApplicationError(error, need: signInNeed) }
     }
 
-    /// One call made with the session's access token: Cognito refusing the token itself (revoked, or the user signed
-    /// out everywhere) means signing in again.
+    /// One call made with the session's access token (`ApplicationError(tokenCall:need:)` says what its refusal means).
     func withToken<Result>(
         _ accessToken: SecretBytes, _ body: (CognitoClient, SecretBytes) async throws(CognitoError) -> Result
     ) async throws(ApplicationError) -> Result {
         let client = try await accountClient()
-        do { return try await body(client, accessToken) } catch { throw Self.tokenCallError(error) }
-    }
-
-    static func tokenCallError(_ error: CognitoError) -> ApplicationError {
-        guard case .notAuthorized = error else { return ApplicationError(error) }
-        return .sessionRevoked(serviceMessage: error.serviceMessage)
+        do { return try await body(client, accessToken) } catch {
+            throw ApplicationError(tokenCall: error, need: signInNeed)
+        }
     }
 
     /// The signed-in user as the vault recorded them, for a line a person reads.

@@ -41,7 +41,7 @@ extension Application {
             info = try await session.authority.oauthClient().userInfo(
                 accessToken: accessToken, expectedSubject: stored?.identity?.subject)
         } catch {
-            throw ApplicationError(error)
+            throw ApplicationError(error, need: session.signInNeed)
         }
         return UserDescription(
             profile: name, username: info.username ?? stored?.identity?.username ?? info.subject,

@@ -33,7 +33,7 @@ public struct BrowserSignIn: Sendable {
             let client = try await session.authority.oauthClient()
             return Attempt(client: client, request: try client.authorizationRequest(identityProvider: identityProvider))
         } catch {
-            throw .failed(ApplicationError(error))
+            throw .failed(ApplicationError(error, need: session.signInNeed))
         }
     }
 
@@ -49,7 +49,7 @@ public struct BrowserSignIn: Sendable {
             listener = try LoopbackListener(
                 redirectURIs: session.profile.redirectURIs, state: begun.request.state, timeout: timeout)
         } catch {
-            throw .failed(ApplicationError(error))
+            throw .failed(ApplicationError(error, need: session.signInNeed))
         }
         cancel.attach(listener)
         let attempt = Attempt(client: begun.client, request: begun.request.redirected(to: listener.redirectURI))
@@ -59,7 +59,7 @@ public struct BrowserSignIn: Sendable {
             defer { presenter.waitEnded() }
             received = try await listener.waitForCallback()
         } catch {
-            throw .failed(ApplicationError(error))
+            throw .failed(ApplicationError(error, need: session.signInNeed))
         }
         return try await redeem(received, of: attempt)
     }
@@ -94,10 +94,10 @@ public struct BrowserSignIn: Sendable {
         do { authorizationCode = try code() } catch { throw .callback(error) }
         let tokens: OAuthTokens
         do { tokens = try await attempt.client.exchange(authorizationCode, for: attempt.request) } catch {
-            throw .exchange(error)
+            throw .exchange(error, need: session.signInNeed)
         }
         do { return try await session.store.signIn(browserTokens: tokens) } catch {
-            throw .failed(ApplicationError(error))
+            throw .failed(ApplicationError(error, need: session.signInNeed))
         }
     }
 }
@@ -115,11 +115,11 @@ public enum BrowserSignInError: Error, Sendable, CustomStringConvertible {
     case tokensRejected(Cause)
 
     /// The exchange of the code, in these terms.
-    static func exchange(_ error: OAuthError) -> Self {
+    static func exchange(_ error: OAuthError, need: SignInNeed) -> Self {
         switch error {
         case .tokenRejected(let reason): .tokensRejected(Cause(reason))
         case .refused(.invalidGrant, _, _, _): .codeRefused(Cause(error))
-        default: .failed(ApplicationError(error))
+        default: .failed(ApplicationError(error, need: need))
         }
     }
 

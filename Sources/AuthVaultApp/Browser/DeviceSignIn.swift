@@ -43,7 +43,7 @@ public struct DeviceSignIn: Sendable {
             client = try await session.authority.oauthClient()
             authorization = try await client.deviceAuthorization()
         } catch {
-            throw .authorization(error)
+            throw .authorization(error, need: session.signInNeed)
         }
         show(
             Prompt(
@@ -51,9 +51,11 @@ public struct DeviceSignIn: Sendable {
                 verificationURIComplete: authorization.verificationURIComplete,
                 userCode: authorization.userCode, expiresIn: authorization.expiresIn))
         let tokens: OAuthTokens
-        do { tokens = try await client.deviceTokens(for: authorization, clock: clock) } catch { throw .grant(error) }
+        do { tokens = try await client.deviceTokens(for: authorization, clock: clock) } catch {
+            throw .grant(error, need: session.signInNeed)
+        }
         do { return try await session.store.signIn(browserTokens: tokens) } catch {
-            throw .failed(ApplicationError(error))
+            throw .failed(ApplicationError(error, need: session.signInNeed))
         }
     }
 }
@@ -76,19 +78,19 @@ public enum DeviceSignInError: Error, Sendable, CustomStringConvertible {
     case tokensRejected(Cause)
 
     /// The request for a code, in these terms: a cancelled request is the sign-in cancelled.
-    static func authorization(_ error: OAuthError) -> Self {
+    static func authorization(_ error: OAuthError, need: SignInNeed) -> Self {
         if case .network(.cancelled) = error { return .cancelled(Cause(DeviceGrantError.cancelled)) }
-        return .failed(ApplicationError(error))
+        return .failed(ApplicationError(error, need: need))
     }
 
     /// The wait for the person's approval, in these terms.
-    static func grant(_ error: DeviceGrantError) -> Self {
+    static func grant(_ error: DeviceGrantError, need: SignInNeed) -> Self {
         switch error {
         case .denied: .denied(Cause(error))
         case .expired: .expired(Cause(error))
         case .cancelled: .cancelled(Cause(error))
         case .failed(.tokenRejected(let reason)): .tokensRejected(Cause(reason))
-        case .failed(let reason): .failed(ApplicationError(reason))
+        case .failed(let reason): .failed(ApplicationError(reason, need: need))
         }
     }
 

@@ -80,7 +80,7 @@ extension Application {
                 caBundlePath: caBundle, userAgent: userAgent,
                 proxy: proxySettings, trace: trace))
         do { return try await OAuthEndpoints.discover(url, transport: transport) } catch {
-            throw .discovery(url: url, ApplicationError(error))
+            throw .discovery(url: url, ApplicationError(error, need: SignInNeed(profile: change.profile)))
         }
     }
 

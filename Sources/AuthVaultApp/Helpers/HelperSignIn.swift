@@ -56,7 +56,7 @@ extension ApplicationError {
     /// Only a sign-in helps: no session, the refresh token rejected or expired (here or as the agent says).
     public var requiresSignIn: Bool {
         switch self {
-        case .signInRequired, .noUsableSession, .sessionRevoked: true
+        case .signInRequired: true
         case .agent(_, let failure): failure.code == .signInRequired
         default: false
         }

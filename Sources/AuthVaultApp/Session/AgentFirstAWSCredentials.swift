@@ -8,7 +8,7 @@ extension ProfileSession {
     /// `cognito-idp.{region}.amazonaws.com/{userPoolId}`.
     func awsCredentialRequest(guest: Bool) throws(ApplicationError) -> AWSCredentialRequest {
         let pool: IdentityPoolClient?
-        do { pool = try authority.identityPoolClient() } catch { throw ApplicationError(error) }
+        do { pool = try authority.identityPoolClient() } catch { throw ApplicationError(error, need: signInNeed) }
         guard let pool else { throw .configuration(.incomplete(profile: profile.name, missing: "--identity-pool-id")) }
         return AWSCredentialRequest(
             pool: pool, providerName: guest ? nil : IdentityProviderLogin.providerName(issuer: profile.issuer))
@@ -39,7 +39,7 @@ extension Application {
         do {
             return try await session.store.validAWSCredentials(request).expiringOnLocalClock(of: session.store.clock)
         } catch {
-            throw Self.withoutSession(error, need: SignInNeed(session.profile))
+            throw ApplicationError(error, need: session.signInNeed)
         }
     }
 

@@ -48,7 +48,7 @@ extension Application {
                 served = try await session.store.validToken(kind)
             }
         } catch {
-            throw Self.withoutSession(error, need: SignInNeed(session.profile))
+            throw ApplicationError(error, need: session.signInNeed)
         }
         return HelperToken(
             token: served.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) },
@@ -75,16 +75,6 @@ extension Application {
         } catch {
             trace("the agent at \(path) did not serve profile '\(profile)' (\(error))")
             return try finalAgentAnswer(error, profile: profile)
-        }
-    }
-
-    /// A store's failure to serve, where nobody may be asked to sign in: no session is said as such.
-    static func withoutSession(_ error: AuthStoreError, need: SignInNeed) -> ApplicationError {
-        switch error {
-        case .signInRequired(let reason?): .noUsableSession(need, reason: "\(reason)")
-        case .signInRequired(nil): .noUsableSession(need, reason: "not signed in")
-        case .rejected(let refusal) where refusal.requiresSignIn: .noUsableSession(need, reason: "not signed in")
-        default: ApplicationError(error)
         }
     }
 

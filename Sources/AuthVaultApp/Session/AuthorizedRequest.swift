@@ -13,14 +13,14 @@ extension ProfileSession {
         let transport = authority.apiTransport()
         let first = try await send(request, with: try await bearer(token), on: transport)
         guard first.status == 401 else { return first }
-        do { _ = try await store.refreshNow() } catch { throw ApplicationError(error) }
+        do { _ = try await store.refreshNow() } catch { throw ApplicationError(error, need: signInNeed) }
         return try await send(request, with: try await bearer(token), on: transport)
     }
 
     private func bearer(_ kind: TokenKind) async throws(ApplicationError) -> String {
         do {
             return try await store.validToken(kind).token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-        } catch { throw ApplicationError(error) }
+        } catch { throw ApplicationError(error, need: signInNeed) }
     }
 
     private func send(_ request: HTTPRequest, with token: String, on transport: any HTTPTransport)

@@ -10,39 +10,43 @@ extension ProfileSession {
         async throws(ApplicationError) -> SignInProgress
     {
         do { return try await store.signIn(username: username, password: password, flow: flow) } catch {
-            throw ApplicationError(error)
+            throw ApplicationError(error, need: signInNeed)
         }
     }
 
     /// Starts a sign-in by `method` (a password, a code sent, passwordless choices, custom challenges).
     public func signIn(username: String, method: SignInMethod) async throws(ApplicationError) -> SignInProgress {
-        do { return try await store.signIn(username: username, method: method) } catch { throw ApplicationError(error) }
+        do { return try await store.signIn(username: username, method: method) } catch {
+            throw ApplicationError(error, need: signInNeed)
+        }
     }
 
     /// Answers the pending challenge; a wrong code keeps it, to be answered again.
     public func answer(_ answer: ChallengeAnswer) async throws(ApplicationError) -> SignInProgress {
-        do { return try await store.answer(answer) } catch { throw ApplicationError(error) }
+        do { return try await store.answer(answer) } catch { throw ApplicationError(error, need: signInNeed) }
     }
 
     /// The access token, refreshed first when it is due; a machine profile's comes from its client credentials.
     public func validAccessToken() async throws(ApplicationError) -> SecretBytes {
-        do { return try await store.validAccessToken() } catch { throw ApplicationError(error) }
+        do { return try await store.validAccessToken() } catch { throw ApplicationError(error, need: signInNeed) }
     }
 
     /// The ID token, refreshed first when it is due; a machine profile has none.
     public func validIDToken() async throws(ApplicationError) -> SecretBytes {
-        do { return try await store.validIDToken() } catch { throw ApplicationError(error) }
+        do { return try await store.validIDToken() } catch { throw ApplicationError(error, need: signInNeed) }
     }
 
     /// AWS credentials from the profile's identity pool, for the signed-in user or (`guest`) the pool's guest.
     public func awsCredentials(guest: Bool = false) async throws(ApplicationError) -> AWSCredentials {
         let request = try awsCredentialRequest(guest: guest)
-        do { return try await store.validAWSCredentials(request) } catch { throw ApplicationError(error) }
+        do { return try await store.validAWSCredentials(request) } catch {
+            throw ApplicationError(error, need: signInNeed)
+        }
     }
 
     /// Refreshes the session now, whatever its tokens' lifetimes.
     public func refreshNow() async throws(ApplicationError) -> SessionSummary {
-        do { return try await store.refreshNow() } catch { throw ApplicationError(error) }
+        do { return try await store.refreshNow() } catch { throw ApplicationError(error, need: signInNeed) }
     }
 
     /// Now on the identity provider's clock, which times the tokens (the local one, corrected by what it said).

@@ -20,7 +20,7 @@ public struct ProfileSession: Sendable {
         // The client secret lives in the vault: a locked vault is said as such, not discovered later as Cognito
         // refusing a request that lacks SECRET_HASH.
         do { _ = try await vault.load(profile: profile.name) } catch { throw ApplicationError(error) }
-        do { return try await authority.cognitoClient() } catch { throw ApplicationError(error) }
+        do { return try await authority.cognitoClient() } catch { throw ApplicationError(error, need: signInNeed) }
     }
 }
 

@@ -44,7 +44,7 @@ public struct UserPoolSignIn {
                 wrongPasswords += 1
                 notice(.wrongPassword)
             } catch {
-                throw ApplicationError(error)
+                throw ApplicationError(error, need: session.signInNeed)
             }
         }
         var wrongCodes = 0
@@ -63,7 +63,7 @@ public struct UserPoolSignIn {
                 if case .customAnswer = answer, case .rejected(.notAuthorized) = error {
                     throw .signIn(.customAnswerRefused(round: customRounds))
                 }
-                throw ApplicationError(error)
+                throw ApplicationError(error, need: session.signInNeed)
             }
         }
         guard case .signedIn(let summary) = progress else { throw .signIn(.endedWithoutSession) }
@@ -135,7 +135,9 @@ public struct UserPoolSignIn {
             return .customAnswer(try secret(.customAnswer, prompt: "Answer: "))
         case .mfaSetup:
             let secret: SoftwareTokenSecret
-            do { secret = try await session.store.beginSoftwareTokenSetup() } catch { throw ApplicationError(error) }
+            do { secret = try await session.store.beginSoftwareTokenSetup() } catch {
+                throw ApplicationError(error, need: session.signInNeed)
+            }
             // The user's own authenticator secret, shown because Cognito requires them to set it up now.
             notice(.authenticatorRequired(secret, accountName: challenge.username))
             return .softwareTokenSetupCode(

@@ -14,7 +14,9 @@ enum CLIErrors {
         switch error {
         case .configuration(let configError): return from(configError)
         case .backendRecord: return CLIError(error.description, status: .failure)
-        case .signInRequired(let cause, let step): return worded(cause, step, profile: profile, status: .signInRequired)
+        case .signInRequired(let need, _):
+            // Which profile, and the exact command that signs it in by its flow (for a tool's log too).
+            return CLIError(Remedy.message(error.description, Remedy.signIn(need)), status: .signInRequired)
         case .vaultLocked(let cause, let step): return worded(cause, step, profile: profile, status: .vaultLocked)
         case .network(let cause, let step): return worded(cause, step, profile: profile, status: .networkUnavailable)
         case .failed(let cause, let step): return worded(cause, step, profile: profile, status: .failure)
@@ -22,11 +24,6 @@ enum CLIErrors {
         case .cancelled: return CLIError(error.description, status: .cancelled)
         case .answer: return CLIError(error.description, status: .usage)
         case .signIn(let reason): return ChallengeAnswers.error(reason, profile: profile)
-        case .sessionRevoked(let serviceMessage):
-            let detail = serviceMessage.map { " (Cognito: \($0))" } ?? ""
-            return CLIError(
-                "Cognito no longer accepts this session (it was revoked, or signed out everywhere): "
-                    + "run \(Remedy.command("login", profile: profile)).\(detail)", status: .signInRequired)
         case .notARememberedDevice(let profile):
             return CLIError(
                 "This machine is no remembered device of profile '\(profile)': name the device to forget "
@@ -56,9 +53,6 @@ enum CLIErrors {
             return CLIError(error.description, status: reason.isNetwork ? .networkUnavailable : .failure)
         case .memoryVaultOutsideProcess:
             return CLIError(error.description + " Use --vault file or secret-service.", status: .usage)
-        case .noUsableSession(let need, _):
-            // Said for the tool's log: which profile, and the exact command that fixes it.
-            return CLIError(Remedy.message(error.description, Remedy.signIn(need)), status: .signInRequired)
         case .machineHasNoUser(let profile):
             return CLIError(
                 Remedy.message(

@@ -14,8 +14,9 @@ enum Remedy {
         "'authvault \(command) --profile \(profile)\(options.isEmpty ? "" : " " + options)'"
     }
 
-    /// For a tool's log, where no one is at a terminal to be asked: the exact command that signs in, naming the
-    /// profile's way of signing in when it is not a password (a code Cognito sends, a choice, custom challenges).
+    /// Every "sign in" remedy, a tool's log included (where no one is at a terminal to be asked): the exact command
+    /// that signs the profile in, naming its way of signing in when it is not a password (a code Cognito sends, a
+    /// choice, custom challenges).
     static func signIn(_ need: SignInNeed) -> String {
         let method = need.flow.map { $0 == .srp || $0 == .password ? "" : "--auth-flow \($0.rawValue)" } ?? ""
         return "Run \(command("login", profile: need.profile, method)) in a terminal."
@@ -54,7 +55,6 @@ enum Remedy {
     /// The next step the application named, in this command line's commands and flags, for `profile`.
     static func of(_ step: NextStep, profile: String) -> String {
         switch step {
-        case .signIn: "Run \(command("login", profile: profile))."
         case .signInAgain: "Run \(command("login", profile: profile)) again."
         case .signInInBrowser: "Sign in with \(command("login", profile: profile, "--browser"))."
         case .askForAccessToken:
