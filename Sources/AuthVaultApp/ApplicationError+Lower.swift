@@ -104,7 +104,7 @@ extension ApplicationError {
             return
         }
         let detail = error.serviceMessage.map { " (Cognito: \($0))" } ?? ""
-        let saying = "Cognito no longer accepts this session (it was revoked, or signed out everywhere).\(detail)"
+        let saying = "Cognito no longer accepts this session (it was revoked, or signed out everywhere)\(detail)."
         self = .signInRequired(need, Cause(error, saying: saying))
     }
 
