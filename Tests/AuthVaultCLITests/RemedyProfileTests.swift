@@ -54,17 +54,45 @@ import Testing
             "\(current.stderrText)")
         let named = try await cli.run(["--profile", "kube", "whoami"])
         #expect(
-            named.status == 3 && named.stderrText == "Error: Not signed in. Run 'authvault login --profile kube'.\n",
+            named.status == 3
+                && named.stderrText == "Error: Not signed in. Run 'authvault login --profile kube' in a terminal.\n",
             "\(named.stderrText)")
         let refresh = try await cli.run(["refresh", "--profile", "kube"])
         #expect(
             refresh.status == 3
-                && refresh.stderrText == "Error: Not signed in. Run 'authvault login --profile kube'.\n",
+                && refresh.stderrText == "Error: Not signed in. Run 'authvault login --profile kube' in a terminal.\n",
             "\(refresh.stderrText)")
         let forget = try await cli.run(["devices", "forget"])
         #expect(
             forget.status == 2 && forget.stderrText.contains("(see 'authvault devices list --profile work')"),
             "\(forget.stderrText)")
+    }
+
+    /// Issue 32 item 4: a command's sign-in remedy names the profile's flow as a helper's does: for a session Cognito
+    /// no longer accepts (signed out everywhere: the account call, then the refresh), and after signing out.
+    @Test func aCommandsSignInRemedyNamesTheProfilesFlow() async throws {
+        let profile = try await SignedInProfile.make()
+        let cli = profile.cli
+        let configured = try await cli.run(["configure", "--auth-flow", "email-otp"])
+        #expect(configured.status == 0, "\(configured.stderrText)")
+        try await profile.pool.signOutEverywhere(SignedInProfile.username)
+        let remedy = "Run 'authvault login --profile default --auth-flow email-otp' in a terminal.\n"
+        let revoked = try await cli.run(["--debug", "whoami"])
+        #expect(
+            revoked.status == 3 && revoked.stderrText.contains("Cognito no longer accepts this session")
+                && revoked.stderrText.hasSuffix(remedy)
+                && revoked.stderrText.contains("underneath: CognitoError.notAuthorized\n"),
+            "\(revoked.stderrText)")
+        for command in [["refresh"], ["whoami"], ["token"]] {
+            let output = try await cli.run(command)
+            #expect(output.status == 3 && output.stderrText.hasSuffix(remedy), "\(command): \(output.stderrText)")
+        }
+        _ = try await cli.run(["logout"])
+        let signedOut = try await cli.run(["whoami"])
+        #expect(
+            signedOut.status == 3 && signedOut.stderrText == "Error: Not signed in. \(remedy)",
+            "\(signedOut.stderrText)")
+        cli.expectNoSecretLeaks()
     }
 
     /// With --debug the library's error underneath is named, by type and case only; without it, the exact lines
@@ -77,7 +105,7 @@ import Testing
                 && named.stderrText.contains("authvault debug: underneath: AuthStoreError.signInRequired\n"),
             "\(named.stderrText)")
         #expect(
-            named.stderrText.hasSuffix("Error: Not signed in. Run 'authvault login --profile kube'.\n"),
+            named.stderrText.hasSuffix("Error: Not signed in. Run 'authvault login --profile kube' in a terminal.\n"),
             "\(named.stderrText)")
     }
 
