@@ -63,6 +63,37 @@ import Testing
         }
     }
 
+    /// A socket served by another user than the one expected (`$AUTHVAULT_AGENT_UID`): the client's words say so.
+    @Test func anotherUsersSocketIsSaidInTheClientsWords() async throws {
+        let home = try EmptyHome()
+        try FileManager.default.createDirectory(
+            atPath: home.directory.appending("forwarded"), withIntermediateDirectories: false)
+        let listener = Process()
+        listener.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        listener.arguments = [
+            "-c",
+            "import socket,sys,time; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); time.sleep(60)",
+            home.socket,
+        ]
+        try listener.run()
+        // SIGKILL: the test runner's children inherit a mask that blocks SIGTERM.
+        defer {
+            kill(listener.processIdentifier, SIGKILL)
+            listener.waitUntilExit()
+        }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: home.socket) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let other = getuid() == 65534 ? "65533" : "65534"
+        let application = home.application(["AUTHVAULT_AGENT_SOCKET": home.socket, "AUTHVAULT_AGENT_UID": other])
+        await #expect { try await application.helperToken(.access, isExplicit: false) } throws: {
+            guard case .agentUnreachable(let path, .cannotConnect(let detail))? = $0 as? ApplicationError else {
+                return false
+            }
+            return path == home.socket && detail.contains("not served by an agent of uid \(other)")
+        }
+    }
+
     /// Where this machine configures the profile, the direct path answers: here, that it has no session.
     @Test func aLocalProfileIsUsedWhenTheNamedAgentCannotBeReached() async throws {
         let home = try EmptyHome()

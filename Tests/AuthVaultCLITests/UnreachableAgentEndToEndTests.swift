@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// A remote shell whose forwarded agent socket is missing (`ssh` without -R, or a forwarding that failed) or stale,
-/// in an empty HOME with `AUTHVAULT_AGENT_SOCKET` set: the built `authvault`'s `token`, git's helper and
-/// `aws-credentials` say the agent there could not be reached and how to forward it again (or unset the variable),
+/// in an empty HOME with `AUTHVAULT_AGENT_SOCKET` set: the built `authvault`'s `token`, the git, docker and Vault
+/// helpers and `aws-credentials` say the agent there could not be reached and how to forward it again (or unset the variable),
 /// not "no such profile, create it"; they exit 1 and leave standard output (a tool's protocol) empty.
 @Suite struct UnreachableAgentEndToEndTests {
     private static func expectUnreachable(_ output: ProcessOutput, socket: String, reason: String) {
@@ -18,7 +18,7 @@ import Testing
         #expect(!said.contains("No profile named"), "\(said)")
     }
 
-    @Test func aMissingForwardedSocketIsSaidByTokenGitAndAWS() async throws {
+    @Test func aMissingForwardedSocketIsSaidByTokenTheHelpersAndAWS() async throws {
         let cli = try HeadlessCLI()
         let socket = cli.root + "/run/authvault.sock"
         let remote = ["AUTHVAULT_AGENT_SOCKET": socket]
@@ -27,6 +27,13 @@ import Testing
         let git = try await cli.run(
             ["git-credential", "get"], stdin: "protocol=https\nhost=git.example.com\n\n", extraEnvironment: remote)
         Self.expectUnreachable(git, socket: socket, reason: "no socket there")
+        let docker = try await cli.run(
+            ["docker-credential", "get"], stdin: "https://registry.example.com\n", extraEnvironment: remote)
+        Self.expectUnreachable(docker, socket: socket, reason: "no socket there")
+        let vault = try await cli.run(
+            ["vault-token-helper", "get"],
+            extraEnvironment: remote.merging(["VAULT_ADDR": "https://vault.example.com:8200"]) { $1 })
+        Self.expectUnreachable(vault, socket: socket, reason: "no socket there")
         Self.expectUnreachable(
             try await cli.run(["aws-credentials"], extraEnvironment: remote), socket: socket, reason: "no socket there")
         #expect(!FileManager.default.fileExists(atPath: cli.configPath), "nothing written on the remote side")
