@@ -71,9 +71,14 @@ let package = Package(
         // symbols in the dynamic symbol table: every start-up's relocations and every dlopen'd library's symbol
         // look-ups searched it, and the runtime's dladdr at start scanned it (0.18 M instructions of --version's 3.1 M).
         // Nothing looks our symbols up by name, so none is exported.
+        // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the default linker wrote 44,300
+        // 24-byte RELA entries (1 MB) that every start read and applied; RELR keeps them in 9 KB of bitmaps, which cut
+        // --version by 0.19 M instructions (2.92 M -> 2.74 M) and 1 MB of resident memory.
         .executableTarget(
             name: "authvault", dependencies: ["AuthVaultCLI"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]),
+            linkerSettings: [
+                .unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])
+            ]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
         .executableTarget(name: "authvault-bench", dependencies: ["SystemPlumbing", "AuthAgent", "AuthCrypto", "AuthStore", "CognitoAuth", "HTTPTransport", "Loopback", "TokenVault", "TokenVerification"], path: "Benchmarks/AuthVaultBench"),

@@ -54,6 +54,9 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case machineHasNoUser(profile: String)
     /// Several profiles list the host a helper was asked about, and nothing in the request tells them apart.
     case ambiguousHelperTarget(host: String, candidates: [String])
+    /// Nobody answered on the agent socket the user named (`$AUTHVAULT_AGENT_SOCKET`, a forwarded one), and this
+    /// machine has no profile to use instead.
+    case agentUnreachable(path: String, reason: AgentUnreachableReason)
 
     public var description: String {
         switch self {
@@ -83,6 +86,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
             "Profile '\(profile)' is a machine profile: its app client signs in as itself (client credentials), so it has no user account."
         case .ambiguousHelperTarget(let host, let candidates):
             "Profiles \(candidates.map { "'\($0)'" }.joined(separator: ", ")) all list \(host)."
+        case .agentUnreachable(let path, let reason):
+            "The authvault agent at \(path) could not be reached (\(reason)), and no profile is configured here to use instead."
         }
     }
 }

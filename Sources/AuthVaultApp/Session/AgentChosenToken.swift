@@ -9,14 +9,14 @@ extension Application {
     /// this configuration names no profile: no file, or none in it. Unreadable counts as configured, so that the
     /// direct path says what is wrong with it.
     var agentStandsForConfiguration: Bool {
-        environment.nonEmpty("AUTHVAULT_AGENT_SOCKET") != nil && (try? configStore.helperHosts())?.isEmpty == true
+        namedAgentSocket != nil && (try? configStore.helperHosts())?.isEmpty == true
     }
 
     /// Whether a helper's target goes to the agent to decide, once the local rules gave no profile:
     /// `$AUTHVAULT_AGENT_SOCKET` names an agent, and this machine's configuration cannot decide (it has no
     /// profile, or not the one named).
     public func agentDecidesHelperProfile(named profile: String, isExplicit: Bool) -> Bool {
-        guard environment.nonEmpty("AUTHVAULT_AGENT_SOCKET") != nil, let configured = try? configStore.helperHosts()
+        guard namedAgentSocket != nil, let configured = try? configStore.helperHosts()
         else { return false }
         return configured.isEmpty || (isExplicit && !configured.contains { $0.profile == profile })
     }
@@ -24,7 +24,7 @@ extension Application {
     /// The agent's token for `target`: from `profile` when its helper hosts list the target, else (nil) from the
     /// profile the agent chooses among those its socket serves. Nil when the agent serves none for it (the
     /// restricted socket's one "not served"); without a session, a locked vault or a network failure the agent's
-    /// word is final; no agent at all is said as such.
+    /// word is final; no agent at all is said as such (this machine has no profile to answer instead).
     public func agentHelperToken(_ kind: TokenKind, for target: HelperTarget, profile: String?)
         throws(ApplicationError) -> HelperToken?
     {
@@ -41,6 +41,7 @@ extension Application {
                 if failure.code == .unknownProfile { return nil }
                 throw .agent(SignInNeed(profile: asked), failure: failure)
             }
+            if let unreachable = unreachableNamedAgent(error, path: path) { throw unreachable }
             throw .agent(SignInNeed(profile: asked), failure: AgentFailure(.internal, error.description))
         }
         let name = token.profile ?? asked

@@ -27,12 +27,9 @@ extension Application {
         async throws(ApplicationError) -> AWSCredentials
     {
         let name = profile ?? defaultProfileName
-        if let served = try awsCredentialsFromAgent(
-            profile: name, guest: guest, isExplicit: profile != nil && isExplicit)
-        {
-            return served
-        }
-        let session = try await openProfile(named: name)
+        let agent = try awsCredentialsFromAgent(profile: name, guest: guest, isExplicit: profile != nil && isExplicit)
+        if case .served(let credentials) = agent { return credentials }
+        let session = try await directSession(named: name, after: agent)
         let request = try session.awsCredentialRequest(guest: guest)
         await session.store.bootstrap()
         if guest, await session.store.recordFacts()?.hasSession == true { throw .signedInForGuest(profile: name) }
@@ -43,19 +40,20 @@ extension Application {
         }
     }
 
-    /// The agent's answer; nil when no agent runs, or it cannot say (then the direct path says why).
+    /// The agent's answer; the direct path when no agent runs, or it cannot say (then the direct path says why).
     private func awsCredentialsFromAgent(profile: String, guest: Bool, isExplicit: Bool) throws(ApplicationError)
-        -> AWSCredentials?
+        -> AgentAnswer<AWSCredentials>
     {
-        guard let path = agentSocketPath else { return nil }
+        guard let path = agentSocketPath else { return .direct(unreachable: nil) }
         do {
             // Long enough for a fetch from the identity pool; an agent that hangs costs this once.
             let client = AgentClient(socketPath: path, timeout: .seconds(10), agentUid: agentUid)
-            return try askingAgent(profile: profile, isExplicit: isExplicit) { (name) throws(AgentClientError) in
-                try client.awsCredentials(profile: name, guest: guest)
-            }
+            return .served(
+                try askingAgent(profile: profile, isExplicit: isExplicit) { (name) throws(AgentClientError) in
+                    try client.awsCredentials(profile: name, guest: guest)
+                })
         } catch {
-            return try finalAgentAnswer(error, profile: profile)
+            return try finalAgentAnswer(error, profile: profile, path: path)
         }
     }
 }

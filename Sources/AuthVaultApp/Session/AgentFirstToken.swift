@@ -16,7 +16,7 @@ public struct HelperToken: Sendable {
 extension Application {
     /// Where the agent listens: `$AUTHVAULT_AGENT_SOCKET`, else `$XDG_RUNTIME_DIR/authvault/agent.sock`; nil when neither is set.
     public var agentSocketPath: String? {
-        if let explicit = environment.nonEmpty("AUTHVAULT_AGENT_SOCKET") { return explicit }
+        if let named = namedAgentSocket { return named }
         guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
         return AgentClient.socketPath(runtimeDirectory: runtime)
     }
@@ -35,10 +35,9 @@ extension Application {
         _ kind: TokenKind, profile: String? = nil, isExplicit: Bool = true
     ) async throws(ApplicationError) -> HelperToken {
         let explicit = profile != nil && isExplicit
-        if let served = try tokenFromAgent(kind, profile: profile ?? defaultProfileName, isExplicit: explicit) {
-            return served
-        }
-        let session = try await openProfile(named: profile)
+        let agent = try tokenFromAgent(kind, profile: profile ?? defaultProfileName, isExplicit: explicit)
+        if case .served(let token) = agent { return token }
+        let session = try await directSession(named: profile, after: agent)
         let served: ServedToken
         do {
             // A fresh token at hand ends here, on this thread; anything else goes through the store's actor.
@@ -57,12 +56,12 @@ extension Application {
             profile: session.profile.name)
     }
 
-    /// The agent's answer; nil when no agent runs (or it misbehaves), so the caller takes the direct path. What the
-    /// agent says about the session itself (sign in, vault locked, network) is final.
+    /// The agent's answer; the direct path when no agent runs (or it misbehaves). What the agent says about the
+    /// session itself (sign in, vault locked, network) is final.
     private func tokenFromAgent(_ kind: TokenKind, profile: String, isExplicit: Bool) throws(ApplicationError)
-        -> HelperToken?
+        -> AgentAnswer<HelperToken>
     {
-        guard let path = agentSocketPath else { return nil }
+        guard let path = agentSocketPath else { return .direct(unreachable: nil) }
         do {
             // Long enough for a refresh in the mandatory window; an agent that hangs costs this once.
             let client = AgentClient(socketPath: path, timeout: .seconds(5), agentUid: agentUid)
@@ -71,21 +70,26 @@ extension Application {
             }
             let name = token.profile ?? profile
             trace("the agent at \(path) served the \(kind) token of profile '\(name)'")
-            return HelperToken(token, profile: name)
+            return .served(HelperToken(token, profile: name))
         } catch {
             trace("the agent at \(path) did not serve profile '\(profile)' (\(error))")
-            return try finalAgentAnswer(error, profile: profile)
+            return try finalAgentAnswer(error, profile: profile, path: path)
         }
     }
 
     /// What the agent said about the session itself (sign in, vault locked, network) is final and thrown; for
-    /// anything else (no agent, a misbehaving one, a request it cannot serve) nil: take the direct path. Another
+    /// anything else (no agent, a misbehaving one, a request it cannot serve) the direct path, which says so when
+    /// the agent the user named at `path` could not be reached and it has no profile either. Another
     /// user's agent (`agentUid`, a container's client) is final about the profiles it does not serve too: this
     /// user's direct path has no such profile; and so is the agent that stands for a configuration this client
     /// does not have (a remote shell), whose direct path has no profile either. A sign-in answer names the profile's
     /// flow, read from the configuration only then (the agent's path reads none).
-    func finalAgentAnswer<Served>(_ error: AgentClientError, profile: String) throws(ApplicationError) -> Served? {
-        guard case .server(let failure) = error else { return nil }
+    func finalAgentAnswer<Served>(_ error: AgentClientError, profile: String, path: String) throws(ApplicationError)
+        -> AgentAnswer<Served>
+    {
+        guard case .server(let failure) = error else {
+            return .direct(unreachable: unreachableNamedAgent(error, path: path))
+        }
         switch failure.code {
         case .signInRequired:
             let flow = (try? configStore.profile(named: profile))?.authFlow
@@ -93,7 +97,7 @@ extension Application {
         case .vaultLocked, .network: throw .agent(SignInNeed(profile: profile), failure: failure)
         case .unknownProfile where agentUid != nil || agentStandsForConfiguration:
             throw .agent(SignInNeed(profile: profile), failure: failure)
-        case .unknownProfile, .badRequest, .internal: return nil
+        case .unknownProfile, .badRequest, .internal: return .direct(unreachable: nil)
         }
     }
 }

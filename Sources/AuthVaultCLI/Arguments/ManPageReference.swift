@@ -33,7 +33,7 @@ enum ManPageReference {
         ("AUTHVAULT_SECRET_SERVICE_TIMEOUT", "Seconds each Secret Service call may take (default 3)."),
         (
             "AUTHVAULT_AGENT_SOCKET",
-            "The agent's socket (default $XDG_RUNTIME_DIR/authvault/agent.sock). Set alone, on a host with no configuration (a remote shell with the socket forwarded by ssh -R, a container), token, aws-credentials and the helpers ask that agent, which applies its own profiles' helper hosts; nothing is written there."
+            "The agent's socket (default $XDG_RUNTIME_DIR/authvault/agent.sock). Set alone, on a host with no configuration (a remote shell with the socket forwarded by ssh -R, a container), token, aws-credentials and the helpers ask that agent, which applies its own profiles' helper hosts; nothing is written there. When nobody answers on it (no socket: ssh ran without -R, or its forwarding failed; a stale one) and no profile is configured, they say so, exit 1, and name the ssh -R to connect again with."
         ),
         ("AUTHVAULT_AGENT_UID", "The user id the agent must run as, when its socket is mounted into a container."),
         (

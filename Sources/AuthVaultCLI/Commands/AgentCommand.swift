@@ -36,7 +36,9 @@ struct AgentCommand: CLICommand {
             StreamLocalBindUnlink yes), the same socket serves a remote shell that sets AUTHVAULT_AGENT_SOCKET and has
             no configuration: its helpers send where the token goes and this agent applies its profiles' helper
             hosts. Whoever can use that socket there (the remote user's processes, the remote root) gets the served
-            profiles' access tokens, never a refresh token.
+            profiles' access tokens, never a refresh token. A remote shell where nobody answers on that socket (ssh
+            ran without -R, its forwarding failed, or a socket was left by an earlier connection) and no profile is
+            configured is told so, with the 'ssh -R' to connect again with.
 
             With --also-serve-uid UID:PROFILE[,PROFILE...] the sockets are 0666 so that a bind mount can reach them
             (their directories stay 0700), and that user may ask for the tokens of the profiles listed for it (on a

@@ -63,6 +63,8 @@ enum CLIErrors {
         case .signedInForGuest(let profile):
             return CLIError(
                 Remedy.message(error.description, Remedy.guestWhileSignedIn(profile: profile)), status: .usage)
+        case .agentUnreachable(let path, _):
+            return CLIError(Remedy.message(error.description, Remedy.reachAgent(at: path)), status: .failure)
         case .agent(let need, let failure):
             switch failure.code {
             case .signInRequired:

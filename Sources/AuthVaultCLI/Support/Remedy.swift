@@ -35,6 +35,17 @@ enum Remedy {
         "Unlock the agent first with 'authvault vault unlock' (it takes the key from the user keyring, "
         + "so leave AUTHVAULT_KEY_CACHE_TIMEOUT above 0), or restart it with its own AUTHVAULT_VAULT_PASSPHRASE_FILE."
 
+    /// For an agent socket named in AUTHVAULT_AGENT_SOCKET that nobody answers on (a remote shell whose `ssh -R`
+    /// forwarded nothing, or left a stale socket): forward it again from where the agent runs, or use this machine's
+    /// own configuration.
+    static func reachAgent(at path: String) -> String {
+        "On the machine you connect from, run 'authvault agent' and connect again forwarding its socket here: "
+            + "'ssh -R \(path):SOCKET HOST', SOCKET being the agent's ($XDG_RUNTIME_DIR/authvault/agent.sock, or one "
+            + "it serves with --also-serve-socket); a socket left by an earlier connection is replaced only with "
+            + "'StreamLocalBindUnlink yes' in this server's sshd_config. Or unset AUTHVAULT_AGENT_SOCKET to use a "
+            + "profile configured here."
+    }
+
     static func of(_ notice: ApplicationNotice) -> String? {
         switch notice {
         case .fileVaultChosen: "'authvault vault migrate --to secret-service' moves them later."
