@@ -107,7 +107,7 @@ import Testing
         settings.vault = .file
         try application.configStore.save(ConfigFile(profiles: ["default": settings]))
         await #expect { try await application.helperToken(.access, isExplicit: false) } throws: {
-            guard case .noUsableSession(let need, _)? = $0 as? ApplicationError else { return false }
+            guard case .signInRequired(let need, _)? = $0 as? ApplicationError else { return false }
             return need.profile == "default"
         }
     }
