@@ -44,7 +44,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// Set by `lock()`: no key is taken from the keyring or derived from the passphrase until `unlock()`. Atomic, for
     /// `recordAtHand`, which reads it without waiting for the actor.
     private nonisolated let lockedHere = Atomic<Bool>(false)
-    private var isLocked: Bool { lockedHere.load(ordering: .acquiring) }
+    nonisolated var isLocked: Bool { lockedHere.load(ordering: .acquiring) }
     /// Why the keyring could not be used last time, for `status()`.
     private var keyringProblem: String?
 
@@ -81,7 +81,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     public func load(profile: String) async throws(VaultError) -> CredentialRecord? {
         let path = try checkedRecordPath(profile)
         guard try directoryExists() else { return nil }
-        if case .read(let record)? = try readWithKey(profile: profile, { keyFile in cachedKey(for: keyFile) }) {
+        if case .read(let record, _)? = try readWithKey(profile: profile, { keyFile in cachedKey(for: keyFile) }) {
             return record
         }
         return try await withDataKey(creatingVault: false) { key throws(VaultError) in
@@ -101,22 +101,25 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// fetch): the record's AES-GCM tag, over its profile and format version, already refuses a key that is not
     /// the one it was sealed with, and the entry is this vault's by its name (this key file's salt). A wrong or
     /// stale key fails the tag, and `load` then drops it after its key check.
-    public nonisolated func recordAtHand(profile: String) -> CredentialRecord? {
-        guard let keyring, !lockedHere.load(ordering: .acquiring), ProfileFileName.isValid(profile),
+    public nonisolated func recordAtHand(profile: String) -> RecordAtHand? {
+        guard let keyring, !isLocked, ProfileFileName.isValid(profile),
             (try? directoryExists()) == true
         else { return nil }
+        var keyDescription = ""
         let read = try? readWithKey(profile: profile, verifyingKeyFile: false) { keyFile in
-            guard case .found(let key) = keyring.load(keyFile.cacheDescription), key.count == AES256GCM.keyByteCount
+            keyDescription = keyFile.cacheDescription
+            guard case .found(let key) = keyring.load(keyDescription), key.count == AES256GCM.keyByteCount
             else { return nil }
             return key
         }
-        guard case .read(let record)? = read else { return nil }
-        return record
+        guard case .read(let record?, let tag)? = read else { return nil }
+        return RecordAtHand(record: record, tag: tag, dataKeyDescription: keyDescription)
     }
 
     /// How a read with a key at hand ended.
     private enum KeyedRead {
-        case read(CredentialRecord?)
+        /// With the record file's tag (`VaultRecordFile.tag`).
+        case read(CredentialRecord?, tag: [UInt8])
         /// The key is not at hand: it must be derived, or waited for.
         case keyNeeded
     }
@@ -128,13 +131,14 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     ) throws(VaultError) -> KeyedRead? {
         let path = recordPath(profile: profile)
         return try VaultKeyFileLock.withSharedLockIfFree(directory: directory) { () throws(VaultError) -> KeyedRead in
-            guard let bytes = try Self.read(path) else { return .read(nil) }
+            guard let bytes = try Self.read(path) else { return .read(nil, tag: []) }
             let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
             guard let keyFile = try readKeyFile(verifyingChecksum: verifyingKeyFile) else {
                 throw .corrupted(location: keyFilePath, reason: "the key file is missing, so no record can be read")
             }
             guard let key = key(keyFile) else { return .keyNeeded }
-            return .read(try Self.open(envelope, profile: profile, using: key, location: path, bindings: bindings))
+            let record = try Self.open(envelope, profile: profile, using: key, location: path, bindings: bindings)
+            return .read(record, tag: envelope.box.nonce)
         }
     }
 
@@ -167,6 +171,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
             try await DedicatedThread.run { () throws(VaultError) in try Self.write(sealed, to: path) }
         }
         try changeStamps.bump(profile: record.profile)
+        forgetFreshTokens(profile: record.profile)
     }
 
     public func delete(profile: String) async throws(VaultError) {
@@ -177,6 +182,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
             try await DedicatedThread.run { () throws(VaultError) in try Self.remove(path) }
         }
         try changeStamps.bump(profile: profile)
+        forgetFreshTokens(profile: profile)
     }
 
     public func profiles() async throws(VaultError) -> [String] {
@@ -234,6 +240,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     public func lock() throws(VaultError) {
         dataKey = nil
         lockedHere.store(true, ordering: .releasing)
+        forgetFreshTokens()
         guard try directoryExists(), let keyFile = try readKeyFile() else { return }
         uncache(keyFile)
     }

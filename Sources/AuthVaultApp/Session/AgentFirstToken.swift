@@ -39,6 +39,12 @@ extension Application {
             return served
         }
         let session = try await openProfile(named: profile)
+        // A token an earlier process served from this very record ends here: nothing decrypted, nothing decoded.
+        if let kept = session.store.keptFreshToken(kind) {
+            return HelperToken(
+                token: kept.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }, expiresAt: kept.expiresAt,
+                username: kept.username ?? session.profile.name, profile: session.profile.name)
+        }
         let served: ServedToken
         do {
             // A fresh token at hand ends here, on this thread; anything else goes through the store's actor.

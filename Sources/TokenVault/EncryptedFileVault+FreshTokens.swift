@@ -1,0 +1,37 @@
+import AuthCrypto
+
+/// The fresh tokens this vault handed out, kept in the user keyring beside its data key (`FreshTokenEntry`), so a
+/// warm `authvault token` needs neither the key nor libcrypto: one keyring read, one search for the data key, and
+/// the first bytes of the record file.
+extension EncryptedFileVault {
+    public nonisolated func freshTokenEntry(profile: String, kind: String) -> FreshTokenEntry? {
+        guard let keyring, !isLocked, ProfileFileName.isValid(profile), (try? directoryExists()) == true,
+            case .found(let payload) = keyring.load(freshTokenDescription(profile: profile, kind: kind)),
+            let entry = FreshTokenEntry(parsing: payload),
+            // Searched, not read: `vault lock` (in any process) removes the key, and with it every entry's use.
+            keyring.contains(entry.dataKeyDescription),
+            // Any write of the record (sign-out, sign-in, a refresh, by any process) changes its tag.
+            VaultRecordFile.tag(ofFileAt: recordPath(profile: profile)) == entry.recordTag
+        else { return nil }
+        return entry
+    }
+
+    public nonisolated func keepFreshToken(
+        _ entry: FreshTokenEntry, profile: String, kind: String, seconds: Double
+    ) -> String? {
+        guard let keyring, !isLocked, ProfileFileName.isValid(profile) else { return "the vault keeps no tokens" }
+        guard seconds > 0, let payload = entry.encoded() else { return "the token is not one to keep" }
+        return keyring.store(
+            payload, description: freshTokenDescription(profile: profile, kind: kind), seconds: seconds)
+    }
+
+    /// Drops the kept tokens of `profile`, or of every profile: their record changed, or the vault was locked.
+    nonisolated func forgetFreshTokens(profile: String? = nil) {
+        let directory = directory
+        keyring?.removeAll { FreshTokenEntry.names($0, directory: directory, profile: profile) }
+    }
+
+    private nonisolated func freshTokenDescription(profile: String, kind: String) -> String {
+        FreshTokenEntry.description(directory: directory, profile: profile, kind: kind)
+    }
+}
