@@ -4,7 +4,8 @@ import Testing
 
 /// A warm `authvault token` on the file vault, with no agent, outside a login session (`keyctl session -`, the key
 /// in the user keyring from an earlier process), as Debian's strace sees it: the configuration opened once,
-/// `vault.key` and the record once each, no openssl.cnf, no thread started. libcurl, when a command needs it,
+/// `vault.key` and the record once each, no openssl.cnf, no thread started; once its token is kept in the keyring,
+/// neither `vault.key` nor libcrypto. libcurl, when a command needs it,
 /// still reads the system's TLS settings.
 @Suite(
     .serialized,
@@ -47,6 +48,32 @@ struct WarmTokenPathTests {
         #expect(opened("/vault.key") <= 1, "\(lines)")
         #expect(opened("/default.record") == 1, "\(lines)")
         #expect(!lines.contains { $0.contains("openssl.cnf") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("clone") || $0.contains("fork") }, "\(lines)")
+    }
+
+    /// Once a warm `token` kept its fresh token in the user keyring, the next one serves it without the vault's key
+    /// or libcrypto: the configuration opened once, the record's first bytes read once, no `vault.key`, no thread.
+    @Test func aKeptTokenOpensNoKeyFileAndLoadsNoLibcrypto() async throws {
+        let warmUp = try await inNewSession(#""$AUTHVAULT" token >/dev/null"#, passphrase: profile.passphrase)
+        #expect(warmUp.status == 0, "\(warmUp.stderrText)")
+        let first = try await inNewSession(
+            #"strace -f -qq -e trace=openat,open -o "$TRACE" "$AUTHVAULT" token >/dev/null"#)
+        #expect(first.status == 0, "\(first.stderrText)")
+        let atHand = try traced()
+        #expect(atHand.contains { $0.contains("/vault.key\"") && $0.contains("open") }, "the first reads the record")
+        #expect(atHand.contains { $0.contains("libcrypto.so.3") }, "and decrypts it: \(atHand)")
+
+        let run = try await inNewSession(
+            #"strace -f -qq -e trace=openat,open,clone,clone3,fork,vfork -o "$TRACE" "$AUTHVAULT" token"#)
+        try await profile.lock()
+        #expect(run.status == 0, "\(run.stderrText)")
+        expectSecret(run.stdoutText.trimmingCharacters(in: .newlines), equals: profile.token, "the kept token")
+        let lines = try traced()
+        func opened(_ suffix: String) -> Int { lines.count { $0.contains("open") && $0.contains(suffix + "\"") } }
+        #expect(opened("/authvault/config.json") == 1, "\(lines)")
+        #expect(opened("/vault.key") == 0, "\(lines)")
+        #expect(opened("/default.record") <= 1, "\(lines)")
+        #expect(!lines.contains { $0.contains("libcrypto.so.3") }, "libcrypto is not loaded: \(lines)")
         #expect(!lines.contains { $0.contains("clone") || $0.contains("fork") }, "\(lines)")
     }
 
