@@ -61,7 +61,8 @@ extension AuthStore {
     /// token still fresh: exactly when `freshTokenAtHand` would serve it, without decrypting or decoding anything.
     /// Its `expiresAt` is already this machine's time. Nil otherwise: then ask `freshTokenAtHand`.
     public nonisolated func keptFreshToken(_ kind: TokenKind) -> FreshTokenEntry? {
-        guard let vault = vault.recordsAtHand, let entry = vault.freshTokenEntry(profile: profile, kind: kind.name),
+        guard let vault = vault.recordsAtHand,
+            let entry = vault.freshTokenEntry(profile: profile, kind: keptName(kind)),
             localNow() < entry.servableUntil
         else { return nil }
         return entry
@@ -81,10 +82,16 @@ extension AuthStore {
                 expiresAt: clock.localTime(ofProviderTime: lifetime.expiresAt), servableUntil: servableUntil)
         else { return }
         if let problem = vault.keepFreshToken(
-            entry, profile: profile, kind: kind.name, seconds: servableUntil - localNow())
+            entry, profile: profile, kind: keptName(kind), seconds: servableUntil - localNow())
         {
             trace("profile '\(profile)': the \(kind.name) token is not kept for the next process: \(problem)")
         }
+    }
+
+    /// The name the vault keeps a token of `kind` under: a machine profile's apart from a session's, so a profile
+    /// reconfigured from one to the other is not served the other's.
+    private nonisolated func keptName(_ kind: TokenKind) -> String {
+        machine != nil ? "machine-" + kind.name : kind.name
     }
 
     /// This machine's time as `keep` times a kept token.

@@ -7,7 +7,7 @@ extension EncryptedFileVault {
     public nonisolated func freshTokenEntry(profile: String, kind: String) -> FreshTokenEntry? {
         guard let keyring, !isLocked, ProfileFileName.isValid(profile), (try? directoryExists()) == true,
             case .found(let payload) = keyring.load(freshTokenDescription(profile: profile, kind: kind)),
-            let entry = FreshTokenEntry(parsing: payload),
+            let entry = FreshTokenEntry(parsing: payload), entry.binding == bindingText(profile),
             // Searched, not read: `vault lock` (in any process) removes the key, and with it every entry's use.
             keyring.contains(entry.dataKeyDescription),
             // Any write of the record (sign-out, sign-in, a refresh, by any process) changes its tag.
@@ -20,6 +20,8 @@ extension EncryptedFileVault {
         _ entry: FreshTokenEntry, profile: String, kind: String, seconds: Double
     ) -> String? {
         guard let keyring, !isLocked, ProfileFileName.isValid(profile) else { return "the vault keeps no tokens" }
+        var entry = entry
+        entry.binding = bindingText(profile)
         guard seconds > 0, let payload = entry.encoded() else { return "the token is not one to keep" }
         return keyring.store(
             payload, description: freshTokenDescription(profile: profile, kind: kind), seconds: seconds)
@@ -29,6 +31,11 @@ extension EncryptedFileVault {
     nonisolated func forgetFreshTokens(profile: String? = nil) {
         let directory = directory
         keyring?.removeAll { FreshTokenEntry.names($0, directory: directory, profile: profile) }
+    }
+
+    /// The profile's binding as kept with its tokens; empty for a profile that has none.
+    private nonisolated func bindingText(_ profile: String) -> String {
+        bindings[profile].map { $0.userPoolId + "\n" + $0.clientId } ?? ""
     }
 
     private nonisolated func freshTokenDescription(profile: String, kind: String) -> String {

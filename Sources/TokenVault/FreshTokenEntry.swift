@@ -4,7 +4,7 @@ import AuthCrypto
 /// the data key (which opens the whole record anyway), until the end of the token's fresh window, and only while
 /// the record file is the one it was read from (`recordTag`) and the data key is still cached.
 ///
-///     magic "AVFT" | version u8 | record tag (short) | data key's description (short)
+///     magic "AVFT" | version u8 | record tag (short) | data key's description (short) | binding (short)
 ///     | servable until, expires at (f64 bits, u64 each) | has username u8 | username (short) | token (u16 + bytes)
 public struct FreshTokenEntry: Sendable, Equatable {
     /// The record file's per-write nonce when the token was read (`VaultRecordFile.tag`).
@@ -17,6 +17,9 @@ public struct FreshTokenEntry: Sendable, Equatable {
     public let expiresAt: Double
     public let username: String?
     public let token: SecretBytes
+    /// The pool and client the vault bound the profile to when it was kept (`ProfileBinding`): a profile
+    /// reconfigured for another is not served the old one's token. Set by the vault.
+    var binding = ""
 
     public init(
         recordTag: [UInt8], dataKeyDescription: String, servableUntil: Double, expiresAt: Double, username: String?,
@@ -39,7 +42,8 @@ public struct FreshTokenEntry: Sendable, Equatable {
     func encoded() -> SecretBytes? {
         let name = Array((username ?? "").utf8)
         let description = Array(dataKeyDescription.utf8)
-        guard recordTag.count <= 255, description.count <= 255, name.count <= 255,
+        let binding = Array(self.binding.utf8)
+        guard recordTag.count <= 255, description.count <= 255, binding.count <= 255, name.count <= 255,
             token.count <= Self.maximumTokenBytes
         else { return nil }
         var writer = ByteWriter()
@@ -47,6 +51,7 @@ public struct FreshTokenEntry: Sendable, Equatable {
         writer.append(Self.version)
         writer.appendShort(recordTag)
         writer.appendShort(description)
+        writer.appendShort(binding)
         writer.append(servableUntil.bitPattern)
         writer.append(expiresAt.bitPattern)
         writer.append(UInt8(username == nil ? 0 : 1))
@@ -66,17 +71,19 @@ public struct FreshTokenEntry: Sendable, Equatable {
         defer { bytes.wipe() }
         var reader = ByteReader(bytes)
         guard reader.read(Self.magic.count) == Self.magic, reader.readUInt8() == Self.version,
-            let tag = reader.readShort(), let description = reader.readShort(),
+            let tag = reader.readShort(), let description = reader.readShort(), let binding = reader.readShort(),
             let servableUntil = reader.readUInt64().map(Double.init(bitPattern:)),
             let expiresAt = reader.readUInt64().map(Double.init(bitPattern:)),
             let hasName = reader.readUInt8(), hasName <= 1, let name = reader.readShort(),
             let length = reader.readUInt16(), reader.remaining == Int(length),
             servableUntil.isFinite, expiresAt.isFinite,
             let descriptionText = String(validating: description, as: UTF8.self),
+            let bindingText = String(validating: binding, as: UTF8.self),
             let nameText = String(validating: name, as: UTF8.self)
         else { return nil }
         self.recordTag = tag
         self.dataKeyDescription = descriptionText
+        self.binding = bindingText
         self.servableUntil = servableUntil
         self.expiresAt = expiresAt
         self.username = hasName == 1 ? nameText : nil

@@ -68,9 +68,12 @@ struct FreshTokenCacheTests {
         #expect(written.status == 0, "\(written.stderrText)")
     }
 
-    /// Where the payload's servable-until time starts: magic, version, the tag (12 bytes) and the key's description.
+    /// Where the payload's servable-until time starts: after the magic, the version, and three byte strings (the
+    /// tag, the key's description, the binding), each after its length.
     static func servableUntilOffset(_ payload: [UInt8]) -> Int {
-        4 + 1 + 1 + 12 + 1 + Int(payload[4 + 1 + 1 + 12])
+        var offset = 4 + 1
+        for _ in 0..<3 { offset += 1 + Int(payload[offset]) }
+        return offset
     }
 
     /// The kept token itself is what a warm `token` serves (so the tests below would see it if it were served).

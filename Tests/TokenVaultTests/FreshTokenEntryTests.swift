@@ -43,7 +43,7 @@ import Testing
         newer[4] = 2
         #expect(FreshTokenEntry(parsing: SecretBytes(newer)) == nil, "another version")
         var infinite = good
-        let servableAt = 4 + 1 + 1 + 12 + 1 + Self.entry.dataKeyDescription.utf8.count
+        let servableAt = 4 + 1 + 1 + 12 + 1 + Self.entry.dataKeyDescription.utf8.count + 1
         infinite.replaceSubrange(servableAt..<servableAt + 8, with: [0x7F, 0xF0, 0, 0, 0, 0, 0, 0])
         #expect(FreshTokenEntry(parsing: SecretBytes(infinite)) == nil, "an infinite time")
         #expect(FreshTokenEntry(parsing: SecretBytes(Array(repeating: 0xA5, count: 32))) == nil, "a data key")
