@@ -68,6 +68,18 @@ extension AuthStore {
         return entry
     }
 
+    /// Has a vault that keeps tokens (`VaultRecordAtHand`) keep the store's token of `kind` for the next process,
+    /// when it is fresh and from the record that vault read or wrote last: for a one-shot process that was served by
+    /// `validToken` (the key just derived, or a refresh). A long-lived process (the agent) has no need of it.
+    public nonisolated func keepForNextProcess(_ kind: TokenKind) async {
+        guard let vault = vault.recordsAtHand, let seen = await vault.recordLastRead(profile: profile) else { return }
+        let snapshot = published.withLock { $0 }
+        guard let record = snapshot.record, record == seen.record, let lifetime = snapshot.lifetime(of: kind),
+            let served = fresh(kind, state: snapshot.state, record: record, lifetime: lifetime)
+        else { return }
+        keep(served, kind, lifetime: lifetime, from: seen, in: vault)
+    }
+
     /// Has the vault keep `served` until it leaves its fresh window, by this machine's clock.
     private nonisolated func keep(
         _ served: ServedToken, _ kind: TokenKind, lifetime: (issuedAt: Double, expiresAt: Double),

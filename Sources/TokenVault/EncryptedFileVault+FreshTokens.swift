@@ -27,6 +27,20 @@ extension EncryptedFileVault {
             payload, description: freshTokenDescription(profile: profile, kind: kind), seconds: seconds)
     }
 
+    public func recordLastRead(profile: String) -> RecordAtHand? {
+        lastRead[profile]
+    }
+
+    /// `record` (nil: none) as `load` or `save` just read or wrote it, kept for `recordLastRead` when the vault can
+    /// keep tokens.
+    func remember(
+        _ record: CredentialRecord?, profile: String, tag: [UInt8], keyDescription: String
+    ) -> CredentialRecord? {
+        guard keyring != nil else { return record }
+        lastRead[profile] = record.map { RecordAtHand(record: $0, tag: tag, dataKeyDescription: keyDescription) }
+        return record
+    }
+
     /// Drops the kept tokens of `profile`, or of every profile: their record changed, or the vault was locked.
     nonisolated func forgetFreshTokens(profile: String? = nil) {
         let directory = directory

@@ -45,6 +45,9 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// `recordAtHand`, which reads it without waiting for the actor.
     private nonisolated let lockedHere = Atomic<Bool>(false)
     nonisolated var isLocked: Bool { lockedHere.load(ordering: .acquiring) }
+    /// The record `load` or `save` handled last, per profile, for `recordLastRead`; only with a keyring to keep
+    /// tokens in.
+    var lastRead: [String: RecordAtHand] = [:]
     /// Why the keyring could not be used last time, for `status()`.
     private var keyringProblem: String?
 
@@ -81,15 +84,20 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     public func load(profile: String) async throws(VaultError) -> CredentialRecord? {
         let path = try checkedRecordPath(profile)
         guard try directoryExists() else { return nil }
-        if case .read(let record, _)? = try readWithKey(profile: profile, { keyFile in cachedKey(for: keyFile) }) {
-            return record
+        var keyDescription = ""
+        let read = try readWithKey(profile: profile) { keyFile in
+            keyDescription = keyFile.cacheDescription
+            return cachedKey(for: keyFile)
         }
-        return try await withDataKey(creatingVault: false) { key throws(VaultError) in
+        if case .read(let record, let tag)? = read {
+            return remember(record, profile: profile, tag: tag, keyDescription: keyDescription)
+        }
+        return try await withDataKey(creatingVault: false) { key, keyFile throws(VaultError) in
             // Read again under the lock: a re-key may have rewritten it since.
             guard let bytes = try Self.read(path) else { return nil }
-            return try Self.open(
-                VaultRecordFile.envelope(of: bytes, location: path), profile: profile, using: key,
-                location: path, bindings: bindings)
+            let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
+            let record = try Self.open(envelope, profile: profile, using: key, location: path, bindings: bindings)
+            return remember(record, profile: profile, tag: envelope.box.nonce, keyDescription: keyFile.cacheDescription)
         }
     }
 
@@ -165,10 +173,16 @@ public actor EncryptedFileVault: VaultRecordAtHand {
         }
         // An existing record that cannot be read safely (exposed, foreign) is not silently replaced.
         if let existing = try Self.read(path) { _ = try VaultRecordFile.envelope(of: existing, location: path) }
-        try await withDataKey(creatingVault: true) { key throws(VaultError) in
+        try await withDataKey(creatingVault: true) { key, keyFile throws(VaultError) in
             let sealed = try VaultRecordFile.seal(record, using: key)
             // Two fsyncs: off the cooperative pool.
             try await DedicatedThread.run { () throws(VaultError) in try Self.write(sealed, to: path) }
+            // As `load` would read it back.
+            var saved = record
+            saved.binding = nil
+            _ = remember(
+                saved, profile: saved.profile, tag: VaultRecordFile.tag(of: sealed) ?? [],
+                keyDescription: keyFile.cacheDescription)
         }
         try changeStamps.bump(profile: record.profile)
         forgetFreshTokens(profile: record.profile)
@@ -182,6 +196,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
             try await DedicatedThread.run { () throws(VaultError) in try Self.remove(path) }
         }
         try changeStamps.bump(profile: profile)
+        lastRead[profile] = nil
         forgetFreshTokens(profile: profile)
     }
 
@@ -239,6 +254,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// asking for the passphrase again (a long-lived process must not quietly undo `authvault vault lock`).
     public func lock() throws(VaultError) {
         dataKey = nil
+        lastRead = [:]
         lockedHere.store(true, ordering: .releasing)
         forgetFreshTokens()
         guard try directoryExists(), let keyFile = try readKeyFile() else { return }
@@ -266,7 +282,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// Runs `body` with the data key, holding the key-file lock shared so that no re-key runs meanwhile, and only
     /// once `vault.key` on disk (read again under the lock) still wraps that key.
     private func withDataKey<T>(
-        creatingVault: Bool, _ body: (SecretBytes) async throws(VaultError) -> T
+        creatingVault: Bool, _ body: (SecretBytes, VaultKeyFile) async throws(VaultError) -> T
     ) async throws(VaultError) -> T {
         for _ in 0..<3 {
             let key: SecretBytes
@@ -280,7 +296,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
             let outcome = try await VaultKeyFileLock.withSharedLock(directory: directory) {
                 () async throws(VaultError) -> T? in
                 guard let current = try readKeyFile(), current.matches(key) else { return nil }
-                return try await body(key)
+                return try await body(key, current)
             }
             if let outcome { return outcome }
         }

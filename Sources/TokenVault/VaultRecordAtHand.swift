@@ -15,6 +15,10 @@ public protocol VaultRecordAtHand: VaultBackend {
     /// the vault's key is still cached; nil on any doubt. The caller checks `servableUntil`.
     func freshTokenEntry(profile: String, kind: String) -> FreshTokenEntry?
 
+    /// The record `load` or `save` read or wrote last for `profile` in this process, with its tag: what a token
+    /// served after a `load` or a refresh is kept from. Nil when there is none or the vault keeps no tokens.
+    func recordLastRead(profile: String) async -> RecordAtHand?
+
     /// Keeps `entry` for `freshTokenEntry`, for at most `seconds` (and no longer than the data key is cached).
     /// Failing to is not an error (the next process reads the record): the answer says why, for a trace.
     @discardableResult

@@ -116,6 +116,25 @@ import TokenVault
         #expect(store.keptFreshToken(.access) == nil, "the fresh window ended")
         #expect(bench.makeStore(vault: atHand).freshTokenAtHand(.access) == nil, "and so did freshTokenAtHand's")
     }
+
+    /// A token `validToken` served is kept too, when it comes from the record the vault read last and is fresh.
+    @Test func aTokenValidTokenServedIsKeptWhenFresh() async throws {
+        _ = try await bench.signedInStore()
+        let record = try #require(try await bench.vault.load(profile: "work"))
+        let atHand = AtHandVault(record)
+        let store = bench.makeStore(vault: atHand)
+        let served = try await store.validToken(.id)
+        await store.keepForNextProcess(.id)
+        expectSecret(text(atHand.kept["id"]?.entry.token), equals: text(served.token))
+        #expect(atHand.kept["access"] == nil)
+
+        bench.clock.advance(by: 3400)  // the advisory window: not fresh, not kept
+        let late = AtHandVault(record)
+        let lateStore = bench.makeStore(vault: late)
+        _ = try await lateStore.validToken(.access)
+        await lateStore.keepForNextProcess(.access)
+        #expect(late.kept.isEmpty)
+    }
 }
 
 /// A vault whose record is always at hand; counts those reads apart from `load`'s.
@@ -141,6 +160,10 @@ private final class AtHandVault: VaultRecordAtHand {
     }
 
     func freshTokenEntry(profile: String, kind: String) -> FreshTokenEntry? { kept[kind]?.entry }
+
+    func recordLastRead(profile: String) async -> RecordAtHand? {
+        RecordAtHand(record: record, tag: tag, dataKeyDescription: "the data key")
+    }
 
     func keepFreshToken(_ entry: FreshTokenEntry, profile: String, kind: String, seconds: Double) -> String? {
         entries.withLock { $0[kind] = (entry, seconds) }

@@ -52,6 +52,7 @@ extension Application {
                 served = atHand
             } else {
                 served = try await session.store.validToken(kind)
+                await session.store.keepForNextProcess(kind)
             }
         } catch {
             throw Self.withoutSession(error, need: SignInNeed(session.profile))
