@@ -97,10 +97,10 @@ public struct FreshTokenEntry: Sendable, Equatable {
 
     static let descriptionPrefix = "authvault:fresh-token:"
 
-    /// Whether `description` names an entry of the vault in `directory` (of `profile` when given).
-    static func names(_ description: Substring, directory: String, profile: String? = nil) -> Bool {
-        guard description.hasPrefix(descriptionPrefix) else { return false }
-        let fields = description.dropFirst(descriptionPrefix.count).split(
+    /// Whether `keyName` (a key's description) names an entry of the vault in `directory` (of `profile` when given).
+    static func names(_ keyName: Substring, directory: String, profile: String? = nil) -> Bool {
+        guard keyName.starts(with: descriptionPrefix) else { return false }
+        let fields = keyName.dropFirst(descriptionPrefix.count).split(
             separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard fields.count == 3, fields[2] == directory else { return false }
         return profile.map { fields[1] == $0 } ?? true
