@@ -41,6 +41,7 @@ extension Application {
         let session = try await openProfile(named: profile)
         // A token an earlier process served from this very record ends here: nothing decrypted, nothing decoded.
         if let kept = session.store.keptFreshToken(kind) {
+            trace("the \(kind) token of profile '\(session.profile.name)' was kept by an earlier process")
             return HelperToken(
                 token: kept.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }, expiresAt: kept.expiresAt,
                 username: kept.username ?? session.profile.name, profile: session.profile.name)
