@@ -64,7 +64,7 @@ struct EncryptedFileVaultFreshTokenTests {
         #expect(!KernelKeyringCache(timeout: .seconds(1)).contains(description), "a save forgets the kept token")
 
         _ = try keep(in: vault)
-        #expect(KernelKeyringCache(timeout: .seconds(1)).contains(description))
+        #expect(KernelKeyringCache(timeout: .seconds(1)).sharing(description) == .sharedWithThisUserOnly)
         try await vault.lock()
         #expect(!KernelKeyringCache(timeout: .seconds(1)).contains(description), "a lock removes it")
         try await vault.unlock()
