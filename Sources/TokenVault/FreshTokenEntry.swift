@@ -70,6 +70,8 @@ public struct FreshTokenEntry: Sendable, Equatable {
         var bytes = payload.withUnsafeBytes { Array($0) }
         defer { bytes.wipe() }
         var reader = ByteReader(bytes)
+        // Runs first: the reader's share of the buffer goes, so the wipe overwrites it rather than a copy.
+        defer { reader = ByteReader([]) }
         guard reader.read(Self.magic.count) == Self.magic, reader.readUInt8() == Self.version,
             let tag = reader.readShort(), let description = reader.readShort(), let binding = reader.readShort(),
             let servableUntil = reader.readUInt64().map(Double.init(bitPattern:)),
