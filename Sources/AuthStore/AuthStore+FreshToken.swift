@@ -41,16 +41,74 @@ extension AuthStore {
     /// decoded once. For a process that serves one token and exits (`authvault token`): it leaves the store as it
     /// was (bootstrapping). Nil otherwise: then ask `validToken`.
     public nonisolated func freshTokenAtHand(_ kind: TokenKind) -> ServedToken? {
-        guard let vault = vault.recordsAtHand, let record = vault.recordAtHand(profile: profile),
-            record.hasSession
+        guard let vault = vault.recordsAtHand, let atHand = vault.recordAtHand(profile: profile),
+            atHand.record.hasSession
         else { return nil }
+        let record = atHand.record
         // As `reloadFromVault` does before the machine sees the record.
         if let offset = record.clockOffset { clock.adopt(offset, anchor: record.clockAnchor) }
         if let refused = record.refusedClockOffset { clock.recall(refusedOffset: refused) }
-        guard let loaded = AuthMachine.transition(from: .bootstrapping, on: .vaultLoaded(SessionSummary(record))) else {
-            return nil
+        guard let loaded = AuthMachine.transition(from: .bootstrapping, on: .vaultLoaded(SessionSummary(record))),
+            let lifetime = record.lifetime(of: kind),
+            let served = fresh(kind, state: loaded.state, record: record, lifetime: lifetime)
+        else { return nil }
+        keep(served, kind, lifetime: lifetime, from: atHand, in: vault)
+        return served
+    }
+
+    /// The token of `kind` that an earlier process served from the vault's record at hand and the vault kept
+    /// (`VaultRecordAtHand.keepFreshToken`), while that record is unchanged, the vault's key still cached, and the
+    /// token still fresh: exactly when `freshTokenAtHand` would serve it, without decrypting or decoding anything.
+    /// Its `expiresAt` is already this machine's time. Nil otherwise: then ask `freshTokenAtHand`.
+    public nonisolated func keptFreshToken(_ kind: TokenKind) -> FreshTokenEntry? {
+        guard let vault = vault.recordsAtHand,
+            let entry = vault.freshTokenEntry(profile: profile, kind: keptName(kind)),
+            localNow() < entry.servableUntil
+        else { return nil }
+        return entry
+    }
+
+    /// Has a vault that keeps tokens (`VaultRecordAtHand`) keep the store's token of `kind` for the next process,
+    /// when it is fresh and from the record that vault read or wrote last: for a one-shot process that was served by
+    /// `validToken` (the key just derived, or a refresh). A long-lived process (the agent) has no need of it.
+    public nonisolated func keepForNextProcess(_ kind: TokenKind) async {
+        guard let vault = vault.recordsAtHand, let seen = await vault.recordLastRead(profile: profile) else { return }
+        let snapshot = published.withLock { $0 }
+        guard let record = snapshot.record, record == seen.record, let lifetime = snapshot.lifetime(of: kind),
+            let served = fresh(kind, state: snapshot.state, record: record, lifetime: lifetime)
+        else { return }
+        keep(served, kind, lifetime: lifetime, from: seen, in: vault)
+    }
+
+    /// Has the vault keep `served` until it leaves its fresh window, by this machine's clock.
+    private nonisolated func keep(
+        _ served: ServedToken, _ kind: TokenKind, lifetime: (issuedAt: Double, expiresAt: Double),
+        from atHand: RecordAtHand, in vault: any VaultRecordAtHand
+    ) {
+        let freshUntil = policy.freshUntil(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt)
+        // A machine profile's token is timed by `now` (see `fresh`), a session's by the provider's clock.
+        let servableUntil = machine != nil ? freshUntil : clock.localTime(ofProviderTime: freshUntil)
+        guard
+            let entry = atHand.freshTokenEntry(
+                token: served.token, username: served.username,
+                expiresAt: clock.localTime(ofProviderTime: lifetime.expiresAt), servableUntil: servableUntil)
+        else { return }
+        if let problem = vault.keepFreshToken(
+            entry, profile: profile, kind: keptName(kind), seconds: servableUntil - localNow())
+        {
+            trace("profile '\(profile)': the \(kind.name) token is not kept for the next process: \(problem)")
         }
-        return fresh(kind, state: loaded.state, record: record, lifetime: record.lifetime(of: kind))
+    }
+
+    /// The name the vault keeps a token of `kind` under: a machine profile's apart from a session's, so a profile
+    /// reconfigured from one to the other is not served the other's.
+    private nonisolated func keptName(_ kind: TokenKind) -> String {
+        machine != nil ? "machine-" + kind.name : kind.name
+    }
+
+    /// This machine's time as `keep` times a kept token.
+    private nonisolated func localNow() -> Double {
+        machine != nil ? now() : clock.local()
     }
 
     /// `record`'s token of `kind` when `state` serves it and it is fresh, timed as `validToken` times it.
@@ -75,4 +133,9 @@ extension AuthStore {
         }
         return ServedToken(record, kind, expiresAt: lifetime.expiresAt)
     }
+}
+
+extension TokenKind {
+    /// How the vault names a kept token's kind.
+    fileprivate var name: String { self == .access ? "access" : "id" }
 }

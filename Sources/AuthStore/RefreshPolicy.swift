@@ -43,6 +43,15 @@ public struct RefreshPolicy: Sendable, Equatable {
         return .fresh
     }
 
+    /// When a token issued at `issuedAt` and expiring at `expiresAt` stops being fresh: `window` answers `.fresh`
+    /// exactly while `now` is before it.
+    public func freshUntil(issuedAt: Double, expiresAt: Double) -> Double {
+        let lifetime = max(0, expiresAt - issuedAt)
+        return expiresAt
+            - max(
+                min(mandatorySeconds, lifetime * mandatoryFraction), min(advisorySeconds, lifetime * advisoryFraction))
+    }
+
     /// The pause before attempt number `failures + 1`.
     public func retryDelay(afterFailures failures: Int) -> Double {
         guard failures > 0 else { return 0 }

@@ -44,7 +44,10 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// Set by `lock()`: no key is taken from the keyring or derived from the passphrase until `unlock()`. Atomic, for
     /// `recordAtHand`, which reads it without waiting for the actor.
     private nonisolated let lockedHere = Atomic<Bool>(false)
-    private var isLocked: Bool { lockedHere.load(ordering: .acquiring) }
+    nonisolated var isLocked: Bool { lockedHere.load(ordering: .acquiring) }
+    /// The record `load` or `save` handled last, per profile, for `recordLastRead`; only with a keyring to keep
+    /// tokens in.
+    var lastRead: [String: RecordAtHand] = [:]
     /// Why the keyring could not be used last time, for `status()`.
     private var keyringProblem: String?
 
@@ -81,15 +84,20 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     public func load(profile: String) async throws(VaultError) -> CredentialRecord? {
         let path = try checkedRecordPath(profile)
         guard try directoryExists() else { return nil }
-        if case .read(let record)? = try readWithKey(profile: profile, { keyFile in cachedKey(for: keyFile) }) {
-            return record
+        var keyDescription = ""
+        let read = try readWithKey(profile: profile) { keyFile in
+            keyDescription = keyFile.cacheDescription
+            return cachedKey(for: keyFile)
         }
-        return try await withDataKey(creatingVault: false) { key throws(VaultError) in
+        if case .read(let record, let tag)? = read {
+            return remember(record, profile: profile, tag: tag, keyDescription: keyDescription)
+        }
+        return try await withDataKey(creatingVault: false) { key, keyFile throws(VaultError) in
             // Read again under the lock: a re-key may have rewritten it since.
             guard let bytes = try Self.read(path) else { return nil }
-            return try Self.open(
-                VaultRecordFile.envelope(of: bytes, location: path), profile: profile, using: key,
-                location: path, bindings: bindings)
+            let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
+            let record = try Self.open(envelope, profile: profile, using: key, location: path, bindings: bindings)
+            return remember(record, profile: profile, tag: envelope.box.nonce, keyDescription: keyFile.cacheDescription)
         }
     }
 
@@ -101,22 +109,25 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// fetch): the record's AES-GCM tag, over its profile and format version, already refuses a key that is not
     /// the one it was sealed with, and the entry is this vault's by its name (this key file's salt). A wrong or
     /// stale key fails the tag, and `load` then drops it after its key check.
-    public nonisolated func recordAtHand(profile: String) -> CredentialRecord? {
-        guard let keyring, !lockedHere.load(ordering: .acquiring), ProfileFileName.isValid(profile),
+    public nonisolated func recordAtHand(profile: String) -> RecordAtHand? {
+        guard let keyring, !isLocked, ProfileFileName.isValid(profile),
             (try? directoryExists()) == true
         else { return nil }
+        var keyDescription = ""
         let read = try? readWithKey(profile: profile, verifyingKeyFile: false) { keyFile in
-            guard case .found(let key) = keyring.load(keyFile.cacheDescription), key.count == AES256GCM.keyByteCount
+            keyDescription = keyFile.cacheDescription
+            guard case .found(let key) = keyring.load(keyDescription), key.count == AES256GCM.keyByteCount
             else { return nil }
             return key
         }
-        guard case .read(let record)? = read else { return nil }
-        return record
+        guard case .read(let record?, let tag)? = read else { return nil }
+        return RecordAtHand(record: record, tag: tag, dataKeyDescription: keyDescription)
     }
 
     /// How a read with a key at hand ended.
     private enum KeyedRead {
-        case read(CredentialRecord?)
+        /// With the record file's tag (`VaultRecordFile.tag`).
+        case read(CredentialRecord?, tag: [UInt8])
         /// The key is not at hand: it must be derived, or waited for.
         case keyNeeded
     }
@@ -128,13 +139,14 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     ) throws(VaultError) -> KeyedRead? {
         let path = recordPath(profile: profile)
         return try VaultKeyFileLock.withSharedLockIfFree(directory: directory) { () throws(VaultError) -> KeyedRead in
-            guard let bytes = try Self.read(path) else { return .read(nil) }
+            guard let bytes = try Self.read(path) else { return .read(nil, tag: []) }
             let envelope = try VaultRecordFile.envelope(of: bytes, location: path)
             guard let keyFile = try readKeyFile(verifyingChecksum: verifyingKeyFile) else {
                 throw .corrupted(location: keyFilePath, reason: "the key file is missing, so no record can be read")
             }
             guard let key = key(keyFile) else { return .keyNeeded }
-            return .read(try Self.open(envelope, profile: profile, using: key, location: path, bindings: bindings))
+            let record = try Self.open(envelope, profile: profile, using: key, location: path, bindings: bindings)
+            return .read(record, tag: envelope.box.nonce)
         }
     }
 
@@ -161,12 +173,19 @@ public actor EncryptedFileVault: VaultRecordAtHand {
         }
         // An existing record that cannot be read safely (exposed, foreign) is not silently replaced.
         if let existing = try Self.read(path) { _ = try VaultRecordFile.envelope(of: existing, location: path) }
-        try await withDataKey(creatingVault: true) { key throws(VaultError) in
+        try await withDataKey(creatingVault: true) { key, keyFile throws(VaultError) in
             let sealed = try VaultRecordFile.seal(record, using: key)
             // Two fsyncs: off the cooperative pool.
             try await DedicatedThread.run { () throws(VaultError) in try Self.write(sealed, to: path) }
+            // As `load` would read it back.
+            var saved = record
+            saved.binding = nil
+            _ = remember(
+                saved, profile: saved.profile, tag: VaultRecordFile.tag(of: sealed) ?? [],
+                keyDescription: keyFile.cacheDescription)
         }
         try changeStamps.bump(profile: record.profile)
+        forgetFreshTokens(profile: record.profile)
     }
 
     public func delete(profile: String) async throws(VaultError) {
@@ -177,29 +196,13 @@ public actor EncryptedFileVault: VaultRecordAtHand {
             try await DedicatedThread.run { () throws(VaultError) in try Self.remove(path) }
         }
         try changeStamps.bump(profile: profile)
+        lastRead[profile] = nil
+        forgetFreshTokens(profile: profile)
     }
 
     public func profiles() async throws(VaultError) -> [String] {
         guard try directoryExists() else { return [] }
         return try Self.profiles(in: directory)
-    }
-
-    /// The profiles with a record file in `directory`, by name.
-    static func profiles(in directory: String) throws(VaultError) -> [String] {
-        guard let stream = opendir(directory) else {
-            throw .io("cannot list \(directory): \(SystemCallError.text(errno))")
-        }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            guard name.hasSuffix(Self.recordSuffix) else { continue }
-            let profile = String(name.dropLast(Self.recordSuffix.count))
-            if ProfileFileName.isValid(profile) { names.append(profile) }
-        }
-        return names.sorted()
     }
 
     public func status() async -> VaultStatus {
@@ -233,7 +236,9 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// asking for the passphrase again (a long-lived process must not quietly undo `authvault vault lock`).
     public func lock() throws(VaultError) {
         dataKey = nil
+        lastRead = [:]
         lockedHere.store(true, ordering: .releasing)
+        forgetFreshTokens()
         guard try directoryExists(), let keyFile = try readKeyFile() else { return }
         uncache(keyFile)
     }
@@ -259,7 +264,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
     /// Runs `body` with the data key, holding the key-file lock shared so that no re-key runs meanwhile, and only
     /// once `vault.key` on disk (read again under the lock) still wraps that key.
     private func withDataKey<T>(
-        creatingVault: Bool, _ body: (SecretBytes) async throws(VaultError) -> T
+        creatingVault: Bool, _ body: (SecretBytes, VaultKeyFile) async throws(VaultError) -> T
     ) async throws(VaultError) -> T {
         for _ in 0..<3 {
             let key: SecretBytes
@@ -273,7 +278,7 @@ public actor EncryptedFileVault: VaultRecordAtHand {
             let outcome = try await VaultKeyFileLock.withSharedLock(directory: directory) {
                 () async throws(VaultError) -> T? in
                 guard let current = try readKeyFile(), current.matches(key) else { return nil }
-                return try await body(key)
+                return try await body(key, current)
             }
             if let outcome { return outcome }
         }
@@ -387,63 +392,6 @@ public actor EncryptedFileVault: VaultRecordAtHand {
             return
                 "no: the cached key's permissions (\(String(permissions, radix: 16))) are not this user's alone; lock the vault and unlock it again to replace the key"
         case .unavailable(let problem): return "no: \(problem)"
-        }
-    }
-
-    // MARK: Files
-
-    nonisolated func readKeyFile(verifyingChecksum: Bool = true) throws(VaultError) -> VaultKeyFile? {
-        guard let bytes = try Self.read(keyFilePath) else { return nil }
-        return try VaultKeyFile(parsing: bytes, location: keyFilePath, verifyingChecksum: verifyingChecksum)
-    }
-
-    /// False when the directory does not exist yet; refuses one that others can enter.
-    nonisolated func directoryExists() throws(VaultError) -> Bool {
-        do {
-            try PrivateDirectory.checkPrivate(directory)
-            return true
-        } catch .notFound {
-            return false
-        } catch {
-            throw Self.vaultError(error)
-        }
-    }
-
-    private func checkedRecordPath(_ profile: String) throws(VaultError) -> String {
-        guard ProfileFileName.isValid(profile) else {
-            throw .io("the profile name '\(profile)' cannot be used as a file name (\(ProfileFileName.rule))")
-        }
-        return recordPath(profile: profile)
-    }
-
-    static func read(_ path: String) throws(VaultError) -> [UInt8]? {
-        do {
-            return try SecureFile.read(path)
-        } catch {
-            throw vaultError(error)
-        }
-    }
-
-    static func write(_ bytes: [UInt8], to path: String) throws(VaultError) {
-        do {
-            try SecureFile.write(bytes, to: path)
-        } catch {
-            throw vaultError(error)
-        }
-    }
-
-    static func remove(_ path: String) throws(VaultError) {
-        do {
-            try SecureFile.remove(path)
-        } catch {
-            throw vaultError(error)
-        }
-    }
-
-    static func vaultError(_ error: FileSystemError) -> VaultError {
-        switch error {
-        case .unsafePermissions, .foreignOwner: .unsafePermissions(error.description)
-        default: .io(error.description)
         }
     }
 }

@@ -65,13 +65,15 @@ struct KernelKeyringCache: Sendable {
     /// user keyring (displacing an older key of the same description): `@u` never holds it without either, even if
     /// this process dies half-way. If a step fails, the new key is invalidated; the thread keyring's link goes in
     /// every case.
-    func store(_ key: SecretBytes, description: String) -> String? {
+    /// - Parameter seconds: a shorter time-out than the cache's, if any.
+    func store(_ key: SecretBytes, description: String, seconds: Double? = nil) -> String? {
+        let timeout = seconds.map { min(timeoutSeconds, UInt32(clamping: max(1, Int64($0.rounded(.up))))) }
         let serial = key.withUnsafeBytes { bytes in
             add_key("user", description, bytes.baseAddress, bytes.count, KEY_SPEC_THREAD_KEYRING)
         }
         guard serial >= 0 else { return Self.problem(errno) }
         defer { _ = keyctl_unlink(serial, KEY_SPEC_THREAD_KEYRING) }
-        guard setTimeout(serial, timeoutSeconds) == 0, keyctl_setperm(serial, Self.permissions) == 0,
+        guard setTimeout(serial, timeout ?? timeoutSeconds) == 0, keyctl_setperm(serial, Self.permissions) == 0,
             keyctl_link(serial, keyring) == 0
         else {
             let problem = Self.problem(errno)
@@ -90,6 +92,29 @@ struct KernelKeyringCache: Sendable {
                 // Kernels before 3.5 have no invalidate: unlinking from the keyring makes it unreachable all the same.
                 _ = keyctl_unlink(key_serial_t(serial), place)
             }
+        }
+    }
+
+    /// Whether a key of that description is in the keyring (searched only: its payload is not read).
+    func contains(_ description: String) -> Bool {
+        keyctl_search(keyring, "user", description, 0) >= 0
+    }
+
+    /// Drops every key of this uid's user keyring whose description `matches`.
+    func removeAll(where matches: (Substring) -> Bool) {
+        var list: UnsafeMutableRawPointer?
+        let length = keyctl_read_alloc(keyring, &list)
+        guard length >= 0, let list else { return }
+        defer { free(list) }
+        let serials = UnsafeRawBufferPointer(start: list, count: Int(length)).bindMemory(to: key_serial_t.self)
+        for serial in serials {
+            var buffer: UnsafeMutablePointer<CChar>?
+            guard keyctl_describe_alloc(serial, &buffer) >= 0, let buffer else { continue }
+            defer { free(buffer) }
+            // "type;uid;gid;perm;description"
+            let fields = String(cString: buffer).split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
+            guard fields.count == 5, fields[0] == "user", matches(fields[4]) else { continue }
+            if keyctl_invalidate(serial) != 0 { _ = keyctl_unlink(serial, keyring) }
         }
     }
 

@@ -8,6 +8,10 @@ struct ByteWriter {
     mutating func append(_ value: UInt32) {
         for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xff)) }
     }
+    mutating func append(_ value: UInt64) {
+        append(UInt32(value >> 32))
+        append(UInt32(value & 0xffff_ffff))
+    }
 
     /// A byte string of at most 255 bytes, preceded by its length.
     mutating func appendShort(_ more: [UInt8]) {
@@ -40,6 +44,11 @@ struct ByteReader {
 
     mutating func readUInt32() -> UInt32? {
         read(4).map { $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+    }
+
+    mutating func readUInt64() -> UInt64? {
+        guard let high = readUInt32(), let low = readUInt32() else { return nil }
+        return UInt64(high) << 32 | UInt64(low)
     }
 
     mutating func readShort() -> [UInt8]? {

@@ -91,6 +91,50 @@ import TokenVault
             "no session")
         #expect(bench.makeStore().freshTokenAtHand(.access) == nil, "a vault that has nothing at hand")
     }
+
+    /// The token served at hand is kept by the vault for the next process, servable exactly until the end of its
+    /// fresh window by this machine's clock: when `freshTokenAtHand` itself stops serving it.
+    @Test func aTokenServedAtHandIsKeptUntilTheEndOfItsFreshWindow() async throws {
+        _ = try await bench.signedInStore()
+        let record = try #require(try await bench.vault.load(profile: "work"))
+        let atHand = AtHandVault(record)
+        #expect(bench.makeStore(vault: atHand).keptFreshToken(.access) == nil, "nothing kept yet")
+        let served = try #require(bench.makeStore(vault: atHand).freshTokenAtHand(.access))
+        let kept = try #require(atHand.kept["access"])
+        let lifetime = try #require(record.lifetime(of: .access))
+        let freshUntil = RefreshPolicy().freshUntil(issuedAt: lifetime.issuedAt, expiresAt: lifetime.expiresAt)
+        #expect(kept.entry.servableUntil == freshUntil && kept.entry.expiresAt == served.expiresAt)
+        #expect(kept.seconds == freshUntil - bench.clock.now() && kept.entry.recordTag == atHand.tag)
+        expectSecret(text(kept.entry.token), equals: text(served.token))
+        #expect(kept.entry.username == "alice-internal")
+
+        let store = bench.makeStore(vault: atHand)
+        expectSecret(text(store.keptFreshToken(.access)?.token), equals: text(served.token))
+        bench.clock.advance(by: freshUntil - bench.clock.now() - 0.5)
+        #expect(store.keptFreshToken(.access) != nil && bench.makeStore(vault: atHand).freshTokenAtHand(.access) != nil)
+        bench.clock.advance(by: 0.5)
+        #expect(store.keptFreshToken(.access) == nil, "the fresh window ended")
+        #expect(bench.makeStore(vault: atHand).freshTokenAtHand(.access) == nil, "and so did freshTokenAtHand's")
+    }
+
+    /// A token `validToken` served is kept too, when it comes from the record the vault read last and is fresh.
+    @Test func aTokenValidTokenServedIsKeptWhenFresh() async throws {
+        _ = try await bench.signedInStore()
+        let record = try #require(try await bench.vault.load(profile: "work"))
+        let atHand = AtHandVault(record)
+        let store = bench.makeStore(vault: atHand)
+        let served = try await store.validToken(.id)
+        await store.keepForNextProcess(.id)
+        expectSecret(text(atHand.kept["id"]?.entry.token), equals: text(served.token))
+        #expect(atHand.kept["access"] == nil)
+
+        bench.clock.advance(by: 3400)  // the advisory window: not fresh, not kept
+        let late = AtHandVault(record)
+        let lateStore = bench.makeStore(vault: late)
+        _ = try await lateStore.validToken(.access)
+        await lateStore.keepForNextProcess(.access)
+        #expect(late.kept.isEmpty)
+    }
 }
 
 /// A vault whose record is always at hand; counts those reads apart from `load`'s.
@@ -98,6 +142,8 @@ private final class AtHandVault: VaultRecordAtHand {
     private let inner = MemoryVault()
     private let record: CredentialRecord
     private let counts = Locked((reads: 0, loads: 0))
+    private let entries = Locked([String: (entry: FreshTokenEntry, seconds: Double)]())
+    let tag: [UInt8] = Array(1...12)
 
     init(_ record: CredentialRecord) {
         self.record = record
@@ -105,11 +151,23 @@ private final class AtHandVault: VaultRecordAtHand {
 
     var reads: Int { counts.withLock { $0.reads } }
     var loads: Int { counts.withLock { $0.loads } }
+    var kept: [String: (entry: FreshTokenEntry, seconds: Double)] { entries.withLock { $0 } }
     var kind: VaultBackendKind { .memory }
 
-    func recordAtHand(profile: String) -> CredentialRecord? {
+    func recordAtHand(profile: String) -> RecordAtHand? {
         counts.withLock { $0.reads += 1 }
-        return record
+        return RecordAtHand(record: record, tag: tag, dataKeyDescription: "the data key")
+    }
+
+    func freshTokenEntry(profile: String, kind: String) -> FreshTokenEntry? { kept[kind]?.entry }
+
+    func recordLastRead(profile: String) async -> RecordAtHand? {
+        RecordAtHand(record: record, tag: tag, dataKeyDescription: "the data key")
+    }
+
+    func keepFreshToken(_ entry: FreshTokenEntry, profile: String, kind: String, seconds: Double) -> String? {
+        entries.withLock { $0[kind] = (entry, seconds) }
+        return nil
     }
 
     func load(profile: String) async throws(VaultError) -> CredentialRecord? {

@@ -8,7 +8,7 @@ struct CachedKeyProfile {
     let root: TemporaryDirectory
     let authvault = BuiltProducts.executable("authvault")
     let passphrase: String
-    let token: String
+    private(set) var token: String
 
     var dataDirectory: String { root.appending("data") + "/authvault" }
     var environment: [String: String] {
@@ -21,24 +21,37 @@ struct CachedKeyProfile {
     init(prefix: String, passphrase: String, tokenID: String) async throws {
         root = try TemporaryDirectory(prefix: prefix)
         self.passphrase = passphrase
-        let now = Int(Date().timeIntervalSince1970)
-        token = try TestJWT.unsigned(["iat": now, "exp": now + 3600, "jti": tokenID])
+        token = ""
         try await configure([])
+        token = try await saveRecord(tokenID: tokenID)
+    }
+
+    /// Saves a record holding a new fresh unsigned token (its `jti` `tokenID`) from a process of its own that keeps
+    /// nothing in the keyring (as a refresh or sign-in elsewhere would); answers the token.
+    func saveRecord(tokenID: String) async throws -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        let token = try TestJWT.unsigned(["iat": now, "exp": now + 3600, "jti": tokenID])
         let record: [String: Any] = [
             "profile": "default", "revision": 1, "accessToken": token, "idToken": token,
             "refreshToken": "refresh-\(tokenID)", "username": "alice", "accessTokenExpiresAt": Double(now + 3600),
         ]
-        let saved = try await BoundedProcess.run(
-            BuiltProducts.executable("vault-probe"),
-            [
-                "save", "--backend", "file", "--directory", dataDirectory, "--logn", "10", "--cache", "none",
-                "--profile", "default",
-            ],
-            stdin: try JSONSerialization.data(withJSONObject: record),
-            environment: environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": passphrase]) { $1 }, timeout: 30)
+        let saved = try await vaultProbe("save", stdin: try JSONSerialization.data(withJSONObject: record))
         guard saved.stdoutText.contains(#""outcome":"ok""#) else {
             throw TestFixtureError("vault-probe save: \(saved.stdoutText)")
         }
+        return token
+    }
+
+    /// `vault-probe OPERATION` on the profile's record, with the passphrase and no key cache.
+    func vaultProbe(_ operation: String, stdin: Data? = nil) async throws -> ProcessOutput {
+        try await BoundedProcess.run(
+            BuiltProducts.executable("vault-probe"),
+            [
+                operation, "--backend", "file", "--directory", dataDirectory, "--logn", "10", "--cache", "none",
+                "--profile", "default",
+            ],
+            stdin: stdin, environment: environment.merging(["AUTHVAULT_PROBE_PASSPHRASE": passphrase]) { $1 },
+            timeout: 30)
     }
 
     /// `authvault configure` on the file vault, for the pool the record was saved for, with `extra` arguments.

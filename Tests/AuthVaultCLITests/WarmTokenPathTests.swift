@@ -4,7 +4,8 @@ import Testing
 
 /// A warm `authvault token` on the file vault, with no agent, outside a login session (`keyctl session -`, the key
 /// in the user keyring from an earlier process), as Debian's strace sees it: the configuration opened once,
-/// `vault.key` and the record once each, no openssl.cnf, no thread started. libcurl, when a command needs it,
+/// `vault.key` and the record once each, no openssl.cnf, no thread started; once a token is kept in the keyring,
+/// neither `vault.key` nor libcrypto. libcurl, when a command needs it,
 /// still reads the system's TLS settings.
 @Suite(
     .serialized,
@@ -32,21 +33,55 @@ struct WarmTokenPathTests {
         try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
     }
 
+    /// `keyctl` run on the kept tokens of the test's vault (`FreshTokenEntry`); answers its output.
+    func kept(_ command: String) async throws -> String {
+        let entry = "authvault:fresh-token:access:default:\(profile.dataDirectory)"
+        return try await inNewSession(
+            #"keyctl \#(command) "$(keyctl search @u user "$ENTRY")" 2>&1 || true"#, extra: ["ENTRY": entry]
+        )
+        .stdoutText
+    }
+
+    /// The record read at hand (the key cached, no token kept yet): each file once, and its token kept.
     @Test func aWarmTokenOpensEachFileOnceAndStartsNoThread() async throws {
         let warmUp = try await inNewSession(#""$AUTHVAULT" token >/dev/null"#, passphrase: profile.passphrase)
         #expect(warmUp.status == 0, "\(warmUp.stderrText)")
+        _ = try await kept("invalidate")
         // No passphrase: only the key cached in the user keyring opens the vault.
         let run = try await inNewSession(
             #"strace -f -qq -e trace=openat,open,clone,clone3,fork,vfork -o "$TRACE" "$AUTHVAULT" token"#)
+        let keptAfter = try await kept("rdescribe")
         try await profile.lock()
         #expect(run.status == 0, "\(run.stderrText)")
         expectSecret(run.stdoutText.trimmingCharacters(in: .newlines), equals: profile.token, "the warm token")
         let lines = try traced()
         func opened(_ suffix: String) -> Int { lines.count { $0.contains("open") && $0.contains(suffix + "\"") } }
         #expect(opened("/authvault/config.json") == 1, "\(lines)")
-        #expect(opened("/vault.key") <= 1, "\(lines)")
+        #expect(opened("/vault.key") == 1, "\(lines)")
         #expect(opened("/default.record") == 1, "\(lines)")
+        #expect(lines.contains { $0.contains("libcrypto.so.3") }, "the record is decrypted: \(lines)")
         #expect(!lines.contains { $0.contains("openssl.cnf") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("clone") || $0.contains("fork") }, "\(lines)")
+        #expect(keptAfter.hasPrefix("user;"), "the token is kept: \(keptAfter)")
+    }
+
+    /// Once a `token` kept its fresh token in the user keyring (here the first, which derived the key), the next one
+    /// serves it without the vault's key or libcrypto: the configuration opened once, the record's first bytes read
+    /// once, no `vault.key`, no thread.
+    @Test func aKeptTokenOpensNoKeyFileAndLoadsNoLibcrypto() async throws {
+        let warmUp = try await inNewSession(#""$AUTHVAULT" token >/dev/null"#, passphrase: profile.passphrase)
+        #expect(warmUp.status == 0, "\(warmUp.stderrText)")
+        let run = try await inNewSession(
+            #"strace -f -qq -e trace=openat,open,clone,clone3,fork,vfork -o "$TRACE" "$AUTHVAULT" token"#)
+        try await profile.lock()
+        #expect(run.status == 0, "\(run.stderrText)")
+        expectSecret(run.stdoutText.trimmingCharacters(in: .newlines), equals: profile.token, "the kept token")
+        let lines = try traced()
+        func opened(_ suffix: String) -> Int { lines.count { $0.contains("open") && $0.contains(suffix + "\"") } }
+        #expect(opened("/authvault/config.json") == 1, "\(lines)")
+        #expect(opened("/vault.key") == 0, "\(lines)")
+        #expect(opened("/default.record") <= 1, "\(lines)")
+        #expect(!lines.contains { $0.contains("libcrypto.so.3") }, "libcrypto is not loaded: \(lines)")
         #expect(!lines.contains { $0.contains("clone") || $0.contains("fork") }, "\(lines)")
     }
 

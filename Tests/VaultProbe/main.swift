@@ -235,7 +235,7 @@ func run(_ options: ProbeOptions, vault: any VaultBackend) async throws(VaultErr
     case "at-hand":
         // The file vault's read without waiting, then whether this process (already) holds the key.
         guard let atHand = vault as? any VaultRecordAtHand else { return ["outcome": "unsupported"] }
-        guard let record = atHand.recordAtHand(profile: profile) else { return ["outcome": "notAtHand"] }
+        guard let record = atHand.recordAtHand(profile: profile)?.record else { return ["outcome": "notAtHand"] }
         return ["record": ProbeRecord.encode(record)]
     case "delete":
         try await vault.delete(profile: profile)

@@ -3,7 +3,8 @@ import FuzzSupport
 import TokenVault
 
 /// The vault record decoders: the encrypted file's envelope, its authenticated opening under a fixed key, and the
-/// serialized record itself (what the Secret Service and the opened file hold).
+/// serialized record itself (what the Secret Service and the opened file hold), and the fresh token the file vault
+/// keeps in the kernel keyring (`FreshTokenEntry`, whose payload any process of the user can replace).
 @main enum VaultRecordFuzz: FuzzTarget {
     static let dataKey = SecretBytes(Array(repeating: 0x5A, count: 32))
 
@@ -12,5 +13,6 @@ import TokenVault
             _ = try? VaultRecordFile.open(envelope, profile: "fuzz", using: dataKey, location: "fuzz")
         }
         _ = try? CredentialRecord(serialized: SecretBytes(input))
+        _ = FreshTokenEntry(parsing: SecretBytes(input))
     }
 }

@@ -38,6 +38,13 @@ extension Application {
         let agent = try tokenFromAgent(kind, profile: profile ?? defaultProfileName, isExplicit: explicit)
         if case .served(let token) = agent { return token }
         let session = try await directSession(named: profile, after: agent)
+        // A token an earlier process served from this very record ends here: nothing decrypted, nothing decoded.
+        if let kept = session.store.keptFreshToken(kind) {
+            trace("the \(kind) token of profile '\(session.profile.name)' was kept by an earlier process")
+            return HelperToken(
+                token: kept.token.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }, expiresAt: kept.expiresAt,
+                username: kept.username ?? session.profile.name, profile: session.profile.name)
+        }
         let served: ServedToken
         do {
             // A fresh token at hand ends here, on this thread; anything else goes through the store's actor.
@@ -45,6 +52,7 @@ extension Application {
                 served = atHand
             } else {
                 served = try await session.store.validToken(kind)
+                await session.store.keepForNextProcess(kind)
             }
         } catch {
             throw ApplicationError(error, need: session.signInNeed)
