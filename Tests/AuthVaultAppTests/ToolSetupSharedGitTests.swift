@@ -117,6 +117,18 @@ import Testing
         #expect(try helpers(fixture) == "" && usesPath(fixture) == "", "the last undo leaves neither")
     }
 
+    /// The last profile's undo into a file edited since takes `useHttpPath` away with the helper, and keeps the edit.
+    @Test func theLastUndoIntoAFileEditedSinceTakesUseHttpPathAway() throws {
+        let fixture = try ToolSetupFixture()
+        let acme = SetupRequest.git(host: "git.example.com/acme")
+        try fixture.apply(acme)
+        #expect(try usesPath(fixture) == "true\n")
+        _ = try fixture.run("git", ["config", "--global", "user.name", "Someone"])
+        try fixture.apply(acme, undo: true)
+        #expect(try helpers(fixture) == "" && usesPath(fixture) == "", "\(fixture.text(".gitconfig") ?? "")")
+        #expect(try fixture.run("git", ["config", "--global", "user.name"]).text == "Someone\n")
+    }
+
     @Test(arguments: ["git.example.com/a/../b", "git.example.com/a%2Fb", "git.example.com/a//b", "git.example.com/a b"])
     func aHostilePrefixIsRefusedBeforeAnythingIsRead(host: String) throws {
         let fixture = try ToolSetupFixture()
