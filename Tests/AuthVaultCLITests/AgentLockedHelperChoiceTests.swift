@@ -4,7 +4,7 @@ import Testing
 
 /// A client's request that makes the agent choose among profiles by git's user name, after `vault lock`: the agent
 /// reads the candidates' signed-in users from its own stores, as locked as its vault, so the request is answered
-/// "vault locked", no key derivation runs for it, and the data key does not come back into the user keyring (where
+/// "vault locked", no key derivation runs for it (the agent's passphrase file is not even opened), and the data key does not come back into the user keyring (where
 /// every direct `authvault token` would find it again without an unlock).
 @Suite(.serialized, .enabled(if: KeyringTools.present, "needs keyctl and setpriv"))
 struct AgentLockedHelperChoiceTests {
@@ -19,17 +19,15 @@ struct AgentLockedHelperChoiceTests {
             #""$AUTHVAULT" --profile other configure --user-pool-id us-east-1_Test1 --client-id client2 "#
                 + #"--vault file --helper-host git.example.com"#)
         try #require(other.status == 0, "\(other.stderrText)")
-        let passphraseFile = profile.root.appending("passphrase")
-        try #require(
-            FileManager.default.createFile(
-                atPath: passphraseFile, contents: Data((profile.passphrase + "\n").utf8),
-                attributes: [.posixPermissions: 0o600]))
+        // Every open of the agent's passphrase file counted: each is one key derivation.
+        let passphraseFile = try WatchedPassphraseFile(
+            path: profile.root.appending("passphrase"), passphrase: profile.passphrase)
         try FileManager.default.createDirectory(
             atPath: profile.root.appending("runtime"), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         let socket = profile.root.appending("runtime") + "/authvault/agent.sock"
         var environment = profile.environment
-        environment["AUTHVAULT_VAULT_PASSPHRASE_FILE"] = passphraseFile
+        environment["AUTHVAULT_VAULT_PASSPHRASE_FILE"] = passphraseFile.path
         let agent = try AgentProcess.start(
             "/usr/bin/keyctl", ["session", "-", profile.authvault, "agent"], environment: environment,
             log: profile.root.appending("agent.log"))
@@ -42,6 +40,7 @@ struct AgentLockedHelperChoiceTests {
         let description = try KeyCacheSharingTests.keyDescription(dataDirectory: profile.dataDirectory)
         #expect(try await Self.keyIsCached(profile, description) == false, "the lock cleared the user keyring")
 
+        let derivations = passphraseFile.opens
         let request =
             #"{"v":1,"op":"token","target":{"scheme":"https","host":"git.example.com","username":"alice"}}"#
         for _ in 0..<2 {
@@ -49,6 +48,7 @@ struct AgentLockedHelperChoiceTests {
             #expect(replies.count == 1 && replies[0].contains(#""ok":false"#), "no token after the lock")
             #expect(replies.first?.contains(#""code":"vaultLocked""#) == true, "\(replies)")
         }
+        #expect(passphraseFile.opens == derivations, "a request made the agent derive the key")
         #expect(try await Self.keyIsCached(profile, description) == false, "the agent put the key back")
         let direct = try await profile.inNewSession(
             #""$AUTHVAULT" token"#, extra: ["AUTHVAULT_AGENT_SOCKET": profile.root.appending("no-agent.sock")])
