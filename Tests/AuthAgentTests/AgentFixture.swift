@@ -65,7 +65,7 @@ final class TestProfiles: AgentProfileProvider {
 
     /// The application's rules in small: a named profile when it lists the target, else the current one when it
     /// does, else the first listing by name; without a target, the current profile or the only one served.
-    func chooseProfile(named: String?, for target: AgentTarget?, among served: Set<String>?)
+    func chooseProfile(named: String?, for target: AgentTarget?, among served: Set<String>?, stores: ServedStores)
         async throws(AgentFailure) -> String?
     {
         let candidates = (served.map(Array.init) ?? Array(Self.helperHosts.keys)).sorted()

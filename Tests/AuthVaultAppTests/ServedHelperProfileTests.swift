@@ -1,4 +1,5 @@
 import AuthAgent
+import SystemPlumbing
 import TestSupport
 import Testing
 
@@ -34,6 +35,9 @@ import Testing
         return (application, home)
     }
 
+    /// An agent that has no store to show: no profile's signed-in user is known.
+    static let noStores: ServedStores = { _ in nil }
+
     private func target(_ host: String, port: Int? = nil, scheme: String = "https", path: String? = nil) throws
         -> AgentTarget
     {
@@ -43,7 +47,7 @@ import Testing
     @Test func aTargetIsAnsweredByTheHelperHostsAmongTheServedProfiles() async throws {
         let (application, home) = try application()
         func choose(_ named: String?, _ target: AgentTarget, _ served: Set<String>?) async throws -> String? {
-            try await application.agentProfile(named: named, for: target, among: served)
+            try await application.agentProfile(named: named, for: target, among: served, stores: Self.noStores)
         }
         let git = try target("git.example.com")
         #expect(try await choose(nil, git, nil) == "work", "the agent's current profile lists it")
@@ -68,13 +72,34 @@ import Testing
         let (application, home) = try application()
         func choose(_ path: String?, _ served: Set<String>? = ["acme", "tools"]) async throws -> String? {
             try await application.agentProfile(
-                named: nil, for: try target("forge.example.com", path: path), among: served)
+                named: nil, for: try target("forge.example.com", path: path), among: served, stores: Self.noStores)
         }
         #expect(try await choose("acme/widgets.git") == "acme")
         #expect(try await choose("tools/build.git") == "tools")
         #expect(try await choose("tools/build.git", ["acme"]) == nil, "the prefix that matches is not served")
         #expect(try await choose("other/repo.git") == nil, "no listed prefix matches")
         #expect(try await choose(nil) == nil, "without git's path neither prefix names the target")
+        withExtendedLifetime(home) {}
+    }
+
+    /// Two served profiles list the target and git named a user: their signed-in users are asked of the agent's
+    /// own stores, on the vaults it holds (and locks), and of nothing else; with one listing profile, of none.
+    @Test func theSignedInUsersAreAskedOfTheAgentsStoresOnly() async throws {
+        let (application, home) = try application()
+        let asked = Locked<[String]>([])
+        let stores: ServedStores = { profile in
+            asked.withLock { $0.append(profile) }
+            return nil
+        }
+        let alice = try #require(AgentTarget(scheme: "https", host: "git.example.com", username: "alice"))
+        let chosen = try await application.agentProfile(
+            named: nil, for: alice, among: ["personal", "work"], stores: stores)
+        #expect(chosen == "work", "no store knows alice: the current profile answers")
+        #expect(asked.withLock { $0.sorted() } == ["personal", "work"])
+        #expect(
+            try await application.agentProfile(named: nil, for: alice, among: ["personal"], stores: stores)
+                == "personal")
+        #expect(asked.withLock { $0.count } == 2, "one listing profile answers without a store")
         withExtendedLifetime(home) {}
     }
 
@@ -89,11 +114,14 @@ import Testing
 
     @Test func withoutATargetTheCurrentProfileOrTheSocketsOnlyOneAnswers() async throws {
         let (application, home) = try application()
-        #expect(try await application.agentProfile(named: nil, for: nil, among: nil) == "work")
-        #expect(try await application.agentProfile(named: nil, for: nil, among: ["work", "ci"]) == "work")
-        #expect(try await application.agentProfile(named: nil, for: nil, among: ["ci"]) == "ci")
-        #expect(try await application.agentProfile(named: nil, for: nil, among: ["ci", "personal"]) == nil)
-        #expect(try await application.agentProfile(named: "ci", for: nil, among: nil) == "ci")
+        func choose(_ named: String?, _ served: Set<String>?) async throws -> String? {
+            try await application.agentProfile(named: named, for: nil, among: served, stores: Self.noStores)
+        }
+        #expect(try await choose(nil, nil) == "work")
+        #expect(try await choose(nil, ["work", "ci"]) == "work")
+        #expect(try await choose(nil, ["ci"]) == "ci")
+        #expect(try await choose(nil, ["ci", "personal"]) == nil)
+        #expect(try await choose("ci", nil) == "ci")
         withExtendedLifetime(home) {}
     }
 }

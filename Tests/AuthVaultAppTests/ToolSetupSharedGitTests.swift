@@ -48,6 +48,7 @@ import Testing
         #expect(undoWork.notes.contains { $0.contains("profile 'team' set it up too") }, "\(undoWork.notes)")
         try work.apply(undoWork)
         #expect(try helpers(fixture) == "\n!\(fixture.executable) --profile team git-credential\n")
+        #expect(try usesPath(fixture) == "true\n", "team's prefix still needs the path")
         #expect(try fixture.helperHosts() == [])
         try team.apply(try team.plan(beta, undo: true))
         #expect(fixture.text(".gitconfig") == Self.original, "the last undo puts back every byte")
@@ -84,6 +85,47 @@ import Testing
         #expect(undo.notes.contains { $0.contains("changed since setup") })
         try team.apply(undo)
         #expect(try helpers(fixture) == "", "no helper of profile work comes back")
+        #expect(try fixture.run("git", ["config", "--global", "user.name"]).text == "Someone\n")
+    }
+
+    /// `useHttpPath`, which setup turned on for a prefix, goes with the undo once no profile left needs a path,
+    /// also in a file edited since (where the undo cannot put the old bytes back); the helper the other profile
+    /// keeps stays.
+    @Test func anUndoTurnsUseHttpPathOffOnceNoPrefixIsLeft() throws {
+        let fixture = try ToolSetupFixture()
+        try fixture.addProfile("team")
+        let work = fixture.setup
+        let team = fixture.setup(profile: "team")
+        let acme = SetupRequest.git(host: "git.example.com/acme")
+        let bare = SetupRequest.git(host: "git.example.com")
+        try work.apply(try work.plan(acme))
+        try team.apply(try team.plan(bare))
+        #expect(try usesPath(fixture) == "true\n")
+        _ = try fixture.run("git", ["config", "--global", "user.name", "Someone"])
+
+        let undoWork = try work.plan(acme, undo: true)
+        #expect(undoWork.changes.contains { $0.contains("remove useHttpPath") }, "\(undoWork.changes)")
+        try work.apply(undoWork)
+        #expect(try usesPath(fixture) == "", "team lists the bare host: no path needed")
+        #expect(try helpers(fixture) == "\n!\(fixture.executable) --profile team git-credential\n")
+
+        try work.apply(try work.plan(acme))
+        #expect(try usesPath(fixture) == "true\n")
+        try team.apply(try team.plan(bare, undo: true))
+        #expect(try usesPath(fixture) == "true\n", "work's prefix still needs the path")
+        try work.apply(try work.plan(acme, undo: true))
+        #expect(try helpers(fixture) == "" && usesPath(fixture) == "", "the last undo leaves neither")
+    }
+
+    /// The last profile's undo into a file edited since takes `useHttpPath` away with the helper, and keeps the edit.
+    @Test func theLastUndoIntoAFileEditedSinceTakesUseHttpPathAway() throws {
+        let fixture = try ToolSetupFixture()
+        let acme = SetupRequest.git(host: "git.example.com/acme")
+        try fixture.apply(acme)
+        #expect(try usesPath(fixture) == "true\n")
+        _ = try fixture.run("git", ["config", "--global", "user.name", "Someone"])
+        try fixture.apply(acme, undo: true)
+        #expect(try helpers(fixture) == "" && usesPath(fixture) == "", "\(fixture.text(".gitconfig") ?? "")")
         #expect(try fixture.run("git", ["config", "--global", "user.name"]).text == "Someone\n")
     }
 

@@ -19,7 +19,9 @@ public protocol AgentProfileProvider: Sendable {
     /// when its helper hosts list the target, else, when none is named, the one the helper hosts' rules choose.
     /// Neither (a remote shell's `token` without a configuration): the current profile, or the only one served.
     /// Throw when the settings cannot be read (the agent logs it).
-    func chooseProfile(named: String?, for target: AgentTarget?, among served: Set<String>?)
+    /// - Parameter stores: the agent's own store of a profile, for what the rules read from a session (a
+    ///   candidate's signed-in user): on the vaults the agent holds, so what `lock` locked tells nothing.
+    func chooseProfile(named: String?, for target: AgentTarget?, among served: Set<String>?, stores: ServedStores)
         async throws(AgentFailure) -> String?
 
     /// Where every backend bumps a profile's change stamp. The agent stats the profile's change stamp on every
@@ -38,6 +40,10 @@ public protocol AgentProfileProvider: Sendable {
     /// For `unlock`: open the vaults again, the way they were opened at start (throw `.vaultLocked` saying why not).
     func unlockVaults() async throws(AgentFailure)
 }
+
+/// The store the agent serves `profile` from, made as a request naming the profile would make it; nil when it
+/// cannot be made.
+public typealias ServedStores = @Sendable (_ profile: String) async -> AuthStore?
 
 extension AgentProfileProvider {
     /// A host that serves tokens only.

@@ -84,9 +84,16 @@ final class AgentService: Sendable {
     private func choose(_ named: String?, for target: AgentTarget?, served: ServedProfiles) -> String? {
         let provider = provider
         let choices = served.choices
+        let registry = registry
+        // The served stores, on the agent's vaults: a lock holds for this choice too.
+        let stores: ServedStores = { profile in
+            registry.forgetIfChanged(profile)
+            return try? await registry.store(for: profile)
+        }
         let result = BlockingWait.run { () async -> Result<String?, AgentFailure> in
             do throws(AgentFailure) {
-                return .success(try await provider.chooseProfile(named: named, for: target, among: choices))
+                return .success(
+                    try await provider.chooseProfile(named: named, for: target, among: choices, stores: stores))
             } catch {
                 return .failure(error)
             }

@@ -58,11 +58,11 @@ final class AgentProfiles: AgentProfileProvider {
         return session.store
     }
 
-    public func chooseProfile(named: String?, for target: AgentTarget?, among served: Set<String>?)
-        async throws(AgentFailure) -> String?
-    {
+    public func chooseProfile(
+        named: String?, for target: AgentTarget?, among served: Set<String>?, stores: ServedStores
+    ) async throws(AgentFailure) -> String? {
         do {
-            return try await application.agentProfile(named: named, for: target, among: served)
+            return try await application.agentProfile(named: named, for: target, among: served, stores: stores)
         } catch {
             throw AgentFailure(.internal, error.description)
         }

@@ -1,3 +1,5 @@
+import AuthStore
+
 extension Application {
     /// The profile whose token may go to `target`, or nil: only over https, to a host (and path) a profile lists
     /// among its helper hosts, by `HelperChoice`'s rules. The signed-in users are read only when those rules ask for
@@ -8,39 +10,38 @@ extension Application {
     {
         let listings: [(profile: String, hosts: [String])]
         do { listings = try configStore.helperHosts() } catch { throw .configuration(error) }
-        switch await helperChoice(for: target, listings: listings, current: current, isExplicit: isExplicit) {
-        case .answer(let profile): return profile
-        case .notListed, .needsSignedInUsers: return nil
-        case .ambiguous(let candidates):
+        let quiet = withoutPrompts()
+        let choice = await helperChoice(for: target, listings: listings, current: current, isExplicit: isExplicit) {
+            try? await quiet.openProfile(named: $0).store
+        }
+        if case .ambiguous(let candidates) = choice {
             throw .ambiguousHelperTarget(host: "\(target.endpoint)", candidates: candidates)
         }
+        guard case .answer(let profile) = choice else { return nil }
+        return profile
     }
 
-    /// `HelperChoice.decide` among `listings`, with the candidates' signed-in users read when it asks for them:
-    /// this configuration's profiles for a helper, the served ones for the agent (`helperProfile(for:named:among:)`).
+    /// `HelperChoice.decide` among `listings`, with the candidates' signed-in users read when it asks for them, from
+    /// the store `store` gives for each (nil: none can be read): this process's own for a helper, the agent's, on the
+    /// vaults it holds and as locked as they are, for the agent (`helperProfile(for:named:among:stores:)`).
     nonisolated(nonsending) func helperChoice(
-        for target: HelperTarget, listings: [(profile: String, hosts: [String])], current: String, isExplicit: Bool
+        for target: HelperTarget, listings: [(profile: String, hosts: [String])], current: String, isExplicit: Bool,
+        store: (_ profile: String) async -> AuthStore?
     ) async -> HelperChoice {
         let choice = HelperChoice.decide(for: target, listings: listings, current: current, isExplicit: isExplicit)
         guard case .needsSignedInUsers(let candidates) = choice else { return choice }
-        let users = await signedInUsers(of: candidates)
-        return .decide(for: target, listings: listings, current: current, isExplicit: isExplicit, users: users)
-    }
-
-    /// Each profile's signed-in user name and e-mail (from the verified ID token), as its vault holds them: read
-    /// without a network call or a prompt. A profile without a session, or whose vault cannot be read so, has none.
-    nonisolated(nonsending) private func signedInUsers(of profiles: [String]) async -> [String: [String]] {
-        let quiet = withoutPrompts()
+        // Each candidate's signed-in user name and e-mail (from the verified ID token), as its store last read its
+        // vault: no network call, no prompt. A profile without a session, or whose vault is locked, has none.
         var users: [String: [String]] = [:]
-        for name in profiles {
-            guard let session = try? await quiet.openProfile(named: name) else { continue }
-            await session.store.bootstrap()
-            guard let facts = await session.store.recordFacts(), facts.hasSession, let identity = facts.identity else {
+        for name in candidates {
+            guard let store = await store(name) else { continue }
+            await store.bootstrap()
+            guard let facts = await store.recordFacts(), facts.hasSession, let identity = facts.identity else {
                 continue
             }
             users[name] = [identity.username] + (identity.email.map { [$0] } ?? [])
         }
-        trace("the signed-in users of \(profiles.joined(separator: ", ")) read for git's user name")
-        return users
+        trace("the signed-in users of \(candidates.joined(separator: ", ")) read for git's user name")
+        return .decide(for: target, listings: listings, current: current, isExplicit: isExplicit, users: users)
     }
 }

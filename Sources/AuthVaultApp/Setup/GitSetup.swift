@@ -4,7 +4,7 @@ import SecureFiles
 /// drops the helpers set for every host (a global `store` would keep the short-lived token), then authvault by its
 /// absolute path, for the profile; for no profile when several list the host, so that the helper chooses among
 /// them (`HelperChoice`), with `useHttpPath` when one of them lists it with a path prefix (git sends the path only
-/// then). git's own `git config` writes the file, on a private copy of the global file; the copy then replaces the
+/// then), which an undo turns off again once none of the profiles left does. git's own `git config` writes the file, on a private copy of the global file; the copy then replaces the
 /// file in one rename, so an interruption never leaves the empty entry alone (which would hide the user's other
 /// helpers for the host).
 struct GitSetup {
@@ -49,24 +49,29 @@ struct GitSetup {
             let edited = try file.editedCopy { (copy: String) throws(SetupError) in
                 _ = try site.run("git", ["config", "--file", copy, "--unset-all", key])
                 for helper in previous { _ = try site.run("git", ["config", "--file", copy, "--add", key, helper]) }
+                if usesPath { try unsetPath(in: copy) }
             }
             return SetupPlan(
                 tool: .git, target: file.path,
                 changes: helpers.map { "\(section) remove helper = \($0)" }
-                    + previous.map { "\(section) helper = \($0) again (setup replaced it)" },
+                    + previous.map { "\(section) helper = \($0) again (setup replaced it)" }
+                    + (usesPath ? [removesPath] : []),
                 helperHost: helperHost, edit: file.replacement(edited.contents))
         }
         let wanted = ["", helper(for: answering)]
         let setsPath = needsPath && !usesPath
+        // Setup turned it on for a prefix; an undo leaves it to the profiles that keep one.
+        let unsetsPath = undo && usesPath && !needsPath
         // An undo that others still need keeps their entry, and only an entry setup wrote.
         let keptByOthers = undo && !helpers.contains { $0 == helper(for: [site.profile]) || $0 == helper(for: []) }
-        guard helpers != wanted || setsPath, !keptByOthers else { return unchanged }
+        guard helpers != wanted || setsPath || unsetsPath, !keptByOthers else { return unchanged }
         let edited = try file.editedCopy { (copy: String) throws(SetupError) in
             if helpers != wanted {
                 _ = try site.run("git", ["config", "--file", copy, "--replace-all", key, ""])
                 _ = try site.run("git", ["config", "--file", copy, "--add", key, wanted[1]])
             }
             if setsPath { _ = try site.run("git", ["config", "--file", copy, pathKey, "true"]) }
+            if unsetsPath { try unsetPath(in: copy) }
         }
         let replaced = helpers.filter { !wanted.contains($0) }.map { "\(section) replace helper = \($0)" }
         let written =
@@ -74,7 +79,8 @@ struct GitSetup {
             ? [] : ["\(section) helper = (empty: no helper set for all hosts)", "\(section) helper = \(wanted[1])"]
         var plan = SetupPlan(
             tool: .git, target: file.path,
-            changes: replaced + written + (setsPath ? ["\(section) useHttpPath = true (git sends the path)"] : []),
+            changes: replaced + written + (setsPath ? ["\(section) useHttpPath = true (git sends the path)"] : [])
+                + (unsetsPath ? [removesPath] : []),
             helperHost: helperHost, edit: file.replacement(edited.contents))
         if helpers != wanted && answering.count > 1 {
             plan.notes = [
@@ -92,6 +98,13 @@ struct GitSetup {
             plan.replaced = onlyOurs ? nil : theirs
         }
         return plan
+    }
+
+    private var removesPath: String { "\(section) remove useHttpPath = true (no path prefix left)" }
+
+    /// Turns `useHttpPath` off for the host in `copy` (every value of it).
+    private func unsetPath(in copy: String) throws(SetupError) {
+        _ = try site.run("git", ["config", "--file", copy, "--unset-all", pathKey])
     }
 
     /// The file `git config --global` writes: $GIT_CONFIG_GLOBAL; else ~/.gitconfig, unless only git's XDG file
