@@ -12,6 +12,8 @@ public struct RegisteredRedirectURI: Sendable, Equatable {
     let host: LoopbackHost
     /// `http://host:port` as registered, the prefix of every callback URL the browser is sent to.
     let origin: String
+    /// The `Host` the browser sends with the redirect: the authority as registered (an IPv6 loopback also as `[::1]`).
+    let expectedHost: ExpectedHost
 
     public init(_ string: String) throws(LoopbackError) {
         func reject(_ problem: LoopbackError.RedirectURIProblem) -> LoopbackError {
@@ -42,6 +44,8 @@ public struct RegisteredRedirectURI: Sendable, Equatable {
         self.path = path.isEmpty ? "/" : String(path)
         self.host = host
         self.origin = String(string[..<authorityEnd])
+        self.expectedHost = ExpectedHost(
+            String(authority), alsoAccepted: host == .ipv6Loopback ? ["[::1]:\(port)"] : [])
     }
 
     /// Every registered URI, checked; the first that a loopback listener cannot serve is the error.
