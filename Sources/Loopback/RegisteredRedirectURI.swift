@@ -12,7 +12,7 @@ public struct RegisteredRedirectURI: Sendable, Equatable {
     let host: LoopbackHost
     /// `http://host:port` as registered, the prefix of every callback URL the browser is sent to.
     let origin: String
-    /// The `Host` the browser sends with the redirect: the authority as registered (an IPv6 loopback also as `[::1]`).
+    /// The `Host` the browser sends with the redirect: the authority as registered, or as a browser normalizes it.
     let expectedHost: ExpectedHost
 
     public init(_ string: String) throws(LoopbackError) {
@@ -44,8 +44,9 @@ public struct RegisteredRedirectURI: Sendable, Equatable {
         self.path = path.isEmpty ? "/" : String(path)
         self.host = host
         self.origin = String(string[..<authorityEnd])
-        self.expectedHost = ExpectedHost(
-            String(authority), alsoAccepted: host == .ipv6Loopback ? ["[::1]:\(port)"] : [])
+        // The browser sends the authority as it normalized it (`[::1]`, no leading zeros in the port).
+        let normalized = host == .localhost ? "localhost:\(port)" : host.socketAddresses(port: port)[0].description
+        self.expectedHost = ExpectedHost(normalized, alsoAccepted: [String(authority)])
     }
 
     /// Every registered URI, checked; the first that a loopback listener cannot serve is the error.

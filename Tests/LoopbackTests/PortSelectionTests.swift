@@ -43,6 +43,8 @@ import Testing
         #expect(listener.listeningAddresses == ["[::1]:\(port)"])
         #expect(try LoopbackPorts.listening().filter { $0.hasSuffix(":\(port)") } == ["[::1]:\(port)"])
 
+        let other = try await Browser.get("/cb?code=c6&state=xyz", port: port, host: "::1", authority: "[::2]:\(port)")
+        #expect(other.status == 403)
         async let browser = Browser.get("/cb?code=c6&state=xyz", port: port, host: "::1")
         let callback = try await listener.waitForCallback()
         #expect(callback.url == "http://[::1]:\(port)/cb?code=c6&state=xyz")
