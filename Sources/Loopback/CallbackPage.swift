@@ -42,6 +42,15 @@ public struct CallbackPage: Sendable, Equatable {
         return CallbackPage(title: "Bad request", message: message)
     }
 
+    /// A request without `Host`, or for another name than the listener's (a page that re-pointed its own name at
+    /// this machine).
+    static func refused(_ refusal: ExpectedHost.Refusal) -> CallbackPage {
+        switch refusal {
+        case .missing: CallbackPage(title: "Bad request", message: "This request names no host.")
+        case .other: CallbackPage(title: "Forbidden", message: "This address only answers requests for itself.")
+        }
+    }
+
     static let requestTimeout = CallbackPage(title: "Request timeout", message: "The request took too long to arrive.")
     static let headersTooLarge = CallbackPage(title: "Request too large", message: "The request headers are too large.")
 

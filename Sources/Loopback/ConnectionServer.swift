@@ -20,7 +20,7 @@ enum Route {
 }
 
 /// The poll loop on the serving thread: accepts connections, reads request heads under their deadlines, answers
-/// malformed, slow and oversized ones itself and hands each well-formed one to its router, until the core finishes
+/// malformed, slow and oversized ones and those for another host itself and hands each well-formed one to its router, until the core finishes
 /// (the router, the time-out, or `cancel()`). Several connections are served at once; nothing here blocks except
 /// `poll`.
 ///
@@ -29,6 +29,7 @@ final class ConnectionServer {
     private var core: ListenerCore?
     private let wakeup: Wakeup
     private let router: any RequestRouter
+    private let expectedHost: ExpectedHost
     private let limits: LoopbackListener.Limits
     /// When the wait ends on its own; nil to serve until cancelled.
     private let deadline: ContinuousClock.Instant?
@@ -38,12 +39,13 @@ final class ConnectionServer {
     private static let linger = Duration.seconds(1)
 
     init(
-        core: ListenerCore, router: any RequestRouter, limits: LoopbackListener.Limits,
+        core: ListenerCore, router: any RequestRouter, expectedHost: ExpectedHost, limits: LoopbackListener.Limits,
         deadline: ContinuousClock.Instant?
     ) {
         self.core = core
         self.wakeup = core.wakeup
         self.router = router
+        self.expectedHost = expectedHost
         self.limits = limits
         self.deadline = deadline
     }
@@ -120,6 +122,12 @@ final class ConnectionServer {
             case .complete(nil):
                 connections[index].respond(.badRequest, .page(.badRequest(.malformedRequest)), lingerUntil: linger)
             case .complete(let request?):
+                // Before the router: a request for another name learns nothing, not even which paths exist.
+                if let refusal = expectedHost.refusal(of: request.host) {
+                    connections[index].respond(
+                        refusal == .missing ? .badRequest : .forbidden, .page(.refused(refusal)), lingerUntil: linger)
+                    continue
+                }
                 switch router.route(request, on: connections[index].descriptor) {
                 case .respond(let status, let body):
                     connections[index].respond(status, body, lingerUntil: linger)

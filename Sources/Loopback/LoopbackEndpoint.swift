@@ -7,9 +7,10 @@ internal import SystemPlumbing
 /// A small HTTP endpoint on 127.0.0.1 for one local program (the AWS SDKs' container-credentials endpoint of
 /// `exec --aws`), served by the same listener as the sign-in's redirect.
 ///
-/// Only `GET` on `path` with `Authorization` exactly equal to the per-run token (compared in constant time) reaches
-/// the caller, through `requests`; a request without the header gets 401, a wrong one 403, another path 404, another
-/// method 405. Serving goes on until `close()` (or release), which ends `requests` and frees the port at once.
+/// Only `GET` on `path` with `Host: 127.0.0.1:PORT` (the URL's authority, as the SDKs send it) and `Authorization`
+/// exactly equal to the per-run token (compared in constant time) reaches the caller, through `requests`; a request
+/// without `Host` gets 400, for another host 403 (a web page that re-pointed its name at 127.0.0.1: DNS rebinding),
+/// without `Authorization` 401, with a wrong one 403, another path 404, another method 405. Serving goes on until `close()` (or release), which ends `requests` and frees the port at once.
 ///
 /// ```swift
 /// let endpoint = try LoopbackEndpoint(path: "/credentials", token: token)
@@ -41,7 +42,8 @@ public final class LoopbackEndpoint: Sendable {
         self.requests = requests
         core = ListenerCore(listeners: [descriptor], wakeup: wakeup)
         let router = EndpointRouter(path: path, token: token, requests: continuation)
-        let server = ConnectionServer(core: core, router: router, limits: limits, deadline: nil)
+        let server = ConnectionServer(
+            core: core, router: router, expectedHost: ExpectedHost(bound.description), limits: limits, deadline: nil)
         let status = DetachedThread.start { server.run() }
         guard status == 0 else {
             continuation.finish()

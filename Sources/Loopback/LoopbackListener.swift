@@ -9,7 +9,8 @@ internal import SystemPlumbing
 /// It binds the first registered redirect URI whose port is free, on the loopback address of its host only, and
 /// serves on a dedicated thread until the redirect of this sign-in arrives (`GET` on the registered path with the
 /// expected `state`), the authorization server reports an error there, the time-out passes, or `cancel()`.
-/// Every other request gets 404 or 400 and the wait goes on.
+/// Every other request gets 404 or 400 and the wait goes on; one whose `Host` is not the registered URI's
+/// `host:port` (as the browser sends it) gets 403, or 400 without `Host`.
 ///
 /// ```swift
 /// let listener = try LoopbackListener(redirectURIs: profile.redirectURIs, state: state)
@@ -67,7 +68,8 @@ public final class LoopbackListener: Sendable {
         let router = CallbackRouter(
             core: core, matcher: CallbackMatcher(path: bound.uri.path, expectedState: state),
             origin: bound.uri.origin, answerTimeout: limits.answerTimeout)
-        let server = ConnectionServer(core: core, router: router, limits: limits, deadline: .now + timeout)
+        let server = ConnectionServer(
+            core: core, router: router, expectedHost: bound.uri.expectedHost, limits: limits, deadline: .now + timeout)
         let status = DetachedThread.start { server.run() }
         guard status == 0 else {
             core.finish(.failure(.cancelled))

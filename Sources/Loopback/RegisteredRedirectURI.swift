@@ -12,6 +12,8 @@ public struct RegisteredRedirectURI: Sendable, Equatable {
     let host: LoopbackHost
     /// `http://host:port` as registered, the prefix of every callback URL the browser is sent to.
     let origin: String
+    /// The `Host` the browser sends with the redirect: the authority as registered, or as a browser normalizes it.
+    let expectedHost: ExpectedHost
 
     public init(_ string: String) throws(LoopbackError) {
         func reject(_ problem: LoopbackError.RedirectURIProblem) -> LoopbackError {
@@ -42,6 +44,9 @@ public struct RegisteredRedirectURI: Sendable, Equatable {
         self.path = path.isEmpty ? "/" : String(path)
         self.host = host
         self.origin = String(string[..<authorityEnd])
+        // The browser sends the authority as it normalized it (`[::1]`, no leading zeros in the port).
+        let normalized = host == .localhost ? "localhost:\(port)" : host.socketAddresses(port: port)[0].description
+        self.expectedHost = ExpectedHost(normalized, alsoAccepted: [String(authority)])
     }
 
     /// Every registered URI, checked; the first that a loopback listener cannot serve is the error.

@@ -1,7 +1,10 @@
-/// A complete HTTP/1.x request head as the listeners judge it: the request line, and the one header field they read,
-/// `Authorization` (the credentials endpoint's per-run token). Every other field is only checked for shape.
+/// A complete HTTP/1.x request head as the listeners judge it: the request line, and the two header fields they read,
+/// `Host` (the name the client meant, checked against DNS rebinding) and `Authorization` (the credentials endpoint's
+/// per-run token). Every other field is only checked for shape.
 package struct RequestHead: Equatable {
     package let line: RequestLine
+    /// The `Host` field's value without surrounding blanks; nil when the request has none.
+    package let host: String?
     /// The `Authorization` field's value without surrounding blanks; nil when the request has none.
     package let authorization: String?
 
@@ -9,26 +12,35 @@ package struct RequestHead: Equatable {
     package static let maximumFields = 100
 
     /// Parses a complete head (request line, fields, blank line); nil when any part is malformed, a field repeats
-    /// `Authorization`, or there are more than `maximumFields` fields.
+    /// `Host` or `Authorization` (ambiguous: RFC 9112 answers a repeated Host with 400), or there are more than
+    /// `maximumFields` fields. Each value is bounded by the head's size, which the connection limits.
     package init?(head: ArraySlice<UInt8>) {
         guard let line = RequestLine(head: head) else { return nil }
         var fields = Self.lines(of: head).dropFirst()
         // The blank line that ends the head, and nothing after it.
         while fields.last?.isEmpty == true { fields.removeLast() }
         guard fields.count <= Self.maximumFields else { return nil }
+        var host: String?
         var authorization: String?
         for field in fields {
             guard let colon = field.firstIndex(of: UInt8(ascii: ":")), colon > field.startIndex,
                 field[..<colon].allSatisfy(Self.isTokenCharacter),
                 field[(colon + 1)...].allSatisfy({ $0 == 0x09 || (0x20..<0x7F).contains($0) })
             else { return nil }
-            guard String(decoding: field[..<colon], as: UTF8.self).lowercased() == "authorization" else { continue }
-            guard authorization == nil else { return nil }
             let value = field[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
-            authorization = String(
-                decoding: value.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed(), as: UTF8.self)
+            let trimmed = String(decoding: value.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed(), as: UTF8.self)
+            switch String(decoding: field[..<colon], as: UTF8.self).lowercased() {
+            case "host":
+                guard host == nil else { return nil }
+                host = trimmed
+            case "authorization":
+                guard authorization == nil else { return nil }
+                authorization = trimmed
+            default: continue
+            }
         }
         self.line = line
+        self.host = host
         self.authorization = authorization
     }
 

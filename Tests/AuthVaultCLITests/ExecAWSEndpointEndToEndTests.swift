@@ -78,7 +78,7 @@ import Testing
     }
 
     /// Only the holder of the run's token is answered: none gets 401, a wrong one (even one character off) 403,
-    /// another path 404; the right one gets the container-credentials document. The endpoint is a loopback http URL,
+    /// another path 404, the right one for another `Host` 403; the right one gets the container-credentials document. The endpoint is a loopback http URL,
     /// the token 32 random bytes in base64url, neither on any command line; the port is closed once the command ends.
     @Test func onlyTheHolderOfTheRunsTokenIsAnsweredAndThePortClosesAtTheEnd() async throws {
         let fixture = try await Fixture.make()
@@ -94,8 +94,11 @@ import Testing
                     return error.code, None
             off_by_one = token[:-1] + ("A" if token[-1] != "A" else "B")
             print(url)
+            # A page whose name an attacker re-pointed at 127.0.0.1 (DNS rebinding) sends that name as Host.
+            rebound = url.split("/")[2].replace("127.0.0.1", "attacker.example")
             print(len(token), ask(url, {})[0], ask(url, {"Authorization": "wrong"})[0],
-                  ask(url, {"Authorization": off_by_one})[0], ask(url + "x", {"Authorization": token})[0])
+                  ask(url, {"Authorization": off_by_one})[0], ask(url + "x", {"Authorization": token})[0],
+                  ask(url, {"Authorization": token, "Host": rebound})[0])
             status, document = ask(url, {"Authorization": token})
             print(status, " ".join(sorted(document)))
             with open("/proc/%d/cmdline" % os.getppid(), "rb") as cmdline:
@@ -108,7 +111,7 @@ import Testing
         let lines = run.stdoutText.split(separator: "\n").map(String.init)
         try #require(lines.count == 4, "\(lines) \(run.stderrText)")
         #expect(lines[0].hasPrefix("http://127.0.0.1:"), "\(lines[0])")
-        #expect(lines[1] == "43 401 403 403 404")
+        #expect(lines[1] == "43 401 403 403 404 403", "none, wrong, off by one, another path, another Host")
         #expect(lines[2] == "200 AccessKeyId Expiration SecretAccessKey Token")
         #expect(lines[3] == "argv: True False", "authvault's command line does not hold the token")
 

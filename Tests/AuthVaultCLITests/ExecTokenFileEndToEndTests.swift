@@ -80,6 +80,11 @@ import Testing
         #expect(process.terminationSignal == nil && process.finish() == 128 + SIGTERM)
         #expect(!FileManager.default.fileExists(atPath: (path as NSString).deletingLastPathComponent))
 
+        // The supervised command is found as the replacing one is (CommandSearch): 127 when missing, 126 when not runnable.
+        let missing = try await cli.run(["exec", "--token-file", "--", "no-such-command-authvault"])
+        #expect(missing.status == 127 && missing.stderrText.contains("Cannot run"), "\(missing.stderrText)")
+        let notExecutable = try await cli.run(["exec", "--token-file", "--", cli.configPath])
+        #expect(notExecutable.status == 126, "\(notExecutable.stderrText)")
         let mixed = try await cli.run(["exec", "--token-file", "--aws", "--", "/bin/true"])
         #expect(mixed.status == 2, "\(mixed.stderrText)")
         cli.expectNoSecretLeaks()

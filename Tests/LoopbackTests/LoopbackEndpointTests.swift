@@ -34,11 +34,13 @@ import Testing
                 == 403)
         #expect(
             try await Browser.get("/other", port: port, extraHeaders: "Authorization: \(Self.token)\r\n").status == 404)
+        let host = "Host: 127.0.0.1:\(port)\r\n"
         let posted = try await Browser.send(
-            "POST /credentials HTTP/1.1\r\nAuthorization: \(Self.token)\r\nContent-Length: 0\r\n\r\n", port: port)
+            "POST /credentials HTTP/1.1\r\n\(host)Authorization: \(Self.token)\r\nContent-Length: 0\r\n\r\n",
+            port: port)
         #expect(posted.status == 405)
         let twice = try await Browser.send(
-            "GET /credentials HTTP/1.1\r\nAuthorization: \(Self.token)\r\nauthorization: \(Self.token)\r\n\r\n",
+            "GET /credentials HTTP/1.1\r\n\(host)Authorization: \(Self.token)\r\nauthorization: \(Self.token)\r\n\r\n",
             port: port)
         #expect(twice.status == 400, "a repeated Authorization is ambiguous")
         let answer = try await Browser.get(
@@ -49,6 +51,37 @@ import Testing
         endpoint.close()
         #expect(await answering.value == 1, "the requests end once the endpoint is closed")
         await #expect(throws: (any Error).self) { try await Browser.get("/credentials", port: port) }
+    }
+
+    /// A web page whose name an attacker re-pointed at 127.0.0.1 (DNS rebinding) sends that name as `Host`: refused
+    /// with 403 even with the token, before the path is judged; no `Host` (or two) gets 400; only the URL's own
+    /// authority, as the AWS SDKs send it, is answered.
+    @Test func onlyTheURLsOwnHostIsAnswered() async throws {
+        let endpoint = try LoopbackEndpoint(path: "/credentials", token: Self.token)
+        let port = try Self.port(of: endpoint)
+        let answering = Task {
+            for await request in endpoint.requests { request.respond(json: Array("{}".utf8)) }
+        }
+        let authorized = "Authorization: \(Self.token)\r\n"
+        for (authority, status) in [
+            ("attacker.example:\(port)", 403), ("localhost:\(port)", 403), ("127.0.0.1", 403),
+            ("127.0.0.1:\(port + 1)", 403), ("[::1]:\(port)", 403), ("127.0.0.1:\(port)", 200),
+        ] {
+            let answer = try await Browser.get(
+                "/credentials", port: port, authority: authority, extraHeaders: authorized)
+            #expect(answer.status == status, "Host: \(authority)")
+        }
+        let elsewhere = try await Browser.get(
+            "/other", port: port, authority: "attacker.example", extraHeaders: authorized)
+        #expect(elsewhere.status == 403, "not 404: the paths are not told")
+        let nameless = try await Browser.send("GET /credentials HTTP/1.1\r\n\(authorized)\r\n", port: port)
+        #expect(nameless.status == 400)
+        let twice = try await Browser.send(
+            "GET /credentials HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nHost: 127.0.0.1:\(port)\r\n\(authorized)\r\n",
+            port: port)
+        #expect(twice.status == 400)
+        endpoint.close()
+        await answering.value
     }
 
     @Test func aRequestNobodyAnswersGets503() async throws {
@@ -68,8 +101,11 @@ import Testing
         func head(_ text: String) -> RequestHead? { RequestHead(head: Array(text.utf8)[...]) }
         let parsed = head("GET /p?q=1 HTTP/1.1\r\nHost: x\r\nAUTHORIZATION:\t abc def \t\r\n\r\n")
         #expect(parsed?.line.method == "GET" && parsed?.line.target == "/p?q=1")
-        #expect(parsed?.authorization == "abc def")
+        #expect(parsed?.authorization == "abc def" && parsed?.host == "x")
+        #expect(head("GET / HTTP/1.1\r\nhOST:  127.0.0.1:80 \r\n\r\n")?.host == "127.0.0.1:80")
         #expect(head("GET / HTTP/1.1\r\nHost: x\r\n\r\n")?.authorization == nil)
+        #expect(head("GET / HTTP/1.1\r\nAuthorization: a\r\n\r\n")?.host == nil)
+        #expect(head("GET / HTTP/1.1\r\nHost: x\r\nHost: x\r\n\r\n") == nil)
         #expect(head("GET / HTTP/1.1\r\nno colon here\r\n\r\n") == nil)
         #expect(head("GET / HTTP/1.1\r\n: empty name\r\n\r\n") == nil)
         #expect(head("GET / HTTP/1.1\r\nBad Name: x\r\n\r\n") == nil)

@@ -39,14 +39,22 @@ import Testing
         let fixture = try ListenerFixture()
         let waiting = waitingTask(fixture.listener)
         let port = fixture.port
+        let host = "Host: 127.0.0.1:\(port)\r\n"
+        let callbackLine = "GET \(fixture.callbackTarget) HTTP/1.1\r\n"
         let strays: [(request: String, status: Int)] = [
-            ("GET /favicon.ico HTTP/1.1\r\nHost: x\r\n\r\n", 404),
-            ("GET /other/path?code=\(ListenerFixture.code)&state=xyz HTTP/1.1\r\n\r\n", 404),
-            ("GET /callback?code=\(ListenerFixture.code)&state=wrong HTTP/1.1\r\n\r\n", 400),
-            ("GET /callback?code=\(ListenerFixture.code) HTTP/1.1\r\n\r\n", 400),
-            ("GET /callback?error=access_denied&state=wrong HTTP/1.1\r\n\r\n", 400),
-            ("POST /callback?code=\(ListenerFixture.code)&state=xyz HTTP/1.1\r\nContent-Length: 0\r\n\r\n", 400),
+            ("GET /favicon.ico HTTP/1.1\r\n\(host)\r\n", 404),
+            ("GET /other/path?code=\(ListenerFixture.code)&state=xyz HTTP/1.1\r\n\(host)\r\n", 404),
+            ("GET /callback?code=\(ListenerFixture.code)&state=wrong HTTP/1.1\r\n\(host)\r\n", 400),
+            ("GET /callback?code=\(ListenerFixture.code) HTTP/1.1\r\n\(host)\r\n", 400),
+            ("GET /callback?error=access_denied&state=wrong HTTP/1.1\r\n\(host)\r\n", 400),
+            ("POST \(fixture.callbackTarget) HTTP/1.1\r\n\(host)Content-Length: 0\r\n\r\n", 400),
             ("SSH-2.0-OpenSSH_9.2\r\n\r\n", 400),
+            // The callback itself, for a name re-pointed at 127.0.0.1 (DNS rebinding), without a name, or twice.
+            (callbackLine + "Host: attacker.example:\(port)\r\n\r\n", 403),
+            (callbackLine + "Host: 127.0.0.1\r\n\r\n", 403),
+            (callbackLine + "Host: localhost:\(port)\r\n\r\n", 403),
+            (callbackLine + "\r\n", 400),
+            (callbackLine + host + host + "\r\n", 400),
         ]
         for stray in strays {
             let response = try await Browser.send(stray.request, port: port)

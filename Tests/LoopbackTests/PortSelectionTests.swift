@@ -43,6 +43,8 @@ import Testing
         #expect(listener.listeningAddresses == ["[::1]:\(port)"])
         #expect(try LoopbackPorts.listening().filter { $0.hasSuffix(":\(port)") } == ["[::1]:\(port)"])
 
+        let other = try await Browser.get("/cb?code=c6&state=xyz", port: port, host: "::1", authority: "[::2]:\(port)")
+        #expect(other.status == 403)
         async let browser = Browser.get("/cb?code=c6&state=xyz", port: port, host: "::1")
         let callback = try await listener.waitForCallback()
         #expect(callback.url == "http://[::1]:\(port)/cb?code=c6&state=xyz")
@@ -58,7 +60,10 @@ import Testing
         #expect(Set(listener.listeningAddresses) == expected)
         #expect(try LoopbackPorts.listening().filter { $0.hasSuffix(":\(port)") } == expected)
 
-        async let browser = Browser.get("/callback?code=c&state=xyz", port: port)
+        // The browser names the host as the URI does; the address behind it, as it was asked, is not the name.
+        let byAddress = try await Browser.get("/callback?code=c&state=xyz", port: port)
+        #expect(byAddress.status == 403 && byAddress.hasPageHeaders)
+        async let browser = Browser.get("/callback?code=c&state=xyz", port: port, authority: "LocalHost:\(port)")
         let callback = try await listener.waitForCallback()
         #expect(callback.urlWithoutQuery == "http://localhost:\(port)/callback")
         callback.respond(with: .success("ok"))

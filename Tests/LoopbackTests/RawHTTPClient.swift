@@ -102,10 +102,11 @@ final class RawConnection: Sendable {
 
 /// Requests as a browser would make them, each on a connection of its own.
 enum Browser {
-    static func get(_ target: String, port: Int, host: String = "127.0.0.1", extraHeaders: String = "") async throws
-        -> RawHTTPResponse
-    {
-        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    /// - Parameter authority: the `Host` sent; the address connected to unless given (`localhost:PORT`).
+    static func get(
+        _ target: String, port: Int, host: String = "127.0.0.1", authority: String? = nil, extraHeaders: String = ""
+    ) async throws -> RawHTTPResponse {
+        let authority = authority ?? (host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
         return try await send(
             "GET \(target) HTTP/1.1\r\nHost: \(authority)\r\nUser-Agent: LoopbackTests\r\n"
                 + "Accept: text/html\r\n\(extraHeaders)\r\n", port: port, host: host)

@@ -71,18 +71,13 @@ public final class AWSCredentialsEndpoint: Sendable {
         from inHand: Double, now: @escaping @Sendable () -> Double,
         credentials: @escaping @Sendable () async throws(ApplicationError) -> AWSCredentials
     ) -> Task<Void, Never> {
-        Task {
-            var expiresAt = inHand
-            let minimum = AWSCredentialRequest.defaultMinimumValidity
-            while true {
-                let left = expiresAt - now()
-                do {
-                    try await Task.sleep(for: .seconds(left > minimum ? left - minimum + 1 : max(30, left - 600)))
-                } catch {
-                    return
-                }
-                if let next = try? await credentials().expiresAt { expiresAt = next }
-            }
+        let minimum = AWSCredentialRequest.defaultMinimumValidity
+        return AheadOfExpiry.keepRenewing(
+            expiresAt: inHand, now: now,
+            schedule: { left in left > minimum ? left - minimum + 1 : max(30, left - 600) },
+            retryAfter: 0
+        ) {
+            try? await credentials().expiresAt
         }
     }
 

@@ -46,22 +46,15 @@ public final class TokenFile: Sendable {
         self.path = path
         let removed = Locked(false)
         self.removed = removed
-        keeping = Task {
-            var expiresAt = first.expiresAt
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(Self.delay(remaining: expiresAt - now())))
-                guard !Task.isCancelled else { return }
-                guard let next = try? await token() else {
-                    // No network or no session for now: the file keeps its token; asked again in a while, not in a loop.
-                    try? await Task.sleep(for: .seconds(5))
-                    continue
-                }
-                // Never a partial file: the reader sees the old token or the new one.
-                let written = removed.withLock { isRemoved in
-                    !isRemoved && (try? SecureFile.write(Array(next.token.utf8), to: path, durable: false)) != nil
-                }
-                if written { expiresAt = next.expiresAt }
+        keeping = AheadOfExpiry.keepRenewing(
+            expiresAt: first.expiresAt, now: now, schedule: Self.delay(remaining:), retryAfter: 5
+        ) {
+            guard let next = try? await token() else { return nil }
+            // Never a partial file: the reader sees the old token or the new one.
+            let written = removed.withLock { isRemoved in
+                !isRemoved && (try? SecureFile.write(Array(next.token.utf8), to: path, durable: false)) != nil
             }
+            return written ? next.expiresAt : nil
         }
     }
 

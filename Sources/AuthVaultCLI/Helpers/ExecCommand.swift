@@ -49,12 +49,13 @@ struct ExecCommand: CLICommand {
             With --aws (authvault exec --aws -- aws s3 ls), authvault stays the command's parent and serves it the
             AWS SDKs' container-credentials endpoint on 127.0.0.1 for as long as it runs:
             AWS_CONTAINER_CREDENTIALS_FULL_URI and AWS_CONTAINER_AUTHORIZATION_TOKEN (random for each run; a request
-            without it gets 401, with a wrong one 403). Every answer holds credentials with at least 15 minutes left,
+            without it gets 401, with a wrong one 403, and one whose Host is not the URL's 127.0.0.1:PORT 403). Every answer holds credentials with at least 15 minutes left,
             so the AWS CLI and SDKs in a job of any length refresh by themselves. AWS variables that would win over
             the endpoint are removed from the command's environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
             AWS_SESSION_TOKEN, AWS_SECURITY_TOKEN, AWS_CREDENTIAL_EXPIRATION, AWS_PROFILE, AWS_DEFAULT_PROFILE,
             AWS_CONTAINER_CREDENTIALS_RELATIVE_URI, AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE,
-            AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN (set the region with AWS_REGION). SIGINT, SIGTERM and SIGHUP are passed on to the command; authvault exits with its status
+            AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN (set the region with AWS_REGION). SIGINT, SIGTERM and SIGHUP sent to authvault are passed on to the command
+            (a terminal's Ctrl-C reaches the command directly and is not passed on again); authvault exits with its status
             (128 + the signal's number when a signal ended it) and closes the endpoint. --aws --env-credentials
             gives fixed AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN instead (valid at least 15
             minutes, never renewed) and replaces authvault as without --aws.
@@ -115,15 +116,13 @@ struct ExecCommand: CLICommand {
         } else {
             environment[name] = try await HelperToken.fetch(kind, context: context).token
         }
-        let candidates = SupervisedChild.candidates(for: command[0], environment: environment)
         CoreDumps.restoreInheritedLimit()
         let reason = CStringArrays.with(command, environment) { argv, envp in
-            var reason = ENOENT
-            for path in candidates {
+            // execve returns only when it failed.
+            CommandSearch.start(command[0], environment: environment) { path in
                 execve(path, argv, envp)
-                if errno != ENOENT { reason = errno }
+                return errno
             }
-            return reason
         }
         CoreDumps.refuse()
         throw Self.cannotRun(command[0], reason)
