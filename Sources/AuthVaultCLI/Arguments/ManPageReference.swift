@@ -28,7 +28,7 @@ enum ManPageReference {
         ("AUTHVAULT_NEW_VAULT_PASSPHRASE", "The new passphrase for 'vault change-passphrase' (else a prompt)."),
         (
             "AUTHVAULT_KEY_CACHE_TIMEOUT",
-            "Seconds the file vault's key stays in the user keyring (default 3600; 0: not cached)."
+            "Seconds the file vault's key, and a fresh token it served, stay in the user keyring (default 3600; 0: neither is cached). A kept token leaves sooner: at the end of its fresh window, or when its record changes or the vault is locked."
         ),
         ("AUTHVAULT_SECRET_SERVICE_TIMEOUT", "Seconds each Secret Service call may take (default 3)."),
         (
