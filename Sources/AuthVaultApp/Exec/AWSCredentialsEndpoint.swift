@@ -77,7 +77,8 @@ public final class AWSCredentialsEndpoint: Sendable {
             while true {
                 let left = expiresAt - now()
                 do {
-                    try await Task.sleep(for: .seconds(left > minimum ? left - minimum + 1 : max(30, left - 600)))
+                    try await Task.sleep(
+                        for: .refreshPause(seconds: left > minimum ? left - minimum + 1 : max(30, left - 600)))
                 } catch {
                     return
                 }

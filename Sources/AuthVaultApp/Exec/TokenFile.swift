@@ -49,7 +49,7 @@ public final class TokenFile: Sendable {
         keeping = Task {
             var expiresAt = first.expiresAt
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(Self.delay(remaining: expiresAt - now())))
+                try? await Task.sleep(for: .refreshPause(seconds: Self.delay(remaining: expiresAt - now())))
                 guard !Task.isCancelled else { return }
                 guard let next = try? await token() else {
                     // No network or no session for now: the file keeps its token; asked again in a while, not in a loop.
