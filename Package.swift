@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
         .testTarget(name: "TokenVerificationTests", dependencies: ["SystemPlumbing", "TokenVerification", "AuthCrypto", "BoundedJSON", "HTTPTransport", "TestSupport"]),
         .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "NetworkHosts", "SystemPlumbing", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "CKeyutils", "SystemPlumbing", "TestSupport"]),
+        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "CDBus", "CKeyutils", "SystemPlumbing", "TestSupport"]),
         // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).
         .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto", "SystemPlumbing"], path: "Tests/VaultProbe"),
         .testTarget(name: "AuthStoreTests", dependencies: ["SystemPlumbing", "AuthStore", "AuthCrypto", "CognitoAuth", "HTTPTransport", "TokenVault", "TokenVerification", "TestSupport"]),
