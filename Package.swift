@@ -128,6 +128,7 @@ if Context.environment["AUTHVAULT_FUZZ"] != nil {
         ("fuzz-device-authorization", ["CognitoAuth"]),
         ("fuzz-loopback-request", ["Loopback"]),
         ("fuzz-agent-request", ["AuthAgent"]),
+        ("fuzz-agent-reply", ["AuthAgent"]),
         ("fuzz-config", ["AuthVaultApp"]),
         ("fuzz-vault-record", ["AuthCrypto", "TokenVault"]),
         ("fuzz-vault-key-file", ["TokenVault"]),

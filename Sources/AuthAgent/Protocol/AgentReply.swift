@@ -35,7 +35,8 @@ public struct AgentVersion: Sendable, Equatable {
 }
 
 /// One reply line. Every reply carries `"v"` and `"ok"`; failures carry `{"code","message"}` under `"error"`.
-enum AgentReply: Sendable, Equatable {
+/// Package-wide for its fuzz target.
+package enum AgentReply: Sendable, Equatable {
     case token(AgentToken)
     case awsCredentials(AWSCredentials)
     case status([AgentProfileStatus])
@@ -46,7 +47,7 @@ enum AgentReply: Sendable, Equatable {
 
     /// The reply as a line, newline included. A token or credentials reply holds secrets: callers keep it in `SecretBytes`
     /// or clear it once sent.
-    var line: [UInt8] {
+    package var line: [UInt8] {
         var fields: [JSONMember] = [JSONMember("v", .number(Double(AgentRequest.protocolVersion)))]
         switch self {
         case .token(let token):
@@ -97,7 +98,7 @@ enum AgentReply: Sendable, Equatable {
     /// The reply to `request` on a line; nil when the line is not a well-formed reply to it. A token's or
     /// credentials' expiry must be a time within `ServerTime.unixSeconds`, as the direct path reads a server's:
     /// beyond it, a `Duration` or date made from it later could trap; a status's times beyond it are dropped.
-    static func parse(_ line: some Collection<UInt8>, answering request: AgentRequest) -> AgentReply? {
+    package static func parse(_ line: some Collection<UInt8>, answering request: AgentRequest) -> AgentReply? {
         guard let message = JSONValue.parse(line), message["v"]?.number == Double(AgentRequest.protocolVersion),
             let ok = message["ok"]?.bool
         else { return nil }
