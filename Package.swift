@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "TokenVault", dependencies: ["DebugTrace", "AuthCrypto", "BoundedJSON", "SecureFiles", "CSecret", "CDBus", "CKeyutils", "SystemPlumbing"]),
         // One actor per profile owning its tokens: the state machine, refresh windows, single flight, sign-out.
         .target(name: "AuthStore", dependencies: ["DebugTrace", "SystemPlumbing", "AuthCrypto", "CognitoAuth", "TokenVault", "TokenVerification"]),
-        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "BoundedJSON", "CognitoAuth", "SecureFiles", "SystemPlumbing", "TokenVault", "TokenVerification"]),
+        .target(name: "AuthAgent", dependencies: ["AuthStore", "AuthCrypto", "BoundedJSON", "CognitoAuth", "HTTPTransport", "SecureFiles", "SystemPlumbing", "TokenVault", "TokenVerification"]),
         // The application: the profile configuration, choosing and building vaults, a profile's store, the agent-first
         // token, the browser sign-in's flow; the environment, standard input, a prompter and a browser passed in.
         .target(name: "AuthVaultApp", dependencies: ["SystemPlumbing", "DebugTrace", "AuthAgent", "AuthCrypto", "AuthStore", "BoundedJSON", "CognitoAuth", "CQRencode", "HTTPTransport", "Loopback", "NetworkHosts", "SecureFiles", "TokenVault", "TokenVerification"]),
@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
         .testTarget(name: "TokenVerificationTests", dependencies: ["SystemPlumbing", "TokenVerification", "AuthCrypto", "BoundedJSON", "HTTPTransport", "TestSupport"]),
         .testTarget(name: "CognitoAuthTests", dependencies: ["CognitoAuth", "NetworkHosts", "SystemPlumbing", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "CKeyutils", "SystemPlumbing", "TestSupport"]),
+        .testTarget(name: "TokenVaultTests", dependencies: ["TokenVault", "AuthCrypto", "CDBus", "CKeyutils", "SystemPlumbing", "TestSupport"]),
         // One vault operation per process, for the TokenVault tests (libsecret caches its bus connection per process).
         .executableTarget(name: "vault-probe", dependencies: ["TokenVault", "AuthCrypto", "SystemPlumbing"], path: "Tests/VaultProbe"),
         .testTarget(name: "AuthStoreTests", dependencies: ["SystemPlumbing", "AuthStore", "AuthCrypto", "CognitoAuth", "HTTPTransport", "TokenVault", "TokenVerification", "TestSupport"]),
@@ -128,6 +128,7 @@ if Context.environment["AUTHVAULT_FUZZ"] != nil {
         ("fuzz-device-authorization", ["CognitoAuth"]),
         ("fuzz-loopback-request", ["Loopback"]),
         ("fuzz-agent-request", ["AuthAgent"]),
+        ("fuzz-agent-reply", ["AuthAgent"]),
         ("fuzz-config", ["AuthVaultApp"]),
         ("fuzz-vault-record", ["AuthCrypto", "TokenVault"]),
         ("fuzz-vault-key-file", ["TokenVault"]),

@@ -14,7 +14,7 @@ if [[ ${1:-} == --smoke ]]; then
     shift
 fi
 all_targets=(fuzz-jwt fuzz-jwt-verifier fuzz-jwks fuzz-cognito-response fuzz-oauth-response fuzz-discovery fuzz-device-authorization
-             fuzz-loopback-request fuzz-agent-request fuzz-config fuzz-vault-record fuzz-vault-key-file
+             fuzz-loopback-request fuzz-agent-request fuzz-agent-reply fuzz-config fuzz-vault-record fuzz-vault-key-file
              fuzz-git-credential fuzz-docker-helper fuzz-vault-helper fuzz-kubectl-exec-info)
 targets=("${@:-${all_targets[@]}}")
 swift=${SWIFT:-swift}

@@ -12,7 +12,8 @@
     X(dbus_message_new_method_call) X(dbus_message_unref) X(dbus_message_iter_init_append) \
     X(dbus_message_iter_append_basic) X(dbus_message_iter_open_container) X(dbus_message_iter_close_container) \
     X(dbus_message_iter_init) X(dbus_message_iter_get_arg_type) X(dbus_message_iter_recurse) \
-    X(dbus_message_iter_next) X(dbus_message_iter_get_basic) X(dbus_message_iter_get_fixed_array)
+    X(dbus_message_iter_next) X(dbus_message_iter_get_basic) X(dbus_message_iter_get_fixed_array) \
+    X(dbus_message_iter_get_element_type)
 
 static struct {
 #define FORWARDED_POINTER(name) __typeof__(authvault_##name) *name;
@@ -85,4 +86,7 @@ void authvault_dbus_message_iter_get_basic(DBusMessageIter *iter, void *value) {
 }
 void authvault_dbus_message_iter_get_fixed_array(DBusMessageIter *iter, void *value, int *n_elements) {
     LOADED->dbus_message_iter_get_fixed_array(iter, value, n_elements);
+}
+int authvault_dbus_message_iter_get_element_type(DBusMessageIter *iter) {
+    return LOADED->dbus_message_iter_get_element_type(iter);
 }

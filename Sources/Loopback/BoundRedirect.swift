@@ -21,7 +21,7 @@ struct BoundRedirect {
         }
         guard !otherFailures.isEmpty else { throw .allPortsBusy(busyPorts) }
         let busy = busyPorts.isEmpty ? [] : ["in use: port " + busyPorts.map(String.init).joined(separator: ", ")]
-        throw .bindFailed((otherFailures + busy).joined(separator: "; "))
+        throw .bindFailed((otherFailures + busy).joined(separator: "; "), listener: .signInRedirect)
     }
 
     private enum Failure: Error {

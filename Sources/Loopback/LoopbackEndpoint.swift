@@ -30,12 +30,13 @@ public final class LoopbackEndpoint: Sendable {
         let descriptor: Int32
         switch ListeningSocket.open(on: address) {
         case .listening(let listening): descriptor = listening
-        case .busy, .unavailable: throw .bindFailed("cannot listen on \(address)")
-        case .failed(let reason): throw .bindFailed(reason)
+        case .busy, .unavailable: throw .bindFailed("cannot listen on \(address)", listener: .endpoint)
+        case .failed(let reason): throw .bindFailed(reason, listener: .endpoint)
         }
         guard let wakeup = Wakeup(), let bound = SocketAddress.local(of: descriptor) else {
             _ = Glibc.close(descriptor)
-            throw .bindFailed("cannot create a wake-up socket pair: \(SystemCallError.text(errno))")
+            throw .bindFailed(
+                "cannot create a wake-up socket pair: \(SystemCallError.text(errno))", listener: .endpoint)
         }
         url = "http://\(bound)\(path)"
         let (requests, continuation) = AsyncStream.makeStream(of: EndpointRequest.self)
@@ -49,7 +50,7 @@ public final class LoopbackEndpoint: Sendable {
             continuation.finish()
             core.finish(.failure(.cancelled))
             core.closeListeners()
-            throw .bindFailed("cannot start the listener thread: \(SystemCallError.text(status))")
+            throw .bindFailed("cannot start the listener thread: \(SystemCallError.text(status))", listener: .endpoint)
         }
     }
 

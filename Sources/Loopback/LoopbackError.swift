@@ -4,14 +4,22 @@ public enum LoopbackError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRedirectURI(String, problem: RedirectURIProblem)
     /// Every registered port is taken by another program (each port listed once, in registration order).
     case allPortsBusy([Int])
-    /// The ports could not be bound for another reason (permissions, no such address, no thread).
-    case bindFailed(String)
+    /// The ports could not be bound for another reason (permissions, no such address, no thread), by `listener`.
+    case bindFailed(String, listener: Listener)
     /// No callback arrived within the overall time-out.
     case timedOut
     /// `cancel()` was called, or the waiting task was cancelled.
     case cancelled
     /// The authorization server redirected back with `error=` (and the matching state).
     case authorizationDenied(error: String, description: String?)
+
+    /// What the listener that failed was for, which its message names.
+    public enum Listener: Sendable, Equatable {
+        /// `LoopbackListener`: the browser sign-in's redirect.
+        case signInRedirect
+        /// `LoopbackEndpoint`: a local program's requests (`exec --aws`'s credentials endpoint).
+        case endpoint
+    }
 
     public enum RedirectURIProblem: Sendable, Equatable, CustomStringConvertible {
         case noneRegistered, malformed, notHTTP, notLoopback, missingPort, hasFragment
@@ -40,8 +48,10 @@ public enum LoopbackError: Error, Sendable, Equatable, CustomStringConvertible {
             let list = ports.map(String.init).joined(separator: ", ")
             return "Every registered redirect port is in use by another program (\(list)). Close the program holding "
                 + "one of them (perhaps another sign-in in progress), or register another loopback redirect URI."
-        case .bindFailed(let reason):
+        case .bindFailed(let reason, .signInRedirect):
             return "Cannot listen for the sign-in redirect: \(reason)."
+        case .bindFailed(let reason, .endpoint):
+            return "Cannot open the local endpoint on 127.0.0.1: \(reason)."
         case .timedOut:
             return "No sign-in response arrived from the browser in time. Run the command again to retry."
         case .cancelled:

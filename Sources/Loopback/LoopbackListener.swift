@@ -60,7 +60,7 @@ public final class LoopbackListener: Sendable {
         guard let wakeup = Wakeup() else {
             let reason = "cannot create a wake-up socket pair: \(SystemCallError.text(errno))"
             bound.descriptors.forEach { _ = close($0) }
-            throw .bindFailed(reason)
+            throw .bindFailed(reason, listener: .signInRedirect)
         }
         redirectURI = bound.uri.string
         listeningAddresses = bound.descriptors.compactMap { SocketAddress.local(of: $0)?.description }
@@ -74,7 +74,8 @@ public final class LoopbackListener: Sendable {
         guard status == 0 else {
             core.finish(.failure(.cancelled))
             core.closeListeners()
-            throw .bindFailed("cannot start the listener thread: \(SystemCallError.text(status))")
+            throw .bindFailed(
+                "cannot start the listener thread: \(SystemCallError.text(status))", listener: .signInRedirect)
         }
     }
 

@@ -70,13 +70,25 @@ enum SecretServicePlainLookup {
                     }
                 }
             }
-            let byPath = [String: SecretBytes](secrets, uniquingKeysWith: { first, _ in first })
-            return paths.compactMap { byPath[$0] }
+            return secretsInOrder(secrets, asked: paths)
         } catch .timedOut {
             throw cancellable.isCancelled
                 ? cancellable.cancellationError : .timedOut(seconds: cancellable.timeoutSeconds)
         } catch {
             return nil
         }
+    }
+
+    /// The secrets of the `asked` items in their order, from GetSecrets' answer; nil unless it holds every one: an
+    /// item locked since SearchItems is left out, and saying "none" would tell the caller there is no session, when
+    /// libsecret would unlock it.
+    static func secretsInOrder(_ answer: [(String, SecretBytes)], asked: [String]) -> [SecretBytes]? {
+        let byPath = [String: SecretBytes](answer, uniquingKeysWith: { first, _ in first })
+        var secrets: [SecretBytes] = []
+        for path in asked {
+            guard let secret = byPath[path] else { return nil }
+            secrets.append(secret)
+        }
+        return secrets
     }
 }

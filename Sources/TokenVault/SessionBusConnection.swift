@@ -73,7 +73,7 @@ final class SessionBusConnection {
 struct MessageWriter {
     fileprivate var iterator = DBusMessageIter()
 
-    fileprivate init(message: OpaquePointer) { authvault_dbus_message_iter_init_append(message, &iterator) }
+    init(message: OpaquePointer) { authvault_dbus_message_iter_init_append(message, &iterator) }
     private init() {}
 
     mutating func string(_ value: String) { basic(DBUS_TYPE_STRING, value) }
@@ -121,7 +121,7 @@ struct MessageWriter {
 struct MessageReader {
     private var iterator = DBusMessageIter()
 
-    fileprivate init(message: OpaquePointer) { _ = authvault_dbus_message_iter_init(message, &iterator) }
+    init(message: OpaquePointer) { _ = authvault_dbus_message_iter_init(message, &iterator) }
     private init() {}
 
     /// A string or an object path.
@@ -155,9 +155,13 @@ struct MessageReader {
         return inside(type == DBUS_TYPE_DICT_ENTRY ? DBUS_TYPE_DICT_ENTRY : DBUS_TYPE_STRUCT, body)
     }
 
-    /// `ay` as secret bytes; the reply's own copy is overwritten with zeros once copied.
+    /// `ay` as secret bytes; the reply's own copy is overwritten with zeros once copied. An array of anything else is
+    /// another shape: libdbus ends the process when asked for a fixed array of a type that is not fixed.
     mutating func secretBytes() -> SecretBytes? {
-        inside(DBUS_TYPE_ARRAY) { array in
+        guard Int(authvault_dbus_message_iter_get_arg_type(&iterator)) == DBUS_TYPE_ARRAY,
+            Int(authvault_dbus_message_iter_get_element_type(&iterator)) == DBUS_TYPE_BYTE
+        else { return nil }
+        return inside(DBUS_TYPE_ARRAY) { array in
             var start: UnsafeMutableRawPointer?
             var count: Int32 = 0
             authvault_dbus_message_iter_get_fixed_array(&array.iterator, &start, &count)

@@ -27,7 +27,7 @@ extension AgentSuites {
                 #expect(lstat(directory.appending("container"), &status) == 0 && status.st_mode & 0o777 == 0o700)
                 let token = try #require(try await agent.profiles.storedAccessToken())
                 let restricted = AgentClient(socketPath: path, timeout: .seconds(10))
-                #expect(text(try await OffPool.run { try restricted.token(profile: "work") }.token) == token)
+                expectSecret(token, equals: text(try await OffPool.run { try restricted.token(profile: "work") }.token))
 
                 let connection = try RawConnection(path: path)
                 var replies: [String] = []

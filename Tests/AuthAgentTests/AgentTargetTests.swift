@@ -58,12 +58,14 @@ extension AgentSuites {
                 let client = agent.client
                 let listed = try #require(AgentTarget(scheme: "https", host: "git.example.com", port: 443))
                 let chosen = try await OffPool.run { try client.token(profile: nil, target: listed) }
-                #expect(text(chosen.token) == token)
+                expectSecret(token, equals: text(chosen.token))
                 #expect(chosen.profile == "work", "the agent names the profile it chose")
                 let named = try await OffPool.run { try client.token(profile: "work", target: listed) }
-                #expect(text(named.token) == token && named.profile == nil)
+                expectSecret(token, equals: text(named.token))
+                #expect(named.profile == nil)
                 let unnamed = try await OffPool.run { try client.token(profile: nil) }
-                #expect(text(unnamed.token) == token && unnamed.profile == "work", "no target: the current profile")
+                expectSecret(token, equals: text(unnamed.token), "no target: the current profile")
+                #expect(unnamed.profile == "work", "no target: the current profile")
 
                 // "empty" alone lists other.example.com: chosen, and it has no session.
                 let other = try #require(AgentTarget(scheme: "https", host: "other.example.com"))
@@ -93,9 +95,11 @@ extension AgentSuites {
                 let restricted = AgentClient(socketPath: path, timeout: .seconds(10))
                 let listed = try #require(AgentTarget(scheme: "https", host: "git.example.com"))
                 let chosen = try await OffPool.run { try restricted.token(profile: nil, target: listed) }
-                #expect(text(chosen.token) == token && chosen.profile == "work")
+                expectSecret(token, equals: text(chosen.token))
+                #expect(chosen.profile == "work")
                 let sole = try await OffPool.run { try restricted.token(profile: nil) }
-                #expect(text(sole.token) == token && sole.profile == "work", "the socket's only profile")
+                expectSecret(token, equals: text(sole.token), "the socket's only profile")
+                #expect(sole.profile == "work", "the socket's only profile")
 
                 let refused = try await RawAgentRequests.send(
                     [

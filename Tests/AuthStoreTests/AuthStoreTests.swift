@@ -115,7 +115,7 @@ import TokenVerification
         #expect(authority.calls.refresh == 1)
         #expect(tokens.count == 1)
         expectSecret(text(before), differsFrom: tokens.first, "a refreshed token")
-        #expect(try await vault.load(profile: "work")?.accessToken.map(text) == tokens.first)
+        expectSecret(tokens.first, equals: try await vault.load(profile: "work")?.accessToken.map(text))
     }
 
     @Test func advisoryWindowServesTheCurrentTokenAndRefreshesInTheBackground() async throws {

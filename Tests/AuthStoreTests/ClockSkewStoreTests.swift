@@ -22,6 +22,8 @@ import TokenVault
         authority = FakeAuthority(clock: provider, lifetime: 600)
     }
 
+    func text(_ secret: SecretBytes) -> String { secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+
     /// A store on a machine whose clock reads `skew` seconds more than the provider's.
     func makeStore(skew: Double, vault: (any VaultBackend)? = nil) -> AuthStore {
         let local: @Sendable () -> Double = { [provider] in provider.reading + skew }
@@ -57,7 +59,7 @@ import TokenVault
         try await signIn(store)
         provider.advance(by: 590)  // ten seconds left by the provider's clock; ten minutes by the local one
         let stale = try #require(try await vault.load(profile: "work")?.accessToken)
-        #expect(try await store.validAccessToken() != stale)
+        expectSecret(text(try await store.validAccessToken()), differsFrom: text(stale))
         #expect(authority.calls.refresh == 1)
     }
 
@@ -82,7 +84,7 @@ import TokenVault
         _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
         provider.advance(by: 540.5)  // 59.5 s left of 600: the last tenth (60 s) is the mandatory window
         let stale = try #require(try await vault.load(profile: "work")?.accessToken)
-        #expect(try await store.validAccessToken() != stale)
+        expectSecret(text(try await store.validAccessToken()), differsFrom: text(stale))
         #expect(authority.calls.refresh == 1)
     }
 

@@ -148,7 +148,7 @@ import TokenVault
         let home = try Home()
         let expiry = try await Self.storeSession(in: home)
         let token = try await home.application.helperToken(.access, profile: "work")
-        #expect(token.token == "access-token-from-the-vault")
+        expectSecret("access-token-from-the-vault", equals: token.token)
         #expect(token.username == "erin")
         #expect(token.expiresAt == expiry)
     }

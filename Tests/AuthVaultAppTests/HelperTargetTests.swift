@@ -3,8 +3,14 @@ import TestSupport
 import Testing
 
 /// Where a helper's token may go, decided in one place: the target each protocol describes, matched against the
-/// `--helper-host` entries.
+/// `--helper-host` entries by `HelperChoice`, the decision every helper's answer goes through.
 @Suite struct HelperTargetTests {
+    /// Whether the decision gives `target` a token from a profile whose one entry is `entry`.
+    static func isListed(_ target: HelperTarget, by entry: String) -> Bool {
+        HelperChoice.decide(for: target, listings: [("work", [entry])], current: "work", isExplicit: false)
+            == .answer(profile: "work")
+    }
+
     @Test func gitTargets() throws {
         let target = try #require(HelperTarget(gitProtocol: "HTTPS", host: "Git.Example.com:8443"))
         #expect(target.scheme == "https")
@@ -50,7 +56,7 @@ import Testing
     ])
     func entries(target: String, entry: String, listed: Bool) throws {
         let helperTarget = try #require(HelperTarget(gitProtocol: "https", host: target))
-        #expect(helperTarget.isListed(by: entry) == listed)
+        #expect(Self.isListed(helperTarget, by: entry) == listed)
     }
 
     /// Issue 34: a prefix matches whole segments of git's `path=` (decoded, as git sends it), on its host only.
@@ -79,7 +85,7 @@ import Testing
     ])
     func pathPrefixes(host: String, path: String, entry: String, listed: Bool) throws {
         let target = try #require(HelperTarget(gitProtocol: "https", host: host, path: path))
-        #expect(target.isListed(by: entry) == listed)
+        #expect(Self.isListed(target, by: entry) == listed)
     }
 
     /// Issue 31: every URL tool decides on a server. kubectl without cluster info gets nothing; Vault without

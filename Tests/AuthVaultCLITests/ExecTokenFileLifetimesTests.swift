@@ -75,7 +75,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: (path as NSString).deletingLastPathComponent))
 
         let rotated = try #require(try await cli.storedRecord()?["refreshToken"] as? String)
-        #expect(rotated != signedIn, "each refresh rotated the refresh token")
+        expectSecret(rotated, differsFrom: signedIn, "each refresh rotated the refresh token")
         let refresh = try await cli.run(["refresh"])
         #expect(refresh.status == 0, "the last rotated refresh token is still good: \(refresh.stderrText)")
         #expect(run.stderr.isEmpty, "\(run.stderrText)")

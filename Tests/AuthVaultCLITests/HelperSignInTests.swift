@@ -88,7 +88,7 @@ import Testing
         #expect(Set(passwords.compactMap { $0 }).count == 1, "the same token for all three")
         let record = try #require(try await cli.storedRecord(), "the sign-in stored a session")
         let token = try #require(record["accessToken"] as? String)
-        #expect(passwords.first == "password=\(token)")
+        expectSecret("password=\(token)", equals: passwords.first ?? nil)
         #expect(!screen.contains(token), "the token went to git's pipe, not the terminal")
         cli.expectNoSecretLeaks()
     }

@@ -262,7 +262,7 @@ import Testing
         let client = try client(transport, secret: Self.secret)
         let tokens = try await client.refresh(
             refreshToken: SecretBytes(utf8: "good-refresh"), username: Self.internalName)
-        #expect(tokens.refreshToken.text == "good-refresh")
+        expectSecret("good-refresh", equals: tokens.refreshToken.text)
         let body = try #require(transport.bodies(of: "InitiateAuth").first)
         #expect(body["AuthFlow"] as? String == "REFRESH_TOKEN_AUTH")
         #expect(

@@ -13,6 +13,14 @@ import Testing
         return try #require(authority)
     }
 
+    /// A listener that cannot start says what it was for: `exec --aws`'s endpoint is no sign-in.
+    @Test func aFailureToListenNamesWhatTheListenerWasFor() {
+        let endpoint = LoopbackError.bindFailed("no thread", listener: .endpoint).description
+        #expect(endpoint == "Cannot open the local endpoint on 127.0.0.1: no thread.")
+        let redirect = LoopbackError.bindFailed("no thread", listener: .signInRedirect).description
+        #expect(redirect == "Cannot listen for the sign-in redirect: no thread.")
+    }
+
     @Test func onlyTheTokenHolderReachesTheCallerAndTheOthersGet401403404405() async throws {
         let endpoint = try LoopbackEndpoint(path: "/credentials", token: Self.token)
         #expect(endpoint.url.hasPrefix("http://127.0.0.1:") && endpoint.url.hasSuffix("/credentials"))

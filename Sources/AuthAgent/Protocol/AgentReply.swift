@@ -1,6 +1,7 @@
 import AuthCrypto
 import BoundedJSON
 import CognitoAuth
+import HTTPTransport
 
 /// A token as the agent hands it out. `description` never shows the token.
 public struct AgentToken: Sendable, Equatable, CustomStringConvertible {
@@ -34,7 +35,8 @@ public struct AgentVersion: Sendable, Equatable {
 }
 
 /// One reply line. Every reply carries `"v"` and `"ok"`; failures carry `{"code","message"}` under `"error"`.
-enum AgentReply: Sendable, Equatable {
+/// Package-wide for its fuzz target.
+package enum AgentReply: Sendable, Equatable {
     case token(AgentToken)
     case awsCredentials(AWSCredentials)
     case status([AgentProfileStatus])
@@ -45,7 +47,7 @@ enum AgentReply: Sendable, Equatable {
 
     /// The reply as a line, newline included. A token or credentials reply holds secrets: callers keep it in `SecretBytes`
     /// or clear it once sent.
-    var line: [UInt8] {
+    package var line: [UInt8] {
         var fields: [JSONMember] = [JSONMember("v", .number(Double(AgentRequest.protocolVersion)))]
         switch self {
         case .token(let token):
@@ -93,8 +95,10 @@ enum AgentReply: Sendable, Equatable {
         return bytes
     }
 
-    /// The reply to `request` on a line; nil when the line is not a well-formed reply to it.
-    static func parse(_ line: some Collection<UInt8>, answering request: AgentRequest) -> AgentReply? {
+    /// The reply to `request` on a line; nil when the line is not a well-formed reply to it. A token's or
+    /// credentials' expiry must be a time within `ServerTime.unixSeconds`, as the direct path reads a server's:
+    /// beyond it, a `Duration` or date made from it later could trap; a status's times beyond it are dropped.
+    package static func parse(_ line: some Collection<UInt8>, answering request: AgentRequest) -> AgentReply? {
         guard let message = JSONValue.parse(line), message["v"]?.number == Double(AgentRequest.protocolVersion),
             let ok = message["ok"]?.bool
         else { return nil }
@@ -106,16 +110,19 @@ enum AgentReply: Sendable, Equatable {
         }
         switch request {
         case .token:
-            guard let token = message["token"]?.string, !token.isEmpty else { return nil }
+            let expiresAt = message["expiresAt"]?.number
+            guard let token = message["token"]?.string, !token.isEmpty,
+                expiresAt.map(ServerTime.unixSeconds.contains) ?? true
+            else { return nil }
             return .token(
                 AgentToken(
-                    token: SecretBytes(utf8: token), expiresAt: message["expiresAt"]?.number,
+                    token: SecretBytes(utf8: token), expiresAt: expiresAt,
                     username: message["username"]?.string, profile: message["profile"]?.string))
         case .awsCredentials:
             guard let keyId = message["accessKeyId"]?.string, !keyId.isEmpty,
                 let secretKey = message["secretAccessKey"]?.string,
                 let sessionToken = message["sessionToken"]?.string, let expiresAt = message["expiresAt"]?.number,
-                let identityId = message["identityId"]?.string
+                ServerTime.unixSeconds.contains(expiresAt), let identityId = message["identityId"]?.string
             else { return nil }
             return .awsCredentials(
                 AWSCredentials(
@@ -131,8 +138,8 @@ enum AgentReply: Sendable, Equatable {
                     AgentProfileStatus(
                         profile: profile, state: state, detail: entry["detail"]?.string ?? state,
                         user: entry["user"]?.string,
-                        accessTokenExpiresAt: entry["accessTokenExpiresAt"]?.number,
-                        idTokenExpiresAt: entry["idTokenExpiresAt"]?.number))
+                        accessTokenExpiresAt: serverTime(entry["accessTokenExpiresAt"]),
+                        idTokenExpiresAt: serverTime(entry["idTokenExpiresAt"])))
             }
             return .status(profiles)
         case .version:
@@ -144,5 +151,9 @@ enum AgentReply: Sendable, Equatable {
         case .lock, .unlock, .ping:
             return .done
         }
+    }
+
+    private static func serverTime(_ value: JSONValue?) -> Double? {
+        value?.number.flatMap { ServerTime.unixSeconds.contains($0) ? $0 : nil }
     }
 }

@@ -102,12 +102,13 @@ public final class AWSCredentialsEndpoint: Sendable {
 extension Application {
     /// `exec --aws`'s endpoint for `profile` (`defaultProfileName` when nil), every answer from `awsCredentials`.
     /// Asks once before it starts: no session, no pool or no network is said now, not by the command's SDK.
-    public func awsCredentialsEndpoint(profile: String? = nil, guest: Bool = false) async throws(ApplicationError)
-        -> AWSCredentialsEndpoint
+    /// `isExplicit` as for `awsCredentials`: unnamed, on a machine that configures none, the agent chooses.
+    public func awsCredentialsEndpoint(profile: String? = nil, guest: Bool = false, isExplicit: Bool)
+        async throws(ApplicationError) -> AWSCredentialsEndpoint
     {
-        let inHand = try await awsCredentials(profile: profile, guest: guest)
+        let inHand = try await awsCredentials(profile: profile, guest: guest, isExplicit: isExplicit)
         return try AWSCredentialsEndpoint(inHand: inHand.expiresAt, now: now) { () async throws(ApplicationError) in
-            try await self.awsCredentials(profile: profile, guest: guest)
+            try await self.awsCredentials(profile: profile, guest: guest, isExplicit: isExplicit)
         }
     }
 }

@@ -83,11 +83,13 @@ public final class TokenFile: Sendable {
 
 extension Application {
     /// `exec --token-file`'s file of `kind` tokens for `profile`: in $XDG_RUNTIME_DIR when set, else in $TMPDIR
-    /// (or /tmp).
-    public func tokenFile(_ kind: TokenKind, profile: String? = nil) async throws(ApplicationError) -> TokenFile {
+    /// (or /tmp). `isExplicit` as for `helperToken`: unnamed, on a machine that configures none, the agent chooses.
+    public func tokenFile(_ kind: TokenKind, profile: String? = nil, isExplicit: Bool) async throws(ApplicationError)
+        -> TokenFile
+    {
         let parent = ["XDG_RUNTIME_DIR", "TMPDIR"].lazy.compactMap { self.environment[$0] }.first { $0.hasPrefix("/") }
         return try await TokenFile(in: parent ?? "/tmp", now: now) { () async throws(ApplicationError) in
-            try await self.helperToken(kind, profile: profile)
+            try await self.helperToken(kind, profile: profile, isExplicit: isExplicit)
         }
     }
 }

@@ -42,14 +42,6 @@ public struct HelperTarget: Sendable, Equatable {
             self.init(scheme: "https", endpoint: endpoint)
         }
     }
-
-    /// Whether a `configure --helper-host` entry names this target: the same host (names regardless of case and a
-    /// trailing dot, addresses by value), and the same port when the entry names one (443 when the target names
-    /// none). An entry without a port stands for the host on any port. An entry with a path prefix
-    /// (`host/team`) names only a target whose path lies under it, segment by segment.
-    public func isListed(by entry: String) -> Bool {
-        HelperHostEntry(entry)?.specificity(for: self) != nil
-    }
 }
 
 /// The tools that name their server as a URL, and where each sends the token when it names none.

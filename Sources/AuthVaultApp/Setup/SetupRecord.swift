@@ -35,7 +35,8 @@ struct SetupRecord: Sendable, Equatable {
             guard try decoder.decode(Version.self, from: Data(bytes)).version == 1 else {
                 return SetupRecord(files: try decoder.decode(Stored.self, from: Data(bytes)).files)
             }
-            // Version 1 kept the files' bytes readable: they are sealed, and the plain copy overwritten, at once.
+            // Version 1 kept the files' bytes readable: they are sealed at once, and the sealed record replaces the
+            // file by an atomic rename; the plain copy's blocks are freed, not overwritten, so they may stay on disk.
             let record = SetupRecord(
                 files: try decoder.decode(StoredVersion1.self, from: Data(bytes)).files.map { try $0.migrated() })
             try record.save(in: dataDirectory)

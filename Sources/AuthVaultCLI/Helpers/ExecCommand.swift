@@ -134,7 +134,8 @@ struct ExecCommand: CLICommand {
     {
         // No session (exit 3, with the login to run) or no pool is said here, before the start, not by the SDK.
         let endpoint = try await application(for: context.profileName) { () async throws(ApplicationError) in
-            try await context.application.awsCredentialsEndpoint(profile: context.profileName, guest: asGuest)
+            try await context.application.awsCredentialsEndpoint(
+                profile: context.profileName, guest: asGuest, isExplicit: context.profileIsExplicit)
         }
         var environment = inherited.filter { !Self.shadowingAWSVariables.contains($0.key) }
         for (name, value) in endpoint.environment { environment[name] = value }
@@ -147,7 +148,8 @@ struct ExecCommand: CLICommand {
     {
         let file: TokenFile
         do {
-            file = try await context.application.tokenFile(kind, profile: context.profileName)
+            file = try await context.application.tokenFile(
+                kind, profile: context.profileName, isExplicit: context.profileIsExplicit)
         } catch {
             throw CLIErrors.from(error, profile: context.profileName)
         }

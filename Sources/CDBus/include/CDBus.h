@@ -34,5 +34,6 @@ void authvault_dbus_message_iter_recurse(DBusMessageIter *iter, DBusMessageIter 
 dbus_bool_t authvault_dbus_message_iter_next(DBusMessageIter *iter);
 void authvault_dbus_message_iter_get_basic(DBusMessageIter *iter, void *value);
 void authvault_dbus_message_iter_get_fixed_array(DBusMessageIter *iter, void *value, int *n_elements);
+int authvault_dbus_message_iter_get_element_type(DBusMessageIter *iter);
 
 #endif
