@@ -74,10 +74,17 @@ let package = Package(
         // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36+): the default linker wrote 44,300
         // 24-byte RELA entries (1 MB) that every start read and applied; RELR keeps them in 9 KB of bitmaps, which cut
         // --version by 0.19 M instructions (2.92 M -> 2.74 M) and 1 MB of resident memory.
+        // The functions start-up, a warm `token` and the helpers run are laid out together (startup.order, made by
+        // Scripts/update-symbol-order.sh; the Makefile's release builds emit a section per function): the kernel
+        // maps code 64 KB around each page a process touches, and those functions were spread over 15 MB of text.
         .executableTarget(
-            name: "authvault", dependencies: ["AuthVaultCLI"],
+            name: "authvault", dependencies: ["AuthVaultCLI"], exclude: ["startup.order"],
             linkerSettings: [
-                .unsafeFlags(["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])
+                .unsafeFlags([
+                    "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/authvault/startup.order",
+                    "-Xlinker", "--no-warn-symbol-ordering",
+                ])
             ]),
 
         // The benchmark harness behind `make bench` (release builds; peers measured in the same run).
