@@ -3,7 +3,6 @@
 #include "CCurl.h"
 
 #include <CLibraryLoader.h>
-#include <pthread.h>
 #include <stdio.h>
 
 // Every libcurl function called, each typed by libcurl's own prototype (curl_easy_setopt is the varargs one).
@@ -16,38 +15,27 @@ static struct functions {
     CURL_FUNCTIONS(CURL_POINTER)
 } library;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const char *load_error;
-static char load_message[512];
-
-static void load(void) {
-#define CURL_SYMBOL(name) {"curl_" #name, &library.name},
-    static const authvault_library_symbol symbols[] = {CURL_FUNCTIONS(CURL_SYMBOL)};
-    load_error = authvault_library_load("libcurl.so.4", "libcurl", "apt-get install libcurl4", symbols,
-                                        sizeof symbols / sizeof symbols[0], load_message, sizeof load_message);
-    if (load_error != NULL) return;
+/// Run once libcurl is loaded: NULL, or `message` filled with why libcurl cannot be used.
+static const char *initialize(char *message, size_t message_size) {
     // curl_global_init initializes OpenSSL for libcurl's TLS: OpenSSL's exit-time clean-up must be off by then.
     authvault_openssl_initialize();
-    // Must run once before any other libcurl call: pthread_once makes it so.
+    // Must run once before any other libcurl call: the load's pthread_once makes it so.
     CURLcode code = library.global_init(CURL_GLOBAL_ALL);
-    // The system's TLS settings (openssl.cnf), which the initialization above left unread.
-    if (code == CURLE_OK) authvault_openssl_load_config();
     if (code != CURLE_OK) {
-        snprintf(load_message, sizeof load_message, "libcurl failed to initialize: %s", library.easy_strerror(code));
-        load_error = load_message;
+        snprintf(message, message_size, "libcurl failed to initialize: %s", library.easy_strerror(code));
+        return message;
     }
+    // The system's TLS settings (openssl.cnf), which the initialization above left unread.
+    authvault_openssl_load_config();
+    return NULL;
 }
 
-const char *authvault_curl_load_error(void) {
-    pthread_once(&load_once, load);
-    return load_error;
-}
-
-/// The loaded functions; a call before a successful load is a bug in the caller.
-static const struct functions *loaded(void) {
-    if (authvault_curl_load_error() != NULL) authvault_library_misuse("libcurl", load_error);
-    return &library;
-}
+#define CURL_SYMBOL(name) {"curl_" #name, &library.name},
+static const authvault_library_symbol symbols[] = {CURL_FUNCTIONS(CURL_SYMBOL)};
+static const authvault_library description = {
+    .soname = "libcurl.so.4", .library_name = "libcurl", .install_hint = "apt-get install libcurl4",
+    .initialize = initialize};
+AUTHVAULT_LAZY_LIBRARY(authvault_curl_load_error, description, symbols, library)
 
 CURL *authvault_curl_easy_init(void) { return loaded()->easy_init(); }
 void authvault_curl_easy_cleanup(CURL *handle) { loaded()->easy_cleanup(handle); }

@@ -3,7 +3,6 @@
 #include "CDBus.h"
 
 #include <CLibraryLoader.h>
-#include <pthread.h>
 
 // The functions behind the wrappers, each typed by its wrapper's prototype (the same signature).
 #define FORWARDED_FUNCTIONS(X) \
@@ -20,73 +19,60 @@ static struct {
     FORWARDED_FUNCTIONS(FORWARDED_POINTER)
 } library;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const char *load_error;
-static char load_message[512];
-
-static void load(void) {
 #define SYMBOL(name) {#name, &library.name},
-    static const authvault_library_symbol symbols[] = {FORWARDED_FUNCTIONS(SYMBOL)};
-    load_error = authvault_library_load("libdbus-1.so.3", "libdbus", "apt-get install libdbus-1-3", symbols,
-                                        sizeof symbols / sizeof symbols[0], load_message, sizeof load_message);
-}
+static const authvault_library_symbol symbols[] = {FORWARDED_FUNCTIONS(SYMBOL)};
+static const authvault_library description = {
+    .soname = "libdbus-1.so.3", .library_name = "libdbus", .install_hint = "apt-get install libdbus-1-3"};
+AUTHVAULT_LAZY_LIBRARY(authvault_dbus_load_error, description, symbols, library)
 
-const char *authvault_dbus_load_error(void) {
-    pthread_once(&load_once, load);
-    return load_error;
-}
-
-/// The loaded functions; a call before a successful load is a bug in the caller.
-#define LOADED (authvault_dbus_load_error() != NULL ? authvault_library_misuse("libdbus", load_error) : (void)0, &library)
-
-void authvault_dbus_error_init(DBusError *error) { LOADED->dbus_error_init(error); }
-void authvault_dbus_error_free(DBusError *error) { LOADED->dbus_error_free(error); }
+void authvault_dbus_error_init(DBusError *error) { loaded()->dbus_error_init(error); }
+void authvault_dbus_error_free(DBusError *error) { loaded()->dbus_error_free(error); }
 DBusConnection *authvault_dbus_bus_get_private(DBusBusType type, DBusError *error) {
-    return LOADED->dbus_bus_get_private(type, error);
+    return loaded()->dbus_bus_get_private(type, error);
 }
 void authvault_dbus_connection_set_exit_on_disconnect(DBusConnection *connection, dbus_bool_t exit_on_disconnect) {
-    LOADED->dbus_connection_set_exit_on_disconnect(connection, exit_on_disconnect);
+    loaded()->dbus_connection_set_exit_on_disconnect(connection, exit_on_disconnect);
 }
-void authvault_dbus_connection_close(DBusConnection *connection) { LOADED->dbus_connection_close(connection); }
-void authvault_dbus_connection_unref(DBusConnection *connection) { LOADED->dbus_connection_unref(connection); }
+void authvault_dbus_connection_close(DBusConnection *connection) { loaded()->dbus_connection_close(connection); }
+void authvault_dbus_connection_unref(DBusConnection *connection) { loaded()->dbus_connection_unref(connection); }
 DBusMessage *authvault_dbus_connection_send_with_reply_and_block(DBusConnection *connection, DBusMessage *message,
                                                                  int timeout_milliseconds, DBusError *error) {
-    return LOADED->dbus_connection_send_with_reply_and_block(connection, message, timeout_milliseconds, error);
+    return loaded()->dbus_connection_send_with_reply_and_block(connection, message, timeout_milliseconds, error);
 }
 DBusMessage *authvault_dbus_message_new_method_call(const char *destination, const char *path, const char *interface,
                                                     const char *method) {
-    return LOADED->dbus_message_new_method_call(destination, path, interface, method);
+    return loaded()->dbus_message_new_method_call(destination, path, interface, method);
 }
-void authvault_dbus_message_unref(DBusMessage *message) { LOADED->dbus_message_unref(message); }
+void authvault_dbus_message_unref(DBusMessage *message) { loaded()->dbus_message_unref(message); }
 void authvault_dbus_message_iter_init_append(DBusMessage *message, DBusMessageIter *iter) {
-    LOADED->dbus_message_iter_init_append(message, iter);
+    loaded()->dbus_message_iter_init_append(message, iter);
 }
 dbus_bool_t authvault_dbus_message_iter_append_basic(DBusMessageIter *iter, int type, const void *value) {
-    return LOADED->dbus_message_iter_append_basic(iter, type, value);
+    return loaded()->dbus_message_iter_append_basic(iter, type, value);
 }
 dbus_bool_t authvault_dbus_message_iter_open_container(DBusMessageIter *iter, int type, const char *contained_signature,
                                                        DBusMessageIter *sub) {
-    return LOADED->dbus_message_iter_open_container(iter, type, contained_signature, sub);
+    return loaded()->dbus_message_iter_open_container(iter, type, contained_signature, sub);
 }
 dbus_bool_t authvault_dbus_message_iter_close_container(DBusMessageIter *iter, DBusMessageIter *sub) {
-    return LOADED->dbus_message_iter_close_container(iter, sub);
+    return loaded()->dbus_message_iter_close_container(iter, sub);
 }
 dbus_bool_t authvault_dbus_message_iter_init(DBusMessage *message, DBusMessageIter *iter) {
-    return LOADED->dbus_message_iter_init(message, iter);
+    return loaded()->dbus_message_iter_init(message, iter);
 }
 int authvault_dbus_message_iter_get_arg_type(DBusMessageIter *iter) {
-    return LOADED->dbus_message_iter_get_arg_type(iter);
+    return loaded()->dbus_message_iter_get_arg_type(iter);
 }
 void authvault_dbus_message_iter_recurse(DBusMessageIter *iter, DBusMessageIter *sub) {
-    LOADED->dbus_message_iter_recurse(iter, sub);
+    loaded()->dbus_message_iter_recurse(iter, sub);
 }
-dbus_bool_t authvault_dbus_message_iter_next(DBusMessageIter *iter) { return LOADED->dbus_message_iter_next(iter); }
+dbus_bool_t authvault_dbus_message_iter_next(DBusMessageIter *iter) { return loaded()->dbus_message_iter_next(iter); }
 void authvault_dbus_message_iter_get_basic(DBusMessageIter *iter, void *value) {
-    LOADED->dbus_message_iter_get_basic(iter, value);
+    loaded()->dbus_message_iter_get_basic(iter, value);
 }
 void authvault_dbus_message_iter_get_fixed_array(DBusMessageIter *iter, void *value, int *n_elements) {
-    LOADED->dbus_message_iter_get_fixed_array(iter, value, n_elements);
+    loaded()->dbus_message_iter_get_fixed_array(iter, value, n_elements);
 }
 int authvault_dbus_message_iter_get_element_type(DBusMessageIter *iter) {
-    return LOADED->dbus_message_iter_get_element_type(iter);
+    return loaded()->dbus_message_iter_get_element_type(iter);
 }

@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *authvault_library_load(const char *soname, const char *library_name, const char *install_hint,
-                                   const authvault_library_symbol *symbols, size_t count,
-                                   char *message, size_t message_size) {
+/// Opens the library and resolves every symbol: NULL, or `message` filled with why not.
+static const char *open_library(const char *soname, const char *library_name, const char *install_hint,
+                                const authvault_library_symbol *symbols, size_t count, char *message,
+                                size_t message_size) {
     // Local: the library's symbols must not satisfy later lookups of anyone else. Never closed: GLib and
     // libcurl keep global state (types, TLS contexts) that cannot be unloaded.
     void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
@@ -31,6 +32,15 @@ const char *authvault_library_load(const char *soname, const char *library_name,
         memcpy(symbols[index].function_pointer, &address, sizeof address);
     }
     return NULL;
+}
+
+void authvault_library_load(const authvault_library *library, const authvault_library_symbol *symbols, size_t count,
+                            authvault_library_state *state) {
+    if (library->prepare != NULL) library->prepare();
+    state->error = open_library(library->soname, library->library_name, library->install_hint, symbols, count,
+                                state->message, sizeof state->message);
+    if (state->error == NULL && library->initialize != NULL)
+        state->error = library->initialize(state->message, sizeof state->message);
 }
 
 /// libcrypto, opened once and never closed (as above); NULL when it fails to load, which the loader that needs it

@@ -45,29 +45,14 @@ static struct functions {
     CRYPTO_FUNCTIONS(CRYPTO_POINTER)
 } library;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const char *load_error;
-static char load_message[512];
-
-static void load(void) {
-    authvault_openssl_initialize();
 #define CRYPTO_SYMBOL(name) {#name, &library.name},
-    static const authvault_library_symbol symbols[] = {CRYPTO_FUNCTIONS(CRYPTO_SYMBOL)};
-    load_error = authvault_library_load("libcrypto.so.3", "libcrypto (OpenSSL 3)", "apt-get install libssl3", symbols,
-                                        sizeof symbols / sizeof symbols[0], load_message, sizeof load_message);
-}
-
-const char *authvault_crypto_load_error(void) {
-    pthread_once(&load_once, load);
-    return load_error;
-}
-
-/// The loaded functions. OpenSSL is part of the base system, so a failed load ends the process with the reason,
-/// as a missing libcrypto at start-up did before it was loaded lazily.
-static const struct functions *loaded(void) {
-    if (authvault_crypto_load_error() != NULL) authvault_library_misuse("libcrypto", load_error);
-    return &library;
-}
+static const authvault_library_symbol symbols[] = {CRYPTO_FUNCTIONS(CRYPTO_SYMBOL)};
+/// OpenSSL is part of the base system, so a wrapper called after a failed load ends the process with the reason, as
+/// a missing libcrypto at start-up did before it was loaded lazily.
+static const authvault_library description = {
+    .soname = "libcrypto.so.3", .library_name = "libcrypto (OpenSSL 3)", .install_hint = "apt-get install libssl3",
+    .prepare = authvault_openssl_initialize};
+AUTHVAULT_LAZY_LIBRARY(authvault_crypto_load_error, description, symbols, library)
 
 void BN_CTX_free(BN_CTX *c) { loaded()->BN_CTX_free(c); }
 BN_CTX *BN_CTX_new(void) { return loaded()->BN_CTX_new(); }

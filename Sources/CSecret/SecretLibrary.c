@@ -4,7 +4,6 @@
 #include "CSecret.h"
 
 #include <CLibraryLoader.h>
-#include <pthread.h>
 
 // The functions behind the wrappers, each typed by its wrapper's prototype (the same signature).
 #define FORWARDED_FUNCTIONS(X) \
@@ -29,31 +28,15 @@ static struct functions {
     void (*g_list_free_full)(GList *list, void (*free_data)(gpointer));
 } library;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static const char *load_error;
-static char load_message[512];
-
-static void load(void) {
 #define SYMBOL(name) {#name, &library.name},
-    static const authvault_library_symbol symbols[] = {
-        FORWARDED_FUNCTIONS(SYMBOL)
-        SYMBOL(g_hash_table_new_full) SYMBOL(g_hash_table_insert) SYMBOL(g_str_hash) SYMBOL(g_str_equal)
-        SYMBOL(g_strdup) SYMBOL(g_list_free_full)
-    };
-    load_error = authvault_library_load("libsecret-1.so.0", "libsecret", "apt-get install libsecret-1-0", symbols,
-                                        sizeof symbols / sizeof symbols[0], load_message, sizeof load_message);
-}
-
-const char *authvault_secret_load_error(void) {
-    pthread_once(&load_once, load);
-    return load_error;
-}
-
-/// The loaded functions; a call before a successful load is a bug in the caller.
-static const struct functions *loaded(void) {
-    if (authvault_secret_load_error() != NULL) authvault_library_misuse("libsecret", load_error);
-    return &library;
-}
+static const authvault_library_symbol symbols[] = {
+    FORWARDED_FUNCTIONS(SYMBOL)
+    SYMBOL(g_hash_table_new_full) SYMBOL(g_hash_table_insert) SYMBOL(g_str_hash) SYMBOL(g_str_equal)
+    SYMBOL(g_strdup) SYMBOL(g_list_free_full)
+};
+static const authvault_library description = {
+    .soname = "libsecret-1.so.0", .library_name = "libsecret", .install_hint = "apt-get install libsecret-1-0"};
+AUTHVAULT_LAZY_LIBRARY(authvault_secret_load_error, description, symbols, library)
 
 GCancellable *authvault_g_cancellable_new(void) { return loaded()->g_cancellable_new(); }
 gboolean authvault_g_cancellable_is_cancelled(GCancellable *cancellable) {

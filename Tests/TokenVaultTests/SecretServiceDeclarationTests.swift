@@ -9,23 +9,23 @@ import Testing
     /// Never skipped: a check that skips itself where a tool is missing would let a slip pass silently.
     /// `Scripts/install-deps.sh build` installs pkg-config, libsecret-1-dev and libdbus-1-dev; the Swift toolchain
     /// brings clang.
-    func check(_ scriptName: String) throws -> ProcessOutput {
+    func check(_ target: String) throws -> ProcessOutput {
         let compiler = try (try? ProcessRunner.which("cc")) ?? ProcessRunner.which("clang")
         _ = try ProcessRunner.which("pkg-config")
-        let script = ScriptServer.scriptPath(scriptName)
+        let script = ScriptServer.scriptPath("check_mirrored_declarations.sh")
         let packageRoot = URL(fileURLWithPath: script).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().path
-        return try ProcessRunner.run("/usr/bin/env", ["CC=\(compiler)", "/bin/sh", script, packageRoot])
+        return try ProcessRunner.run("/usr/bin/env", ["CC=\(compiler)", "/bin/sh", script, target, packageRoot])
     }
 
     @Test func mirroredDeclarationsMatchTheRealHeaders() throws {
-        let output = try check("check_csecret_declarations.sh")
+        let output = try check("CSecret")
         #expect(output.status == 0, "\(output.stdoutText)\(output.stderrText)")
         #expect(output.stdoutText.contains("CSecret declarations match"))
     }
 
     @Test func mirroredLibdbusDeclarationsMatchTheRealHeaders() throws {
-        let output = try check("check_cdbus_declarations.sh")
+        let output = try check("CDBus")
         #expect(output.status == 0, "\(output.stdoutText)\(output.stderrText)")
         #expect(output.stdoutText.contains("CDBus declarations match"))
     }

@@ -1,6 +1,6 @@
 // The few libdbus types and constants that authvault uses, transcribed from libdbus 1.14 (Debian 12; a stable ABI
 // within the soname libdbus-1.so.3) so that its headers are not a build dependency (they need pkg-config's include
-// paths). Tests/TestSupport/Scripts/check_cdbus_declarations.sh compares them with the real headers.
+// paths). Tests/TestSupport/Scripts/check_mirrored_declarations.sh compares them with the real headers.
 #ifndef AUTHVAULT_DBUS_TYPES_H
 #define AUTHVAULT_DBUS_TYPES_H
 
