@@ -21,13 +21,7 @@ extension FileTrust {
                     if errno == ENOENT || errno == ENOTDIR { continue }
                     throw .from(errno: errno, path: directory, operation: "stat")
                 }
-                let isLeaf = position == 0
-                if !isLeaf, info.st_mode & S_IFMT == S_IFDIR, info.st_mode & S_ISVTX != 0,
-                    info.st_uid == geteuid() || info.st_uid == 0
-                {
-                    continue
-                }
-                try FileTrust.ownerWritable.check(info, path: directory)
+                try (position == 0 ? FileTrust.ownerWritable : .stickyOrOwnerWritable).check(info, path: directory)
             }
         }
     }

@@ -1,3 +1,5 @@
+internal import SystemPlumbing
+
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -19,8 +21,10 @@ public enum PrivateDirectory {
     }
 
     /// Creates a new directory of mode 0700 with a name no one else has (`mkdtemp`) inside `parent`, which must
-    /// exist and be private or sticky (/tmp); returns its path.
+    /// exist and be one others cannot tamper with (`FileTrust.stickyOrOwnerWritable`: this user's or root's, and
+    /// writable by no one else unless sticky, as /tmp is); returns its path.
     public static func createUnique(in parent: String, prefix: String) throws(FileSystemError) -> String {
+        try FileTrust.stickyOrOwnerWritable.check(parent)
         var template = Array(FilePath.join(parent, prefix + "XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw .from(errno: errno, path: parent, operation: "create a directory in")
@@ -30,22 +34,44 @@ public enum PrivateDirectory {
 
     /// Removes `path` and the files directly in it (not subdirectories); a missing directory is not an error.
     public static func remove(_ path: String) throws(FileSystemError) {
-        guard let directory = opendir(path) else {
-            if errno == ENOENT { return }
-            throw .from(errno: errno, path: path, operation: "open")
-        }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        try remove(path, afterListing: {})
+    }
+
+    /// `remove`, walked by descriptor: the directory is opened without following a link and its files removed
+    /// relative to it, so a directory swapped for a link (before or during the walk) never leads out of it; a link
+    /// (or file) in its place is removed by its name alone. `afterListing` runs between the listing and the
+    /// removals: where a test plays the other process that swaps the directory.
+    static func remove(_ path: String, afterListing: () -> Void) throws(FileSystemError) {
+        let name = FilePath.lastComponent(of: path)
+        var current = path
+        do throws(SystemCallError) {
+            let parent = try SystemCall.openDirectory(FilePath.parent(of: path), in: AT_FDCWD, followingLink: true)
+            defer { close(parent) }
+            let directory: Int32
+            do throws(SystemCallError) {
+                directory = try SystemCall.openDirectory(name, in: parent)
+            } catch  where error.code == ELOOP || error.code == ENOTDIR {
+                try SystemCall.unlink(name, in: parent, directory: false)
+                return
             }
-            if name != "." && name != ".." { names.append(name) }
+            defer { close(directory) }
+            let entries = try SystemCall.directoryEntries(directory)
+            afterListing()
+            for entry in entries {
+                current = FilePath.join(path, entry)
+                do {
+                    try SystemCall.unlink(entry, in: directory, directory: false)
+                } catch  where error.code == ENOENT {
+                    // Gone already (the command removed it): what was wanted.
+                }
+            }
+            current = path
+            try SystemCall.unlink(name, in: parent, directory: true)
+        } catch  where error.code == ENOENT {
+            return
+        } catch {
+            throw .from(errno: error.code, path: current, operation: "remove")
         }
-        closedir(directory)
-        for name in names where unlink(FilePath.join(path, name)) != 0 && errno != ENOENT {
-            throw .from(errno: errno, path: FilePath.join(path, name), operation: "remove")
-        }
-        guard rmdir(path) == 0 || errno == ENOENT else { throw .from(errno: errno, path: path, operation: "remove") }
     }
 
     /// Refuses a directory that other users can read, write or enter, or that another user owns.
@@ -98,6 +124,12 @@ public enum FilePath {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
+    }
+
+    /// What follows the last slash (`path` itself when it has none).
+    public static func lastComponent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
     }
 
     public static func join(_ directory: String, _ name: String) -> String {

@@ -1,24 +1,16 @@
 import SecureFiles
 internal import SystemPlumbing
 
-#if canImport(Glibc)
-    internal import Glibc
-#endif
-
 /// The vault's files: read, written and removed safely, and listed.
 extension EncryptedFileVault {
     /// The profiles with a record file in `directory`, by name.
     static func profiles(in directory: String) throws(VaultError) -> [String] {
-        guard let stream = opendir(directory) else {
-            throw .io("cannot list \(directory): \(SystemCallError.text(errno))")
+        let entries: [String]
+        do { entries = try SystemCall.directoryEntries(atPath: directory) } catch {
+            throw .io("cannot list \(directory): \(SystemCallError.text(error.code))")
         }
-        defer { closedir(stream) }
         var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            guard name.hasSuffix(Self.recordSuffix) else { continue }
+        for name in entries where name.hasSuffix(Self.recordSuffix) {
             let profile = String(name.dropLast(Self.recordSuffix.count))
             if ProfileFileName.isValid(profile) { names.append(profile) }
         }

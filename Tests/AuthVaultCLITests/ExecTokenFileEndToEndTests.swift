@@ -59,6 +59,22 @@ import Testing
         cli.expectNoSecretLeaks()
     }
 
+    /// A runtime directory other users could write (no sticky bit), where they could swap the token's directory:
+    /// refused before the command runs, naming the chmod that fixes it, and nothing is made there.
+    @Test func aRuntimeDirectoryOthersCanWriteIsRefusedNamingTheChmod() async throws {
+        let profile = try await SignedInProfile.make()
+        let cli = profile.cli
+        let runtime = try #require(cli.environment["XDG_RUNTIME_DIR"])
+        chmod(runtime, 0o777)
+        defer { chmod(runtime, 0o700) }
+        let run = try await cli.run(["exec", "--token-file", "--", "/bin/sh", "-c", "echo ran"])
+        #expect(run.status == 1 && run.stdout.isEmpty, "\(run.status) \(run.stderrText)")
+        #expect(run.stderrText.contains("chmod 0755 '\(runtime)'"), "\(run.stderrText)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: runtime)
+        #expect(!made.contains { $0.hasPrefix("authvault-token-") }, "\(made)")
+        cli.expectNoSecretLeaks()
+    }
+
     /// `--id --env NAME` names the variable and holds the ID token; SIGTERM sent to authvault reaches the command,
     /// whose death by it is authvault's status (128 + 15), and the directory is gone all the same.
     @Test func theIDTokenUnderAChosenNameAndTheDirectoryGoesOnSIGTERM() async throws {

@@ -44,7 +44,8 @@ struct ExecCommand: CLICommand {
             --env names another) holds the path of a file, mode 0600 in a new 0700 directory under $XDG_RUNTIME_DIR
             (else $TMPDIR or /tmp), holding a valid token (--id: the ID token), replaced atomically ahead of each
             expiry for as long as the command runs; authvault stays its parent as with --aws below, and removes the
-            file and its directory when the command ends.
+            file and its directory when the command ends. A parent directory other users can write without the
+            sticky bit (/tmp has it), or that another user owns, is refused with the chmod or chown that fixes it.
 
             With --aws (authvault exec --aws -- aws s3 ls), authvault stays the command's parent and serves it the
             AWS SDKs' container-credentials endpoint on 127.0.0.1 for as long as it runs:
