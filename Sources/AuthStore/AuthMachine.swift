@@ -135,4 +135,14 @@ public enum AuthMachine {
             return nil
         }
     }
+
+    /// Why `state` refuses a sign-in the store starts for a caller (`signInStarted`: a user's, or a machine token's
+    /// fetch), in the caller's terms. A vault that could not be read says so, with its reason: the start read the
+    /// vault again first (`AuthStore.bootstrap()`), so that is its answer now, and nothing else is running. Any other
+    /// refusal means another operation of the profile is in flight: `busy`, naming what `running` may be.
+    /// `bootstrapping` never meets a start, which reads the vault first, and no event leads back to it.
+    static func refusal(of state: AuthState, running: String) -> AuthStoreError {
+        guard case .vaultUnavailable(let error) = state else { return .busy(running) }
+        return .vault(error)
+    }
 }

@@ -58,7 +58,7 @@ extension AuthStore {
     private func fetchMachineToken(_ machine: any MachineAuthority) async -> Result<CredentialRecord, AuthStoreError> {
         defer { machineFetch = nil }
         let known = record?.revision
-        guard await send(.signInStarted) != nil else { return .failure(.busy("sign-in or sign-out")) }
+        do { try await enterSignIn(refusedWhile: "sign-in or sign-out") } catch { return .failure(error) }
         let result = await fetchUnderLock(machine, knownRevision: known)
         if case .failure = result { await reloadFromVault() }
         return result

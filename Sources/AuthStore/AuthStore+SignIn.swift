@@ -15,7 +15,7 @@ extension AuthStore {
     /// challenge to answer with `answer(_:)`.
     public func signIn(username: String, method: SignInMethod) async throws(AuthStoreError) -> SignInProgress {
         await bootstrap()
-        guard await send(.signInStarted) != nil else { throw .busy("sign-in, refresh or sign-out") }
+        try await enterSignIn(refusedWhile: "sign-in, refresh or sign-out")
         let device = record?.device.map { RememberedDevice(key: $0.key, groupKey: $0.groupKey, password: $0.password) }
         let step: SignInStep
         do {
@@ -43,7 +43,7 @@ extension AuthStore {
     /// caller), with the federated identities they name; the session is then refreshed at the token endpoint.
     public func signIn(browserTokens: OAuthTokens) async throws(AuthStoreError) -> SessionSummary {
         await bootstrap()
-        guard await send(.signInStarted) != nil else { throw .busy("sign-in, refresh or sign-out") }
+        try await enterSignIn(refusedWhile: "sign-in, refresh or sign-out")
         let federated = browserTokens.identities.map {
             UserIdentity.FederatedLink(provider: $0.providerName, userId: $0.userId)
         }
@@ -85,6 +85,13 @@ extension AuthStore {
             await reloadFromVault()
             throw Self.classify(error)
         }
+    }
+
+    /// Moves to `signingIn`, or throws why the state refuses (`AuthMachine.refusal`): the vault's reason when it
+    /// could not be read, `busy` naming `running` when another operation is in flight.
+    func enterSignIn(refusedWhile running: String) async throws(AuthStoreError) {
+        guard await send(.signInStarted) == nil else { return }
+        throw AuthMachine.refusal(of: state, running: running)
     }
 
     /// The pending challenge, if it has not expired, with the state moved on to `signingIn` while it is answered.

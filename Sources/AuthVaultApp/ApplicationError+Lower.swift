@@ -68,7 +68,7 @@ public enum NextStep: Sendable, Equatable {
     case unlockKeyringOrUseFile
     /// Keep the profile in the encrypted file: there is no keyring here.
     case keepInFile
-    /// Use the encrypted file: the keyring did not answer in time.
+    /// Try again once the keyring answers (it did not in time), or keep the profile in the encrypted file.
     case useFileInstead
     /// Unlock the vault that was locked on purpose.
     case unlockVault

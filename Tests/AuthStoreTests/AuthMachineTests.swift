@@ -17,6 +17,8 @@ import TokenVault
             kind: .softwareTokenMFA, session: SecretBytes(utf8: "Sess-7f3a9c"),
             expiresAt: 180, username: "alice", parameters: [:]))
     static let timeout = CognitoError.network(.timedOut)
+    /// A Secret Service that took the call and answered none.
+    static let silent = VaultError.timedOut(seconds: 5)
 
     /// The machine as a table: each row is state + event -> state + effects.
     static let rows: [(AuthState, AuthEvent, AuthState, [AuthEffect])] = [
@@ -24,6 +26,9 @@ import TokenVault
         (.bootstrapping, .vaultLoaded(nil), .signedOut, []),
         (.bootstrapping, .vaultFailed(.locked("x")), .vaultUnavailable(.locked("x")), []),
         (.vaultUnavailable(.locked("x")), .vaultLoaded(session), .signedIn(session), []),
+        // A sign-in reads a vault that did not answer again first: its answer now decides.
+        (.vaultUnavailable(silent), .vaultLoaded(nil), .signedOut, []),
+        (.vaultUnavailable(silent), .vaultFailed(silent), .vaultUnavailable(silent), []),
         (.signedOut, .signInStarted, .signingIn, []),
         (.signedIn(session), .signInStarted, .signingIn, []),
         (.needsSignIn(.noRefreshToken), .signInStarted, .signingIn, []),
@@ -170,6 +175,8 @@ import TokenVault
         let refused: [(AuthState, AuthEvent)] = [
             (.signingIn, .signInStarted),
             (.refreshing(Self.session), .signInStarted),
+            (.vaultUnavailable(Self.silent), .signInStarted),
+            (.bootstrapping, .signInStarted),
             (.signingOut, .signInStarted),
             (.signedOut, .refreshStarted),
             (.refreshing(Self.session), .refreshStarted),
@@ -192,6 +199,53 @@ import TokenVault
         ]
         for (state, event) in refused {
             #expect(AuthMachine.transition(from: state, on: event) == nil, "\(state) + \(event)")
+        }
+    }
+}
+
+extension AuthMachineTests {
+    /// Why a sign-in is refused, as its caller is told: each row is state -> error.
+    static let refusals: [(AuthState, AuthStoreError)] = [
+        // The vault did not answer (or is locked): its reason, never "another sign-in is in progress".
+        (.vaultUnavailable(silent), .vault(silent)),
+        (.vaultUnavailable(.locked("default")), .vault(.locked("default"))),
+        (.vaultUnavailable(.unavailable("no bus")), .vault(.unavailable("no bus"))),
+        // Another operation in flight: busy.
+        (.signingIn, .busy("sign-in, refresh or sign-out")),
+        (.refreshing(session), .busy("sign-in, refresh or sign-out")),
+        (.signingOut, .busy("sign-in, refresh or sign-out")),
+    ]
+
+    @Test func aRefusedSignInSaysWhyInTheCallersTerms() {
+        for (state, expected) in Self.refusals {
+            #expect(AuthMachine.transition(from: state, on: .signInStarted) == nil, "\(state)")
+            #expect(AuthMachine.refusal(of: state, running: "sign-in, refresh or sign-out") == expected, "\(state)")
+        }
+    }
+
+    /// `bootstrapping` is left by the first read of the vault, whatever it answers, and never entered again: a sign-in,
+    /// which reads the vault first, never meets it.
+    @Test func noEventLeadsBackToBootstrapping() {
+        let states: [AuthState] = [
+            .bootstrapping, .signedOut, .signingIn, .awaitingChallenge(Self.challenge), .signedIn(Self.session),
+            .refreshing(Self.session), .needsSignIn(.noRefreshToken), .vaultUnavailable(Self.silent), .signingOut,
+        ]
+        let events: [AuthEvent] = [
+            .vaultLoaded(Self.later), .vaultLoaded(nil), .vaultLoadedEndedSession(.signedOutElsewhere),
+            .vaultFailed(Self.silent), .signInStarted, .challengeIssued(Self.challenge),
+            .sessionEstablished(Self.later), .refreshStarted, .refreshSucceeded(Self.later),
+            .refreshFailedTransiently(Self.timeout, at: 1990), .sessionEnded(.noRefreshToken),
+            .signOutStarted(global: false), .signOutFinished, .awsCredentialsSaved, .deviceForgotten,
+            .clientSecretSaved,
+        ]
+        for state in states {
+            for event in events {
+                #expect(AuthMachine.transition(from: state, on: event)?.state != .bootstrapping, "\(state) + \(event)")
+            }
+        }
+        for event in [AuthEvent.vaultLoaded(nil), .vaultLoaded(Self.later), .vaultFailed(Self.silent)] {
+            #expect(
+                AuthMachine.transition(from: .bootstrapping, on: event) != nil, "the first read leaves it: \(event)")
         }
     }
 }

@@ -33,6 +33,22 @@ import TokenVault
                 .hasSuffix("'authvault vault unlock'."))
     }
 
+    /// A sign-in whose vault did not answer is said as the vault's failure with what to do, never as another sign-in
+    /// in progress, which stays for an operation in flight.
+    @Test func aVaultThatDidNotAnswerIsNotAnotherSignInInProgress() {
+        let silent = CLIErrors.from(
+            ApplicationError(AuthStoreError.vault(.timedOut(seconds: 3)), need: .work), profile: "work")
+        #expect(
+            silent.message
+                == "The Secret Service did not answer within 3.0 s. Check the keyring daemon. Try again once it "
+                + "answers, or keep the profile in the encrypted file: 'authvault configure --profile work --vault file'."
+        )
+        #expect(silent.status == .failure)
+        let busy = CLIErrors.from(
+            ApplicationError(AuthStoreError.busy("sign-in, refresh or sign-out"), need: .work), profile: "work")
+        #expect(busy.message == "Another sign-in, refresh or sign-out is in progress for this profile.")
+    }
+
     @Test func storeAndLockReasonsGetTheCommandThatHelps() {
         #expect(!AuthStoreError.signInRequired(nil).description.contains("authvault"))
         #expect(

@@ -45,6 +45,37 @@ struct SecretServiceFaultTests {
         try await FileAndKeyFaultTests.record("hung Secret Service", facts, profile)
     }
 
+    /// `login` against the stopped keyring (as under load, when its read timed out): it reads the vault again, and
+    /// says that the Secret Service did not answer and what to do, not that another sign-in is in progress; once the
+    /// keyring answers, `login` works.
+    @Test func aLoginOnAHungSecretService() async throws {
+        let profile = try await SignedInProfile.make(setup: .gnomeKeyring)
+        let inKeyring = try await Self.inTheKeyring(profile)
+        profile.cli.session.suspendSecretService(true)
+
+        let started = Date()
+        let faulted = try await profile.cli.login(
+            SignedInProfile.username, lines: [SignedInProfile.password],
+            wrapper: ["env", "AUTHVAULT_SECRET_SERVICE_TIMEOUT=1"])
+        let waited = Date().timeIntervalSince(started)
+        profile.cli.session.suspendSecretService(false)
+        let said = faulted.stderrText
+        let login = try await profile.cli.login(SignedInProfile.username, lines: [SignedInProfile.password])
+        let facts: [FaultFact] = [
+            ("session in the keyring", inKeyring),
+            (
+                "login exits 1 saying it did not answer and what to do",
+                faulted.status == 1 && said.contains("The Secret Service did not answer within 1.0 s")
+                    && said.contains("Try again once it answers")
+            ),
+            ("not another sign-in in progress", !said.contains("in progress")),
+            ("within 10 s", waited < 10),
+            ("login works once it answers", login.status == 0),
+            ("token works once it answers", try await FileAndKeyFaultTests.givesAMotoToken(profile)),
+        ]
+        try await FileAndKeyFaultTests.record("login on a hung Secret Service", facts, profile)
+    }
+
     /// The bus daemon killed while `token` waits for the (stopped) keyring's answer: the call is cut, `token` ends
     /// at once with the vault's reason, and with the bus and keyring back the session is as it was.
     @Test func dbusGoneInTheMiddleOfACall() async throws {

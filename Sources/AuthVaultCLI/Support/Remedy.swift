@@ -93,7 +93,9 @@ enum Remedy {
                 + "session), or use the encrypted file: --vault file."
         case .keepInFile:
             "On a headless machine use the encrypted file: \(command("configure", profile: profile, "--vault file"))."
-        case .useFileInstead: "Or use the encrypted file: --vault file."
+        case .useFileInstead:
+            "Try again once it answers, or keep the profile in the encrypted file: "
+                + "\(command("configure", profile: profile, "--vault file"))."
         case .unlockVault: "Run 'authvault vault unlock' to open it again."
         case .unlockVaultInTerminal: "Or unlock it in a terminal first: 'authvault vault unlock'."
         }
