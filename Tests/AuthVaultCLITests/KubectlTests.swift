@@ -2,8 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Debian's kubectl 1.20 (`kubernetes-client`, unpacked into .build/debian-tools by Scripts/install-deps.sh: the
-/// /usr/bin/kubectl here may be another one) with the kubeconfig of Examples/kubectl/kubeconfig.yaml, its exec
+/// Debian's kubectl 1.20 (`ExampleKubeconfig`) with the kubeconfig of Examples/kubectl/kubeconfig.yaml, its exec
 /// plugin `authvault kubectl-credential` found on PATH, against a minimal Kubernetes API over HTTPS (a CA the test
 /// makes) that lets in only a valid Cognito ID token as `Authorization: Bearer`, checked by the server itself
 /// against moto's JWKS, the way Kubernetes' OIDC authenticator checks it.
@@ -195,10 +194,7 @@ private struct Clusters {
 /// fixture, and the example kubeconfig filled in (server URL, CA data, profile name) in the profile's HOME, with
 /// `authvault` first on PATH.
 private struct KubectlSetup {
-    static let kubectlPath = PackageFiles.path(".build/debian-tools/usr/bin/kubectl")
-    static let exampleServer = "https://kubernetes.example.com:6443"
-    static let exampleCA = "CLUSTER_CA_CERTIFICATE_BASE64"
-    static let exampleProfile = "--profile, work]"
+    static let kubectlPath = ExampleKubeconfig.kubectlPath
 
     let profile: SignedInProfile
     let tls: TLSFixture
@@ -206,13 +202,7 @@ private struct KubectlSetup {
     let environment: [String: String]
 
     static func make() async throws -> KubectlSetup {
-        guard FileManager.default.isExecutableFile(atPath: kubectlPath) else {
-            throw TestFixtureError("no \(kubectlPath): run Scripts/install-deps.sh test")
-        }
-        let version = try await BoundedProcess.run(kubectlPath, ["version", "--client", "--short"])
-        guard version.stdoutText.contains("v1.20.") else {
-            throw TestFixtureError("\(kubectlPath) is not kubectl 1.20: \(version.stdoutText)")
-        }
+        try await ExampleKubeconfig.requireKubectl()
         let profile = try await SignedInProfile.make()
         let tls = try TLSFixture()
         let pool = profile.pool
@@ -220,21 +210,15 @@ private struct KubectlSetup {
             tls: tls,
             expecting: .init(jwksURL: pool.jwksURL, issuer: pool.issuer, clientId: pool.clientId, tokenUse: .id))
 
-        let template = try PackageFiles.text("Examples/kubectl/kubeconfig.yaml")
-        for placeholder in [exampleServer, exampleCA, exampleProfile] where !template.contains(placeholder) {
-            throw TestFixtureError("Examples/kubectl/kubeconfig.yaml no longer holds \(placeholder)")
-        }
-        let caData = try Data(contentsOf: URL(fileURLWithPath: tls.caCertificatePath)).base64EncodedString()
         let cli = profile.cli
         let hosts = try await cli.run(["configure", "--helper-host", "127.0.0.1:\(server.port)"])
         guard hosts.status == 0 else {
             throw TestFixtureError("configure --helper-host exited \(hosts.status): \(hosts.stderrText)")
         }
         let kubeconfig = cli.environment["HOME"]! + "/kubeconfig.yaml"
-        try template.replacingOccurrences(of: exampleServer, with: "https://127.0.0.1:\(server.port)")
-            .replacingOccurrences(of: exampleCA, with: caData)
-            .replacingOccurrences(of: exampleProfile, with: "--profile, \(HeadlessCLI.profile)]")
-            .write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+        try ExampleKubeconfig.write(
+            to: kubeconfig, server: "https://127.0.0.1:\(server.port)", caCertificatePath: tls.caCertificatePath,
+            profile: HeadlessCLI.profile)
         let links = try CommandLinks(["authvault"], to: cli.authvault, in: cli.root)
         let environment = cli.environment.merging([
             "PATH": links.searchPath(before: cli.environment["PATH"]),
