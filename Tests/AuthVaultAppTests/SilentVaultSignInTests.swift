@@ -8,7 +8,8 @@ import TokenVault
 @testable import AuthVaultApp
 
 /// A sign-in whose vault does not answer (a Secret Service that timed out under load) fails as the vault's failure,
-/// with its reason and its next step, not as "another sign-in is in progress"; nothing is sent to Cognito.
+/// with its reason and its next step, not as "another sign-in is in progress", before the password is read; nothing
+/// is sent to Cognito.
 @Suite struct SilentVaultSignInTests {
     /// A Secret Service that takes every call and answers none.
     struct SilentSecretService: VaultBackend {
@@ -34,7 +35,8 @@ import TokenVault
                 userAgent: "authvault-test", proxy: .init(), now: { Date().timeIntervalSince1970 },
                 clock: ServerClock(), trace: .off),
             refreshesInBackground: false, devicePolicy: nil)
-        let answers = Answers(piped: [.password], input: GivenInput("correct horse\n"), prompter: NoPrompter())
+        let input = GivenInput("correct horse\n")
+        let answers = Answers(piped: [.password], input: input, prompter: NoPrompter())
         var signIn = UserPoolSignIn(session: session, answers: answers, choices: SignInChoices()) { _ in }
         do {
             _ = try await signIn.run(username: "alice", flow: .password)
@@ -48,5 +50,6 @@ import TokenVault
             #expect(cause.name == "VaultError.timedOut")
             #expect(!error.description.contains("in progress"), "\(error)")
         }
+        #expect(input.nextLine() != nil, "the password was never read")
     }
 }

@@ -46,8 +46,8 @@ struct SecretServiceFaultTests {
     }
 
     /// `login` against the stopped keyring (as under load, when its read timed out): it reads the vault again, and
-    /// says that the Secret Service did not answer and what to do, not that another sign-in is in progress; once the
-    /// keyring answers, `login` works.
+    /// says that the Secret Service did not answer and what to do, not that another sign-in is in progress, and at a
+    /// terminal before asking for the password; once the keyring answers, `login` works.
     @Test func aLoginOnAHungSecretService() async throws {
         let profile = try await SignedInProfile.make(setup: .gnomeKeyring)
         let inKeyring = try await Self.inTheKeyring(profile)
@@ -58,6 +58,10 @@ struct SecretServiceFaultTests {
             SignedInProfile.username, lines: [SignedInProfile.password],
             wrapper: ["env", "AUTHVAULT_SECRET_SERVICE_TIMEOUT=1"])
         let waited = Date().timeIntervalSince(started)
+        // At a terminal: said before the password is asked.
+        let atTerminal = try await profile.cli.runOnTerminal(
+            ["login", "--username", SignedInProfile.username], answers: [],
+            extraEnvironment: ["AUTHVAULT_SECRET_SERVICE_TIMEOUT": "1"])
         profile.cli.session.suspendSecretService(false)
         let said = faulted.stderrText
         let login = try await profile.cli.login(SignedInProfile.username, lines: [SignedInProfile.password])
@@ -69,6 +73,11 @@ struct SecretServiceFaultTests {
                     && said.contains("Try again once it answers")
             ),
             ("not another sign-in in progress", !said.contains("in progress")),
+            (
+                "at a terminal, said before the password is asked",
+                atTerminal.status == 1 && atTerminal.screen.contains("did not answer")
+                    && !atTerminal.screen.contains("Password for")
+            ),
             ("within 10 s", waited < 10),
             ("login works once it answers", login.status == 0),
             ("token works once it answers", try await FileAndKeyFaultTests.givesAMotoToken(profile)),

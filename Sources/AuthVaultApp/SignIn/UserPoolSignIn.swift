@@ -30,7 +30,9 @@ public struct UserPoolSignIn {
 
     public mutating func run(username: String, flow: AuthFlowChoice) async throws(ApplicationError) -> SessionSummary {
         let store = session.store
-        await store.bootstrap()
+        // A vault that did not answer is read again, and one that still does not is said now: nobody types a password
+        // for a session that could not be kept.
+        if case .vaultUnavailable(let error) = await store.bootstrap() { throw ApplicationError(error) }
         let deviceBefore = await store.recordFacts()?.device?.key
         var progress: SignInProgress
         var wrongPasswords = 0
