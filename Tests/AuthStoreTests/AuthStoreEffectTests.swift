@@ -68,12 +68,7 @@ extension AuthStoreTests {
     /// The challenge goes only once the machine accepts the sign-out: one refused while an answer is on its way
     /// leaves the challenge to answer again.
     @Test func aSignOutRefusedWhileAnAnswerIsOnItsWayKeepsTheChallenge() async throws {
-        authority.setChallenges([.softwareTokenMFA])
-        let store = makeStore()
-        _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
-        authority.respondGate.close()
-        let wrongAnswer = Task { try await store.answer(.code(SecretBytes(utf8: "000000"))) }
-        #expect(await eventually { authority.respondGate.arrivals == 1 })
+        let (store, wrongAnswer) = try await storeWithAnAnswerOnItsWay(code: "000000")
         let refused = await store.signOut(global: false)
         #expect(refused.remoteFailures == ["another operation is running"])
         authority.respondGate.open()
@@ -90,6 +85,17 @@ extension AuthStoreTests {
         }
         #expect(try await vault.load(profile: "work")?.hasSession == true)
         #expect(authority.calls.revoke == 0)
+    }
+
+    /// A store whose answer (`code`) to an MFA challenge is held on its way to "Cognito": the state is `signingIn`.
+    func storeWithAnAnswerOnItsWay(code: String) async throws -> (AuthStore, Task<SignInProgress, any Error>) {
+        authority.setChallenges([.softwareTokenMFA])
+        let store = makeStore()
+        _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
+        authority.respondGate.close()
+        let answer = Task { try await store.answer(.code(SecretBytes(utf8: code))) }
+        #expect(await eventually { authority.respondGate.arrivals == 1 })
+        return (store, answer)
     }
 
     @Test func aRefreshRejectedWhileCallersWaitEndsTheSessionOnce() async throws {

@@ -48,12 +48,7 @@ extension AuthStoreTests {
     }
 
     @Test func aSignInWhileAnAnswerIsOnItsWayIsBusy() async throws {
-        authority.setChallenges([.softwareTokenMFA])
-        let store = makeStore()
-        _ = try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
-        authority.respondGate.close()
-        let answer = Task { try await store.answer(.code(SecretBytes(utf8: "123456"))) }
-        #expect(await eventually { authority.respondGate.arrivals == 1 })
+        let (store, answer) = try await storeWithAnAnswerOnItsWay(code: "123456")
         await #expect(throws: AuthStoreError.busy("sign-in, refresh or sign-out")) {
             try await store.signIn(username: "alice", password: SecretBytes(utf8: "correct horse"))
         }
