@@ -30,9 +30,10 @@ extension ProfileSession {
             throw .configuration(error)
         }
         let backend = vault.backend(profile: profile, binding: settings.binding)
+        // No environment is read: where a browser is stays unknown, so a sign-in need assumes none here.
         let connection = ProviderConnection(
             userAgent: userAgent, proxy: proxy, now: { Date().timeIntervalSince1970 },
-            clock: ServerClock(), trace: .off)
+            clock: ServerClock(), trace: .off, browserHost: { .none })
         return ProfileSession(
             profile: resolved, vault: backend, backend: backend.kind,
             lock: VaultFactory.lock(for: profile, in: vault.directory, trace: .off),
