@@ -15,22 +15,25 @@ public struct SignInNeed: Sendable, Equatable {
 
     /// A need for `profile` alone, its route not known.
     public init(profile: String, flow: AuthFlowChoice? = nil) {
+        self.init(profile: profile, route: nil, mode: nil, flow: flow)
+    }
+
+    init(profile: String, route: SignInRoute?, mode: SignInRoute.Asked.Mode?, flow: AuthFlowChoice?) {
         self.profile = profile
-        route = nil
-        mode = nil
+        self.route = route
+        self.mode = mode
         self.flow = flow
     }
 
     /// The need of `profile` at `host`: the route `login` chooses for a person at a terminal there, else the first
     /// way asked for by name that `SignInRoute.choose` accepts.
     public init(_ profile: ResolvedProfile, host: BrowserHost) {
-        self.profile = profile.name
         let chosen = [nil, .paste].lazy.compactMap { (mode: SignInRoute.Asked.Mode?) in
             Self.route(asked: mode, profile: profile, host: host).map { (route: $0, mode: mode) }
         }.first
-        route = chosen?.route
-        mode = chosen?.mode
-        flow = chosen == nil || chosen?.route == .userPool ? profile.authFlow : nil
+        self.init(
+            profile: profile.name, route: chosen?.route, mode: chosen?.mode,
+            flow: chosen == nil || chosen?.route == .userPool ? profile.authFlow : nil)
     }
 
     private static func route(asked mode: SignInRoute.Asked.Mode?, profile: ResolvedProfile, host: BrowserHost)

@@ -67,4 +67,29 @@ import Testing
         #expect(run.screen.contains("No browser can be opened here, so this sign-in uses a code"), "\(run.screen)")
         #expect(run.status == 130, "\(run.screen)")
     }
+
+    /// A client with no configuration of its own (a remote shell, a container, here a process with an empty
+    /// configuration directory and the agent's socket named) relays the agent's sign-in answer: the profile the agent
+    /// chose, and how it signs in where the agent runs (no browser to open there, no device grant: --paste).
+    @Test func aClientWithoutAConfigurationNamesHowTheAgentsProfileSignsIn() async throws {
+        let server = try await OAuthServer.sharedDefault()
+        let cli = try HeadlessCLI()
+        let configure = try await cli.run([
+            "--profile", "work", "configure", "--client-id", OAuthServer.publicClient.clientId, "--oidc-discovery",
+            server.discoveryURL, "--redirect-uri", OAuthServer.redirectURI, "--vault", "file",
+        ])
+        try #require(configure.status == 0, "\(configure.stderrText)")
+        #expect(try await cli.run(["profiles", "use", "work"]).status == 0)
+        let agent = try AgentProcess.start(cli.authvault, environment: cli.environment, log: cli.root + "/agent.log")
+        defer { agent.kill() }
+        let socket = cli.environment["XDG_RUNTIME_DIR"]! + "/authvault/agent.sock"
+        try await agent.waitForSocket(socket)
+        let elsewhere = try TemporaryDirectory(prefix: "no-configuration")
+        let token = try await cli.run(
+            ["token"], extraEnvironment: ["XDG_CONFIG_HOME": elsewhere.path, "AUTHVAULT_AGENT_SOCKET": socket])
+        #expect(
+            token.status == 3
+                && token.stderrText.hasSuffix("Run 'authvault login --profile work --paste' in a terminal.\n"),
+            "\(token.stderrText); agent: \(agent.log)")
+    }
 }

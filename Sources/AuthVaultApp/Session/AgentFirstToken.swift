@@ -91,7 +91,8 @@ extension Application {
     /// user's agent (`agentUid`, a container's client) is final about the profiles it does not serve too: this
     /// user's direct path has no such profile; and so is the agent that stands for a configuration this client
     /// does not have (a remote shell), whose direct path has no profile either. A sign-in answer names how the
-    /// profile signs in here, read from the configuration only then (the agent's path reads none).
+    /// profile signs in here, read from the configuration only then (the agent's path reads none), else as the agent
+    /// says it signs in there.
     func finalAgentAnswer<Served>(_ error: AgentClientError, profile: String, path: String) throws(ApplicationError)
         -> AgentAnswer<Served>
     {
@@ -101,7 +102,7 @@ extension Application {
         switch failure.code {
         case .signInRequired:
             let need = (try? configStore.profile(named: profile)).map { SignInNeed($0, host: browserHost) }
-            throw .agent(need ?? SignInNeed(profile: profile), failure: failure)
+            throw .agent(need ?? failure.signInNeed(asked: profile), failure: failure)
         case .vaultLocked, .network: throw .agent(SignInNeed(profile: profile), failure: failure)
         case .unknownProfile where agentUid != nil || agentStandsForConfiguration:
             throw .agent(SignInNeed(profile: profile), failure: failure)
