@@ -29,21 +29,13 @@ public struct SignInNeed: Sendable, Equatable {
     /// way asked for by name that `SignInRoute.choose` accepts.
     public init(_ profile: ResolvedProfile, host: BrowserHost) {
         let chosen = [nil, .paste].lazy.compactMap { (mode: SignInRoute.Asked.Mode?) in
-            Self.route(asked: mode, profile: profile, host: host).map { (route: $0, mode: mode) }
+            (try? SignInRoute.choose(
+                .only(mode), profile: profile, interactive: true, promptsForbidden: false, host: host))
+                .map { (route: $0, mode: mode) }
         }.first
         self.init(
             profile: profile.name, route: chosen?.route, mode: chosen?.mode,
             flow: chosen == nil || chosen?.route == .userPool ? profile.authFlow : nil)
-    }
-
-    private static func route(asked mode: SignInRoute.Asked.Mode?, profile: ResolvedProfile, host: BrowserHost)
-        -> SignInRoute?
-    {
-        let asked =
-            mode.map {
-                SignInRoute.Asked(mode: $0, browserCommand: nil, browserOptionGiven: true, userPoolOptionGiven: false)
-            } ?? .plain
-        return try? SignInRoute.choose(asked, profile: profile, interactive: true, promptsForbidden: false, host: host)
     }
 }
 

@@ -127,12 +127,8 @@ import Testing
         let need = SignInNeed(try SignInRouteTests.profile(kind, flow: .emailOTP), host: host)
         #expect(need.profile == "work" && need.route == route && need.mode == mode && need.flow == flow, "\(need)")
         // The same route login chooses, asked for as the remedy asks (a plain login, or the mode it names).
-        let asked =
-            mode.map {
-                SignInRoute.Asked(mode: $0, browserCommand: nil, browserOptionGiven: true, userPoolOptionGiven: false)
-            } ?? .plain
         let chosen = SignInRouteTests.route(
-            try SignInRouteTests.profile(kind, flow: .emailOTP), asked, interactive: true, host: host)
+            try SignInRouteTests.profile(kind, flow: .emailOTP), .only(mode), interactive: true, host: host)
         #expect(try chosen.get() == route)
     }
 

@@ -45,6 +45,12 @@ public enum SignInRoute: Sendable, Equatable {
         /// A plain `login`, which a helper's sign-in is too.
         public static let plain = Asked(
             mode: nil, browserCommand: nil, browserOptionGiven: false, userPoolOptionGiven: false)
+
+        /// A `login` given `mode` (its option) and nothing else; a plain one for nil.
+        public static func only(_ mode: Mode?) -> Asked {
+            mode.map { Asked(mode: $0, browserCommand: nil, browserOptionGiven: true, userPoolOptionGiven: false) }
+                ?? plain
+        }
     }
 
     /// Why there is no route; the front end words each with its options.

@@ -74,7 +74,7 @@ enum Remedy {
     static func of(_ step: NextStep, profile: String) -> String {
         switch step {
         case .signInAgain: "Run \(command("login", profile: profile)) again."
-        case .signInInBrowser: "Sign in with \(command("login", profile: profile, "--browser"))."
+        case .signInWithoutUserPool(let need): "Sign in with \(login(need))."
         case .askForAccessToken:
             "Ask for its access token: \(command("token", profile: profile)) (for kubectl-credential, --token access)."
         case .trustPrivateCA:
