@@ -45,7 +45,11 @@ public struct Application: Sendable {
     }
 
     /// Where a browser for a sign-in here is, by this application's environment (`BrowserHost.detect`).
-    public var browserHost: BrowserHost { BrowserHost.detect(environment, osRelease: kernelRelease()) }
+    public var browserHost: BrowserHost { browserHostSource.host }
+
+    var browserHostSource: BrowserHost.Source {
+        BrowserHost.Source(environment: environment, kernelRelease: kernelRelease)
+    }
 
     /// A profile's view of its identity provider's clock. On the system clock it is tied to the boot clock too, so
     /// an offset learned while the wall clock was wrong follows the clock's correction.

@@ -41,5 +41,5 @@ public struct SignInNeed: Sendable, Equatable {
 
 extension ProfileSession {
     /// This profile and how it signs in here: what every failure of its session that requires signing in names.
-    var signInNeed: SignInNeed { SignInNeed(profile, host: browserHost()) }
+    var signInNeed: SignInNeed { SignInNeed(profile, host: browserHost.host) }
 }

@@ -30,10 +30,9 @@ extension ProfileSession {
             throw .configuration(error)
         }
         let backend = vault.backend(profile: profile, binding: settings.binding)
-        // No environment is read: where a browser is stays unknown, so a sign-in need assumes none here.
         let connection = ProviderConnection(
             userAgent: userAgent, proxy: proxy, now: { Date().timeIntervalSince1970 },
-            clock: ServerClock(), trace: .off, browserHost: { .none })
+            clock: ServerClock(), trace: .off, browserHost: .unknown)
         return ProfileSession(
             profile: resolved, vault: backend, backend: backend.kind,
             lock: VaultFactory.lock(for: profile, in: vault.directory, trace: .off),

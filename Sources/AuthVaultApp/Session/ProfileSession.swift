@@ -15,7 +15,7 @@ public struct ProfileSession: Sendable {
     let authority: ProfileAuthority
     let store: AuthStore
     /// Where a browser for a sign-in is, asked only when a failure needs one (`signInNeed`).
-    let browserHost: @Sendable () -> BrowserHost
+    let browserHost: BrowserHost.Source
 
     /// The Cognito client, for the account operations that go around the store (sign-up, forgotten password, ...).
     func accountClient() async throws(ApplicationError) -> CognitoClient {
@@ -57,7 +57,7 @@ extension Application {
     var connection: ProviderConnection {
         ProviderConnection(
             userAgent: userAgent, proxy: proxySettings, now: now, clock: serverClock(), trace: trace,
-            browserHost: { [self] in browserHost })
+            browserHost: browserHostSource)
     }
 }
 
@@ -70,7 +70,7 @@ struct ProviderConnection: Sendable {
     let clock: ServerClock
     let trace: DebugTrace
     /// Where a browser for a sign-in is: the environment's for a configured profile.
-    let browserHost: @Sendable () -> BrowserHost
+    let browserHost: BrowserHost.Source
 }
 
 extension ProfileSession {
