@@ -81,9 +81,10 @@ struct StatusCommand: CLICommand {
         let status = try await application(for: name) { () async throws(ApplicationError) in
             try await context.application.profileStatus(named: name)
         }
-        let need = SignInNeed(status.profile, host: context.application.browserHost)
         let problem = status.problem.map {
-            Self.words($0, need: need, now: status.now, providerNow: status.providerNow)
+            Self.words(
+                $0, need: SignInNeed(status.profile, host: context.application.browserHost), now: status.now,
+                providerNow: status.providerNow)
         }
         let exitStatus: ExitStatus =
             switch status.problem {
