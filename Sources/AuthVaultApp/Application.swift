@@ -22,12 +22,16 @@ public struct Application: Sendable {
     private let givenClock: (@Sendable () -> Double)?
     /// What the application and the layers under it decide and send, for `--debug`; never a secret.
     public let trace: DebugTrace
+    /// The kernel's release string (WSL's says "microsoft"), read by the caller only when asked: where a browser
+    /// is (`browserHost`) is wanted only to word a sign-in, never on the way to a token.
+    private let kernelRelease: @Sendable () -> String?
 
     /// - Parameter configPath: nil for `$AUTHVAULT_CONFIG`, else the XDG default.
     public init(
         environment: EnvironmentVariables, configPath: String? = nil, prompter: any SecretPrompter = NoPrompter(),
         userAgent: String = "authvault", notice: @escaping @Sendable (ApplicationNotice) -> Void = { _ in },
-        now: (@Sendable () -> Double)? = nil, trace: DebugTrace = .off
+        now: (@Sendable () -> Double)? = nil, trace: DebugTrace = .off,
+        kernelRelease: @escaping @Sendable () -> String? = { nil }
     ) {
         self.environment = environment
         self.configPath = Self.configPath(given: configPath, environment: environment)
@@ -37,6 +41,14 @@ public struct Application: Sendable {
         self.now = now ?? { Date().timeIntervalSince1970 }
         givenClock = now
         self.trace = trace
+        self.kernelRelease = kernelRelease
+    }
+
+    /// Where a browser for a sign-in here is, by this application's environment (`BrowserHost.detect`).
+    public var browserHost: BrowserHost { browserHostSource.host }
+
+    var browserHostSource: BrowserHost.Source {
+        BrowserHost.Source(environment: environment, kernelRelease: kernelRelease)
     }
 
     /// A profile's view of its identity provider's clock. On the system clock it is tied to the boot clock too, so

@@ -8,7 +8,7 @@ import TokenVault
 // which every use calls as it catches (`catch { throw ApplicationError(error) }`). What a case needs for a remedy is
 // decided here (the next step); the library's own error stays in the cause, for `--debug`. The errors that can mean
 // "sign in again" (the store's, the user pool's, the OAuth client's, the browser's) are translated only with the
-// `SignInNeed` of the profile the use holds, so that every such failure names the profile and its flow.
+// `SignInNeed` of the profile the use holds, so that every such failure names the profile and how it signs in.
 
 /// What went wrong below the application: the library's words (server text in them already escaped), and its error.
 public struct Cause: Sendable, CustomStringConvertible {
@@ -46,8 +46,9 @@ public struct Cause: Sendable, CustomStringConvertible {
 public enum NextStep: Sendable, Equatable {
     /// Start the sign-in over: the challenge it was answering is gone.
     case signInAgain
-    /// Sign in through the browser: the profile has no user pool to sign in to directly.
-    case signInInBrowser
+    /// Sign in the way the profile does here (through the browser, or with a device code): it has no user pool to
+    /// sign in to directly.
+    case signInWithoutUserPool(SignInNeed)
     /// Ask for the access token: a machine profile has no ID token.
     case askForAccessToken
     /// Trust the private certificate authority the server's certificate comes from.
@@ -92,8 +93,8 @@ extension ApplicationError {
 
     /// A user-pool or identity-pool call's failure, for the profile `need` names.
     public init(_ error: CognitoError, need: SignInNeed) {
-        self.init(
-            Cause(error), NextStep(error), need: error.requiresSignIn ? need : nil, isRetryable: error.isRetryable)
+        let step: NextStep? = if case .noUserPool = error { .signInWithoutUserPool(need) } else { NextStep(error) }
+        self.init(Cause(error), step, need: error.requiresSignIn ? need : nil, isRetryable: error.isRetryable)
     }
 
     /// A call made with the session's own access token: Cognito refusing the token itself (revoked, or the user
@@ -186,7 +187,6 @@ extension NextStep {
         case .deadlineExceeded(_, _, let last?): self.init(last)
         case .clientCredentialsRefused(.invalidClient, _), .missingClientSecret: self = .storeClientSecret
         case .clientCredentialsRefused(.invalidScope, _): self = .setScopes
-        case .noUserPool: self = .signInInBrowser
         default: return nil
         }
     }

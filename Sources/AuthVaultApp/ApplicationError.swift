@@ -8,7 +8,7 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case configuration(ConfigError)
     /// A session of `need.profile` is needed, signed in by its flow: none is stored, or the identity provider no
     /// longer accepts the one there is (the refresh token refused, the access token revoked). The one case for it,
-    /// whichever use found out; the remedy names the profile and its flow.
+    /// whichever use found out; the remedy names the profile and how it signs in here (`SignInNeed`).
     case signInRequired(SignInNeed, Cause)
     /// The vault that holds the session stays locked until it is unlocked (or its passphrase is given).
     case vaultLocked(Cause, NextStep?)
@@ -44,7 +44,8 @@ public enum ApplicationError: Error, Sendable, CustomStringConvertible {
     case memoryVaultOutsideProcess
     /// Guest credentials were asked for a profile that is signed in: its identity in the pool is the user's.
     case signedInForGuest(profile: String)
-    /// The agent answered for the session of `need.profile` (its flow known for a sign-in answer): that answer is final.
+    /// The agent answered for the session of `need.profile` (how it signs in known for a sign-in answer): that answer
+    /// is final.
     case agent(SignInNeed, failure: AgentFailure)
     /// The OpenID discovery document at `url` could not be fetched or used: nothing was written.
     indirect case discovery(url: String, ApplicationError)

@@ -40,7 +40,9 @@ extension AgentSuites {
                 #expect(try await OffPool.run { try owner.status() }.count == 1, "the owner is still served all")
                 await #expect(
                     throws: AgentClientError.server(
-                        AgentFailure(.signInRequired, "No usable session for profile 'empty' (not signed in)."))
+                        AgentFailure(
+                            .signInRequired, "No usable session for profile 'empty' (not signed in).",
+                            signIn: AgentSignIn(profile: "empty", mode: "paste", flow: nil)))
                 ) {
                     try await OffPool.run { try owner.token(profile: "empty") }
                 }
@@ -61,13 +63,17 @@ extension AgentSuites {
         /// files and other profiles.
         @Test(.enabled(if: AgentPeerTests.canSwitchUser, "needs root, setpriv and python3 to connect as another user"))
         func theOtherUserHearsNoDetail() async throws {
-            try await withAgent(alsoServed: [65534: ["locked"]]) { agent in
+            try await withAgent(alsoServed: [65534: ["locked", "empty"]]) { agent in
                 chmod(agent.directory.path, 0o711)
                 chmod(agent.directory.appending("authvault"), 0o711)
-                let reply = try await ask(as: 65534, agent.socketPath, [#"{"v":1,"op":"token","profile":"locked"}"#])
+                let reply = try await ask(
+                    as: 65534, agent.socketPath,
+                    [#"{"v":1,"op":"token","profile":"locked"}"#, #"{"v":1,"op":"token","profile":"empty"}"#])
+                // Nor how a profile signs in: that is the owner's configuration.
                 #expect(
                     reply == [
-                        #"{"v":1,"ok":false,"error":{"code":"vaultLocked","message":"The vault of profile 'locked' is locked in the agent."}}"#
+                        #"{"v":1,"ok":false,"error":{"code":"vaultLocked","message":"The vault of profile 'locked' is locked in the agent."}}"#,
+                        #"{"v":1,"ok":false,"error":{"code":"signInRequired","message":"No usable session for profile 'empty'."}}"#,
                     ])
                 await #expect(
                     throws: AgentClientError.server(

@@ -60,6 +60,11 @@ final class TestProfiles: AgentProfileProvider {
         return store
     }
 
+    /// Every profile signs in here by the browser, pasted back (as the application says on a headless machine).
+    func signIn(profile: String) async -> AgentSignIn? {
+        AgentSignIn(profile: profile, mode: "paste", flow: nil)
+    }
+
     /// Each profile's helper hosts, as `configure --helper-host` would list them; "work" is the current profile.
     static let helperHosts = ["work": ["git.example.com"], "empty": ["git.example.com", "other.example.com"]]
 

@@ -97,6 +97,30 @@ extension AgentSuites {
                 let message = try #require((try object(missing)["error"] as? [String: Any])?["message"] as? String)
                 #expect(message.contains("No usable session for profile 'work'"))
                 #expect(!message.contains("authvault login"), "the agent names no command; its caller adds the remedy")
+                // How the profile signs in where the agent runs goes beside it, for a client with no configuration.
+                let signIn = try #require((try object(missing)["error"] as? [String: Any])?["signIn"] as? [String: Any])
+                #expect(signIn["profile"] as? String == "work" && signIn["mode"] as? String == "paste", "\(signIn)")
+            }
+        }
+
+        /// The sign-in beside a failure reads back as written; an agent that sends none (older), or one this client
+        /// cannot read, leaves the failure as it was: code and message.
+        @Test func aSignInAnswerCarriesHowTheProfileSignsInAndOlderOrOddOnesStillRead() throws {
+            let request = AgentRequest.token(profile: "work", kind: .access, target: nil)
+            let signIn = AgentSignIn(profile: "work", mode: "paste", flow: "email-otp")
+            let failure = AgentFailure(.signInRequired, "No usable session for profile 'work'.", signIn: signIn)
+            let line = AgentReply.failure(failure).line
+            #expect(
+                String(decoding: line, as: UTF8.self).contains(
+                    #""signIn":{"profile":"work","mode":"paste","flow":"email-otp"}"#))
+            #expect(AgentReply.parse(line.dropLast(), answering: request) == .failure(failure))
+            let plain = AgentFailure(.signInRequired, "No usable session for profile 'work'.")
+            for older in [
+                #"{"v":1,"ok":false,"error":{"code":"signInRequired","message":"No usable session for profile 'work'."}}"#,
+                #"{"v":1,"ok":false,"error":{"code":"signInRequired","message":"No usable session for profile 'work'.","signIn":{"profile":7}}}"#,
+                #"{"v":1,"ok":false,"error":{"code":"signInRequired","message":"No usable session for profile 'work'.","signIn":{"profile":"work","mode":null}}}"#,
+            ] {
+                #expect(AgentReply.parse(Array(older.utf8), answering: request) == .failure(plain), "\(older)")
             }
         }
     }

@@ -94,9 +94,52 @@ import Testing
                     Issue.record("\(name): \(error)")
                     continue
                 }
-                #expect(need == SignInNeed(profile: "work", flow: .emailOTP), "\(name)")
+                #expect(
+                    need.profile == "work" && need.route == .userPool && need.mode == nil && need.flow == .emailOTP,
+                    "\(name): \(need)")
                 #expect(!cause.name.isEmpty, "\(name): the library's error stays, for --debug")
             }
         }
+    }
+
+    /// How each kind of profile signs in at each kind of host, as the remedy's `login` typed in a terminal there: the
+    /// route `SignInRoute.choose` gives a plain login, and where that login would refuse (a browser sign-in with no
+    /// browser to open and no device grant) the pasted browser sign-in asked for by name. The user-pool flow goes
+    /// along only where the user-pool API is the route.
+    @Test(
+        arguments: [
+            (SignInRouteTests.Kind.userPool, BrowserHost.desktop, SignInRoute.userPool, nil, AuthFlowChoice.emailOTP),
+            (.userPool, .none, .userPool, nil, .emailOTP),
+            (.hostedUI, .desktop, .browser(.open(command: nil)), nil, nil),
+            (.hostedUI, .wsl, .browser(.open(command: nil)), nil, nil),
+            (.hostedUI, .ssh(serverAddress: "10.0.0.1", serverPort: "22"), .browser(.printURL), nil, nil),
+            (.hostedUI, .none, .browser(.paste), .paste, nil),
+            (.openID, .desktop, .browser(.open(command: nil)), nil, nil),
+            (.openID, .none, .browser(.paste), .paste, nil),
+            (.openIDWithDevice, .desktop, .browser(.open(command: nil)), nil, nil),
+            (.openIDWithDevice, .ssh(serverAddress: nil, serverPort: nil), .device(automatic: true), nil, nil),
+            (.openIDWithDevice, .none, .device(automatic: true), nil, nil),
+        ] as [(SignInRouteTests.Kind, BrowserHost, SignInRoute, SignInRoute.Asked.Mode?, AuthFlowChoice?)])
+    func eachProfileSignsInByTheRouteLoginTakesThere(
+        kind: SignInRouteTests.Kind, host: BrowserHost, route: SignInRoute, mode: SignInRoute.Asked.Mode?,
+        flow: AuthFlowChoice?
+    ) throws {
+        let need = SignInNeed(try SignInRouteTests.profile(kind, flow: .emailOTP), host: host)
+        #expect(need.profile == "work" && need.route == route && need.mode == mode && need.flow == flow, "\(need)")
+        // The same route login chooses, asked for as the remedy asks (a plain login, or the mode it names).
+        let chosen = SignInRouteTests.route(
+            try SignInRouteTests.profile(kind, flow: .emailOTP), .only(mode), interactive: true, host: host)
+        #expect(try chosen.get() == route)
+    }
+
+    /// A machine profile has no one to sign in: its login fetches a token, wherever it runs; a need known only by
+    /// its profile's name (an agent's answer about a profile this machine does not configure) names a plain login.
+    @Test func aMachineProfileAndAnUnknownProfileNameAPlainLogin() throws {
+        for host in [BrowserHost.desktop, .none] {
+            let machine = SignInNeed(try SignInRouteTests.profile(.openID, grant: .clientCredentials), host: host)
+            #expect(machine.route == .machine && machine.mode == nil && machine.flow == nil)
+        }
+        let unknown = SignInNeed(profile: "work", flow: .custom)
+        #expect(unknown.route == nil && unknown.mode == nil && unknown.flow == .custom)
     }
 }

@@ -4,21 +4,28 @@ import Testing
 /// How `login` (and a helper's own sign-in, which is a plain login) reaches the person: decided from what was
 /// asked, the profile and the place, with no terminal or process needed.
 @Suite struct SignInRouteTests {
-    /// An OpenID provider with the device grant (and so a browser sign-in), or a user pool with a Hosted UI.
-    static func profile(device: Bool, grant: GrantChoice = .user) throws -> ResolvedProfile {
+    /// How a profile of these tests signs in: a user pool by the API alone, or with a Hosted UI; another OpenID
+    /// provider, with or without the device grant.
+    enum Kind: CaseIterable { case userPool, hostedUI, openID, openIDWithDevice }
+
+    static func profile(_ kind: Kind, grant: GrantChoice = .user, flow: AuthFlowChoice? = nil) throws
+        -> ResolvedProfile
+    {
         var settings = ProfileSettings()
         settings.clientId = "cli"
         settings.grant = grant
-        if device {
+        settings.authFlow = flow
+        switch kind {
+        case .userPool, .hostedUI:
+            settings.userPoolId = "eu-west-1_abc"
+            settings.hostedUI = kind == .hostedUI ? "https://app.auth.eu-west-1.amazoncognito.com" : nil
+        case .openID, .openIDWithDevice:
             settings.issuer = "https://idp.example.com"
             var endpoints = OAuthEndpointSettings()
             endpoints.authorization = "https://idp.example.com/authorize"
             endpoints.token = "https://idp.example.com/token"
-            endpoints.deviceAuthorization = "https://idp.example.com/device"
+            endpoints.deviceAuthorization = kind == .openIDWithDevice ? "https://idp.example.com/device" : nil
             settings.oauthEndpoints = endpoints
-        } else {
-            settings.userPoolId = "eu-west-1_abc"
-            settings.hostedUI = "https://app.auth.eu-west-1.amazoncognito.com"
         }
         return try ResolvedProfile(name: "work", settings: settings)
     }
@@ -34,12 +41,12 @@ import Testing
     }
 
     @Test func aPlainLoginOpensTheBrowserOnADesktopAndUsesACodeWhereNoneCanBeOpened() throws {
-        let device = try Self.profile(device: true)
+        let device = try Self.profile(.openIDWithDevice)
         #expect(try Self.route(device, host: .desktop).get() == .browser(.open(command: nil)))
         #expect(try Self.route(device, host: .none).get() == .device(automatic: true))
         #expect(
             try Self.route(device, host: .ssh(serverAddress: nil, serverPort: nil)).get() == .device(automatic: true))
-        let pool = try Self.profile(device: false)
+        let pool = try Self.profile(.hostedUI)
         #expect(try Self.route(pool, host: .ssh(serverAddress: nil, serverPort: nil)).get() == .browser(.printURL))
         guard case .failure(.noDesktop) = Self.route(pool, host: .none) else {
             Issue.record("no desktop, no SSH, no device grant: nothing to open")
@@ -48,7 +55,7 @@ import Testing
     }
 
     @Test func withoutATerminalAPlainLoginNeverWaitsAndABrowserAskedForByNameIsRefusedWhenForbidden() throws {
-        let device = try Self.profile(device: true)
+        let device = try Self.profile(.openIDWithDevice)
         guard case .failure(.noTerminal) = Self.route(device, interactive: false, host: .desktop) else {
             Issue.record("a plain login without a terminal opens nothing")
             return
@@ -65,7 +72,7 @@ import Testing
     }
 
     @Test func askedModesMachineProfilesAndUserPoolOptionsWin() throws {
-        let pool = try Self.profile(device: false)
+        let pool = try Self.profile(.hostedUI)
         let password = SignInRoute.Asked(
             mode: nil, browserCommand: nil, browserOptionGiven: false, userPoolOptionGiven: true)
         #expect(try Self.route(pool, password, host: .desktop).get() == .userPool)
@@ -75,7 +82,7 @@ import Testing
             Issue.record("Cognito has no device grant")
             return
         }
-        let machine = try Self.profile(device: true, grant: .clientCredentials)
+        let machine = try Self.profile(.openIDWithDevice, grant: .clientCredentials)
         #expect(try Self.route(machine, host: .none).get() == .machine)
         let paste = SignInRoute.Asked(
             mode: .paste, browserCommand: nil, browserOptionGiven: true, userPoolOptionGiven: false)

@@ -62,19 +62,20 @@ import Testing
         #expect(user["source"] as? String == "browser")
         #expect((user["attributes"] as? [String: String])?["sub"] == subject)
 
-        // The user-pool operations say they need a user pool, and which command to use instead.
+        // The user-pool operations say they need a user pool, and which command to use instead: the browser
+        // sign-in as it goes here, with no browser to open (pasted back).
         cli.remember(OAuthServer.poolUser.password, as: "the password")
         let password = try await cli.run(
             ["login", "--password", "--username", "kim", "--password-stdin"],
             stdin: OAuthServer.poolUser.password + "\n")
         #expect(password.status != 0)
         #expect(password.stderrText.contains("not a Cognito user pool"), "\(password.stderrText)")
-        #expect(password.stderrText.contains("'authvault login --profile default --browser'"), "\(password.stderrText)")
+        #expect(password.stderrText.contains("'authvault login --profile default --paste'"), "\(password.stderrText)")
         let mfa = try await cli.run(["mfa", "status"])
         #expect(mfa.status != 0)
         #expect(
             mfa.stderrText.contains("not a Cognito user pool")
-                && mfa.stderrText.contains("'authvault login --profile default --browser'"), "\(mfa.stderrText)")
+                && mfa.stderrText.contains("'authvault login --profile default --paste'"), "\(mfa.stderrText)")
         let global = try await cli.run(["logout", "--global"])
         #expect(global.status == 2)
         #expect(global.stderrText.contains("'authvault logout --profile default --browser'"), "\(global.stderrText)")

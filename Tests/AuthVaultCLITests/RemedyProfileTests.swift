@@ -95,6 +95,46 @@ import Testing
         cli.expectNoSecretLeaks()
     }
 
+    /// The remedy's login is the one that signs the profile in where it is said (`SignInNeed`, by login's own
+    /// choice): the user-pool API names its flow; a Hosted UI opens the browser on a desktop and prints its address
+    /// over SSH (a plain login, the user-pool flow no part of it), and with no browser to open and no device grant
+    /// asks for the pasted sign-in. The same for a helper, `token`, `whoami` and `status`.
+    @Test func theSignInRemedyNamesTheRouteLoginTakesHere() async throws {
+        let cli = try HeadlessCLI()
+        for (name, hostedUI) in [("pool", nil), ("hosted", "https://hosted.auth.us-east-1.amazoncognito.com")] {
+            let made = try await cli.run(
+                ["--profile", name, "configure", "--user-pool-id", "us-east-1_\(name)", "--client-id", name]
+                    + (hostedUI.map { ["--hosted-ui", $0] } ?? [])
+                    + ["--auth-flow", "email-otp", "--vault", "file", "--helper-host", "\(name).example.com"])
+            try #require(made.status == 0, "\(made.stderrText)")
+        }
+        let places: [(String, [String: String], String, String)] = [
+            ("no display", [:], "--auth-flow email-otp", "--paste"),
+            ("a desktop", ["DISPLAY": ":0"], "--auth-flow email-otp", ""),
+            ("SSH", ["SSH_CONNECTION": "10.0.0.2 50000 10.0.0.1 22"], "--auth-flow email-otp", ""),
+        ]
+        for (place, environment, poolOptions, hostedOptions) in places {
+            for (name, options) in [("pool", poolOptions), ("hosted", hostedOptions)] {
+                let login = "'authvault login --profile \(name)\(options.isEmpty ? "" : " " + options)'"
+                let token = await cli.runInProcess(["--profile", name, "token"], extraEnvironment: environment)
+                let whoami = await cli.runInProcess(["--profile", name, "whoami"], extraEnvironment: environment)
+                // git's request is read from the process's own standard input: a process of its own.
+                let git = try await cli.run(
+                    ["git-credential", "get"], stdin: "protocol=https\nhost=\(name).example.com\n\n",
+                    extraEnvironment: environment)
+                for (command, output) in [("token", token), ("whoami", whoami), ("git-credential", git)] {
+                    #expect(
+                        output.status == 3 && output.stderrText.hasSuffix("Run \(login) in a terminal.\n"),
+                        "\(place), \(name), \(command): \(output.stderrText)")
+                }
+                let status = await cli.runInProcess(["--profile", name, "status"], extraEnvironment: environment)
+                #expect(
+                    status.status == 3 && status.stdoutText.contains("not signed in; run \(login)"),
+                    "\(place), \(name), status: \(status.stdoutText)")
+            }
+        }
+    }
+
     /// With --debug the library's error underneath is named, by type and case only; without it, the exact lines
     /// above show nothing more is said.
     @Test func debugNamesTheErrorUnderneath() async throws {

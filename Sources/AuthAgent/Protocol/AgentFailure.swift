@@ -19,10 +19,13 @@ public enum AgentErrorCode: String, Sendable, Equatable, CaseIterable {
 public struct AgentFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: AgentErrorCode
     public let message: String
+    /// For a sign-in answer to the agent's own user: how the profile signs in where the agent runs.
+    public let signIn: AgentSignIn?
 
-    public init(_ code: AgentErrorCode, _ message: String) {
+    public init(_ code: AgentErrorCode, _ message: String, signIn: AgentSignIn? = nil) {
         self.code = code
         self.message = message
+        self.signIn = signIn
     }
 
     public var description: String { "\(message) [\(code.rawValue)]" }

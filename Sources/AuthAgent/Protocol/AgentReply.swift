@@ -34,7 +34,8 @@ public struct AgentVersion: Sendable, Equatable {
     public let pid: Int32
 }
 
-/// One reply line. Every reply carries `"v"` and `"ok"`; failures carry `{"code","message"}` under `"error"`.
+/// One reply line. Every reply carries `"v"` and `"ok"`; failures carry `{"code","message"}` under `"error"`, and a
+/// sign-in answer to the agent's own user `"signIn"` beside them (`AgentSignIn`).
 /// Package-wide for its fuzz target.
 package enum AgentReply: Sendable, Equatable {
     case token(AgentToken)
@@ -87,7 +88,10 @@ package enum AgentReply: Sendable, Equatable {
             fields.append(JSONMember("ok", .bool(false)))
             fields.append(
                 JSONMember(
-                    "error", .object(("code", .string(failure.code.rawValue)), ("message", .string(failure.message)))))
+                    "error",
+                    .object(
+                        ("code", .string(failure.code.rawValue)), ("message", .string(failure.message)),
+                        ("signIn", failure.signIn?.json))))
         }
         var bytes: [UInt8] = []
         JSONValue.object(fields).write(into: &bytes)
@@ -105,8 +109,11 @@ package enum AgentReply: Sendable, Equatable {
         guard ok else {
             guard let error = message["error"], let message = error["message"]?.string, let code = error["code"]?.string
             else { return nil }
-            // A code this client does not know yet (a newer agent) still reads as a failure.
-            return .failure(AgentFailure(AgentErrorCode(rawValue: code) ?? .internal, message))
+            // A code this client does not know yet (a newer agent) still reads as a failure; a sign-in it cannot
+            // read is left out, as an older agent sends none.
+            return .failure(
+                AgentFailure(
+                    AgentErrorCode(rawValue: code) ?? .internal, message, signIn: AgentSignIn(error["signIn"])))
         }
         switch request {
         case .token:

@@ -37,6 +37,10 @@ public protocol AgentProfileProvider: Sendable {
     /// locked — no passphrase or key cache is used again — until `unlockVaults()`.
     func lockVaults() async
 
+    /// How `profile` signs in where the agent runs, for a sign-in answer to the agent's own user (a client with no
+    /// configuration of the profile names it in its remedy); nil when the host does not say.
+    func signIn(profile: String) async -> AgentSignIn?
+
     /// For `unlock`: open the vaults again, the way they were opened at start (throw `.vaultLocked` saying why not).
     func unlockVaults() async throws(AgentFailure)
 }
@@ -46,6 +50,9 @@ public protocol AgentProfileProvider: Sendable {
 public typealias ServedStores = @Sendable (_ profile: String) async -> AuthStore?
 
 extension AgentProfileProvider {
+    /// A host that does not say how its profiles sign in: clients name a plain login.
+    public func signIn(profile: String) async -> AgentSignIn? { nil }
+
     /// A host that serves tokens only.
     public func awsCredentialRequest(profile: String, guest: Bool) async throws(AgentFailure) -> AWSCredentialRequest {
         throw AgentFailure(.badRequest, "This agent serves no AWS credentials.")

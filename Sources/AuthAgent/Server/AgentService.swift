@@ -123,7 +123,7 @@ final class AgentService: Sendable {
             clock = store.clock
         } catch {
             if error.code != .signInRequired && error.code != .unknownProfile { log("profile '\(profile)': \(error)") }
-            return AgentReply.failure(served.told(error, profile: profile)).line
+            return AgentReply.failure(await shown(error, profile: profile, served: served)).line
         }
         return Self.tokenLine(token, clock: clock, profile: told)
     }
@@ -158,8 +158,15 @@ final class AgentService: Sendable {
             if error.code != .signInRequired && error.code != .unknownProfile && error.code != .badRequest {
                 log("profile '\(profile)': \(error)")
             }
-            return .failure(served.told(error, profile: profile))
+            return .failure(await shown(error, profile: profile, served: served))
         }
+    }
+
+    /// `failure` as the connection may see it (`ServedProfiles.told`); a sign-in answer to the agent's own user says
+    /// how the profile signs in here, as the host knows it.
+    private func shown(_ failure: AgentFailure, profile: String, served: ServedProfiles) async -> AgentFailure {
+        guard failure.code == .signInRequired, served.isOwner else { return served.told(failure, profile: profile) }
+        return AgentFailure(failure.code, failure.message, signIn: await provider.signIn(profile: profile))
     }
 
     /// The named profile (made if needed), or every profile the agent holds.

@@ -81,6 +81,11 @@ final class AgentProfiles: AgentProfileProvider {
         }
     }
 
+    /// From the session the profile's store was made in, at the agent's place.
+    public func signIn(profile: String) async -> AgentSignIn? {
+        sessions.withLock { $0[profile] }?.signInNeed.agentSignIn
+    }
+
     public func lockVaults() async {
         try? await fileVault.lock()
     }

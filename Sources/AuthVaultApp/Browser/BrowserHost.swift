@@ -34,3 +34,18 @@ public enum BrowserHost: Sendable, Equatable {
         return "ssh -L \(port):127.0.0.1:\(port)\(portOption) \(host)"
     }
 }
+
+extension BrowserHost {
+    /// What tells where a browser is, read only when asked (a sign-in need worded, never a token served): the
+    /// environment, and the caller's reader of the kernel's release string. Held by value: nothing is allocated for
+    /// it on the way to a token.
+    struct Source: Sendable {
+        let environment: EnvironmentVariables?
+        let kernelRelease: @Sendable () -> String?
+
+        /// Where nothing is read (a session built in code): no browser is assumed.
+        static let unknown = Source(environment: nil, kernelRelease: { nil })
+
+        var host: BrowserHost { environment.map { BrowserHost.detect($0, osRelease: kernelRelease()) } ?? .none }
+    }
+}

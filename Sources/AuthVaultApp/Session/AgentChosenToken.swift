@@ -39,7 +39,7 @@ extension Application {
             trace("the agent at \(path) gave no token for \(target.scheme)://\(target.endpoint) (\(error))")
             if case .server(let failure) = error {
                 if failure.code == .unknownProfile { return nil }
-                throw .agent(SignInNeed(profile: asked), failure: failure)
+                throw .agent(failure.signInNeed(asked: asked), failure: failure)
             }
             if let unreachable = unreachableNamedAgent(error, path: path) { throw unreachable }
             throw .agent(SignInNeed(profile: asked), failure: AgentFailure(.internal, error.description))

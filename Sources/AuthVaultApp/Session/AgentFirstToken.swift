@@ -90,8 +90,9 @@ extension Application {
     /// the agent the user named at `path` could not be reached and it has no profile either. Another
     /// user's agent (`agentUid`, a container's client) is final about the profiles it does not serve too: this
     /// user's direct path has no such profile; and so is the agent that stands for a configuration this client
-    /// does not have (a remote shell), whose direct path has no profile either. A sign-in answer names the profile's
-    /// flow, read from the configuration only then (the agent's path reads none).
+    /// does not have (a remote shell), whose direct path has no profile either. A sign-in answer names how the
+    /// profile signs in here, read from the configuration only then (the agent's path reads none), else as the agent
+    /// says it signs in there.
     func finalAgentAnswer<Served>(_ error: AgentClientError, profile: String, path: String) throws(ApplicationError)
         -> AgentAnswer<Served>
     {
@@ -100,8 +101,8 @@ extension Application {
         }
         switch failure.code {
         case .signInRequired:
-            let flow = (try? configStore.profile(named: profile))?.authFlow
-            throw .agent(SignInNeed(profile: profile, flow: flow), failure: failure)
+            let need = (try? configStore.profile(named: profile)).map { SignInNeed($0, host: browserHost) }
+            throw .agent(need ?? failure.signInNeed(asked: profile), failure: failure)
         case .vaultLocked, .network: throw .agent(SignInNeed(profile: profile), failure: failure)
         case .unknownProfile where agentUid != nil || agentStandsForConfiguration:
             throw .agent(SignInNeed(profile: profile), failure: failure)

@@ -32,7 +32,7 @@ extension ProfileSession {
         let backend = vault.backend(profile: profile, binding: settings.binding)
         let connection = ProviderConnection(
             userAgent: userAgent, proxy: proxy, now: { Date().timeIntervalSince1970 },
-            clock: ServerClock(), trace: .off)
+            clock: ServerClock(), trace: .off, browserHost: .unknown)
         return ProfileSession(
             profile: resolved, vault: backend, backend: backend.kind,
             lock: VaultFactory.lock(for: profile, in: vault.directory, trace: .off),

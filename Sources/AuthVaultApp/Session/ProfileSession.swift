@@ -14,6 +14,8 @@ public struct ProfileSession: Sendable {
     let lock: ProfileLock
     let authority: ProfileAuthority
     let store: AuthStore
+    /// Where a browser for a sign-in is, asked only when a failure needs one (`signInNeed`).
+    let browserHost: BrowserHost.Source
 
     /// The Cognito client, for the account operations that go around the store (sign-up, forgotten password, ...).
     func accountClient() async throws(ApplicationError) -> CognitoClient {
@@ -53,7 +55,9 @@ extension Application {
 
     /// How this application's stores reach their provider and keep time: from its environment and clock.
     var connection: ProviderConnection {
-        ProviderConnection(userAgent: userAgent, proxy: proxySettings, now: now, clock: serverClock(), trace: trace)
+        ProviderConnection(
+            userAgent: userAgent, proxy: proxySettings, now: now, clock: serverClock(), trace: trace,
+            browserHost: browserHostSource)
     }
 }
 
@@ -65,6 +69,8 @@ struct ProviderConnection: Sendable {
     let now: @Sendable () -> Double
     let clock: ServerClock
     let trace: DebugTrace
+    /// Where a browser for a sign-in is: the environment's for a configured profile.
+    let browserHost: BrowserHost.Source
 }
 
 extension ProfileSession {
@@ -87,6 +93,8 @@ extension ProfileSession {
             machine: profile.grant == .clientCredentials ? authority : nil,
             refreshesInBackground: refreshesInBackground, devicePolicy: devicePolicy,
             now: connection.now, clock: connection.clock, trace: connection.trace)
-        self.init(profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store)
+        self.init(
+            profile: profile, vault: vault, backend: backend, lock: lock, authority: authority, store: store,
+            browserHost: connection.browserHost)
     }
 }

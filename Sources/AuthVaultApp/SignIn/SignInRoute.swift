@@ -22,7 +22,12 @@ public enum SignInRoute: Sendable, Equatable {
 
     /// What the login was asked for, by its options.
     public struct Asked: Sendable, Equatable {
-        public enum Mode: Sendable, Equatable { case browser, noBrowser, paste, device }
+        /// Named as the agent's sign-in answer carries it (`AgentSignIn`), and as login's options spell it.
+        public enum Mode: String, Sendable, Equatable {
+            case browser
+            case noBrowser = "no-browser"
+            case paste, device
+        }
         public var mode: Mode?
         public var browserCommand: String?
         /// Any browser option (a mode, the command, the identity provider, the timeout).
@@ -40,6 +45,12 @@ public enum SignInRoute: Sendable, Equatable {
         /// A plain `login`, which a helper's sign-in is too.
         public static let plain = Asked(
             mode: nil, browserCommand: nil, browserOptionGiven: false, userPoolOptionGiven: false)
+
+        /// A `login` given `mode` (its option) and nothing else; a plain one for nil.
+        public static func only(_ mode: Mode?) -> Asked {
+            mode.map { Asked(mode: $0, browserCommand: nil, browserOptionGiven: true, userPoolOptionGiven: false) }
+                ?? plain
+        }
     }
 
     /// Why there is no route; the front end words each with its options.

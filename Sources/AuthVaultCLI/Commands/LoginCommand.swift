@@ -239,15 +239,22 @@ struct LoginCommand: CLICommand {
 
     /// What the options ask for, in the application's terms.
     private var asked: SignInRoute.Asked {
-        let mode: SignInRoute.Asked.Mode? =
-            arguments.flag(Self.device)
-            ? .device
-            : arguments.flag(Self.paste)
-                ? .paste : arguments.flag(Self.noBrowser) ? .noBrowser : arguments.flag(Self.browser) ? .browser : nil
+        let modes: [SignInRoute.Asked.Mode] = [.device, .paste, .noBrowser, .browser]
+        let mode = modes.first { arguments.flag(Self.option(for: $0)) }
         return SignInRoute.Asked(
             mode: mode, browserCommand: arguments.value(Self.browserCommand),
             browserOptionGiven: Self.browserOptions.contains { arguments.flag($0) || arguments.value($0) != nil },
             userPoolOptionGiven: Self.passwordOptions.contains { arguments.flag($0) || !arguments.values($0).isEmpty })
+    }
+
+    /// The option that asks for `mode` by name (a remedy names it too).
+    static func option(for mode: SignInRoute.Asked.Mode) -> OptionSpec {
+        switch mode {
+        case .browser: browser
+        case .noBrowser: noBrowser
+        case .paste: paste
+        case .device: device
+        }
     }
 
     /// The application's choice (`SignInRoute.choose`), its refusals worded with login's options. A device code

@@ -82,7 +82,9 @@ struct StatusCommand: CLICommand {
             try await context.application.profileStatus(named: name)
         }
         let problem = status.problem.map {
-            Self.words($0, profile: status.profile.name, now: status.now, providerNow: status.providerNow)
+            Self.words(
+                $0, need: SignInNeed(status.profile, host: context.application.browserHost), now: status.now,
+                providerNow: status.providerNow)
         }
         let exitStatus: ExitStatus =
             switch status.problem {
@@ -97,8 +99,9 @@ struct StatusCommand: CLICommand {
     }
 
     /// The problem as a person reads it, with the command that helps.
-    private static func words(_ problem: StatusProblem, profile: String, now: Double, providerNow: Double) -> String {
-        let login = Remedy.command("login", profile: profile)
+    private static func words(_ problem: StatusProblem, need: SignInNeed, now: Double, providerNow: Double) -> String {
+        let profile = need.profile
+        let login = Remedy.login(need)
         let token = Remedy.command("token", profile: profile)
         return switch problem {
         case .refreshFailing(let at, let reason):

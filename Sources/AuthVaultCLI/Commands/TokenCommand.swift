@@ -19,9 +19,11 @@ struct TokenCommand: CLICommand {
         name: "token",
         abstract: "Print a valid access token (or ID token) for the profile.",
         discussion: """
-            Without a usable session it exits with status 3 and says which command to run. With
-            'configure --helper-sign-in on' it first signs in on the terminal (/dev/tty) or desktop as a plain 'login'
-            would, unless --non-interactive, AUTHVAULT_NON_INTERACTIVE or GIT_TERMINAL_PROMPT=0 forbids it.
+            Without a usable session it exits with status 3 and says which command to run: the login that signs the
+            profile in on this machine ('--paste' added where no browser can be opened and there is no device
+            grant). With 'configure --helper-sign-in on' it first signs in on the terminal (/dev/tty) or desktop as a
+            plain 'login' would, unless --non-interactive, AUTHVAULT_NON_INTERACTIVE or GIT_TERMINAL_PROMPT=0 forbids
+            it.
             """,
         options: [idToken, format.spec, json, claims])
 

@@ -11,7 +11,7 @@ extension CommandContext {
             environment: variables, configPath: configPath, prompter: prompter,
             userAgent: "authvault/\(AuthVault.version)",
             notice: { standardError.line(Remedy.message($0.description, Remedy.of($0))) },
-            trace: trace)
+            trace: trace, kernelRelease: BrowserHost.kernelRelease)
     }
 }
 

@@ -15,11 +15,18 @@ enum Remedy {
     }
 
     /// Every "sign in" remedy, a tool's log included (where no one is at a terminal to be asked): the exact command
-    /// that signs the profile in, naming its way of signing in when it is not a password (a code Cognito sends, a
-    /// choice, custom challenges).
+    /// that signs the profile in here.
     static func signIn(_ need: SignInNeed) -> String {
-        let method = need.flow.map { $0 == .srp || $0 == .password ? "" : "--auth-flow \($0.rawValue)" } ?? ""
-        return "Run \(command("login", profile: need.profile, method)) in a terminal."
+        "Run \(login(need)) in a terminal."
+    }
+
+    /// The `login` that signs the profile in as the application found it would here (`SignInNeed`), quoted: a plain
+    /// one, with the way a plain one would refuse asked for by name, and the user-pool flow when it is no password
+    /// (a code Cognito sends, a choice, custom challenges).
+    static func login(_ need: SignInNeed) -> String {
+        let way = need.mode.map { "--" + LoginCommand.option(for: $0).long }
+        let flow = need.flow.flatMap { $0 == .srp || $0 == .password ? nil : "--auth-flow \($0.rawValue)" }
+        return command("login", profile: need.profile, [way, flow].compactMap { $0 }.joined(separator: " "))
     }
 
     static func guestWhileSignedIn(profile: String) -> String {
@@ -67,7 +74,7 @@ enum Remedy {
     static func of(_ step: NextStep, profile: String) -> String {
         switch step {
         case .signInAgain: "Run \(command("login", profile: profile)) again."
-        case .signInInBrowser: "Sign in with \(command("login", profile: profile, "--browser"))."
+        case .signInWithoutUserPool(let need): "Sign in with \(login(need))."
         case .askForAccessToken:
             "Ask for its access token: \(command("token", profile: profile)) (for kubectl-credential, --token access)."
         case .trustPrivateCA:

@@ -39,7 +39,7 @@ def main():
             screen += chunk
         text = screen.decode(errors="replace")
         if not pasted and "Redirect URL: " in text:
-            url = re.search(r"(http://\S+/oauth2/authorize\?\S+)", text).group(1)
+            url = re.search(r"(http://\S+/authorize/?\?\S+)", text).group(1)  # Cognito's path or DOT's own
             redirect_uri = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query))["redirect_uri"]
             origin = redirect_uri.split("/callback")[0] + "/"
             result = subprocess.run([sys.executable, os.path.join(HERE, "browser.py"), url, origin, cookie_file, username, password],
