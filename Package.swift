@@ -77,13 +77,16 @@ let package = Package(
         // The functions start-up, a warm `token` and the helpers run are laid out together (startup.order, made by
         // Scripts/update-symbol-order.sh; the Makefile's release builds emit a section per function): the kernel
         // maps code 64 KB around each page a process touches, and those functions were spread over 15 MB of text.
+        // The functions without a symbol, which the list cannot name, lie together before the rest
+        // (private-functions.ld).
         .executableTarget(
-            name: "authvault", dependencies: ["AuthVaultCLI"], exclude: ["startup.order"],
+            name: "authvault", dependencies: ["AuthVaultCLI"], exclude: ["startup.order", "private-functions.ld"],
             linkerSettings: [
                 .unsafeFlags([
                     "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/authvault/startup.order",
                     "-Xlinker", "--no-warn-symbol-ordering",
+                    "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/Sources/authvault/private-functions.ld",
                 ])
             ]),
 

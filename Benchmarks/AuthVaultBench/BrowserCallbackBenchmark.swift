@@ -46,7 +46,8 @@ enum BrowserCallbackBenchmark {
                     "secret service",
                     SecretServiceVault(
                         changeStamps: fileVault.changeStamps,
-                        bindings: ["browser-bench": .init(userPoolId: "us-east-1_Bench", clientId: clientId)])
+                        bindings: ["browser-bench": .init(userPoolId: "us-east-1_Bench", clientId: clientId)],
+                        timeout: VaultBenchmarks.secretServiceTimeout)
                 ))
         }
         var rows: [Row] = []

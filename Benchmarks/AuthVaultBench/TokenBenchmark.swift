@@ -33,6 +33,7 @@ enum TokenBenchmark {
             [
                 "HOME=\(root)", "XDG_CONFIG_HOME=\(root)/config", "XDG_DATA_HOME=\(root)/data",
                 "AUTHVAULT_VAULT_PASSPHRASE=benchmark passphrase", "PATH=/usr/bin:/bin",
+                "AUTHVAULT_SECRET_SERVICE_TIMEOUT=\(Int(VaultBenchmarks.secretServiceTimeout.components.seconds))",
             ]
             + ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"].compactMap { name in
                 ProcessInfo.processInfo.environment[name].map { "\(name)=\($0)" }
@@ -58,7 +59,8 @@ enum TokenBenchmark {
         defer { try? spawnAndWait([authvault, "vault", "lock"], environment: environment) }
         let secretService = SecretServiceVault(
             changeStamps: ChangeStamps(dataDirectory: "\(root)/data/authvault"),
-            bindings: ["keyring": .init(userPoolId: "us-east-1_Bench", clientId: "bench")])
+            bindings: ["keyring": .init(userPoolId: "us-east-1_Bench", clientId: "bench")],
+            timeout: VaultBenchmarks.secretServiceTimeout)
         try await secretService.save(record(profile: "keyring"))
         defer { Task { try? await secretService.delete(profile: "keyring") } }
 

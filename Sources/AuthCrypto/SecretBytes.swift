@@ -20,6 +20,11 @@ public struct SecretBytes: Sendable, Equatable, CustomStringConvertible, CustomD
         }
     }
 
+    /// Copies `bytes`: `init(_:)` for the buffers C calls hand back, without its generic look for contiguous storage.
+    public init(_ bytes: UnsafeRawBufferPointer) {
+        storage = SecretStorage(copying: bytes)
+    }
+
     /// The UTF-8 encoding of `string` (a password, a token).
     public init(utf8 string: String) {
         self.init(string.utf8)

@@ -6,7 +6,9 @@
 /// read this way has a test that its reading and its conformance agree, field for field.
 public struct JSONFields {
     /// Not read the way the conformance reads it: the caller decodes with JSONDecoder instead.
-    public struct Refused: Error {}
+    public struct Refused: Error {
+        @usableFromInline init() {}
+    }
 
     private let members: [JSONMember]
 
@@ -82,7 +84,9 @@ public struct JSONFields {
         return try elements.map { element throws(Refused) in try read(JSONFields(element)) }
     }
 
-    /// An object of objects by name (a `[String: T]` property), each read by `read`.
+    /// An object of objects by name (a `[String: T]` property), each read by `read`. Inlinable for the reason
+    /// `JSONValue.parse(_:)` is: the dictionary's code is then the caller's, specialized.
+    @inlinable
     public func objectsByName<T>(_ key: String, _ read: (JSONFields) throws(Refused) -> T) throws(Refused)
         -> [String: T]?
     {

@@ -12,6 +12,9 @@ extension JSONValue {
         return parser.atEnd ? value : nil
     }
 
+    /// Inlinable, so that the caller's collection is known where it is called: a generic call in another module
+    /// reaches the standard library's unspecialized code, which lies apart from the rest of a warm command's.
+    @inlinable
     public static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
         if let parsed = bytes.withContiguousStorageIfAvailable({ parse(UnsafeRawBufferPointer($0)) }) { return parsed }
         return Array(bytes).withUnsafeBytes { parse($0) }

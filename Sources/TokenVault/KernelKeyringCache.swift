@@ -33,12 +33,14 @@ struct KernelKeyringCache: Sendable {
     /// Owner (uid) only; nothing for possessors, the group or others.
     static let permissions = key_perm_t(KEY_USR_VIEW | KEY_USR_READ | KEY_USR_SEARCH | KEY_USR_LINK)
     private let keyring = KEY_SPEC_USER_KEYRING
-    private let timeoutSeconds: UInt32
+    private let timeout: Duration
+    /// Worked out when a key is stored, not on every read of one.
+    private var timeoutSeconds: UInt32 { UInt32(clamping: max(1, Int64(timeout.inSeconds.rounded(.up)))) }
     /// keyctl_set_timeout, or a stand-in that fails (tests of the path that must leave no key behind).
     private let setTimeout: @Sendable (Int32, UInt32) -> Int
 
     init(timeout: Duration, setTimeout: @escaping @Sendable (Int32, UInt32) -> Int = { keyctl_set_timeout($0, $1) }) {
-        timeoutSeconds = UInt32(clamping: max(1, Int64(timeout.inSeconds.rounded(.up))))
+        self.timeout = timeout
         self.setTimeout = setTimeout
     }
 

@@ -117,8 +117,7 @@ struct VaultFactory: Sendable {
             }
         }
         let prompter = application.prompter
-        let introduction = newPassphraseIntroduction()
-        return PassphraseSource(tries: 3) { purpose throws(VaultError) in
+        return PassphraseSource(tries: 3) { [self] purpose throws(VaultError) in
             // Looked for only when a passphrase is needed: a warm command never opens the terminal. Said alike by a
             // command without a terminal and by the agent, which asks nobody.
             guard prompter.canAskForSecret else {
@@ -128,7 +127,7 @@ struct VaultFactory: Sendable {
             }
             let asked: String =
                 switch purpose {
-                case .create: "\(introduction)\nNew \(prompt.lowercased()): "
+                case .create: "\(newPassphraseIntroduction())\nNew \(prompt.lowercased()): "
                 case .unlock: "\(prompt): "
                 case .retryUnlock: "Wrong \(prompt.lowercased()), try again.\n\(prompt): "
                 }
@@ -171,7 +170,7 @@ struct VaultFactory: Sendable {
     private func keyCache() throws(ApplicationError) -> DataKeyCache {
         // Up to a year: the kernel keeps a key's time-out in 32 bits of seconds.
         let seconds = try seconds(from: "AUTHVAULT_KEY_CACHE_TIMEOUT", default: 3600, maximum: 365 * 86_400)
-        return seconds == 0 ? .disabled : .userKeyring(timeout: .seconds(seconds))
+        return seconds == 0 ? .disabled : .userKeyring(timeout: .milliseconds(Int64(seconds * 1000)))
     }
 
     private func secretServiceTimeout() throws(ApplicationError) -> Duration {
