@@ -33,7 +33,7 @@ import TokenVault
             profile: opened.profile, vault: SilentSecretService(), backend: .secretService, lock: opened.lock,
             connection: ProviderConnection(
                 userAgent: "authvault-test", proxy: .init(), now: { Date().timeIntervalSince1970 },
-                clock: ServerClock(), trace: .off),
+                clock: ServerClock(), trace: .off, browserHost: .unknown),
             refreshesInBackground: false, devicePolicy: nil)
         let input = GivenInput("correct horse\n")
         let answers = Answers(piped: [.password], input: input, prompter: NoPrompter())
