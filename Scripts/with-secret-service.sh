@@ -12,15 +12,23 @@ for directory in home data config cache state runtime; do mkdir -m 700 -p "$root
 export HOME="$root/home" XDG_DATA_HOME="$root/data" XDG_CONFIG_HOME="$root/config" XDG_CACHE_HOME="$root/cache" \
        XDG_STATE_HOME="$root/state" XDG_RUNTIME_DIR="$root/runtime"
 
-# Inside the new bus: start the keyring, wait for its default collection, run the command, stop the keyring.
+# Inside the new bus: start the keyring, wait until its default collection is there and unlocked (the daemon names
+# the collection before the unlock is done: a command started then found it locked), run the command, stop the keyring.
 inner='
 printf "authvault-keyring-password" | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 &
 keyring=$!
+unlocked=no
 for _ in $(seq 1 500); do
-    if dbus-send --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
-        org.freedesktop.Secret.Service.ReadAlias string:default 2>/dev/null | grep -q /collection/; then break; fi
+    if dbus-send --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets/aliases/default \
+        org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked 2>/dev/null \
+        | grep -q "boolean false"; then unlocked=yes; break; fi
     sleep 0.02
 done
+if [ "$unlocked" != yes ]; then
+    echo "with-secret-service: the keyring daemon did not unlock its default collection within 10 s" >&2
+    kill $keyring 2>/dev/null || true
+    exit 1
+fi
 status=0
 keyctl session - "$@" || status=$?
 kill $keyring 2>/dev/null || true
