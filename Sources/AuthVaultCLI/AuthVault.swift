@@ -119,7 +119,7 @@ public enum AuthVault {
             let context = CommandContext(
                 variables: environment, standardOutput: standardOutput,
                 standardError: standardError, standardInput: standardInput ?? ProcessStandardInput(),
-                globalArguments: parsed, command: type.spec.name)
+                globalArguments: parsed, command: type.name)
             do {
                 let command = try type.init(arguments: parsed)
                 try await command.run(in: context)

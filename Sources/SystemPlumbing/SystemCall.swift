@@ -24,6 +24,8 @@ package struct SystemCallError: Error, Sendable, Equatable, CustomStringConverti
 /// The one place a system call interrupted by a signal (EINTR) is restarted: callers see only real outcomes.
 package enum SystemCall {
     /// Calls `body` again while it fails with EINTR (a signal arrived); -1 with any other errno is thrown.
+    /// Inlinable, so that each caller compares its own integer type, not through the generic one.
+    @inlinable
     package static func retryingInterrupts<Result: SignedInteger>(
         _ call: String, _ body: () -> Result
     ) throws(SystemCallError) -> Result {

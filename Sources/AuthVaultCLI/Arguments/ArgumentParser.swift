@@ -81,7 +81,7 @@ struct ArgumentParser {
                 })
             {
                 node = .command(defaultCommand)
-                path.append(defaultCommand.spec.name)
+                path.append(defaultCommand.name)
             }
             let options = currentOptions()
             let option: OptionSpec?
@@ -132,7 +132,7 @@ struct ArgumentParser {
         if parsed.flag(GlobalOption.version) { return .version }
         if case .group(_, _, _, let defaultCommand?) = node {
             node = .command(defaultCommand)
-            path.append(defaultCommand.spec.name)
+            path.append(defaultCommand.name)
         }
         guard case .command(let type) = node else {
             if path.count == 1 { return .help(node, path: path) }

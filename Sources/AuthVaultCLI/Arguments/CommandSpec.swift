@@ -39,6 +39,8 @@ struct RenamedOption: Sendable {
 
 /// A command the user can run: its spec, how it is built from parsed arguments, and what it does.
 protocol CLICommand: Sendable {
+    /// The name the command is run by, apart from its spec: finding a command by name builds no other's spec.
+    static var name: String { get }
     static var spec: CommandSpec { get }
     init(arguments: ParsedArguments) throws(UsageError)
     /// On the caller's executor (nonsending): a command that answers without awaiting any actor — a token from the
@@ -54,7 +56,7 @@ indirect enum CommandNode: Sendable {
 
     var name: String {
         switch self {
-        case .command(let type): return type.spec.name
+        case .command(let type): return type.name
         case .group(let name, _, _, _): return name
         }
     }

@@ -10,7 +10,7 @@ enum HelpFormatter {
             lines.append("USAGE: \(commandPath) <command> [options]")
             if let defaultCommand {
                 lines.append(
-                    "       \(commandPath) [options]   (the same as '\(commandPath) \(defaultCommand.spec.name)')")
+                    "       \(commandPath) [options]   (the same as '\(commandPath) \(defaultCommand.name)')")
             }
             lines.append("")
             lines.append("COMMANDS:")

@@ -59,7 +59,7 @@ enum ManPageFormatter {
                 roff += [
                     ".br",
                     bold(commandPath) + " [\\fIoptions\\fR]: the same as "
-                        + bold("\(commandPath) \(defaultCommand.spec.name)"),
+                        + bold("\(commandPath) \(defaultCommand.name)"),
                 ]
             }
             roff += [".SH DESCRIPTION", text(node.abstract), ".SH COMMANDS"]

@@ -38,8 +38,9 @@ struct SignUpCommand: CLICommand {
     static let attribute = OptionSpec.repeatable(
         "attribute", placeholder: "name=value",
         help: "A user attribute, such as name=Alice or custom:team=ops.")
+    static let name = "signup"
     static let spec = CommandSpec(
-        name: "signup",
+        name: name,
         abstract: "Create an account in the profile's user pool.",
         discussion: """
             The password is asked twice without echo on a terminal; scripts pipe it in with --password-stdin.
@@ -88,8 +89,9 @@ struct SignUpCommand: CLICommand {
 
 /// `authvault confirm-signup`: confirms a new account with the code Cognito sent.
 struct ConfirmSignUpCommand: CLICommand {
+    static let name = "confirm-signup"
     static let spec = CommandSpec(
-        name: "confirm-signup",
+        name: name,
         abstract: "Confirm a new account with the code Cognito sent.",
         discussion: """
             The code is asked without echo on a terminal; scripts pipe it in with --code-stdin (or pass --code, which
@@ -121,8 +123,9 @@ struct ResendCodeCommand: CodeRequestCommand {
     static let request = CodeRequest.signUpConfirmation
     static let sent = "a new code"
     static let next = "confirm-signup"
+    static let name = "resend-code"
     static let spec = CommandSpec(
-        name: "resend-code",
+        name: name,
         abstract: "Send a new code to confirm an account.",
         discussion:
             "For an account that is signed up but not confirmed yet. Cognito limits how often codes are sent (exit status 1 with LimitExceeded).",
@@ -140,8 +143,9 @@ struct ForgotPasswordCommand: CodeRequestCommand {
     static let request = CodeRequest.passwordReset
     static let sent = "a reset code"
     static let next = "confirm-forgot-password"
+    static let name = "forgot-password"
     static let spec = CommandSpec(
-        name: "forgot-password",
+        name: name,
         abstract: "Start a password reset: Cognito sends a code to the account's e-mail or phone.",
         discussion:
             "Then set the new password with 'authvault confirm-forgot-password' and the code. Signing in is not needed.",
@@ -156,8 +160,9 @@ struct ForgotPasswordCommand: CodeRequestCommand {
 
 /// `authvault confirm-forgot-password`: sets a new password with the reset code.
 struct ConfirmForgotPasswordCommand: CLICommand {
+    static let name = "confirm-forgot-password"
     static let spec = CommandSpec(
-        name: "confirm-forgot-password",
+        name: name,
         abstract: "Set a new password with the code from 'authvault forgot-password'.",
         discussion: """
             On a terminal the code and the new password (twice) are asked without echo. Scripts pipe them in: with
@@ -189,8 +194,9 @@ struct ConfirmForgotPasswordCommand: CLICommand {
 
 /// `authvault change-password`: changes the signed-in user's password.
 struct ChangePasswordCommand: CLICommand {
+    static let name = "change-password"
     static let spec = CommandSpec(
-        name: "change-password",
+        name: name,
         abstract: "Change the signed-in user's password.",
         discussion: """
             Needs a session (exit status 3 without one). On a terminal the current password and the new one (twice)

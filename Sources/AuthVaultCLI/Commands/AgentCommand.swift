@@ -21,8 +21,9 @@ struct AgentCommand: CLICommand {
         help:
             "Also listen on the socket at this path, which serves the tokens of these profiles and nothing else: what a container of your own user id gets instead of the whole agent."
     )
+    static let name = "agent"
     static let spec = CommandSpec(
-        name: "agent",
+        name: name,
         abstract: "Serve tokens to local processes over a Unix socket until stopped.",
         discussion: """
             The socket is 0600 in a 0700 directory and every connection's user id is checked: whoever reaches it as

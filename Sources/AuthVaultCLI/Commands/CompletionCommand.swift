@@ -2,8 +2,10 @@
 struct CompletionCommand: CLICommand {
     enum Shell: String, OptionChoice { case bash, zsh, fish }
 
+    static let name = "completion"
+
     static let spec = CommandSpec(
-        name: "completion",
+        name: name,
         abstract: "Print the shell completion script for bash, zsh or fish.",
         discussion: """
             Commands, options, option values and profile names complete. Load it in the shell's start-up file:

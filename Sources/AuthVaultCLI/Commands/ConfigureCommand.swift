@@ -110,8 +110,10 @@ struct ConfigureCommand: CLICommand {
             "Read the pool, app client, region, OAuth domain, scopes and redirect URIs from an Amplify Gen 2 amplify_outputs.json; other options given win.",
         completion: .file)
 
+    static let name = "configure"
+
     static let spec = CommandSpec(
-        name: "configure",
+        name: name,
         abstract: "Create or update a profile.",
         discussion: """
             Only the options given are changed; an empty value ('') resets an option to its default. A change of

@@ -15,8 +15,9 @@ enum DevicesCommands {
 /// `authvault devices list`: ListDevices, this machine's device marked.
 struct DevicesListCommand: CLICommand {
     static let json = JSONOutput.option("the devices", schema: "devices-list")
+    static let name = "list"
     static let spec = CommandSpec(
-        name: "list",
+        name: name,
         abstract: "List the devices Cognito tracks for the signed-in user; * marks this machine.",
         discussion:
             "Needs a session (exit status 3 without one). A remembered device skips MFA where the pool says so.",
@@ -51,8 +52,9 @@ struct DevicesListCommand: CLICommand {
 
 /// `authvault devices forget [KEY]`: ForgetDevice; this machine's device (the default) goes from the vault too.
 struct DevicesForgetCommand: CLICommand {
+    static let name = "forget"
     static let spec = CommandSpec(
-        name: "forget",
+        name: name,
         abstract: "Have Cognito forget a device: this machine's by default, which then goes from the vault too.",
         discussion: """
             Needs a session (exit status 3 without one). The next sign-in from a forgotten machine is from a new device,

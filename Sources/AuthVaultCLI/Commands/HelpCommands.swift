@@ -1,6 +1,7 @@
 /// `authvault version`: the same as `authvault --version`.
 struct VersionCommand: CLICommand {
-    static let spec = CommandSpec(name: "version", abstract: "Show the version (the same as '--version').")
+    static let name = "version"
+    static let spec = CommandSpec(name: name, abstract: "Show the version (the same as '--version').")
 
     init(arguments: ParsedArguments) throws(UsageError) {}
 
@@ -11,8 +12,9 @@ struct VersionCommand: CLICommand {
 
 /// `authvault help [command...]`: the same as `authvault [command...] --help`.
 struct HelpCommand: CLICommand {
+    static let name = "help"
     static let spec = CommandSpec(
-        name: "help", abstract: "Show help for authvault or one of its commands (the same as '<command> --help').",
+        name: name, abstract: "Show help for authvault or one of its commands (the same as '<command> --help').",
         // No `.words` of the command table here: the table holds this spec, and a static that reads itself while it
         // is being made never finishes (swift_once spins on the lock it holds).
         positionals: [

@@ -76,8 +76,10 @@ struct LoginCommand: CLICommand {
     /// The order of the lines on standard input: the order the questions come in.
     static let stdinOrder = [passwordStdin, newPasswordStdin, code.stdin, mfaCode.stdin, answerStdin]
 
+    static let name = "login"
+
     static let spec = CommandSpec(
-        name: "login",
+        name: name,
         abstract:
             "Sign in through the browser (Hosted UI, any OpenID provider) or to the user pool with a password or a code.",
         discussion: """

@@ -13,8 +13,9 @@ struct LogoutCommand: CLICommand {
         help:
             "Give up revoking the refresh tokens an earlier logout could not revoke (they stay valid at the server until they expire), and this one's if it cannot be revoked now."
     )
+    static let name = "logout"
     static let spec = CommandSpec(
-        name: "logout",
+        name: name,
         abstract: "Sign out of the profile: forget the tokens here, then revoke them.",
         discussion: """
             Local state is cleared first; if a remote call fails, the local sign-out still stands and the failure is reported \

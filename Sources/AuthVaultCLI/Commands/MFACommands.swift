@@ -46,8 +46,9 @@ extension MFAType {
 /// `authvault mfa status`: the preferred and enabled factors, from GetUser.
 struct MFAStatusCommand: CLICommand {
     static let json = JSONOutput.option("the factors, by Cognito's names", schema: "mfa-status")
+    static let name = "status"
     static let spec = CommandSpec(
-        name: "status",
+        name: name,
         abstract: "Show which MFA methods are enabled for the signed-in user, and which is preferred.",
         discussion: """
             Asks Cognito (GetUser) with the session's access token, so it needs a session (exit status 3 without one).
@@ -87,8 +88,9 @@ struct MFASetupTOTPCommand: CLICommand {
         "authenticator-name", placeholder: "name", help: "What Cognito calls the authenticator.",
         expected: "a name", default: "authvault"
     ) { $0 }
+    static let name = "setup-totp"
     static let spec = CommandSpec(
-        name: "setup-totp",
+        name: name,
         abstract: "Set up an authenticator app (TOTP) for the signed-in user and prefer it.",
         discussion: """
             Cognito makes a new secret (AssociateSoftwareToken); its otpauth:// URI and the base32 secret are shown on
@@ -142,8 +144,9 @@ extension SoftwareTokenSecret {
 /// `authvault mfa enable`: turns an MFA method on and prefers it.
 struct MFAEnableCommand: CLICommand {
     static let method = MFACommands.methodOption("method", help: "The method to turn on.", default: .softwareToken)
+    static let name = "enable"
     static let spec = CommandSpec(
-        name: "enable",
+        name: name,
         abstract: "Turn an MFA method on for the signed-in user and make it the preferred one.",
         discussion: """
             The method must be usable already: an authenticator app verified with 'authvault mfa setup-totp' (which
@@ -168,8 +171,9 @@ struct MFAEnableCommand: CLICommand {
 /// `authvault mfa disable`: turns MFA methods off.
 struct MFADisableCommand: CLICommand {
     static let method = MFACommands.methodOption("method", help: "The method to turn off.", absent: "every enabled one")
+    static let name = "disable"
     static let spec = CommandSpec(
-        name: "disable",
+        name: name,
         abstract: "Turn MFA off for the signed-in user: one method, or every enabled one.",
         discussion: """
             Without --method, every method GetUser lists as enabled is turned off. A user pool that requires MFA

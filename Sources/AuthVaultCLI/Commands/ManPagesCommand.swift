@@ -3,8 +3,9 @@ import AuthVaultApp
 /// `authvault __man-pages DIRECTORY`: writes the manual pages (ManPageFormatter) into an existing directory. A
 /// packaging step, not a user's command: the parser reaches it by name only, and neither help nor completion lists it.
 struct ManPagesCommand: CLICommand {
+    static let name = "__man-pages"
     static let spec = CommandSpec(
-        name: "__man-pages",
+        name: name,
         abstract: "Write authvault(1) and a page for each command into a directory.",
         positionals: [PositionalSpec("directory", help: "An existing directory.", completion: .file)])
 

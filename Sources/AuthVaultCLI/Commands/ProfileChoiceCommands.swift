@@ -2,8 +2,9 @@ import AuthVaultApp
 
 /// `authvault profiles use NAME`: the profile later commands use when none is named.
 struct ProfilesUseCommand: CLICommand {
+    static let name = "use"
     static let spec = CommandSpec(
-        name: "use",
+        name: name,
         abstract: "Make a profile the current one, for every later command that names none.",
         discussion:
             "Kept in the configuration file. --profile and $AUTHVAULT_PROFILE still win over it; '' goes back to 'default'.",
@@ -35,8 +36,9 @@ struct ProfilesUseCommand: CLICommand {
 /// `authvault profiles remove NAME`: the profile's configuration and everything the vaults keep for it.
 struct ProfilesRemoveCommand: CLICommand {
     static let yes = OptionSpec.flag("yes", short: "y", help: "Remove without asking.")
+    static let name = "remove"
     static let spec = CommandSpec(
-        name: "remove",
+        name: name,
         abstract:
             "Remove a profile: its configuration and everything its vault keeps (tokens, client secret, device keys, AWS credentials).",
         discussion: """

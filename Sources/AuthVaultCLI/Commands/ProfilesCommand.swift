@@ -18,8 +18,10 @@ struct ProfilesListCommand: CLICommand {
     static let names = OptionSpec.flag(
         "names", help: "Print only the profile names, one a line (what shell completion offers).")
 
+    static let name = "list"
+
     static let spec = CommandSpec(
-        name: "list",
+        name: name,
         abstract: "List the configured profiles.",
         discussion:
             "The current profile (from --profile or $AUTHVAULT_PROFILE, else the one chosen with 'authvault profiles use', else 'default') is marked with '*'.",

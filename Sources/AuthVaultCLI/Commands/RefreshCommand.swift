@@ -2,8 +2,9 @@ import AuthVaultApp
 
 /// `authvault refresh`: new tokens now, whatever their expiry (after a change of groups or attributes, say).
 struct RefreshCommand: CLICommand {
+    static let name = "refresh"
     static let spec = CommandSpec(
-        name: "refresh",
+        name: name,
         abstract: "Refresh the profile's tokens now.",
         discussion: """
             Tokens are refreshed ahead of expiry by themselves; this asks for new ones at once (new group memberships or

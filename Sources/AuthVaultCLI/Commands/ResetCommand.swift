@@ -6,8 +6,9 @@ struct ResetCommand: CLICommand {
     static let yes = OptionSpec.flag("yes", short: "y", help: "Reset without asking.")
     static let dryRun = OptionSpec.flag(
         "dry-run", help: "Name each profile, setup and file it would act on, and change nothing.")
+    static let name = "reset"
     static let spec = CommandSpec(
-        name: "reset",
+        name: name,
         abstract:
             "Sign out of every profile, undo every setup, stop the agent, lock the vault and remove AuthVault's files.",
         discussion: """

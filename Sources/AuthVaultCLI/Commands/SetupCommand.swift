@@ -65,13 +65,13 @@ enum SetupCommands {
     /// The setup command's own words for `request`, after `setup`.
     static func words(_ request: SetupRequest) -> [String] {
         switch request {
-        case .git(let host): [SetupGitCommand.spec.name, "--\(SetupGitCommand.option.long)", host]
-        case .docker(let registry): [SetupDockerCommand.spec.name, "--\(SetupDockerCommand.option.long)", registry]
+        case .git(let host): [SetupGitCommand.name, "--\(SetupGitCommand.option.long)", host]
+        case .docker(let registry): [SetupDockerCommand.name, "--\(SetupDockerCommand.option.long)", registry]
         case .kubectl(let context, let user):
-            [SetupKubectlCommand.spec.name] + (context.map { ["--\(SetupKubectlCommand.contextName.long)", $0] } ?? [])
+            [SetupKubectlCommand.name] + (context.map { ["--\(SetupKubectlCommand.contextName.long)", $0] } ?? [])
                 + (user.map { ["--\(SetupKubectlCommand.user.long)", $0] } ?? [])
-        case .aws(let awsProfile): [SetupAWSCommand.spec.name, "--\(SetupAWSCommand.option.long)", awsProfile]
-        case .vault: [SetupVaultCommand.spec.name]
+        case .aws(let awsProfile): [SetupAWSCommand.name, "--\(SetupAWSCommand.option.long)", awsProfile]
+        case .vault: [SetupVaultCommand.name]
         }
     }
 
@@ -153,8 +153,9 @@ struct SetupGitCommand: SingleValueSetup {
         help:
             "The git server's host (host:port for a port), with a path prefix (host/acme) when this profile is the account for the repositories under it: git asks authvault for https://HOST."
     )
+    static let name = "git"
     static let spec = CommandSpec(
-        name: "git",
+        name: name,
         abstract: "Make git use authvault for an https host (git config --global), and list the host for the profile.",
         discussion: SetupCommands.discussion + " " + """
             Several accounts on one host: run setup git for each profile. Once more than one profile lists the host,             the host's entry names no profile and the helper chooses: --profile or $AUTHVAULT_PROFILE; else the             longest path prefix (setup git --host HOST/PREFIX, which turns on credential.useHttpPath for the host)             that the repository's path falls under; else the profile signed in as the user in the remote URL             (https://USER@HOST/...); else the current profile or the only one left; else no token, and one line             naming the profiles. The undo of one leaves the entry to the others.
@@ -166,8 +167,9 @@ struct SetupGitCommand: SingleValueSetup {
 struct SetupDockerCommand: SingleValueSetup {
     static let option = OptionSpec.value(
         "registry", placeholder: "host", help: "The registry's host (host:port for a port).")
+    static let name = "docker"
     static let spec = CommandSpec(
-        name: "docker",
+        name: name,
         abstract:
             "Make docker use authvault for a registry (credHelpers in its config.json), and list the host for the profile.",
         discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
@@ -181,8 +183,9 @@ struct SetupKubectlCommand: CLICommand {
         help: "A kubeconfig context to point at the user; its cluster's https server is listed for the profile.")
     static let user = OptionSpec.value(
         "user", placeholder: "name", help: "The kubeconfig user to write (default: authvault-PROFILE).")
+    static let name = "kubectl"
     static let spec = CommandSpec(
-        name: "kubectl",
+        name: name,
         abstract:
             "Add a kubeconfig user whose token comes from authvault (an exec plugin with provideClusterInfo), optionally for a context.",
         discussion: SetupCommands.discussion + " " + kubeconfigFile,
@@ -212,16 +215,18 @@ struct SetupKubectlCommand: CLICommand {
 struct SetupAWSCommand: SingleValueSetup {
     static let option = OptionSpec.value(
         "aws-profile", placeholder: "name", help: "The AWS config profile that gets credential_process.")
+    static let name = "aws"
     static let spec = CommandSpec(
-        name: "aws", abstract: "Give an AWS config profile its credentials from authvault (credential_process).",
+        name: name, abstract: "Give an AWS config profile its credentials from authvault (credential_process).",
         discussion: SetupCommands.discussion, options: [option, SetupCommands.dryRun, SetupCommands.undo])
     static func request(_ value: String) -> SetupRequest { .aws(awsProfile: value) }
     let value: String, arguments: ParsedArguments
 }
 
 struct SetupVaultCommand: CLICommand {
+    static let name = "vault"
     static let spec = CommandSpec(
-        name: "vault",
+        name: name,
         abstract: "Make the HashiCorp Vault CLI keep its token with authvault (token_helper in ~/.vault).",
         discussion: SetupCommands.discussion, options: [SetupCommands.dryRun, SetupCommands.undo])
     let arguments: ParsedArguments

@@ -4,8 +4,9 @@ import AuthVaultApp
 struct StatusCommand: CLICommand {
     static let json = JSONOutput.option("the status", schema: "status")
     static let all = OptionSpec.flag("all", help: "Show every configured profile.")
+    static let name = "status"
     static let spec = CommandSpec(
-        name: "status",
+        name: name,
         abstract: "Show the profile's session: who, token expiry, vault backend, last refresh.",
         discussion: """
             Reads the vault only: it neither refreshes nor contacts Cognito. Exit status 3 when there is no session, 4 when

@@ -15,8 +15,9 @@ struct TokenCommand: CLICommand {
         help:
             "Print the token's decoded claims as JSON (groups, scopes, expiry), not the token; the signature is left out."
     )
+    static let name = "token"
     static let spec = CommandSpec(
-        name: "token",
+        name: name,
         abstract: "Print a valid access token (or ID token) for the profile.",
         discussion: """
             Without a usable session it exits with status 3 and says which command to run: the login that signs the

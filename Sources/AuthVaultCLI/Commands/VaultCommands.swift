@@ -18,8 +18,9 @@ enum VaultCommands {
 /// `authvault vault status`: the backend of each profile, whether it is locked, where the data is, the KDF.
 struct VaultStatusCommand: CLICommand {
     static let json = JSONOutput.option("the backends and the profiles in them", schema: "vault-status")
+    static let name = "status"
     static let spec = CommandSpec(
-        name: "status",
+        name: name,
         abstract: "Show which backend holds each profile, and whether it is locked.",
         discussion: "Reads no secret and asks for no passphrase. With --profile, only that profile.",
         options: [json])
@@ -61,8 +62,9 @@ struct VaultMigrateCommand: CLICommand {
         "to", placeholder: "file|secret-service", help: "The backend to move to.", expected: "file or secret-service"
     ) { VaultBackendKind(rawValue: $0).flatMap { $0 == .memory ? nil : $0 } }
     static let all = OptionSpec.flag("all", help: "Every configured profile (default: the current profile).")
+    static let name = "migrate"
     static let spec = CommandSpec(
-        name: "migrate",
+        name: name,
         abstract: "Move credentials to another backend.",
         discussion: """
             Each credential is written to the new backend, read back and compared, the profile is switched to the new
@@ -104,8 +106,9 @@ struct VaultChangePassphraseCommand: CLICommand {
         help:
             "Also replace the data key and re-encrypt every record: an old copy of vault.key with the old passphrase opens nothing written from now on."
     )
+    static let name = "change-passphrase"
     static let spec = CommandSpec(
-        name: "change-passphrase",
+        name: name,
         abstract: "Change the encrypted file vault's passphrase (and, with --rekey, its data key).",
         discussion: """
             The current passphrase comes from $AUTHVAULT_VAULT_PASSPHRASE(_FILE) or a prompt; the new one from

@@ -3,8 +3,9 @@ import AuthVaultApp
 /// `authvault vault lock`: forgets the encrypted file vault's key (in the user keyring too), and makes a running
 /// agent forget its copy and its sessions and answer "vault locked" until `vault unlock`.
 struct VaultLockCommand: CLICommand {
+    static let name = "lock"
     static let spec = CommandSpec(
-        name: "lock",
+        name: name,
         abstract: "Forget the encrypted file vault's unlocked key, here and in a running agent.",
         discussion: """
             The next command that reads the vault asks for the passphrase again. A running agent drops the key and the
@@ -24,8 +25,9 @@ struct VaultLockCommand: CLICommand {
 
 /// `authvault vault unlock`: opens the encrypted file vault again after `vault lock`, here and in a running agent.
 struct VaultUnlockCommand: CLICommand {
+    static let name = "unlock"
     static let spec = CommandSpec(
-        name: "unlock",
+        name: name,
         abstract: "Unlock the encrypted file vault, here and in a running agent (after 'vault lock').",
         discussion: """
             The passphrase comes from $AUTHVAULT_VAULT_PASSPHRASE(_FILE) or a prompt, and the key is kept in the user

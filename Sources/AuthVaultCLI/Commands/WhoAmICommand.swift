@@ -4,8 +4,9 @@ import AuthVaultApp
 /// machine profile, its app client.
 struct WhoAmICommand: CLICommand {
     static let json = JSONOutput.option("the user", schema: "whoami")
+    static let name = "whoami"
     static let spec = CommandSpec(
-        name: "whoami",
+        name: name,
         abstract: "Show the signed-in user: Cognito's attributes and MFA settings, and the stored identity.",
         discussion: """
             Asks Cognito (GetUser) with the session's access token, or for a browser sign-in the authorization

@@ -12,8 +12,9 @@ struct AWSCredentialsCommand: CLICommand {
     static let guest = OptionSpec.flag(
         "guest",
         help: "The identity pool's guest credentials (a pool that allows unauthenticated identities; no sign-in).")
+    static let name = "aws-credentials"
     static let spec = CommandSpec(
-        name: "aws-credentials",
+        name: name,
         abstract: "Print AWS credentials from the profile's identity pool (configure --identity-pool-id).",
         discussion: """
             In ~/.aws/config: 'credential_process = authvault --profile NAME aws-credentials'. The credentials are kept in

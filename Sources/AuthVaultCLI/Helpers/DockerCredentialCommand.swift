@@ -3,8 +3,9 @@ import AuthVaultApp
 /// `authvault docker-credential get|store|erase|list|version` (also run as `docker-credential-authvault`): Docker's
 /// credential helper protocol, for registries listed with `configure --helper-host`.
 struct DockerCredentialCommand: CLICommand {
+    static let name = "docker-credential"
     static let spec = CommandSpec(
-        name: "docker-credential",
+        name: name,
         abstract: "Docker credential helper: the profile's token for its registries.",
         discussion: """
             Configure with "credHelpers": {"registry.example.com": "authvault"} in ~/.docker/config.json and

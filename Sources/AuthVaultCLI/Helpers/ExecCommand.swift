@@ -30,8 +30,9 @@ struct ExecCommand: CLICommand {
         help: "With --aws: fixed AWS_ACCESS_KEY_ID, ... variables instead of the endpoint, for tools that predate it.")
     static let guest = OptionSpec.flag(
         "guest", help: "With --aws: the identity pool's guest credentials, without a session.")
+    static let name = "exec"
     static let spec = CommandSpec(
-        name: "exec",
+        name: name,
         abstract: "Run a command with a valid token in its environment.",
         discussion: """
             Example: authvault exec --env API_TOKEN -- ./deploy.sh. The command replaces authvault (its exit status is

@@ -4,8 +4,9 @@ import AuthVaultApp
 /// protocol. `get` answers with the profile's access token as the password; `store` and `erase` change nothing, so
 /// a rejected push never signs the user out.
 struct GitCredentialCommand: CLICommand {
+    static let name = "git-credential"
     static let spec = CommandSpec(
-        name: "git-credential",
+        name: name,
         abstract: "git credential helper: the profile's token as the password for its hosts.",
         discussion: """
             Configure with 'authvault setup git --host git.example.com' (it writes git's helper entry and lists the

@@ -8,8 +8,9 @@ struct KubectlCredentialCommand: CLICommand {
     enum Choice: String, OptionChoice { case id, access }
     static let tokenKind = TypedOption<Choice>(
         "token", help: "Which token to hand over (id is what Kubernetes' OIDC authenticator checks).", default: .id)
+    static let name = "kubectl-credential"
     static let spec = CommandSpec(
-        name: "kubectl-credential",
+        name: name,
         abstract: "kubectl exec credential plugin: an ExecCredential with the profile's token.",
         discussion: """
             In a kubeconfig user: exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: authvault,

@@ -5,8 +5,9 @@ import AuthVaultApp
 /// helper with `VAULT_ADDR` set to the server it is about to call (unset: its default, https://127.0.0.1:8200): that
 /// server must be https and its host listed with `configure --helper-host`, as for every helper.
 struct VaultTokenHelperCommand: CLICommand {
+    static let name = "vault-token-helper"
     static let spec = CommandSpec(
-        name: "vault-token-helper",
+        name: name,
         abstract: "HashiCorp Vault token helper: the profile's token for the vault CLI.",
         discussion: """
             Configure with token_helper = "/usr/local/bin/vault-token-helper-authvault" in ~/.vault (installed by 'make install')
