@@ -1,6 +1,7 @@
 import AuthStore
 import CognitoAuth
 import Foundation
+import SystemPlumbing
 import TestSupport
 import Testing
 import TokenVault
@@ -22,19 +23,77 @@ import TokenVault
         func status() async -> VaultStatus { VaultStatus(backend: kind, state: .timedOut, location: "default") }
     }
 
-    @Test func aSignInOnAVaultThatDoesNotAnswerIsTheVaultsFailure() async throws {
-        let root = try TemporaryDirectory()
-        // Cognito on a port nobody listens on: the sign-in must fail before it asks.
+    /// A session of `settings` whose vault is the silent Secret Service; its endpoints are on a port nobody listens
+    /// on, so a sign-in that went on would fail with the network instead.
+    private func silentSession(_ settings: ProfileSettings, in root: TemporaryDirectory) throws -> ProfileSession {
         let opened = try ProfileSession.open(
-            profile: "work",
-            settings: .cognito(userPoolId: "eu-west-1_AbC123", clientId: "client1", endpoint: "http://127.0.0.1:9"),
-            vault: .secretService(stateDirectory: root.path))
-        let session = ProfileSession(
+            profile: "work", settings: settings, vault: .secretService(stateDirectory: root.path))
+        return ProfileSession(
             profile: opened.profile, vault: SilentSecretService(), backend: .secretService, lock: opened.lock,
             connection: ProviderConnection(
                 userAgent: "authvault-test", proxy: .init(), now: { Date().timeIntervalSince1970 },
                 clock: ServerClock(), trace: .off, browserHost: .unknown),
             refreshesInBackground: false, devicePolicy: nil)
+    }
+
+    /// An OpenID provider with a browser sign-in and the device grant, at a port nobody listens on.
+    private static var providerSettings: ProfileSettings {
+        var settings = ProfileSettings.openIDProvider(issuer: "http://127.0.0.1:9", clientId: "client1")
+        var endpoints = OAuthEndpointSettings()
+        endpoints.authorization = "http://127.0.0.1:9/authorize"
+        endpoints.token = "http://127.0.0.1:9/token"
+        endpoints.deviceAuthorization = "http://127.0.0.1:9/device"
+        settings.oauthEndpoints = endpoints
+        settings.redirectURIs = ["http://127.0.0.1:9/callback"]
+        return settings
+    }
+
+    private func expectSilence(_ error: ApplicationError) {
+        guard case .failed(let cause, .useFileInstead) = error else {
+            Issue.record("expected the vault's failure, got \(error)")
+            return
+        }
+        #expect(cause.underlying as? VaultError == SilentSecretService.silence)
+    }
+
+    @Test func aBrowserSignInOnAVaultThatDoesNotAnswerSaysSoBeforeTheBrowser() async throws {
+        let root = try TemporaryDirectory()
+        let signIn = BrowserSignIn(
+            session: try silentSession(Self.providerSettings, in: root), identityProvider: nil, timeout: .seconds(1))
+        do {
+            _ = try await signIn.begin()
+            Issue.record("a browser was to be sent for a session that cannot be kept")
+        } catch {
+            guard case .failed(let failure) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            expectSilence(failure)
+        }
+    }
+
+    @Test func aDeviceSignInOnAVaultThatDoesNotAnswerSaysSoBeforeTheCode() async throws {
+        let root = try TemporaryDirectory()
+        let signIn = DeviceSignIn(session: try silentSession(Self.providerSettings, in: root))
+        let shown = Locked(false)
+        do {
+            _ = try await signIn.run { _ in shown.withLock { $0 = true } }
+            Issue.record("signed in without a vault")
+        } catch {
+            guard case .failed(let failure) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            expectSilence(failure)
+        }
+        #expect(!shown.withLock { $0 }, "a code was shown")
+    }
+
+    @Test func aSignInOnAVaultThatDoesNotAnswerIsTheVaultsFailure() async throws {
+        let root = try TemporaryDirectory()
+        // Cognito on a port nobody listens on: the sign-in must fail before it asks.
+        let session = try silentSession(
+            .cognito(userPoolId: "eu-west-1_AbC123", clientId: "client1", endpoint: "http://127.0.0.1:9"), in: root)
         let input = GivenInput("correct horse\n")
         let answers = Answers(piped: [.password], input: input, prompter: NoPrompter())
         var signIn = UserPoolSignIn(session: session, answers: answers, choices: SignInChoices()) { _ in }

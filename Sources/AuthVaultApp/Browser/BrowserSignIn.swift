@@ -27,8 +27,10 @@ public struct BrowserSignIn: Sendable {
         public let request: OAuthAuthorizationRequest
     }
 
-    /// The request for the profile's first registered redirect URI, with fresh state, nonce and PKCE verifier.
+    /// The request for the profile's first registered redirect URI, with fresh state, nonce and PKCE verifier; a vault
+    /// that does not answer is said before the browser is sent anywhere.
     public func begin() async throws(BrowserSignInError) -> Attempt {
+        do { try await session.vaultAnswersForSignIn() } catch { throw .failed(error) }
         do {
             let client = try await session.authority.oauthClient()
             return Attempt(client: client, request: try client.authorizationRequest(identityProvider: identityProvider))

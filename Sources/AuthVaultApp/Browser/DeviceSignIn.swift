@@ -37,6 +37,7 @@ public struct DeviceSignIn: Sendable {
     /// or the task is cancelled. Nothing is stored unless the sign-in succeeded and every token verified.
     public func run(show: @Sendable (Prompt) -> Void) async throws(DeviceSignInError) -> SessionSummary {
         try Self.check(session.profile)
+        do { try await session.vaultAnswersForSignIn() } catch { throw .failed(error) }
         let client: OAuthClient
         let authorization: OAuthDeviceAuthorization
         do {

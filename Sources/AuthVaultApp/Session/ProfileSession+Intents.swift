@@ -62,6 +62,12 @@ extension ProfileSession {
         await store.bootstrap()
     }
 
+    /// Before a sign-in asks anything of the person (a password, a browser, a device code): a vault that did not
+    /// answer is read again, and one that still does not is said now, not after the person's part is done.
+    func vaultAnswersForSignIn() async throws(ApplicationError) {
+        if case .vaultUnavailable(let error) = await store.bootstrap() { throw ApplicationError(error) }
+    }
+
     /// Ends the session here, and (`global`) everywhere the user signed in; what failed remotely is in the result.
     public func signOut(global: Bool = false) async -> SignOutResult {
         await store.signOut(global: global)

@@ -30,9 +30,8 @@ public struct UserPoolSignIn {
 
     public mutating func run(username: String, flow: AuthFlowChoice) async throws(ApplicationError) -> SessionSummary {
         let store = session.store
-        // A vault that did not answer is read again, and one that still does not is said now: nobody types a password
-        // for a session that could not be kept.
-        if case .vaultUnavailable(let error) = await store.bootstrap() { throw ApplicationError(error) }
+        // Nobody types a password for a session that could not be kept.
+        try await session.vaultAnswersForSignIn()
         let deviceBefore = await store.recordFacts()?.device?.key
         var progress: SignInProgress
         var wrongPasswords = 0
